@@ -1,0 +1,636 @@
+//! Capture: run a command once and write an evidence manifest.
+//!
+//! Everything that can be checked before the command runs is checked first, so a bad request
+//! never executes anything and never writes anything. The manifest and its snapshot folder are
+//! replaced only once everything succeeded; a failed capture leaves earlier evidence untouched.
+
+mod tolerance;
+
+pub use tolerance::{ToleranceSetting, parse_tolerance_settings};
+
+use crate::claims::{Claim, parse_claim};
+use crate::error::{Error, Result, strerror};
+use crate::hash::sha256_file;
+use crate::json::Object;
+use crate::manifest::{
+    Artifact, CommandLine, Compare, Dependency, Environment, Execution, Input, MANIFEST_SUFFIX,
+    MAX_NOTE_LENGTH, Manifest, Output, SCHEMA_1_0, SCHEMA_1_1, Snapshot, check_nesting,
+    is_valid_name, snapshot_dir_name, source, write_manifest,
+};
+use crate::paths::{resolve_base, to_manifest_path};
+use crate::probe::{self, git::git_state, hardware::hardware_info, python};
+use crate::progress::Progress;
+use crate::pyfmt::{float_repr, str_repr};
+use crate::runner::{RunError, run_command};
+use crate::tree::{FileEntry, MAX_TREE_FILES, scan_tree, tree_digest, tree_size};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// Default relative tolerance of numeric outputs.
+pub const DEFAULT_RTOL: f64 = 1e-9;
+/// Default absolute tolerance of numeric outputs.
+pub const DEFAULT_ATOL: f64 = 0.0;
+/// Default number of bytes of stdout and of stderr kept in the manifest.
+pub const DEFAULT_MAX_LOG_BYTES: u64 = 64 * 1024;
+
+/// Everything a capture needs. Paths are as the user gave them (relative to `base` or absolute).
+pub struct CaptureRequest<'a> {
+    pub name: String,
+    pub argv: Vec<String>,
+    /// The working directory; the manifest is written here.
+    pub base: PathBuf,
+    pub inputs: Vec<String>,
+    pub outputs: Vec<String>,
+    pub numeric_outputs: Vec<String>,
+    pub rtol: f64,
+    pub atol: f64,
+    /// Per-output tolerances (`--tolerance OUTPUT 'rtol=X atol=Y'`).
+    pub tolerances: Vec<(String, ToleranceSetting)>,
+    pub timeout: Option<f64>,
+    pub max_log_bytes: u64,
+    pub force: bool,
+    /// `(output, expression)` pairs.
+    pub claims: Vec<(String, String)>,
+    pub note: Option<String>,
+    pub record_hardware: bool,
+    pub progress: &'a dyn Progress,
+}
+
+/// A successful capture.
+#[derive(Debug)]
+pub struct CaptureResult {
+    pub manifest_path: PathBuf,
+    pub manifest: Manifest,
+    /// Things worth knowing that do not stop the capture (printed as `warning: ...`).
+    pub warnings: Vec<String>,
+}
+
+fn fail<T>(message: impl Into<String>) -> Result<T> {
+    Err(Error::Capture(message.into()))
+}
+
+const LARGE_RTOL: &str = "a relative tolerance this large accepts values that differ by 100% or more (any number is then equivalent to 0, and a value to its negation when rtol >= 2). Use a smaller rtol unless that is intended";
+
+fn convert(base: &Path, paths: &[String]) -> Result<Vec<String>> {
+    paths
+        .iter()
+        .map(|p| to_manifest_path(base, p).map_err(|e| Error::Capture(e.0)))
+        .collect()
+}
+
+fn unique(items: &[String], what: &str) -> Result<()> {
+    let set: HashSet<&String> = items.iter().collect();
+    if set.len() != items.len() {
+        return fail(format!("{what} contains the same path more than once"));
+    }
+    Ok(())
+}
+
+fn numeric_directory_message(relative: &str) -> String {
+    format!(
+        "{} is a directory; --output-numeric compares single .json, .csv, .tsv or .npy files. Declare the directory with --output (exact hashes) or its files individually.",
+        str_repr(relative)
+    )
+}
+
+fn scan(path: &Path, what: &str, progress: &dyn Progress) -> Result<Vec<FileEntry>> {
+    scan_tree(path, MAX_TREE_FILES, progress).map_err(|e| Error::Capture(format!("{what}: {e}")))
+}
+
+fn hash_file(path: &Path, label: &str, progress: &dyn Progress) -> Result<(String, u64)> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    progress.begin(label, size);
+    let result = sha256_file(path, progress);
+    progress.finish();
+    result.map_err(|e| Error::Capture(format!("cannot read {}: {}", str_repr(label), strerror(&e))))
+}
+
+/// What is at `path` now: `Some(digest)` of a file or directory, `None` when absent/unreadable.
+fn current_digest(path: &Path, directory: bool, progress: &dyn Progress) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if directory {
+        meta.is_dir()
+            .then(|| {
+                scan_tree(path, MAX_TREE_FILES, progress)
+                    .ok()
+                    .map(|e| tree_digest(&e))
+            })
+            .flatten()
+    } else {
+        meta.is_file()
+            .then(|| sha256_file(path, progress).ok().map(|(d, _)| d))
+            .flatten()
+    }
+}
+
+fn not_regular(relative: &str, what: &str) -> Error {
+    Error::Capture(format!(
+        "{what} {} is not a regular file or directory (a FIFO, socket or device); declare regular files or directories only",
+        str_repr(relative)
+    ))
+}
+
+fn hash_inputs(base: &Path, inputs: &[String], progress: &dyn Progress) -> Result<Vec<Input>> {
+    let mut records = Vec::new();
+    for relative in inputs {
+        let path = base.join(relative);
+        let meta = std::fs::metadata(&path);
+        match meta {
+            Ok(m) if m.is_dir() => {
+                let entries = scan(&path, &format!("input {}", str_repr(relative)), progress)?;
+                records.push(Input {
+                    path: relative.clone(),
+                    sha256: tree_digest(&entries),
+                    size: tree_size(&entries),
+                    artifact: Artifact::Directory { files: entries },
+                });
+            }
+            Ok(m) if m.is_file() => {
+                let (sha256, size) = hash_file(&path, relative, progress)?;
+                records.push(Input {
+                    path: relative.clone(),
+                    sha256,
+                    size,
+                    artifact: Artifact::File,
+                });
+            }
+            Ok(_) => return Err(not_regular(relative, "input")),
+            Err(_) => return fail(format!("input file not found: {relative}")),
+        }
+    }
+    Ok(records)
+}
+
+fn parse_claims(
+    base: &Path,
+    claims: &[(String, String)],
+    declared_outputs: &[String],
+) -> Result<Vec<Claim>> {
+    let mut records = Vec::new();
+    for (output, expression) in claims {
+        let relative = to_manifest_path(base, output).map_err(|e| Error::Capture(e.0))?;
+        if !declared_outputs.contains(&relative) {
+            return fail(format!(
+                "claim on {}: the file must be declared with --output or --output-numeric",
+                str_repr(output)
+            ));
+        }
+        records.push(parse_claim(&relative, expression).map_err(|e| Error::Usage(e.0))?);
+    }
+    Ok(records)
+}
+
+/// Checks everything about the request that can be checked without touching the disk beyond
+/// path resolution. Returns the converted `(inputs, exact outputs, numeric outputs, tolerances,
+/// claims)`.
+#[allow(clippy::type_complexity)]
+fn validate_request(
+    req: &CaptureRequest,
+    base: &Path,
+) -> Result<(
+    Vec<String>,
+    Vec<String>,
+    Vec<String>,
+    Vec<(String, ToleranceSetting)>,
+    Vec<Claim>,
+)> {
+    if !is_valid_name(&req.name) {
+        return fail(format!(
+            "invalid name {}: use letters, digits, '.', '_' or '-' (max 100 characters)",
+            str_repr(&req.name)
+        ));
+    }
+    if req.argv.is_empty() || req.argv[0].is_empty() {
+        return fail("no command given");
+    }
+    if let Some(arg) = req.argv.iter().find(|a| a.contains('\0')) {
+        return fail(format!(
+            "the command contains a NUL byte: {}",
+            str_repr(arg)
+        ));
+    }
+    let finite_nonneg = |x: f64| x.is_finite() && x >= 0.0;
+    let tolerances_ok = req
+        .tolerances
+        .iter()
+        .all(|(_, s)| s.rtol.is_none_or(finite_nonneg) && s.atol.is_none_or(finite_nonneg));
+    if !(finite_nonneg(req.rtol) && finite_nonneg(req.atol) && tolerances_ok) {
+        return fail("rtol and atol must be finite numbers that are not negative");
+    }
+    if req.timeout.is_some_and(|t| !(t.is_finite() && t > 0.0)) {
+        return fail("timeout must be a positive number of seconds");
+    }
+    let inputs = convert(base, &req.inputs)?;
+    let exact = convert(base, &req.outputs)?;
+    let numeric = convert(base, &req.numeric_outputs)?;
+    let mut tolerances = Vec::new();
+    for (user_path, setting) in &req.tolerances {
+        let relative = to_manifest_path(base, user_path).map_err(|e| Error::Capture(e.0))?;
+        tolerances.push((relative, *setting));
+    }
+    for (relative, _) in &tolerances {
+        if !numeric.contains(relative) {
+            return fail(format!(
+                "tolerance for {}: the file must be declared with --output-numeric",
+                str_repr(relative)
+            ));
+        }
+    }
+    unique(&inputs, "--input")?;
+    let all_outputs: Vec<String> = exact.iter().chain(&numeric).cloned().collect();
+    unique(&all_outputs, "--output/--output-numeric")?;
+    let snapshots = snapshot_dir_name(&req.name);
+    for relative in inputs.iter().chain(&all_outputs) {
+        if *relative == format!("{}{MANIFEST_SUFFIX}", req.name)
+            || *relative == snapshots
+            || relative.starts_with(&format!("{snapshots}/"))
+        {
+            return fail(format!(
+                "{} is where the evidence of this capture is written; it cannot also be declared as an input or output",
+                str_repr(relative)
+            ));
+        }
+    }
+    let claims = parse_claims(base, &req.claims, &all_outputs)?;
+    let bad_note = |note: &String| {
+        note.trim_matches(crate::pyfmt::is_py_space).is_empty()
+            || note.chars().count() > MAX_NOTE_LENGTH
+            || note.contains('\0')
+    };
+    if req.note.as_ref().is_some_and(bad_note) {
+        return fail(format!(
+            "the note must be 1 to {MAX_NOTE_LENGTH} characters of text (no NUL bytes)"
+        ));
+    }
+    let mut overlap: Vec<&String> = inputs.iter().filter(|i| all_outputs.contains(i)).collect();
+    overlap.sort();
+    if let Some(first) = overlap.first() {
+        return fail(format!("a file cannot be both input and output: {first}"));
+    }
+    if inputs.is_empty() && all_outputs.is_empty() {
+        return fail(
+            "declare at least one --input, --output or --output-numeric file; SciProof only verifies files that were declared",
+        );
+    }
+    Ok((inputs, exact, numeric, tolerances, claims))
+}
+
+/// Replaces the snapshot folder and writes the manifest, so that either both are new or both
+/// are as before: the old folder is set aside, the new one moved in, the manifest written; on
+/// failure everything is put back.
+fn commit(
+    base: &Path,
+    manifest_path: &Path,
+    manifest: &Manifest,
+    staging: Option<tempfile::TempDir>,
+) -> Result<()> {
+    let snapshot_dir = base.join(snapshot_dir_name(&manifest.name));
+    let io = |e: std::io::Error| Error::Write {
+        path: snapshot_dir.display().to_string(),
+        reason: strerror(&e),
+    };
+    let aside = if std::fs::symlink_metadata(&snapshot_dir).is_ok() {
+        let holder = tempfile::Builder::new()
+            .prefix(".sciproof-old-")
+            .tempdir_in(base)
+            .map_err(io)?;
+        let target = holder.path().join("d");
+        std::fs::rename(&snapshot_dir, &target).map_err(io)?;
+        Some((holder, target))
+    } else {
+        None
+    };
+    let restore = |aside: &Option<(tempfile::TempDir, PathBuf)>| {
+        if let Some((_, target)) = aside {
+            let _ = std::fs::remove_dir_all(&snapshot_dir);
+            let _ = std::fs::rename(target, &snapshot_dir);
+        }
+    };
+    if let Some(staging) = staging {
+        let staged = staging.keep();
+        if let Err(e) = std::fs::rename(&staged, &snapshot_dir) {
+            let _ = std::fs::remove_dir_all(&staged);
+            restore(&aside);
+            return Err(io(e));
+        }
+    }
+    if let Err(e) = write_manifest(manifest_path, manifest) {
+        let _ = std::fs::remove_dir_all(&snapshot_dir);
+        restore(&aside);
+        return Err(e);
+    }
+    drop(aside); // removes the old snapshots
+    Ok(())
+}
+
+/// Runs the command of `req` once and writes `NAME.sciproof.json` in `req.base`.
+///
+/// A command that exits with a nonzero status is still recorded (the caller decides the exit
+/// status). Refusals (bad request, the command could not run, it timed out, it modified an
+/// input, a declared output is missing after a successful run) write nothing.
+pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
+    let base = resolve_base(&req.base);
+    let (input_paths, exact_paths, numeric_paths, tolerances, claims) =
+        validate_request(req, &base)?;
+    let manifest_path = base.join(format!("{}{MANIFEST_SUFFIX}", req.name));
+    if std::fs::symlink_metadata(&manifest_path).is_ok() && !req.force {
+        return fail(format!(
+            "{}{MANIFEST_SUFFIX} already exists (use --force to overwrite it)",
+            req.name
+        ));
+    }
+    let progress = req.progress;
+    let inputs = hash_inputs(&base, &input_paths, progress)?;
+    let input_dirs: Vec<&str> = inputs
+        .iter()
+        .filter(|i| i.artifact.is_directory())
+        .map(|i| i.path.as_str())
+        .collect();
+    for relative in input_paths.iter().chain(&exact_paths).chain(&numeric_paths) {
+        for dir in &input_dirs {
+            if relative != dir && relative.starts_with(&format!("{dir}/")) {
+                return fail(format!(
+                    "{} lies inside the declared input directory {}; declare either the directory or the file",
+                    str_repr(relative),
+                    str_repr(dir)
+                ));
+            }
+        }
+    }
+    let all_outputs: Vec<(String, bool)> = exact_paths
+        .iter()
+        .map(|p| (p.clone(), false))
+        .chain(numeric_paths.iter().map(|p| (p.clone(), true)))
+        .collect();
+    let mut before: Vec<Option<String>> = Vec::new();
+    for (relative, numeric) in &all_outputs {
+        let path = base.join(relative);
+        match std::fs::metadata(&path) {
+            Ok(m) if m.is_dir() => {
+                if *numeric {
+                    return fail(numeric_directory_message(relative));
+                }
+                let entries = scan(&path, &format!("output {}", str_repr(relative)), progress)?;
+                before.push(Some(tree_digest(&entries)));
+            }
+            Ok(m) if m.is_file() => before.push(Some(hash_file(&path, relative, progress)?.0)),
+            Ok(_) => return Err(not_regular(relative, "output")),
+            Err(_) => before.push(None),
+        }
+    }
+
+    let mut warnings = Vec::new();
+    let setting_of = |relative: &str| {
+        tolerances
+            .iter()
+            .find(|(p, _)| p == relative)
+            .map(|(_, s)| *s)
+            .unwrap_or_default()
+    };
+    let uses_default_rtol = numeric_paths.iter().any(|p| setting_of(p).rtol.is_none());
+    if uses_default_rtol && req.rtol >= 1.0 {
+        warnings.push(format!(
+            "rtol={} is 1 or more: {LARGE_RTOL}",
+            float_repr(req.rtol)
+        ));
+    }
+    for relative in &numeric_paths {
+        if let Some(own) = setting_of(relative).rtol.filter(|r| *r >= 1.0) {
+            warnings.push(format!(
+                "rtol={} for {} is 1 or more: {LARGE_RTOL}",
+                float_repr(own),
+                str_repr(relative)
+            ));
+        }
+    }
+    let git = git_state(&base);
+    if git.as_ref().is_some_and(|g| g.dirty) {
+        warnings.push(
+            "the Git working tree has uncommitted changes, so the commit alone does not identify the code that was run".into(),
+        );
+    }
+    let interpreter = python::probe(&req.argv[0], &base);
+
+    progress.begin(&format!("running {}", req.argv[0]), 0);
+    let run = run_command(
+        &req.argv,
+        &base,
+        req.timeout,
+        None,
+        usize::try_from(req.max_log_bytes).unwrap_or(usize::MAX),
+    );
+    progress.finish();
+    let result = match run {
+        Ok(r) => r,
+        Err(RunError::Interrupted) => return fail("interrupted; no evidence was written"),
+        Err(RunError::Timeout(m)) => return fail(format!("{m}; no evidence was written")),
+        Err(RunError::NotRunnable(m)) => return fail(m),
+    };
+
+    for input in &inputs {
+        let now = current_digest(
+            &base.join(&input.path),
+            input.artifact.is_directory(),
+            progress,
+        );
+        if now.as_deref() != Some(input.sha256.as_str()) {
+            return fail(format!(
+                "the command modified or removed the declared input {}; inputs must be read-only. No evidence was written.",
+                str_repr(&input.path)
+            ));
+        }
+    }
+
+    let staging = if numeric_paths.is_empty() {
+        None
+    } else {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!(".{}.", snapshot_dir_name(&req.name)))
+            .tempdir_in(&base)
+            .map_err(|e| Error::Write {
+                path: base.display().to_string(),
+                reason: strerror(&e),
+            })?;
+        Some(dir)
+    };
+    let mut outputs: Vec<Output> = Vec::new();
+    for ((relative, numeric), before) in all_outputs.iter().zip(&before) {
+        let path = base.join(relative);
+        let meta = std::fs::metadata(&path);
+        let mut output = match meta {
+            Ok(m) if m.is_dir() => {
+                if *numeric {
+                    return fail(numeric_directory_message(relative));
+                }
+                let entries = scan(&path, &format!("output {}", str_repr(relative)), progress)?;
+                let digest = tree_digest(&entries);
+                if before.as_deref() == Some(digest.as_str()) {
+                    warnings.push(format!(
+                        "output {} existed before the run and was not changed by it",
+                        str_repr(relative)
+                    ));
+                }
+                Output {
+                    path: relative.clone(),
+                    present: true,
+                    sha256: Some(digest),
+                    size: tree_size(&entries),
+                    artifact: Artifact::Directory { files: entries },
+                    compare: Compare::Exact,
+                }
+            }
+            Ok(m) if m.is_file() => {
+                let (digest, size) = hash_file(&path, relative, progress)?;
+                if before.as_deref() == Some(digest.as_str()) {
+                    warnings.push(format!(
+                        "output {} existed before the run and was not changed by it",
+                        str_repr(relative)
+                    ));
+                }
+                Output {
+                    path: relative.clone(),
+                    present: true,
+                    sha256: Some(digest),
+                    size,
+                    artifact: Artifact::File,
+                    compare: Compare::Exact,
+                }
+            }
+            Ok(_) => return Err(not_regular(relative, "output")),
+            Err(_) if result.exit_code == 0 => {
+                return fail(format!(
+                    "the command succeeded but the declared output {} does not exist. No evidence was written.",
+                    str_repr(relative)
+                ));
+            }
+            Err(_) => {
+                if *numeric {
+                    return fail(format!(
+                        "the command failed and the numeric output {} does not exist",
+                        str_repr(relative)
+                    ));
+                }
+                Output {
+                    path: relative.clone(),
+                    present: false,
+                    sha256: None,
+                    size: 0,
+                    artifact: Artifact::File,
+                    compare: Compare::Exact,
+                }
+            }
+        };
+        if *numeric {
+            let staging = staging
+                .as_ref()
+                .expect("staging exists for numeric outputs");
+            let file_name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let snapshot_name = format!("{}-{file_name}", outputs.len());
+            let target = staging.path().join(&snapshot_name);
+            std::fs::copy(&path, &target).map_err(|e| Error::Write {
+                path: target.display().to_string(),
+                reason: strerror(&e),
+            })?;
+            let (snapshot_digest, _) = hash_file(&target, &snapshot_name, progress)?;
+            let setting = setting_of(relative);
+            output.compare = Compare::Numeric {
+                rtol: setting.rtol.unwrap_or(req.rtol),
+                atol: setting.atol.unwrap_or(req.atol),
+                snapshot: Snapshot {
+                    path: format!("{}/{snapshot_name}", snapshot_dir_name(&req.name)),
+                    sha256: snapshot_digest,
+                },
+            };
+        }
+        outputs.push(output);
+    }
+
+    let declared: Vec<(&str, bool)> = inputs
+        .iter()
+        .map(|i| (i.path.as_str(), i.artifact.is_directory()))
+        .chain(
+            outputs
+                .iter()
+                .map(|o| (o.path.as_str(), o.artifact.is_directory())),
+        )
+        .collect();
+    check_nesting(&declared).map_err(Error::Capture)?;
+    for claim in &claims {
+        let present_file = outputs
+            .iter()
+            .any(|o| o.path == claim.output && o.present && !o.artifact.is_directory());
+        if !present_file {
+            return fail(format!(
+                "claim on {}: the output file does not exist",
+                str_repr(&claim.output)
+            ));
+        }
+    }
+
+    let has_directory = declared.iter().any(|(_, d)| *d);
+    let schema_version =
+        if has_directory || !claims.is_empty() || req.note.is_some() || req.record_hardware {
+            SCHEMA_1_1
+        } else {
+            SCHEMA_1_0
+        };
+    let (env_source, python_info, dependencies) = match interpreter {
+        Some(i) => (
+            source::COMMAND_INTERPRETER,
+            Object::new()
+                .with("version", i.version)
+                .with("implementation", i.implementation)
+                .with("byteorder", i.byteorder),
+            i.packages
+                .into_iter()
+                .map(|(name, version)| Dependency { name, version })
+                .collect(),
+        ),
+        None => (
+            source::NOT_PYTHON,
+            Object::new().with("version", ""),
+            Vec::new(),
+        ),
+    };
+    let manifest = Manifest {
+        schema_version: schema_version.to_string(),
+        minor: if schema_version == SCHEMA_1_1 { 1 } else { 0 },
+        name: req.name.clone(),
+        created_at: crate::timestamp::format_utc(crate::timestamp::now_unix()),
+        tool: Object::new()
+            .with("name", "sciproof")
+            .with("version", env!("CARGO_PKG_VERSION"))
+            .into(),
+        command: CommandLine {
+            argv: req.argv.clone(),
+        },
+        environment: Environment {
+            source: Some(env_source.to_string()),
+            python: python_info,
+            platform: probe::platform_info(),
+            env_vars: probe::selected_env_vars(),
+            hardware: req.record_hardware.then(hardware_info),
+        },
+        dependencies,
+        git,
+        inputs,
+        execution: Execution {
+            exit_code: result.exit_code,
+            duration_seconds: (result.duration_seconds * 1000.0).round() / 1000.0,
+            stdout: result.stdout,
+            stderr: result.stderr,
+        },
+        outputs,
+        claims,
+        note: req.note.clone(),
+    };
+    commit(&base, &manifest_path, &manifest, staging)?;
+    Ok(CaptureResult {
+        manifest_path,
+        manifest,
+        warnings,
+    })
+}

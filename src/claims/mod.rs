@@ -1,0 +1,330 @@
+//! Claims: statements about one value in an output file (`$.accuracy >= 0.9`).
+//!
+//! This module holds the claim model, the `--claim` expression parser and the claim text used in
+//! subjects and listings. See `../shared/seeds/claims.txt`.
+
+use crate::json::{self, Number, Object, Value};
+use crate::pyfmt::{float_repr, is_py_space, parse_py_float, py_split, str_repr};
+use thiserror::Error;
+
+/// At most this many claims per manifest.
+pub const MAX_CLAIMS: usize = 100;
+/// A location is at most this many characters.
+pub const MAX_LOCATION_LENGTH: usize = 300;
+/// A string value is at most this many characters (manifest validation).
+pub const MAX_STRING_VALUE: usize = 1000;
+
+/// A comparison operator of a claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Approx,
+}
+
+impl Op {
+    /// Every operator, in the order messages list them.
+    pub const ALL: [Op; 7] = [Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge, Op::Approx];
+
+    /// The operator as written (`==`, `~=`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Op::Eq => "==",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+            Op::Approx => "~=",
+        }
+    }
+
+    /// The operator written as `text`, if it is one.
+    pub fn parse(text: &str) -> Option<Op> {
+        Op::ALL.into_iter().find(|op| op.as_str() == text)
+    }
+
+    /// Whether the operator needs a number (`< <= > >= ~=`).
+    pub fn needs_number(self) -> bool {
+        !matches!(self, Op::Eq | Op::Ne)
+    }
+}
+
+/// A claim as stored in the manifest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    /// The declared output it is about (manifest path).
+    pub output: String,
+    /// `$.key[0].name` (JSON) or `rNcM` (CSV).
+    pub location: String,
+    pub op: Op,
+    /// A JSON scalar: number (exact integers kept), string, boolean or null.
+    pub value: Value,
+    /// `(rtol, atol)`, present exactly when `op` is `~=`.
+    pub tolerance: Option<(f64, f64)>,
+}
+
+impl Claim {
+    /// The manifest form: `output, location, op, value[, rtol, atol]`.
+    pub fn to_json(&self) -> Value {
+        let mut o = Object::new()
+            .with("output", &self.output)
+            .with("location", &self.location)
+            .with("op", self.op.as_str())
+            .with("value", self.value.clone());
+        if let Some((rtol, atol)) = self.tolerance {
+            o.insert("rtol", rtol);
+            o.insert("atol", atol);
+        }
+        Value::Object(o)
+    }
+
+    /// The claim as people write it: `out/m.json: $.acc >= 0.9`, and for `~=`
+    /// ` (rtol=0.0, atol=0.01)` after it.
+    pub fn text(&self) -> String {
+        format!("{}: {}", self.output, self.comparison_text_with_location())
+    }
+
+    fn comparison_text_with_location(&self) -> String {
+        format!("{} {}", self.location, self.comparison_text())
+    }
+
+    /// `>= 0.9` or `~= 0.25 (rtol=0.0, atol=0.01)`.
+    pub fn comparison_text(&self) -> String {
+        let mut text = format!(
+            "{} {}",
+            self.op.as_str(),
+            json::to_string_compact(&self.value)
+        );
+        if let Some((rtol, atol)) = self.tolerance {
+            text.push_str(&format!(
+                " (rtol={}, atol={})",
+                float_repr(rtol),
+                float_repr(atol)
+            ));
+        }
+        text
+    }
+}
+
+/// Whether `output` (a manifest path) has a suffix claims support (`.json`, `.csv`).
+pub fn supported_output(output: &str) -> bool {
+    let lower = output.to_lowercase();
+    lower.ends_with(".json") || lower.ends_with(".csv")
+}
+
+fn is_json_location(location: &str) -> bool {
+    // ^\$(?:\.[^\s\[\]\.#]+|\[\d+\])*$
+    let Some(mut rest) = location.strip_prefix('$') else {
+        return false;
+    };
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('.') {
+            let end = after
+                .find(|c: char| is_py_space(c) || matches!(c, '[' | ']' | '.' | '#'))
+                .unwrap_or(after.len());
+            if end == 0 {
+                return false;
+            }
+            rest = &after[end..];
+        } else if let Some(after) = rest.strip_prefix('[') {
+            let end = after
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(after.len());
+            if end == 0 || !after[end..].starts_with(']') {
+                return false;
+            }
+            rest = &after[end + 1..];
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+fn is_csv_location(location: &str) -> bool {
+    let Some(rest) = location.strip_prefix('r') else {
+        return false;
+    };
+    let Some((row, col)) = rest.split_once('c') else {
+        return false;
+    };
+    !row.is_empty()
+        && !col.is_empty()
+        && row.bytes().all(|b| b.is_ascii_digit())
+        && col.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether `location` is a valid location for the file type of `output`.
+pub fn location_matches_file(location: &str, output: &str) -> bool {
+    if location.chars().count() > MAX_LOCATION_LENGTH {
+        return false;
+    }
+    let lower = output.to_lowercase();
+    if lower.ends_with(".json") {
+        is_json_location(location)
+    } else if lower.ends_with(".csv") {
+        is_csv_location(location)
+    } else {
+        false
+    }
+}
+
+/// A `--claim` expression that cannot be parsed. The message shows the accepted form.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{0}")]
+pub struct ClaimSyntaxError(pub String);
+
+/// Whether `value` is a JSON number (not a boolean).
+pub fn is_number(value: &Value) -> bool {
+    matches!(value, Value::Number(_))
+}
+
+/// Parses `LOCATION OP VALUE [rtol=X] [atol=Y]` for the output `output` (a manifest path).
+pub fn parse_claim(output: &str, expression: &str) -> Result<Claim, ClaimSyntaxError> {
+    let e = str_repr(expression);
+    let fail = |message: String| Err(ClaimSyntaxError(format!("claim {e}: {message}")));
+    let parts = py_split(expression, 2);
+    if parts.len() != 3 {
+        return fail("expected 'LOCATION OP VALUE', for example '$.accuracy >= 0.9'".into());
+    }
+    let (location, op_text, rest) = (parts[0], parts[1], parts[2]);
+    let Some(op) = Op::parse(op_text) else {
+        return fail(format!(
+            "unknown comparison {}; use one of ==, !=, <, <=, >, >=, ~=",
+            str_repr(op_text)
+        ));
+    };
+    if !supported_output(output) {
+        return Err(ClaimSyntaxError(format!(
+            "claim on {}: claims support .json and .csv outputs",
+            str_repr(output)
+        )));
+    }
+    if !location_matches_file(location, output) {
+        let example = if output.to_lowercase().ends_with(".json") {
+            "$.key[0].name"
+        } else {
+            "r2c1"
+        };
+        return fail(format!(
+            "{} is not a location in {}; use the form {example} (the one shown in difference \
+             reports; keys with dots or spaces cannot be addressed)",
+            str_repr(location),
+            str_repr(output)
+        ));
+    }
+    let mut rtol = None;
+    let mut atol = None;
+    let mut value_text = rest.trim_matches(is_py_space);
+    // Strip trailing `rtol=X` / `atol=Y` tokens, each preceded by whitespace.
+    while let Some(start) = value_text.rfind(is_py_space) {
+        let token = &value_text[start..].trim_start_matches(is_py_space);
+        let Some((name, number)) = token.split_once('=') else {
+            break;
+        };
+        if !(name == "rtol" || name == "atol") || number.is_empty() {
+            break;
+        }
+        let slot = if name == "rtol" { &mut rtol } else { &mut atol };
+        if slot.is_some() {
+            return fail(format!("{name} given twice"));
+        }
+        let Some(parsed) = parse_py_float(number) else {
+            return fail(format!("{name} must be a number"));
+        };
+        if !parsed.is_finite() || parsed < 0.0 {
+            return fail(format!(
+                "{name} must be a finite number that is not negative"
+            ));
+        }
+        *slot = Some(parsed);
+        value_text = value_text[..start].trim_matches(is_py_space);
+    }
+    if (rtol.is_some() || atol.is_some()) && op != Op::Approx {
+        return fail("rtol and atol only apply to '~='".into());
+    }
+    let not_json = || {
+        fail(
+            "the value must be a JSON number, a string in double quotes, true, false or null, for \
+             example 0.9 or \"ok\""
+                .into(),
+        )
+    };
+    if ["NaN", "Infinity", "-Infinity"]
+        .iter()
+        .any(|c| value_text.contains(c))
+    {
+        if let Ok(Value::String(_)) = json::parse(value_text) {
+        } else {
+            return not_json();
+        }
+    }
+    let value = match json::parse(value_text) {
+        Ok(v) => v,
+        Err(_) => return not_json(),
+    };
+    if matches!(value, Value::Array(_) | Value::Object(_)) {
+        return fail("the value must be a single number, string, boolean or null".into());
+    }
+    if op.needs_number() && !is_number(&value) {
+        return fail(format!("{} needs a number", op.as_str()));
+    }
+    if matches!(value, Value::Number(Number::Float(f)) if !f.is_finite()) {
+        return fail("the value must be finite".into());
+    }
+    let tolerance = (op == Op::Approx).then(|| (rtol.unwrap_or(0.0), atol.unwrap_or(0.0)));
+    Ok(Claim {
+        output: output.to_string(),
+        location: location.to_string(),
+        op,
+        value,
+        tolerance,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_forms_of_the_seed() {
+        let c = parse_claim("out/m.json", "$.accuracy >= 0.9").unwrap();
+        assert_eq!(c.text(), "out/m.json: $.accuracy >= 0.9");
+        let c = parse_claim("out/m.json", "$.loss ~= 0.25 atol=0.01").unwrap();
+        assert_eq!(c.tolerance, Some((0.0, 0.01)));
+        assert_eq!(c.text(), "out/m.json: $.loss ~= 0.25 (rtol=0.0, atol=0.01)");
+        let c = parse_claim("t.csv", "r3c1 == \"é\"").unwrap();
+        assert_eq!(c.text(), "t.csv: r3c1 == \"\\u00e9\"");
+        let c = parse_claim("m.json", "$.n == 100000000000000000000001").unwrap();
+        assert_eq!(c.text(), "m.json: $.n == 100000000000000000000001");
+        assert!(parse_claim("m.json", "$.a[0].b != null").is_ok());
+        assert!(parse_claim("m.json", "$ == true").is_ok());
+    }
+
+    #[test]
+    fn every_malformed_claim_has_a_message() {
+        let err = |o: &str, e: &str| parse_claim(o, e).unwrap_err().0;
+        assert!(err("m.json", "$.a").contains("expected 'LOCATION OP VALUE'"));
+        assert!(err("m.json", "$.a => 1").contains("unknown comparison '=>'"));
+        assert_eq!(
+            err("m.npy", "$.a == 1"),
+            "claim on 'm.npy': claims support .json and .csv outputs"
+        );
+        assert!(err("m.json", "$.a.b.c# == 1").contains("is not a location in 'm.json'"));
+        assert!(err("m.csv", "$.a == 1").contains("use the form r2c1"));
+        assert!(err("m.json", "$.a ~= 1 atol=1 atol=2").contains("atol given twice"));
+        assert!(err("m.json", "$.a ~= 1 atol=x").contains("atol must be a number"));
+        assert!(err("m.json", "$.a ~= 1 atol=-1").contains("finite number that is not negative"));
+        assert!(err("m.json", "$.a == 1 atol=1").contains("only apply to '~='"));
+        assert!(err("m.json", "$.a == NaN").contains("must be a JSON number"));
+        assert!(err("m.json", "$.a == ok").contains("must be a JSON number"));
+        assert!(err("m.json", "$.a == [1]").contains("single number"));
+        assert!(err("m.json", "$.a >= \"x\"").contains(">= needs a number"));
+        assert!(err("m.json", "$.a == 1e400").contains("must be finite"));
+    }
+}

@@ -1,0 +1,206 @@
+//! `sciproof demo`: a small deterministic experiment, captured, verified, tampered with and
+//! restored, so a new user sees PASS, FAIL and PASS again in a few seconds. Uses only `sh` and
+//! `awk`, which every Linux has.
+
+use crate::capture::{CaptureRequest, DEFAULT_ATOL, DEFAULT_MAX_LOG_BYTES, DEFAULT_RTOL, capture};
+use crate::error::{Error, Result, strerror};
+use crate::progress::NoProgress;
+use crate::report::{Report, Status};
+use crate::verify::{VerifyRequest, verify};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The default folder.
+pub const DEFAULT_DIR: &str = "sciproof-demo";
+/// Marks a folder this command created, so it may be reused.
+pub const MARKER: &str = ".sciproof-demo";
+/// The experiment's name.
+pub const NAME: &str = "demo";
+
+const ANALYZE_SH: &str = r#"#!/bin/sh
+# Summarise the measurements: per-sample mean and overall statistics.
+set -eu
+scale=$(awk -F= '$1 == "scale" { print $2 }' params.txt)
+mkdir -p results
+awk -F, -v scale="$scale" '
+  NR == 1 { next }
+  { sum[$1] += $2 * scale; n[$1] += 1; total += $2 * scale; count += 1 }
+  END {
+    print "sample,n,mean" > "results/table.csv"
+    for (s = 1; s <= 3; s++) {
+      name = "s" s
+      printf "%s,%d,%.6f\n", name, n[name], sum[name] / n[name] >> "results/table.csv"
+    }
+    printf "{\n  \"count\": %d,\n  \"mean\": %.6f\n}\n", count, total / count > "results/summary.json"
+  }
+' data/measurements.csv
+echo "analysed $(wc -l < data/measurements.csv) lines"
+"#;
+
+const MEASUREMENTS_CSV: &str =
+    "sample,value\ns1,0.91\ns1,0.93\ns2,0.88\ns2,0.90\ns3,0.95\ns3,0.97\n";
+const README_CSV: &str = "Synthetic measurements for the sciproof demo.\n";
+const PARAMS: &str = "scale=100\n";
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Error::Write {
+            path: parent.display().to_string(),
+            reason: strerror(&e),
+        })?;
+    }
+    std::fs::write(path, text).map_err(|e| Error::Write {
+        path: path.display().to_string(),
+        reason: strerror(&e),
+    })
+}
+
+/// Prepares `dir`: creates it, or reuses one this command created before. Refuses a non-empty
+/// folder without the marker, so a user's files are never touched.
+fn prepare(dir: &Path) -> Result<()> {
+    match std::fs::read_dir(dir) {
+        Ok(mut entries) => {
+            let empty = entries.next().is_none();
+            if !empty && !dir.join(MARKER).is_file() {
+                return Err(Error::Usage(format!(
+                    "{} exists and is not empty, and it was not created by 'sciproof demo'; name an empty or new folder: sciproof demo OTHER-DIR",
+                    dir.display()
+                )));
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
+            return Err(Error::Usage(format!(
+                "{} exists and is not a folder; name a new folder",
+                dir.display()
+            )));
+        }
+        Err(e) => {
+            return Err(Error::Usage(format!(
+                "cannot use {}: {}",
+                dir.display(),
+                strerror(&e)
+            )));
+        }
+    }
+    write(
+        &dir.join(MARKER),
+        "created by 'sciproof demo'; the folder may be replaced by it\n",
+    )?;
+    write(&dir.join("analyze.sh"), ANALYZE_SH)?;
+    write(&dir.join("params.txt"), PARAMS)?;
+    write(&dir.join("data/measurements.csv"), MEASUREMENTS_CSV)?;
+    write(&dir.join("data/README.txt"), README_CSV)?;
+    let _ = std::fs::remove_dir_all(dir.join("results"));
+    Ok(())
+}
+
+fn summary(report: &Report) -> String {
+    let [(_, pass), (_, fail), (_, inconclusive)] = report.counts();
+    format!(
+        "{} ({pass} passed, {fail} failed, {inconclusive} inconclusive)",
+        report.status().as_str()
+    )
+}
+
+/// Runs the demo in `dir`, printing what happens to `out`. Returns whether the three
+/// verifications gave PASS, FAIL, PASS as expected.
+pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
+    let io = |e: std::io::Error| Error::Write {
+        path: "stdout".into(),
+        reason: strerror(&e),
+    };
+    prepare(dir)?;
+    let shown = dir.display();
+    writeln!(out, "1. Wrote a small experiment to {shown}/: analyze.sh (sh + awk) reads data/ and params.txt and writes results/.").map_err(io)?;
+    let request = CaptureRequest {
+        name: NAME.into(),
+        argv: vec!["sh".into(), "analyze.sh".into()],
+        base: dir.to_path_buf(),
+        inputs: vec!["analyze.sh".into(), "params.txt".into(), "data".into()],
+        outputs: vec!["results/table.csv".into()],
+        numeric_outputs: vec!["results/summary.json".into()],
+        rtol: DEFAULT_RTOL,
+        atol: DEFAULT_ATOL,
+        tolerances: Vec::new(),
+        timeout: Some(60.0),
+        max_log_bytes: DEFAULT_MAX_LOG_BYTES,
+        force: true,
+        claims: vec![("results/summary.json".into(), "$.count == 6".into())],
+        note: Some("built-in demo experiment".into()),
+        record_hardware: false,
+        progress: &NoProgress,
+    };
+    let captured = capture(&request)?;
+    let m = &captured.manifest;
+    writeln!(
+        out,
+        "2. Captured it: sciproof capture --name demo --input analyze.sh --input params.txt --input data --output results/table.csv --output-numeric results/summary.json -- sh analyze.sh\n   -> {shown}/{NAME}.sciproof.json ({} inputs, {} outputs, command exit code {})",
+        m.inputs.len(),
+        m.outputs.len(),
+        m.execution.exit_code
+    )
+    .map_err(io)?;
+    let manifest: PathBuf = captured.manifest_path.clone();
+    let check = || {
+        verify(&VerifyRequest {
+            manifest: manifest.clone(),
+            progress: &NoProgress,
+        })
+    };
+    let first = check()?;
+    writeln!(
+        out,
+        "3. Verified the untouched evidence: {}",
+        summary(&first)
+    )
+    .map_err(io)?;
+
+    let table = dir.join("results/table.csv");
+    let original = std::fs::read(&table).map_err(|e| Error::Write {
+        path: table.display().to_string(),
+        reason: strerror(&e),
+    })?;
+    let mut tampered = original.clone();
+    tampered.extend_from_slice(b"s4,1,99.000000\n");
+    std::fs::write(&table, &tampered).map_err(|e| Error::Write {
+        path: table.display().to_string(),
+        reason: strerror(&e),
+    })?;
+    let second = check()?;
+    writeln!(
+        out,
+        "4. Appended a line to results/table.csv and verified again: {}",
+        summary(&second)
+    )
+    .map_err(io)?;
+    for c in second.checks.iter().filter(|c| c.status == Status::Fail) {
+        writeln!(
+            out,
+            "     [FAIL] {}: {}",
+            crate::text::safe(&c.subject),
+            crate::text::safe(&c.message)
+        )
+        .map_err(io)?;
+    }
+
+    std::fs::write(&table, &original).map_err(|e| Error::Write {
+        path: table.display().to_string(),
+        reason: strerror(&e),
+    })?;
+    let third = check()?;
+    writeln!(
+        out,
+        "5. Restored the original file and verified once more: {}",
+        summary(&third)
+    )
+    .map_err(io)?;
+    writeln!(
+        out,
+        "\nNext: cd {shown} && sciproof inspect {NAME}.sciproof.json, then sciproof verify {NAME}.sciproof.json (add --json for the machine-readable report)."
+    )
+    .map_err(io)?;
+    Ok(first.status() == Status::Pass
+        && second.status() == Status::Fail
+        && third.status() == Status::Pass)
+}

@@ -1,0 +1,38 @@
+//! The library's error type. Every variant is a refusal with a complete, one-line message that
+//! the CLI prints as `error: <message>` and turns into exit code 3.
+
+use thiserror::Error;
+
+/// A refusal: bad input, an invalid manifest, or a capture that could not be completed.
+/// Nothing the user owns was changed when one of these is returned.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Error {
+    /// The manifest cannot be read or is not valid (`invalid manifest: outputs[2].path: ...`).
+    #[error("{0}")]
+    Manifest(String),
+    /// The command line asks for something impossible.
+    #[error("{0}")]
+    Usage(String),
+    /// A capture was refused or failed; no evidence was written.
+    #[error("{0}")]
+    Capture(String),
+    /// A rerun needs a confirmation that could not be obtained.
+    #[error("{0}")]
+    ConfirmationRequired(String),
+    /// A file the user named could not be written.
+    #[error("cannot write {path}: {reason}")]
+    Write { path: String, reason: String },
+}
+
+/// `Result` with [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// The operating system's text for an I/O error, without Rust's `(os error N)` suffix, as the
+/// reference prints `strerror`.
+pub fn strerror(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}

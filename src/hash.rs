@@ -1,0 +1,64 @@
+//! SHA-256 of files and bytes, streamed with constant memory.
+//!
+//! The `sha2` crate detects the CPU's SHA extensions at run time, so hashing runs at the speed
+//! of `openssl dgst -sha256`.
+
+use crate::progress::Progress;
+use sha2::{Digest, Sha256};
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+const CHUNK: usize = 1 << 20;
+
+/// Lower-case hex SHA-256 of `data`.
+pub fn sha256_bytes(data: &[u8]) -> String {
+    hex::encode(Sha256::digest(data))
+}
+
+/// `(lower-case hex SHA-256, size in bytes)` of the file at `path`, read in 1 MiB chunks;
+/// `progress` is advanced by the bytes read.
+pub fn sha256_file(path: &Path, progress: &dyn Progress) -> io::Result<(String, u64)> {
+    let mut file = File::open(path)?;
+    sha256_reader(&mut file, progress)
+}
+
+/// `(hex SHA-256, size)` of everything `reader` yields.
+pub fn sha256_reader(reader: &mut dyn Read, progress: &dyn Progress) -> io::Result<(String, u64)> {
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; CHUNK];
+    let mut size = 0u64;
+    loop {
+        let n = match reader.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(&buffer[..n]);
+        size += n as u64;
+        progress.advance(n as u64);
+    }
+    Ok((hex::encode(hasher.finalize()), size))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::NoProgress;
+
+    #[test]
+    fn known_digests() {
+        assert_eq!(
+            sha256_bytes(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        let mut data: &[u8] = b"abc";
+        let (digest, size) = sha256_reader(&mut data, &NoProgress).unwrap();
+        assert_eq!(
+            digest,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(size, 3);
+    }
+}

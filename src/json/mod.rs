@@ -1,0 +1,207 @@
+//! A JSON value model, a strict reader and a writer that matches Python's `json.dumps`.
+//!
+//! We write our own instead of using `serde_json` because evidence needs exact semantics that
+//! general-purpose parsers do not give:
+//!
+//! * a repeated key in any object is **refused** (parsers disagree about which value wins, so
+//!   the content would be ambiguous);
+//! * integers are kept exact at any size ([`Number::Int`] holds a `BigInt`), never through `f64`;
+//! * `NaN`, `Infinity` and `-Infinity` literals are read as Python's `json` module reads them;
+//! * objects keep their key order, and the writer reproduces Python's `json.dumps(indent=2)`
+//!   byte for byte (ASCII escapes, float `repr`), so a manifest we write hashes and signs the
+//!   same way as one written by the reference implementation.
+
+mod parse;
+mod write;
+
+pub use parse::{JsonError, MAX_INT_DIGITS, MAX_NESTING, parse};
+pub use write::{to_string_compact, to_string_pretty, write_string};
+
+use num_bigint::BigInt;
+
+/// A JSON number exactly as written: an integer literal stays an exact integer, anything with a
+/// fraction or exponent (or a `NaN`/`Infinity` literal) is a binary64 float.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Number {
+    /// An integer literal (`100`, `-7`, `123456789012345678901234567890`), exact.
+    Int(BigInt),
+    /// A float literal (`1.5`, `2e3`, `NaN`, `Infinity`).
+    Float(f64),
+}
+
+/// A parsed JSON document. Objects preserve key order and never contain a key twice.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(String),
+    Array(Vec<Value>),
+    Object(Object),
+}
+
+/// An ordered JSON object whose keys are unique.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Object {
+    entries: Vec<(String, Value)>,
+}
+
+impl Object {
+    /// An empty object.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends `key` (or replaces its value in place if it is already there, keeping the order).
+    pub fn insert(&mut self, key: impl Into<String>, value: impl Into<Value>) {
+        let key = key.into();
+        let value = value.into();
+        if let Some(slot) = self.entries.iter_mut().find(|(k, _)| *k == key) {
+            slot.1 = value;
+        } else {
+            self.entries.push((key, value));
+        }
+    }
+
+    /// Builder form of [`Object::insert`].
+    pub fn with(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.insert(key, value);
+        self
+    }
+
+    /// The value stored under `key`, if any.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Whether `key` is present (even with a `null` value).
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Entries in document order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.entries.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the object has no keys.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub(crate) fn push_unchecked(&mut self, key: String, value: Value) {
+        self.entries.push((key, value));
+    }
+}
+
+impl Value {
+    /// Python's name for the type of this value (`str`, `int`, `float`, `bool`, `list`, `dict`,
+    /// `NoneType`), as the reference implementation prints it in validation errors.
+    pub fn py_type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "NoneType",
+            Value::Bool(_) => "bool",
+            Value::Number(Number::Int(_)) => "int",
+            Value::Number(Number::Float(_)) => "float",
+            Value::String(_) => "str",
+            Value::Array(_) => "list",
+            Value::Object(_) => "dict",
+        }
+    }
+
+    /// The string, if this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The object, if this is an object.
+    pub fn as_object(&self) -> Option<&Object> {
+        match self {
+            Value::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// The array, if this is an array.
+    pub fn as_array(&self) -> Option<&[Value]> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// A float or integer as `f64` (integers too large for `f64` become infinite).
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Number(Number::Float(f)) => Some(*f),
+            Value::Number(Number::Int(i)) => {
+                Some(num_traits::ToPrimitive::to_f64(i).unwrap_or(f64::INFINITY))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::String(s.to_string())
+    }
+}
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::String(s)
+    }
+}
+impl From<&String> for Value {
+    fn from(s: &String) -> Self {
+        Value::String(s.clone())
+    }
+}
+impl From<bool> for Value {
+    fn from(b: bool) -> Self {
+        Value::Bool(b)
+    }
+}
+impl From<f64> for Value {
+    fn from(f: f64) -> Self {
+        Value::Number(Number::Float(f))
+    }
+}
+impl From<i64> for Value {
+    fn from(i: i64) -> Self {
+        Value::Number(Number::Int(BigInt::from(i)))
+    }
+}
+impl From<u64> for Value {
+    fn from(i: u64) -> Self {
+        Value::Number(Number::Int(BigInt::from(i)))
+    }
+}
+impl From<usize> for Value {
+    fn from(i: usize) -> Self {
+        Value::Number(Number::Int(BigInt::from(i)))
+    }
+}
+impl From<Object> for Value {
+    fn from(o: Object) -> Self {
+        Value::Object(o)
+    }
+}
+impl From<Vec<Value>> for Value {
+    fn from(a: Vec<Value>) -> Self {
+        Value::Array(a)
+    }
+}
+impl<T: Into<Value>> From<Option<T>> for Value {
+    fn from(o: Option<T>) -> Self {
+        o.map_or(Value::Null, Into::into)
+    }
+}

@@ -1,0 +1,470 @@
+//! The strict JSON reader (see the module documentation of [`crate::json`]).
+
+use super::{Number, Object, Value};
+use num_bigint::BigInt;
+use std::fmt;
+
+/// Integer literals with more digits than this are refused, as Python's `int()` refuses them
+/// (its default `sys.get_int_max_str_digits()`), so that both tools accept the same documents.
+pub const MAX_INT_DIGITS: usize = 4300;
+
+/// Objects and arrays nested deeper than this are refused instead of exhausting the stack.
+pub const MAX_NESTING: usize = 512;
+
+/// Why a document is not acceptable JSON, with the place (1-based line and column, 0-based
+/// character offset as Python reports it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonError {
+    /// What is wrong, without the place (`Expecting value`, `duplicate object key 'a': ...`).
+    pub message: String,
+    /// 1-based line of the offending character.
+    pub line: usize,
+    /// 1-based column (in characters) of the offending character.
+    pub column: usize,
+    /// 0-based offset in characters from the start of the document.
+    pub offset: usize,
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: line {} column {} (char {})",
+            self.message, self.line, self.column, self.offset
+        )
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+/// Parses one JSON document (surrounded by optional whitespace).
+///
+/// Guarantees: a repeated key in any object, a control character inside a string, a lone UTF-16
+/// surrogate escape, an integer of more than [`MAX_INT_DIGITS`] digits, nesting deeper than
+/// [`MAX_NESTING`] and anything after the document are errors; `NaN`, `Infinity` and
+/// `-Infinity` are accepted as floats; integers are exact.
+pub fn parse(text: &str) -> Result<Value, JsonError> {
+    let mut parser = Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        depth: 0,
+    };
+    parser.skip_ws();
+    let value = parser.value()?;
+    parser.skip_ws();
+    if parser.pos != parser.bytes.len() {
+        return Err(parser.error_at("Extra data", parser.pos));
+    }
+    Ok(value)
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn error_at(&self, message: impl Into<String>, byte_pos: usize) -> JsonError {
+        let before = &self.text[..byte_pos.min(self.text.len())];
+        let offset = before.chars().count();
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() + 1;
+        JsonError {
+            message: message.into(),
+            line,
+            column,
+            offset,
+        }
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn starts_with(&self, literal: &str) -> bool {
+        self.bytes[self.pos..].starts_with(literal.as_bytes())
+    }
+
+    fn value(&mut self) -> Result<Value, JsonError> {
+        match self.peek() {
+            Some(b'{') => self.nested(Self::object),
+            Some(b'[') => self.nested(Self::array),
+            Some(b'"') => Ok(Value::String(self.string()?)),
+            Some(b'n') if self.starts_with("null") => {
+                self.pos += 4;
+                Ok(Value::Null)
+            }
+            Some(b't') if self.starts_with("true") => {
+                self.pos += 4;
+                Ok(Value::Bool(true))
+            }
+            Some(b'f') if self.starts_with("false") => {
+                self.pos += 5;
+                Ok(Value::Bool(false))
+            }
+            Some(b'N') if self.starts_with("NaN") => {
+                self.pos += 3;
+                Ok(Value::Number(Number::Float(f64::NAN)))
+            }
+            Some(b'I') if self.starts_with("Infinity") => {
+                self.pos += 8;
+                Ok(Value::Number(Number::Float(f64::INFINITY)))
+            }
+            Some(b'-') if self.starts_with("-Infinity") => {
+                self.pos += 9;
+                Ok(Value::Number(Number::Float(f64::NEG_INFINITY)))
+            }
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => Err(self.error_at("Expecting value", self.pos)),
+        }
+    }
+
+    fn nested(
+        &mut self,
+        inner: fn(&mut Self) -> Result<Value, JsonError>,
+    ) -> Result<Value, JsonError> {
+        if self.depth >= MAX_NESTING {
+            return Err(self.error_at(
+                format!("nesting deeper than {MAX_NESTING} levels"),
+                self.pos,
+            ));
+        }
+        self.depth += 1;
+        let result = inner(self);
+        self.depth -= 1;
+        result
+    }
+
+    fn object(&mut self) -> Result<Value, JsonError> {
+        self.pos += 1; // '{'
+        let mut object = Object::new();
+        let mut seen = std::collections::HashSet::new();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(Value::Object(object));
+        }
+        loop {
+            if self.peek() != Some(b'"') {
+                return Err(self.error_at(
+                    "Expecting property name enclosed in double quotes",
+                    self.pos,
+                ));
+            }
+            let key_pos = self.pos;
+            let key = self.string()?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.error_at("Expecting ':' delimiter", self.pos));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let value = self.value()?;
+            if !seen.insert(key.clone()) {
+                return Err(self.error_at(duplicate_key_message(&key), key_pos));
+            }
+            object.push_unchecked(key, value);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                }
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(Value::Object(object));
+                }
+                _ => return Err(self.error_at("Expecting ',' delimiter", self.pos)),
+            }
+        }
+    }
+
+    fn array(&mut self) -> Result<Value, JsonError> {
+        self.pos += 1; // '['
+        let mut items = Vec::new();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            items.push(self.value()?);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                }
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(Value::Array(items));
+                }
+                _ => return Err(self.error_at("Expecting ',' delimiter", self.pos)),
+            }
+        }
+    }
+
+    fn hex4(&self, at: usize) -> Option<u32> {
+        let digits = self.bytes.get(at..at + 4)?;
+        let text = std::str::from_utf8(digits).ok()?;
+        if !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        u32::from_str_radix(text, 16).ok()
+    }
+
+    fn string(&mut self) -> Result<String, JsonError> {
+        let start = self.pos;
+        self.pos += 1; // opening quote
+        let mut out = String::new();
+        loop {
+            let run_start = self.pos;
+            while let Some(b) = self.peek() {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    break;
+                }
+                self.pos += 1;
+            }
+            out.push_str(&self.text[run_start..self.pos]);
+            match self.peek() {
+                None => {
+                    return Err(self.error_at("Unterminated string starting at", start));
+                }
+                Some(b'"') => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    let escape_pos = self.pos;
+                    let Some(kind) = self.bytes.get(self.pos + 1).copied() else {
+                        return Err(self.error_at("Unterminated string starting at", start));
+                    };
+                    self.pos += 2;
+                    let simple = match kind {
+                        b'"' => Some('"'),
+                        b'\\' => Some('\\'),
+                        b'/' => Some('/'),
+                        b'b' => Some('\u{8}'),
+                        b'f' => Some('\u{c}'),
+                        b'n' => Some('\n'),
+                        b'r' => Some('\r'),
+                        b't' => Some('\t'),
+                        b'u' => None,
+                        _ => return Err(self.error_at("Invalid \\escape", escape_pos)),
+                    };
+                    if let Some(c) = simple {
+                        out.push(c);
+                        continue;
+                    }
+                    let Some(first) = self.hex4(self.pos) else {
+                        return Err(self.error_at("Invalid \\uXXXX escape", escape_pos));
+                    };
+                    self.pos += 4;
+                    let code = if (0xD800..0xDC00).contains(&first)
+                        && self.bytes.get(self.pos..self.pos + 2) == Some(b"\\u")
+                        && self
+                            .hex4(self.pos + 2)
+                            .is_some_and(|s| (0xDC00..0xE000).contains(&s))
+                    {
+                        let second = self.hex4(self.pos + 2).unwrap_or(0);
+                        self.pos += 6;
+                        0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+                    } else {
+                        first
+                    };
+                    match char::from_u32(code) {
+                        Some(c) => out.push(c),
+                        None => {
+                            return Err(self.error_at(
+                                format!(
+                                    "lone surrogate \\u{code:04x} cannot be represented as text"
+                                ),
+                                escape_pos,
+                            ));
+                        }
+                    }
+                }
+                Some(_) => {
+                    return Err(self.error_at("Invalid control character at", self.pos));
+                }
+            }
+        }
+    }
+
+    fn digits(&mut self) -> usize {
+        let start = self.pos;
+        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        self.pos - start
+    }
+
+    fn number(&mut self) -> Result<Value, JsonError> {
+        // Python's grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(self.error_at("Expecting value", start)),
+        }
+        let int_end = self.pos;
+        let mut is_float = false;
+        if self.peek() == Some(b'.') && self.bytes.get(self.pos + 1).is_some_and(u8::is_ascii_digit)
+        {
+            self.pos += 1;
+            self.digits();
+            is_float = true;
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            let save = self.pos;
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                self.pos = save;
+            } else {
+                is_float = true;
+            }
+        }
+        let literal = &self.text[start..self.pos];
+        if is_float {
+            let value: f64 = literal
+                .parse()
+                .map_err(|_| self.error_at("Expecting value", start))?;
+            return Ok(Value::Number(Number::Float(value)));
+        }
+        let digit_count = int_end - start - usize::from(literal.starts_with('-'));
+        if digit_count > MAX_INT_DIGITS {
+            return Err(self.error_at(
+                format!(
+                    "Exceeds the limit ({MAX_INT_DIGITS} digits) for integer string conversion: \
+                     value has {digit_count} digits"
+                ),
+                start,
+            ));
+        }
+        let value: BigInt = literal
+            .parse()
+            .map_err(|_| self.error_at("Expecting value", start))?;
+        Ok(Value::Number(Number::Int(value)))
+    }
+}
+
+fn duplicate_key_message(key: &str) -> String {
+    let shown: String = if key.chars().count() <= 60 {
+        key.to_string()
+    } else {
+        format!("{}...", key.chars().take(60).collect::<String>())
+    };
+    format!(
+        "duplicate object key {}: parsers disagree about which value wins, so the content is \
+         ambiguous",
+        crate::pyfmt::str_repr(&shown)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(v: &Value) -> BigInt {
+        match v {
+            Value::Number(Number::Int(i)) => i.clone(),
+            other => panic!("not an int: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn duplicate_keys_are_refused_at_any_depth() {
+        let err = parse(r#"{"a": {"b": 1, "b": 2}}"#).unwrap_err();
+        assert!(
+            err.message
+                .starts_with("duplicate object key 'b': parsers disagree"),
+            "{err}"
+        );
+        assert_eq!((err.line, err.column), (1, 16));
+        assert!(parse(r#"[{"x": 1}, {"x": 2}]"#).is_ok());
+    }
+
+    #[test]
+    fn integers_stay_exact_at_any_size() {
+        let big = "123456789012345678901234567890123456789";
+        let v = parse(big).unwrap();
+        assert_eq!(int(&v).to_string(), big);
+        assert_eq!(
+            int(&parse("9007199254740993").unwrap()).to_string(),
+            "9007199254740993"
+        );
+        assert!(matches!(parse("1.0").unwrap(), Value::Number(Number::Float(f)) if f == 1.0));
+        assert!(matches!(parse("1e2").unwrap(), Value::Number(Number::Float(f)) if f == 100.0));
+    }
+
+    #[test]
+    fn python_literals_for_non_finite_numbers() {
+        assert!(matches!(parse("NaN").unwrap(), Value::Number(Number::Float(f)) if f.is_nan()));
+        assert!(matches!(parse("[Infinity, -Infinity]").unwrap(), Value::Array(a) if a.len() == 2));
+        assert!(
+            matches!(parse("1e400").unwrap(), Value::Number(Number::Float(f)) if f.is_infinite())
+        );
+    }
+
+    #[test]
+    fn python_int_digit_limit() {
+        assert!(parse(&"9".repeat(MAX_INT_DIGITS)).is_ok());
+        let err = parse(&"9".repeat(MAX_INT_DIGITS + 1)).unwrap_err();
+        assert!(err.message.contains("4301 digits"));
+    }
+
+    #[test]
+    fn syntax_errors_are_located() {
+        let err = parse("{\n  \"a\": }").unwrap_err();
+        assert_eq!(err.to_string(), "Expecting value: line 2 column 8 (char 9)");
+        assert_eq!(
+            parse("").unwrap_err().to_string(),
+            "Expecting value: line 1 column 1 (char 0)"
+        );
+        assert_eq!(parse("1 2").unwrap_err().message, "Extra data");
+        assert_eq!(parse("\u{feff}{}").unwrap_err().message, "Expecting value");
+        assert_eq!(
+            parse("\"a\u{1}\"").unwrap_err().message,
+            "Invalid control character at"
+        );
+        assert_eq!(parse("01").unwrap_err().message, "Extra data");
+        assert!(parse("[1,]").is_err());
+        assert!(parse("{\"a\":1,}").is_err());
+    }
+
+    #[test]
+    fn escapes_and_surrogate_pairs() {
+        let v = parse(r#""\u00e9\ud83d\ude00\n\/""#).unwrap();
+        assert_eq!(v, Value::String("é😀\n/".into()));
+        assert!(
+            parse(r#""\ud800""#)
+                .unwrap_err()
+                .message
+                .contains("lone surrogate")
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000);
+        assert!(parse(&deep).unwrap_err().message.contains("nesting deeper"));
+    }
+}

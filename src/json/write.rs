@@ -1,0 +1,156 @@
+//! The writer: Python's `json.dumps` output (`ensure_ascii=True`), byte for byte.
+
+use super::{Number, Value};
+use crate::pyfmt::float_repr;
+
+/// `json.dumps(value, indent=2)`: two-space indentation, `", "`-free line breaks, `": "` between
+/// key and value, non-ASCII escaped. No trailing newline.
+pub fn to_string_pretty(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, Some(0));
+    out
+}
+
+/// `json.dumps(value)`: one line, separators `", "` and `": "`, non-ASCII escaped.
+pub fn to_string_compact(value: &Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, value, None);
+    out
+}
+
+fn newline(out: &mut String, level: usize) {
+    out.push('\n');
+    for _ in 0..level {
+        out.push_str("  ");
+    }
+}
+
+fn write_value(out: &mut String, value: &Value, indent: Option<usize>) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(Number::Int(i)) => out.push_str(&i.to_string()),
+        Value::Number(Number::Float(f)) => out.push_str(&json_float(*f)),
+        Value::String(s) => write_string(out, s),
+        Value::Array(items) => {
+            if items.is_empty() {
+                out.push_str("[]");
+                return;
+            }
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                    if indent.is_none() {
+                        out.push(' ');
+                    }
+                }
+                if let Some(level) = indent {
+                    newline(out, level + 1);
+                }
+                write_value(out, item, indent.map(|l| l + 1));
+            }
+            if let Some(level) = indent {
+                newline(out, level);
+            }
+            out.push(']');
+        }
+        Value::Object(object) => {
+            if object.is_empty() {
+                out.push_str("{}");
+                return;
+            }
+            out.push('{');
+            for (i, (key, item)) in object.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                    if indent.is_none() {
+                        out.push(' ');
+                    }
+                }
+                if let Some(level) = indent {
+                    newline(out, level + 1);
+                }
+                write_string(out, key);
+                out.push_str(": ");
+                write_value(out, item, indent.map(|l| l + 1));
+            }
+            if let Some(level) = indent {
+                newline(out, level);
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// A float as Python's encoder writes it: `repr`, with `NaN`, `Infinity`, `-Infinity`.
+fn json_float(f: f64) -> String {
+    if f.is_nan() {
+        "NaN".into()
+    } else if f.is_infinite() {
+        if f > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        }
+    } else {
+        float_repr(f)
+    }
+}
+
+/// Appends `s` as a JSON string literal with Python's ASCII escaping.
+pub fn write_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            ' '..='~' => out.push(c),
+            _ => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{Object, parse};
+
+    #[test]
+    fn pretty_matches_python_indent_2() {
+        let v = Value::Object(
+            Object::new()
+                .with("a", 1i64)
+                .with("b", Value::Array(vec![Value::from(1e-9), Value::from(0.0)]))
+                .with("c", Object::new())
+                .with("d", Value::Array(vec![]))
+                .with("e", "é\u{7f}\u{1F600}"),
+        );
+        assert_eq!(
+            to_string_pretty(&v),
+            "{\n  \"a\": 1,\n  \"b\": [\n    1e-09,\n    0.0\n  ],\n  \"c\": {},\n  \"d\": [],\n  \"e\": \"\\u00e9\\u007f\\ud83d\\ude00\"\n}"
+        );
+        assert_eq!(to_string_compact(&v).lines().count(), 1);
+        assert!(to_string_compact(&v).starts_with("{\"a\": 1, \"b\": [1e-09, 0.0], "));
+    }
+
+    #[test]
+    fn round_trip_keeps_values() {
+        let text = r#"{"x": [1, 2.5, NaN, -Infinity, "a\u0001", null, true, 123456789012345678901234567890]}"#;
+        let v = parse(text).unwrap();
+        let again = to_string_compact(&v);
+        assert_eq!(again, text);
+    }
+}

@@ -1,0 +1,66 @@
+//! # sciproof
+//!
+//! Turns a computational experiment into evidence anyone can check: `capture` runs a command
+//! once and records its declared inputs and outputs (SHA-256, directory tree digests, numeric
+//! snapshots), environment and Git state in `NAME.sciproof.json`; `verify` checks that evidence
+//! and answers PASS, FAIL or INCONCLUSIVE with the facts behind the verdict and a list of what
+//! was not checked. Manifests and reports are interchangeable with the Python reference
+//! implementation (sciproof 0.4.1).
+//!
+//! ## Architecture
+//!
+//! Data flows one way:
+//!
+//! ```text
+//! CLI flags (src/main.rs, clap)
+//!   -> typed request      capture::CaptureRequest, verify::VerifyRequest
+//!   -> engine             capture, verify (integrity), runner, probe, tree, hash
+//!   -> data               manifest::Manifest, report::Report (checks are data)
+//!   -> renderer           report::{text, json}, inspect
+//! ```
+//!
+//! | module | concept |
+//! | --- | --- |
+//! | [`json`] | strict JSON reader (no duplicate keys, exact integers, Python literals) and a writer byte-identical to Python's `json.dumps` |
+//! | [`pyfmt`] | Python `repr` of floats and strings, Python's `float()` grammar and `str.split()` |
+//! | [`text`] | escaping untrusted text for terminals |
+//! | [`timestamp`] | ISO 8601 timestamps as `datetime.isoformat`/`fromisoformat` handle them |
+//! | [`paths`] | manifest path rules, resolution inside a base directory |
+//! | [`hash`] | streaming SHA-256 (CPU SHA extensions via `sha2`) |
+//! | [`tree`] | directory artifacts: walk, parallel hashing, tree digest, tree differences |
+//! | [`manifest`] | the manifest model, its validating reader and its atomic writer |
+//! | [`claims`] | claims about values in outputs: model, expression parser, claim text |
+//! | [`probe`] | platform, allow-listed variables, Python interpreter, hardware, Git |
+//! | [`runner`] | running a command without a shell: process group, timeout, bounded capture |
+//! | [`capture`] | the capture engine |
+//! | [`verify`] | the verification engine (integrity checks, warnings, notes) |
+//! | [`report`] | the report model, the verdict rule, renderers behind [`report::Renderer`] |
+//! | [`inspect`] | a readable summary of a manifest (never executes anything) |
+//! | [`demo`] | the built-in example experiment |
+//! | [`progress`] | progress on a terminal for long work, nothing otherwise |
+//! | [`error`] | the library's error type (every refusal is exit code 3 at the CLI) |
+//!
+//! The verdict is one pure function of the checks ([`report::verdict`]); renderers never
+//! compute verdicts. Core rules (JSON, paths, tree digests) are separate from I/O and tested in
+//! isolation.
+
+pub mod capture;
+pub mod claims;
+pub mod demo;
+pub mod error;
+pub mod hash;
+pub mod inspect;
+pub mod json;
+pub mod manifest;
+pub mod paths;
+pub mod probe;
+pub mod progress;
+pub mod pyfmt;
+pub mod report;
+pub mod runner;
+pub mod text;
+pub mod timestamp;
+pub mod tree;
+pub mod verify;
+
+pub use error::{Error, Result};

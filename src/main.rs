@@ -1,0 +1,285 @@
+//! The `sciproof` command line: parses flags into typed requests, calls the library, renders the
+//! result and maps it to an exit code. Nothing else happens here.
+//!
+//! Exit codes: 0 success / PASS, 1 FAIL (or the captured command failed), 2 INCONCLUSIVE,
+//! 3 usage error, invalid manifest, or a capture that could not be completed.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use sciproof::capture::{self, CaptureRequest, parse_tolerance_settings};
+use sciproof::error::{Error, strerror};
+use sciproof::progress::{NoProgress, Progress, TerminalProgress};
+use sciproof::report::Renderer;
+use sciproof::report::json::JsonRenderer;
+use sciproof::report::text::TextRenderer;
+use sciproof::text::safe_text;
+use sciproof::verify::{VerifyRequest, verify};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const EXIT_ERROR: u8 = 3;
+
+#[derive(Parser)]
+#[command(
+    name = "sciproof",
+    version,
+    about = "Record computational experiments and create verifiable evidence for them.",
+    infer_long_args = true,
+    args_override_self = true,
+    after_help = "Exit codes: 0 PASS/success, 1 FAIL (or the captured command failed), 2 INCONCLUSIVE, 3 usage error or invalid manifest."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a command once and record evidence in NAME.sciproof.json.
+    Capture(CaptureArgs),
+    /// Check a manifest: integrity of every declared file (nothing is executed).
+    Verify(VerifyArgs),
+    /// Show what a manifest records (never executes anything).
+    Inspect {
+        /// The manifest file (NAME.sciproof.json).
+        manifest: PathBuf,
+    },
+    /// Capture, verify, tamper with and restore a built-in example experiment.
+    Demo {
+        /// Folder to create the experiment in (must be new, empty, or made by an earlier demo).
+        #[arg(default_value = sciproof::demo::DEFAULT_DIR)]
+        dir: PathBuf,
+    },
+}
+
+#[derive(Args)]
+#[command(
+    about = "Run COMMAND once in the current directory and write NAME.sciproof.json. Everything after '--' is the command (it is not run through a shell).",
+    args_override_self = true
+)]
+struct CaptureArgs {
+    /// Experiment name (also names the manifest): letters, digits, '.', '_', '-'.
+    #[arg(long)]
+    name: String,
+    /// An input file or directory (hashed before and after the run); repeatable.
+    #[arg(long = "input", value_name = "PATH", action = clap::ArgAction::Append)]
+    inputs: Vec<String>,
+    /// An output file or directory compared by exact hash; repeatable.
+    #[arg(long = "output", value_name = "PATH", action = clap::ArgAction::Append)]
+    outputs: Vec<String>,
+    /// A .json/.csv/.tsv/.npy output compared with a numeric tolerance (a copy is kept); repeatable.
+    #[arg(long = "output-numeric", value_name = "PATH", action = clap::ArgAction::Append)]
+    numeric_outputs: Vec<String>,
+    /// Relative tolerance of numeric outputs.
+    #[arg(long, default_value = "1e-09", value_parser = py_float)]
+    rtol: f64,
+    /// Absolute tolerance of numeric outputs.
+    #[arg(long, default_value = "0.0", value_parser = py_float)]
+    atol: f64,
+    /// A tolerance for one --output-numeric file, e.g. --tolerance out/loss.csv 'rtol=1e-3 atol=1e-6'; repeatable.
+    #[arg(long, num_args = 2, value_names = ["OUTPUT", "SETTINGS"], action = clap::ArgAction::Append)]
+    tolerance: Vec<String>,
+    /// Stop the command after this many seconds (no evidence is written).
+    #[arg(long, value_name = "SECONDS", value_parser = py_float)]
+    timeout: Option<f64>,
+    /// Keep at most this many bytes of stdout and of stderr in the manifest.
+    #[arg(long, default_value_t = capture::DEFAULT_MAX_LOG_BYTES as i64, allow_negative_numbers = true)]
+    max_log_bytes: i64,
+    /// A checkable claim about a value in a declared .json/.csv output, e.g. --claim out/m.json '$.accuracy >= 0.9'; repeatable.
+    #[arg(long, num_args = 2, value_names = ["OUTPUT", "EXPRESSION"], action = clap::ArgAction::Append, allow_hyphen_values = true)]
+    claim: Vec<String>,
+    /// Free text stored in the manifest (at most 2000 characters, never interpreted).
+    #[arg(long, value_name = "TEXT")]
+    note: Option<String>,
+    /// Also record the CPU count, processor and NVIDIA GPUs (no host or user names).
+    #[arg(long)]
+    record_hardware: bool,
+    /// Overwrite an existing manifest.
+    #[arg(long)]
+    force: bool,
+    /// Exit with status 0 even if the command failed (evidence is written either way).
+    #[arg(long)]
+    allow_nonzero: bool,
+    /// The command and its arguments (after '--').
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "COMMAND"
+    )]
+    command: Vec<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// The manifest file (NAME.sciproof.json).
+    manifest: PathBuf,
+    /// Print the report as one JSON object (same as --format json).
+    #[arg(long)]
+    json: bool,
+    /// Report format.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Also write the JSON report to this file (whatever --format prints).
+    #[arg(long, value_name = "FILE")]
+    save_json: Option<PathBuf>,
+}
+
+fn py_float(text: &str) -> Result<f64, String> {
+    sciproof::pyfmt::parse_py_float(text).ok_or_else(|| format!("invalid float value: '{text}'"))
+}
+
+fn progress_for(enabled: bool) -> Box<dyn Progress> {
+    if enabled && std::io::stderr().is_terminal() {
+        Box::new(TerminalProgress::new())
+    } else {
+        Box::new(NoProgress)
+    }
+}
+
+fn pairs(flat: &[String]) -> Vec<(String, String)> {
+    flat.chunks(2)
+        .map(|c| (c[0].clone(), c.get(1).cloned().unwrap_or_default()))
+        .collect()
+}
+
+fn run_capture(args: CaptureArgs) -> Result<u8, Error> {
+    let mut command = args.command;
+    if command.first().map(String::as_str) == Some("--") {
+        command.remove(0);
+    }
+    if command.is_empty() {
+        return Err(Error::Usage(
+            "no command given; usage: sciproof capture --name NAME [options] -- COMMAND".into(),
+        ));
+    }
+    let tolerances = parse_tolerance_settings(&pairs(&args.tolerance))?;
+    if args.max_log_bytes < 0 {
+        return Err(Error::Usage("max-log-bytes must not be negative".into()));
+    }
+    let progress = progress_for(true);
+    let request = CaptureRequest {
+        name: args.name,
+        argv: command,
+        base: std::env::current_dir().map_err(|e| {
+            Error::Usage(format!(
+                "cannot read the current directory: {}",
+                strerror(&e)
+            ))
+        })?,
+        inputs: args.inputs,
+        outputs: args.outputs,
+        numeric_outputs: args.numeric_outputs,
+        rtol: args.rtol,
+        atol: args.atol,
+        tolerances,
+        timeout: args.timeout,
+        max_log_bytes: args.max_log_bytes as u64,
+        force: args.force,
+        claims: pairs(&args.claim),
+        note: args.note,
+        record_hardware: args.record_hardware,
+        progress: progress.as_ref(),
+    };
+    let result = capture::capture(&request)?;
+    for w in &result.warnings {
+        eprintln!("warning: {}", safe_text(w, 2000));
+    }
+    let m = &result.manifest;
+    let name = result
+        .manifest_path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    println!("Evidence written to {name}");
+    println!("  command exit code: {}", m.execution.exit_code);
+    println!("  inputs recorded:   {}", m.inputs.len());
+    println!("  outputs recorded:  {}", m.outputs.len());
+    println!(
+        "Note: stdout/stderr are stored in the manifest; check them for secrets before sharing it."
+    );
+    if m.execution.exit_code != 0 {
+        eprintln!(
+            "The command failed (exit code {}); the failure was recorded.",
+            m.execution.exit_code
+        );
+        return Ok(if args.allow_nonzero { 0 } else { 1 });
+    }
+    Ok(0)
+}
+
+fn run_verify(args: VerifyArgs) -> Result<u8, Error> {
+    let format = match (args.json, args.format) {
+        (true, Some(Format::Text)) => {
+            return Err(Error::Usage("--json conflicts with --format text".into()));
+        }
+        (true, _) => Format::Json,
+        (false, f) => f.unwrap_or(Format::Text),
+    };
+    let progress = progress_for(format == Format::Text);
+    let report = verify(&VerifyRequest {
+        manifest: args.manifest,
+        progress: progress.as_ref(),
+    })?;
+    let text = match format {
+        Format::Json => JsonRenderer.render(&report),
+        Format::Text => TextRenderer.render(&report),
+    };
+    print!("{text}");
+    let _ = std::io::stdout().flush();
+    if let Some(path) = args.save_json {
+        let json = JsonRenderer.render(&report);
+        std::fs::write(&path, json).map_err(|e| Error::Write {
+            path: path.display().to_string(),
+            reason: strerror(&e),
+        })?;
+    }
+    Ok(report.status().exit_code() as u8)
+}
+
+fn run(cli: Cli) -> Result<u8, Error> {
+    match cli.command {
+        Command::Capture(args) => run_capture(args),
+        Command::Verify(args) => run_verify(args),
+        Command::Inspect { manifest } => {
+            let m = sciproof::manifest::load_manifest(&manifest)?;
+            println!("{}", sciproof::inspect::describe(&m));
+            Ok(0)
+        }
+        Command::Demo { dir } => {
+            let ok = sciproof::demo::run(&dir, &mut std::io::stdout())?;
+            Ok(if ok { 0 } else { 1 })
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let _ = ctrlc::set_handler(|| {
+        if sciproof::runner::RUNNING.load(std::sync::atomic::Ordering::SeqCst) {
+            sciproof::runner::INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+        } else {
+            eprintln!("interrupted");
+            std::process::exit(i32::from(EXIT_ERROR));
+        }
+    });
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_ERROR } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {}", safe_text(&e.to_string(), 2000));
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}

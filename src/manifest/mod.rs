@@ -1,0 +1,13 @@
+//! The evidence manifest (`NAME.sciproof.json`): model, strict reader, writer.
+//!
+//! A manifest is untrusted input: [`load_manifest`] checks types, versions, digests and paths
+//! and refuses ambiguous JSON; a valid manifest still holds a command that can run arbitrary
+//! code, which is why nothing here executes anything.
+
+mod model;
+mod read;
+mod write;
+
+pub use model::*;
+pub use read::{check_nesting, load_manifest, parse_manifest, validate};
+pub use write::{to_json, to_text, write_atomic, write_manifest};

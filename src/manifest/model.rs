@@ -1,0 +1,222 @@
+//! The manifest data model (`sciproof.manifest` 1.0 and 1.1).
+
+use crate::claims::Claim;
+use crate::json::{Object, Value};
+use crate::tree::FileEntry;
+
+/// The value of the `schema` field.
+pub const SCHEMA: &str = "sciproof.manifest";
+/// The major schema version this implementation reads.
+pub const SUPPORTED_MAJOR: u64 = 1;
+/// Written when no 1.1 feature is used.
+pub const SCHEMA_1_0: &str = "1.0";
+/// Written when a directory, a claim, a note or hardware is recorded.
+pub const SCHEMA_1_1: &str = "1.1";
+/// Manifest file names end with this.
+pub const MANIFEST_SUFFIX: &str = ".sciproof.json";
+/// A manifest larger than this is refused before it is parsed.
+pub const MAX_MANIFEST_BYTES: u64 = 16 * 1024 * 1024;
+/// A note is at most this many characters.
+pub const MAX_NOTE_LENGTH: usize = 2000;
+/// At most this many GPUs are recorded.
+pub const MAX_GPUS: usize = 16;
+
+/// The folder next to the manifest that holds copies of numeric outputs.
+pub fn snapshot_dir_name(name: &str) -> String {
+    format!("{name}.sciproof.d")
+}
+
+/// Whether `name` is a valid experiment name (`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`).
+pub fn is_valid_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= 100
+        && bytes[0].is_ascii_alphanumeric()
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// A whole manifest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Manifest {
+    /// `"1.0"` or `"1.1"` (any `1.N` is read).
+    pub schema_version: String,
+    /// The minor part of `schema_version`.
+    pub minor: u64,
+    pub name: String,
+    /// ISO 8601 with offset, as written.
+    pub created_at: String,
+    /// `{"name", "version"}` of the tool that wrote it (not validated).
+    pub tool: Value,
+    pub command: CommandLine,
+    pub environment: Environment,
+    pub dependencies: Vec<Dependency>,
+    pub git: Option<GitState>,
+    pub inputs: Vec<Input>,
+    pub execution: Execution,
+    pub outputs: Vec<Output>,
+    pub claims: Vec<Claim>,
+    pub note: Option<String>,
+}
+
+/// The recorded command (never run through a shell; `cwd` is always `.`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandLine {
+    pub argv: Vec<String>,
+}
+
+/// Where the Python facts of [`Environment`] come from.
+pub mod source {
+    /// argv\[0\] is a Python interpreter and it was asked for its version and packages.
+    pub const COMMAND_INTERPRETER: &str = "command-interpreter";
+    /// The interpreter running the (Python) reference tool was described instead.
+    pub const SCIPROOF_PROCESS: &str = "sciproof-process";
+    /// argv\[0\] is not a Python interpreter: no Python facts are recorded (this implementation).
+    pub const NOT_PYTHON: &str = "not-python";
+}
+
+/// Environment facts recorded at capture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Environment {
+    /// See [`source`]; absent in hand-written manifests.
+    pub source: Option<String>,
+    /// `{"version", "implementation", "byteorder"}`; only `version` is required.
+    pub python: Object,
+    /// `{"system", "release", "machine", "platform"}`.
+    pub platform: Object,
+    /// Values of allow-listed variables, in the recorded order.
+    pub env_vars: Object,
+    pub hardware: Option<Hardware>,
+}
+
+impl Environment {
+    /// The recorded Python version (validated to be a string).
+    pub fn python_version(&self) -> &str {
+        self.python
+            .get("version")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    }
+}
+
+/// Hardware facts (`--record-hardware`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hardware {
+    pub cpu_count: Option<u64>,
+    pub processor: String,
+    /// `nvidia-smi`, `none` (not on PATH) or `failed`.
+    pub gpu_probe: String,
+    pub gpus: Vec<Gpu>,
+}
+
+/// One GPU as `nvidia-smi` lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gpu {
+    pub name: String,
+    pub driver: String,
+    pub memory_mib: Option<u64>,
+}
+
+/// One installed package of the probed interpreter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dependency {
+    pub name: String,
+    pub version: String,
+}
+
+/// Git state of the base directory at capture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GitState {
+    pub commit: String,
+    pub branch: Option<String>,
+    pub dirty: bool,
+}
+
+/// A file or a directory (with its file list).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Artifact {
+    File,
+    Directory { files: Vec<FileEntry> },
+}
+
+impl Artifact {
+    /// Whether this is a directory.
+    pub fn is_directory(&self) -> bool {
+        matches!(self, Artifact::Directory { .. })
+    }
+
+    /// The recorded files of a directory (empty for a file).
+    pub fn files(&self) -> &[FileEntry] {
+        match self {
+            Artifact::Directory { files } => files,
+            Artifact::File => &[],
+        }
+    }
+}
+
+/// A declared input: hashed before the run and re-checked after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Input {
+    pub path: String,
+    /// SHA-256 of the file, or the tree digest of a directory.
+    pub sha256: String,
+    pub size: u64,
+    pub artifact: Artifact,
+}
+
+/// How a rerun's output is compared with the recorded one.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Compare {
+    /// Same SHA-256 (file) or tree digest (directory).
+    Exact,
+    /// Numerically, against a copy of the recorded file.
+    Numeric {
+        rtol: f64,
+        atol: f64,
+        snapshot: Snapshot,
+    },
+}
+
+/// The copy of a numeric output kept in `NAME.sciproof.d/`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub path: String,
+    pub sha256: String,
+}
+
+/// A declared output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output {
+    pub path: String,
+    /// False when the command failed before producing it.
+    pub present: bool,
+    /// `None` exactly when not present.
+    pub sha256: Option<String>,
+    pub size: u64,
+    pub artifact: Artifact,
+    pub compare: Compare,
+}
+
+/// One captured stream.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stream {
+    /// SHA-256 of all the bytes.
+    pub sha256: String,
+    /// Total byte count.
+    pub size: u64,
+    /// Whether `text` holds less than everything.
+    pub truncated: bool,
+    /// The first `--max-log-bytes` bytes, decoded as UTF-8 with replacement.
+    pub text: String,
+}
+
+/// The recorded run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Execution {
+    /// The exit status, or the negative signal number.
+    pub exit_code: i64,
+    pub duration_seconds: f64,
+    pub stdout: Stream,
+    pub stderr: Stream,
+}

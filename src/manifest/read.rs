@@ -1,0 +1,883 @@
+//! Reading a manifest: strict JSON, then validation into the typed model with located errors.
+//!
+//! The order of checks and the messages follow the reference (first failure wins), so that both
+//! tools refuse the same manifests with the same explanation. Unknown keys are ignored at every
+//! level.
+
+use super::model::*;
+use crate::claims::{self, Claim, Op};
+use crate::error::{Error, Result, strerror};
+use crate::json::{self, Number, Object, Value};
+use crate::paths::validate_relative_path;
+use crate::pyfmt::str_repr;
+use crate::tree::{FileEntry, MAX_TREE_FILES, tree_digest, tree_size};
+use num_traits::{Signed, ToPrimitive};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+fn fail(place: &str, message: impl AsRef<str>) -> Error {
+    Error::Manifest(format!("invalid manifest: {place}: {}", message.as_ref()))
+}
+
+/// The Python type names a field may have.
+#[derive(Clone, Copy, PartialEq)]
+enum Ty {
+    Str,
+    Int,
+    Bool,
+    List,
+    Dict,
+}
+
+impl Ty {
+    fn name(self) -> &'static str {
+        match self {
+            Ty::Str => "str",
+            Ty::Int => "int",
+            Ty::Bool => "bool",
+            Ty::List => "list",
+            Ty::Dict => "dict",
+        }
+    }
+    fn matches(self, v: &Value) -> bool {
+        matches!(
+            (self, v),
+            (Ty::Str, Value::String(_))
+                | (Ty::Int, Value::Number(Number::Int(_)))
+                | (Ty::Bool, Value::Bool(_))
+                | (Ty::List, Value::Array(_))
+                | (Ty::Dict, Value::Object(_))
+        )
+    }
+}
+
+/// The reference's `_get`: a required key of one type (booleans refused where not expected).
+fn get<'a>(obj: &'a Object, key: &str, ty: Ty, place: &str) -> Result<&'a Value> {
+    let Some(value) = obj.get(key) else {
+        return Err(fail(
+            place,
+            format!("missing required field {}", str_repr(key)),
+        ));
+    };
+    if matches!(value, Value::Bool(_)) && ty != Ty::Bool {
+        return Err(fail(&format!("{place}.{key}"), "unexpected boolean"));
+    }
+    if !ty.matches(value) {
+        return Err(fail(
+            &format!("{place}.{key}"),
+            format!("expected {}, got {}", ty.name(), value.py_type_name()),
+        ));
+    }
+    Ok(value)
+}
+
+fn get_str<'a>(obj: &'a Object, key: &str, place: &str) -> Result<&'a str> {
+    Ok(get(obj, key, Ty::Str, place)?.as_str().unwrap_or_default())
+}
+
+fn get_object<'a>(obj: &'a Object, key: &str, place: &str) -> Result<&'a Object> {
+    match get(obj, key, Ty::Dict, place)? {
+        Value::Object(o) => Ok(o),
+        _ => unreachable!("checked by get"),
+    }
+}
+
+fn as_object<'a>(value: Option<&'a Value>, place: &str) -> Result<&'a Object> {
+    match value {
+        Some(Value::Object(o)) => Ok(o),
+        other => Err(fail(
+            place,
+            format!(
+                "expected an object, got {}",
+                other.map_or("NoneType", Value::py_type_name)
+            ),
+        )),
+    }
+}
+
+fn size(obj: &Object, place: &str) -> Result<u64> {
+    let Value::Number(Number::Int(i)) = get(obj, "size", Ty::Int, place)? else {
+        unreachable!()
+    };
+    if i.is_negative() {
+        return Err(fail(&format!("{place}.size"), "expected a size >= 0"));
+    }
+    i.to_u64().ok_or_else(|| {
+        fail(
+            &format!("{place}.size"),
+            "expected a size that fits 64 bits",
+        )
+    })
+}
+
+fn sha(value: Option<&Value>, place: &str) -> Result<String> {
+    match value {
+        Some(Value::String(s))
+            if s.len() == 64
+                && s.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) =>
+        {
+            Ok(s.clone())
+        }
+        _ => Err(fail(
+            place,
+            "expected a lowercase 64-character hex SHA-256 digest",
+        )),
+    }
+}
+
+fn rel_path(value: Option<&Value>, place: &str) -> Result<String> {
+    let text = match value {
+        Some(Value::String(s)) => s.as_str(),
+        other => {
+            let shown = match other {
+                None | Some(Value::Null) => "None".to_string(),
+                Some(v) => json::to_string_compact(v),
+            };
+            return Err(fail(
+                place,
+                format!("path must be a non-empty string, got {shown}"),
+            ));
+        }
+    };
+    validate_relative_path(text).map_err(|e| fail(place, e.0))?;
+    Ok(text.to_string())
+}
+
+/// The reference's `_finite_nonneg`: a number (not bool), finite, >= 0, representable as f64.
+fn finite_nonneg(value: Option<&Value>, place: &str) -> Result<f64> {
+    let bad = || fail(place, "expected a finite number >= 0");
+    match value {
+        Some(Value::Number(Number::Int(i))) => {
+            if i.is_negative() {
+                return Err(bad());
+            }
+            i.to_f64().filter(|f| f.is_finite()).ok_or_else(bad)
+        }
+        Some(Value::Number(Number::Float(f))) => {
+            if f.is_finite() && *f >= 0.0 {
+                Ok(*f)
+            } else {
+                Err(bad())
+            }
+        }
+        _ => Err(fail(place, "expected a number")),
+    }
+}
+
+fn is_finite_number(value: &Value) -> bool {
+    match value {
+        Value::Number(Number::Int(_)) => true,
+        Value::Number(Number::Float(f)) => f.is_finite(),
+        _ => false,
+    }
+}
+
+fn check_kind(
+    item: &Object,
+    place: &str,
+    minor: u64,
+    present: bool,
+    sha256: Option<&str>,
+    total: u64,
+) -> Result<Artifact> {
+    let kind = item.get("kind");
+    match kind {
+        None => {}
+        Some(Value::String(k)) if k == "file" => {}
+        Some(Value::String(k)) if k == "directory" => {
+            if minor < 1 {
+                return Err(fail(
+                    &format!("{place}.kind"),
+                    "directory entries need schema_version 1.1 or later",
+                ));
+            }
+            let files = item.get("files");
+            if !present {
+                let non_empty = match files {
+                    None | Some(Value::Null) => false,
+                    Some(Value::Array(a)) => !a.is_empty(),
+                    Some(Value::Object(o)) => !o.is_empty(),
+                    Some(Value::String(s)) => !s.is_empty(),
+                    Some(Value::Bool(b)) => *b,
+                    Some(Value::Number(_)) => true,
+                };
+                if non_empty {
+                    return Err(fail(
+                        &format!("{place}.files"),
+                        "must be empty when the directory is not present",
+                    ));
+                }
+                return Ok(Artifact::Directory { files: Vec::new() });
+            }
+            let Some(Value::Array(list)) = files else {
+                return Err(fail(&format!("{place}.files"), "expected a list of files"));
+            };
+            if list.len() > MAX_TREE_FILES {
+                return Err(fail(
+                    &format!("{place}.files"),
+                    format!("more than {MAX_TREE_FILES} files"),
+                ));
+            }
+            let mut seen = HashSet::new();
+            let mut entries = Vec::with_capacity(list.len());
+            for (index, entry) in list.iter().enumerate() {
+                let inner = format!("{place}.files[{index}]");
+                let entry = as_object(Some(entry), &inner)?;
+                let path = rel_path(entry.get("path"), &format!("{inner}.path"))?;
+                if !seen.insert(path.clone()) {
+                    return Err(fail(
+                        &format!("{inner}.path"),
+                        format!("duplicate path {}", str_repr(&path)),
+                    ));
+                }
+                let digest = sha(entry.get("sha256"), &format!("{inner}.sha256"))?;
+                let size = size(entry, &inner)?;
+                entries.push(FileEntry {
+                    path,
+                    sha256: digest,
+                    size,
+                });
+            }
+            if Some(tree_digest(&entries).as_str()) != sha256 {
+                return Err(fail(
+                    &format!("{place}.sha256"),
+                    "does not match the digest of the listed files",
+                ));
+            }
+            if tree_size(&entries) != total {
+                return Err(fail(
+                    &format!("{place}.size"),
+                    "does not match the sizes of the listed files",
+                ));
+            }
+            return Ok(Artifact::Directory { files: entries });
+        }
+        Some(other) => {
+            let shown = match other {
+                Value::String(s) => str_repr(s),
+                v => json::to_string_compact(v),
+            };
+            return Err(fail(
+                &format!("{place}.kind"),
+                format!("expected 'file' or 'directory', got {shown}"),
+            ));
+        }
+    }
+    if item.contains_key("files") {
+        return Err(fail(
+            &format!("{place}.files"),
+            "only a directory has a list of files",
+        ));
+    }
+    Ok(Artifact::File)
+}
+
+fn check_hardware(value: Option<&Value>, minor: u64) -> Result<Option<Hardware>> {
+    let Some(value) = value.filter(|v| !matches!(v, Value::Null)) else {
+        return Ok(None);
+    };
+    let place = "environment.hardware";
+    if minor < 1 {
+        return Err(fail(place, "hardware needs schema_version 1.1 or later"));
+    }
+    let hw = as_object(Some(value), place)?;
+    let cpu_err = || {
+        fail(
+            &format!("{place}.cpu_count"),
+            "expected a positive integer or null",
+        )
+    };
+    let cpu_count = match hw.get("cpu_count") {
+        None => return Err(cpu_err()),
+        Some(Value::Null) => None,
+        Some(Value::Number(Number::Int(i))) if i.is_positive() => {
+            Some(i.to_u64().ok_or_else(cpu_err)?)
+        }
+        Some(_) => return Err(cpu_err()),
+    };
+    let processor = match hw.get("processor") {
+        Some(Value::String(s)) if s.chars().count() <= 200 => s.clone(),
+        _ => {
+            return Err(fail(
+                &format!("{place}.processor"),
+                "expected a string of at most 200 characters",
+            ));
+        }
+    };
+    let gpu_probe = match hw.get("gpu_probe") {
+        Some(Value::String(s)) if ["nvidia-smi", "none", "failed"].contains(&s.as_str()) => {
+            s.clone()
+        }
+        _ => {
+            return Err(fail(
+                &format!("{place}.gpu_probe"),
+                "expected 'nvidia-smi', 'none' or 'failed'",
+            ));
+        }
+    };
+    let gpus = match hw.get("gpus") {
+        Some(Value::Array(a)) if a.len() <= MAX_GPUS => a,
+        _ => {
+            return Err(fail(
+                &format!("{place}.gpus"),
+                format!("expected a list of at most {MAX_GPUS} GPUs"),
+            ));
+        }
+    };
+    let mut list = Vec::new();
+    for (index, gpu) in gpus.iter().enumerate() {
+        let gplace = format!("{place}.gpus[{index}]");
+        let gpu = as_object(Some(gpu), &gplace)?;
+        let text = |key: &str, limit: usize| match gpu.get(key) {
+            Some(Value::String(s)) if s.chars().count() <= limit => Ok(s.clone()),
+            _ => Err(fail(
+                &format!("{gplace}.{key}"),
+                format!("expected a string of at most {limit}"),
+            )),
+        };
+        let name = text("name", 100)?;
+        let driver = text("driver", 40)?;
+        let memory_mib = match gpu.get("memory_mib") {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(Number::Int(i))) if !i.is_negative() => i.to_u64(),
+            _ => {
+                return Err(fail(
+                    &format!("{gplace}.memory_mib"),
+                    "expected a non-negative integer or null",
+                ));
+            }
+        };
+        list.push(Gpu {
+            name,
+            driver,
+            memory_mib,
+        });
+    }
+    Ok(Some(Hardware {
+        cpu_count,
+        processor,
+        gpu_probe,
+        gpus: list,
+    }))
+}
+
+fn check_note(value: Option<&Value>, minor: u64) -> Result<Option<String>> {
+    let Some(value) = value.filter(|v| !matches!(v, Value::Null)) else {
+        return Ok(None);
+    };
+    if minor < 1 {
+        return Err(fail("note", "a note needs schema_version 1.1 or later"));
+    }
+    match value {
+        Value::String(s)
+            if !s.trim_matches(crate::pyfmt::is_py_space).is_empty()
+                && s.chars().count() <= MAX_NOTE_LENGTH
+                && !s.contains('\0') =>
+        {
+            Ok(Some(s.clone()))
+        }
+        _ => Err(fail(
+            "note",
+            format!("expected 1 to {MAX_NOTE_LENGTH} characters of text"),
+        )),
+    }
+}
+
+fn validate_stream(value: Option<&Value>, place: &str) -> Result<Stream> {
+    let stream = as_object(value, place)?;
+    let sha256 = sha(stream.get("sha256"), &format!("{place}.sha256"))?;
+    let size = size(stream, place)?;
+    let truncated = matches!(
+        get(stream, "truncated", Ty::Bool, place)?,
+        Value::Bool(true)
+    );
+    let text = get_str(stream, "text", place)?.to_string();
+    Ok(Stream {
+        sha256,
+        size,
+        truncated,
+        text,
+    })
+}
+
+fn check_claims(
+    value: Option<&Value>,
+    minor: u64,
+    outputs: &HashMap<String, (bool, bool)>,
+) -> Result<Vec<Claim>> {
+    let Some(value) = value.filter(|v| !matches!(v, Value::Null)) else {
+        return Ok(Vec::new());
+    };
+    if minor < 1 {
+        return Err(fail("claims", "claims need schema_version 1.1 or later"));
+    }
+    let Value::Array(list) = value else {
+        return Err(fail(
+            "claims",
+            format!("expected a list, got {}", value.py_type_name()),
+        ));
+    };
+    if list.len() > claims::MAX_CLAIMS {
+        return Err(fail(
+            "claims",
+            format!("more than {} claims", claims::MAX_CLAIMS),
+        ));
+    }
+    let mut result = Vec::new();
+    for (index, claim) in list.iter().enumerate() {
+        let place = format!("claims[{index}]");
+        let claim = as_object(Some(claim), &place)?;
+        let output = rel_path(claim.get("output"), &format!("{place}.output"))?;
+        let (is_dir, present) = outputs.get(&output).copied().unwrap_or((true, false));
+        if is_dir || !present || !claims::supported_output(&output) {
+            return Err(fail(
+                &format!("{place}.output"),
+                format!(
+                    "{} must be a declared .json or .csv output file that was present",
+                    str_repr(&output)
+                ),
+            ));
+        }
+        let location = match claim.get("location") {
+            Some(Value::String(s)) if claims::location_matches_file(s, &output) => s.clone(),
+            other => {
+                let shown = match other {
+                    Some(Value::String(s)) => str_repr(s),
+                    None => "None".into(),
+                    Some(v) => json::to_string_compact(v),
+                };
+                return Err(fail(
+                    &format!("{place}.location"),
+                    format!("{shown} is not a location in {}", str_repr(&output)),
+                ));
+            }
+        };
+        let op = match claim.get("op").and_then(Value::as_str).and_then(Op::parse) {
+            Some(op) => op,
+            None => {
+                let shown = match claim.get("op") {
+                    Some(Value::String(s)) => str_repr(s),
+                    None => "None".into(),
+                    Some(v) => json::to_string_compact(v),
+                };
+                return Err(fail(
+                    &format!("{place}.op"),
+                    format!(
+                        "expected one of ['==', '!=', '<', '<=', '>', '>=', '~='], got {shown}"
+                    ),
+                ));
+            }
+        };
+        let value = claim.get("value").cloned().unwrap_or(Value::Null);
+        if op.needs_number() {
+            if !is_finite_number(&value) {
+                return Err(fail(
+                    &format!("{place}.value"),
+                    format!("{} needs a finite number", op.as_str()),
+                ));
+            }
+        } else {
+            let ok = match &value {
+                Value::Null | Value::Bool(_) => true,
+                Value::String(s) => s.chars().count() <= claims::MAX_STRING_VALUE,
+                v => is_finite_number(v),
+            };
+            if !ok {
+                return Err(fail(
+                    &format!("{place}.value"),
+                    "expected a number, string, boolean or null",
+                ));
+            }
+        }
+        let tolerance = if op == Op::Approx {
+            let rtol = finite_nonneg(claim.get("rtol"), &format!("{place}.rtol"))?;
+            let atol = finite_nonneg(claim.get("atol"), &format!("{place}.atol"))?;
+            Some((rtol, atol))
+        } else {
+            if claim.contains_key("rtol") || claim.contains_key("atol") {
+                return Err(fail(&place, "rtol and atol only apply to '~='"));
+            }
+            None
+        };
+        result.push(Claim {
+            output,
+            location,
+            op,
+            value,
+            tolerance,
+        });
+    }
+    Ok(result)
+}
+
+/// The reference's nesting rule: no declared path lies inside another declared directory.
+pub fn check_nesting(declared: &[(&str, bool)]) -> std::result::Result<(), String> {
+    for (path, _) in declared {
+        for (directory, is_dir) in declared {
+            if *is_dir && path != directory && path.starts_with(&format!("{directory}/")) {
+                return Err(format!(
+                    "{} lies inside the declared directory {}; declare either the directory or the file",
+                    str_repr(path),
+                    str_repr(directory)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Validates a parsed document and returns the typed manifest.
+pub fn validate(data: &Value) -> Result<Manifest> {
+    let manifest = as_object(Some(data), "manifest")?;
+    match manifest.get("schema") {
+        Some(Value::String(s)) if s == SCHEMA => {}
+        other => {
+            let shown = match other {
+                None | Some(Value::Null) => "None".into(),
+                Some(Value::String(s)) => str_repr(s),
+                Some(v) => json::to_string_compact(v),
+            };
+            return Err(fail(
+                "schema",
+                format!("expected {}, got {shown}", str_repr(SCHEMA)),
+            ));
+        }
+    }
+    let version = get_str(manifest, "schema_version", "manifest")?;
+    let parsed = version.split_once('.').and_then(|(a, b)| {
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+        (digits(a) && digits(b)).then(|| (a.parse::<u64>().ok(), b.parse::<u64>().ok()))
+    });
+    let Some((Some(major), Some(minor))) = parsed else {
+        return Err(fail(
+            "schema_version",
+            format!("cannot parse version {}", str_repr(version)),
+        ));
+    };
+    if major != SUPPORTED_MAJOR {
+        return Err(Error::Manifest(format!(
+            "unsupported manifest version {}; this SciProof reads major version {SUPPORTED_MAJOR}.x",
+            str_repr(version)
+        )));
+    }
+    let name = get_str(manifest, "name", "manifest")?;
+    if !is_valid_name(name) {
+        return Err(fail(
+            "name",
+            format!("{} is not a valid experiment name", str_repr(name)),
+        ));
+    }
+    let created_at = get_str(manifest, "created_at", "manifest")?;
+    match crate::timestamp::parse(created_at) {
+        Ok(_) => {}
+        Err(crate::timestamp::TimestampError::NotIso) => {
+            return Err(fail(
+                "manifest.created_at",
+                format!("not an ISO 8601 timestamp: {}", str_repr(created_at)),
+            ));
+        }
+        Err(crate::timestamp::TimestampError::NoOffset) => {
+            return Err(fail(
+                "manifest.created_at",
+                format!("missing a timezone offset: {}", str_repr(created_at)),
+            ));
+        }
+    }
+
+    let command = get_object(manifest, "command", "manifest")?;
+    let argv_value = get(command, "argv", Ty::List, "command")?;
+    let argv_list = argv_value.as_array().unwrap_or_default();
+    let mut argv = Vec::new();
+    for item in argv_list {
+        match item {
+            Value::String(s) if !s.contains('\0') => argv.push(s.clone()),
+            _ => return Err(fail("command.argv", "expected a non-empty list of strings")),
+        }
+    }
+    if argv.is_empty() {
+        return Err(fail("command.argv", "expected a non-empty list of strings"));
+    }
+    if argv[0].is_empty() {
+        return Err(fail("command.argv[0]", "executable must not be empty"));
+    }
+    if get_str(command, "cwd", "command")? != "." {
+        return Err(fail(
+            "command.cwd",
+            "only '.' (the manifest directory) is supported",
+        ));
+    }
+
+    let environment = get_object(manifest, "environment", "manifest")?;
+    let python = get_object(environment, "python", "environment")?;
+    get(python, "version", Ty::Str, "environment.python")?;
+    let platform = get_object(environment, "platform", "environment")?;
+    let env_vars = get_object(environment, "env_vars", "environment")?;
+    let hardware = check_hardware(environment.get("hardware"), minor)?;
+    let note = check_note(manifest.get("note"), minor)?;
+
+    let mut dependencies = Vec::new();
+    for (index, dep) in get(manifest, "dependencies", Ty::List, "manifest")?
+        .as_array()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let place = format!("dependencies[{index}]");
+        let dep = as_object(Some(dep), &place)?;
+        let name = get_str(dep, "name", &place)?.to_string();
+        let version = get_str(dep, "version", &place)?.to_string();
+        dependencies.push(Dependency { name, version });
+    }
+
+    let git = match manifest.get("git") {
+        None | Some(Value::Null) => None,
+        Some(value) => {
+            let git = as_object(Some(value), "git")?;
+            let commit = get_str(git, "commit", "git")?.to_string();
+            let dirty = matches!(get(git, "dirty", Ty::Bool, "git")?, Value::Bool(true));
+            let branch = git
+                .get("branch")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            Some(GitState {
+                commit,
+                branch,
+                dirty,
+            })
+        }
+    };
+
+    let mut declared: Vec<(String, bool)> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut inputs = Vec::new();
+    for (index, item) in get(manifest, "inputs", Ty::List, "manifest")?
+        .as_array()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let place = format!("inputs[{index}]");
+        let item = as_object(Some(item), &place)?;
+        let path = rel_path(item.get("path"), &format!("{place}.path"))?;
+        if !seen.insert(path.clone()) {
+            return Err(fail(
+                &format!("{place}.path"),
+                format!("duplicate path {}", str_repr(&path)),
+            ));
+        }
+        let digest = sha(item.get("sha256"), &format!("{place}.sha256"))?;
+        let total = size(item, &place)?;
+        let artifact = check_kind(item, &place, minor, true, Some(&digest), total)?;
+        declared.push((path.clone(), artifact.is_directory()));
+        inputs.push(Input {
+            path,
+            sha256: digest,
+            size: total,
+            artifact,
+        });
+    }
+
+    let execution = get_object(manifest, "execution", "manifest")?;
+    let Value::Number(Number::Int(code)) = get(execution, "exit_code", Ty::Int, "execution")?
+    else {
+        unreachable!()
+    };
+    let exit_code = code.to_i64().ok_or_else(|| {
+        fail(
+            "execution.exit_code",
+            "expected an exit code that fits 64 bits",
+        )
+    })?;
+    let duration_seconds = finite_nonneg(
+        execution.get("duration_seconds"),
+        "execution.duration_seconds",
+    )?;
+    let stdout = validate_stream(execution.get("stdout"), "execution.stdout")?;
+    let stderr = validate_stream(execution.get("stderr"), "execution.stderr")?;
+
+    let mut seen_outputs = HashSet::new();
+    let mut output_info = HashMap::new();
+    let mut outputs = Vec::new();
+    for (index, item) in get(manifest, "outputs", Ty::List, "manifest")?
+        .as_array()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let place = format!("outputs[{index}]");
+        let item = as_object(Some(item), &place)?;
+        let path = rel_path(item.get("path"), &format!("{place}.path"))?;
+        if seen_outputs.contains(&path) || seen.contains(&path) {
+            return Err(fail(
+                &format!("{place}.path"),
+                format!("duplicate path {}", str_repr(&path)),
+            ));
+        }
+        seen_outputs.insert(path.clone());
+        let present = matches!(get(item, "present", Ty::Bool, &place)?, Value::Bool(true));
+        let (digest, total) = if present {
+            (
+                Some(sha(item.get("sha256"), &format!("{place}.sha256"))?),
+                size(item, &place)?,
+            )
+        } else {
+            if !matches!(item.get("sha256"), None | Some(Value::Null)) {
+                return Err(fail(
+                    &format!("{place}.sha256"),
+                    "must be null when the output is not present",
+                ));
+            }
+            let total = match item.get("size") {
+                Some(Value::Number(Number::Int(i))) => i.to_u64().unwrap_or(0),
+                _ => 0,
+            };
+            (None, total)
+        };
+        let compare_obj = as_object(
+            Some(get(item, "compare", Ty::Dict, &place)?),
+            &format!("{place}.compare"),
+        )?;
+        let compare = match compare_obj.get("mode") {
+            Some(Value::String(m)) if m == "numeric" => {
+                let rtol =
+                    finite_nonneg(compare_obj.get("rtol"), &format!("{place}.compare.rtol"))?;
+                let atol =
+                    finite_nonneg(compare_obj.get("atol"), &format!("{place}.compare.atol"))?;
+                let snap = as_object(
+                    compare_obj.get("snapshot"),
+                    &format!("{place}.compare.snapshot"),
+                )?;
+                let snap_path =
+                    rel_path(snap.get("path"), &format!("{place}.compare.snapshot.path"))?;
+                let snap_sha = sha(
+                    snap.get("sha256"),
+                    &format!("{place}.compare.snapshot.sha256"),
+                )?;
+                if !present {
+                    return Err(fail(&place, "a numeric output must be present"));
+                }
+                Compare::Numeric {
+                    rtol,
+                    atol,
+                    snapshot: Snapshot {
+                        path: snap_path,
+                        sha256: snap_sha,
+                    },
+                }
+            }
+            Some(Value::String(m)) if m == "exact" => Compare::Exact,
+            other => {
+                let shown = match other {
+                    None | Some(Value::Null) => "None".into(),
+                    Some(Value::String(s)) => str_repr(s),
+                    Some(v) => json::to_string_compact(v),
+                };
+                return Err(fail(
+                    &format!("{place}.compare.mode"),
+                    format!("expected 'exact' or 'numeric', got {shown}"),
+                ));
+            }
+        };
+        let artifact = check_kind(item, &place, minor, present, digest.as_deref(), total)?;
+        if artifact.is_directory() && compare != Compare::Exact {
+            return Err(fail(
+                &format!("{place}.compare.mode"),
+                "a directory can only be compared exactly",
+            ));
+        }
+        declared.push((path.clone(), artifact.is_directory()));
+        output_info.insert(path.clone(), (artifact.is_directory(), present));
+        outputs.push(Output {
+            path,
+            present,
+            sha256: digest,
+            size: total,
+            artifact,
+            compare,
+        });
+    }
+
+    let claims = check_claims(manifest.get("claims"), minor, &output_info)?;
+    let pairs: Vec<(&str, bool)> = declared.iter().map(|(p, d)| (p.as_str(), *d)).collect();
+    check_nesting(&pairs).map_err(|message| fail("manifest", message))?;
+
+    Ok(Manifest {
+        schema_version: version.to_string(),
+        minor,
+        name: name.to_string(),
+        created_at: created_at.to_string(),
+        tool: manifest.get("tool").cloned().unwrap_or(Value::Null),
+        command: CommandLine { argv },
+        environment: Environment {
+            source: environment
+                .get("source")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            python: python.clone(),
+            platform: platform.clone(),
+            env_vars: env_vars.clone(),
+            hardware,
+        },
+        dependencies,
+        git,
+        inputs,
+        execution: Execution {
+            exit_code,
+            duration_seconds,
+            stdout,
+            stderr,
+        },
+        outputs,
+        claims,
+        note,
+    })
+}
+
+/// Parses and validates manifest text.
+pub fn parse_manifest(text: &str) -> Result<Manifest> {
+    let value = json::parse(text)
+        .map_err(|e| Error::Manifest(format!("manifest is not valid JSON: {e}")))?;
+    validate(&value)
+}
+
+/// Reads and validates the manifest at `path`: it must exist, be a regular file of at most
+/// 16 MiB, be UTF-8, be strict JSON (no repeated key) and pass validation. Never follows a
+/// FIFO or device (it is refused before it is opened).
+pub fn load_manifest(path: &Path) -> Result<Manifest> {
+    let shown = path.display();
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::Manifest(format!("manifest not found: {shown}")));
+        }
+        Err(e) => {
+            return Err(Error::Manifest(format!(
+                "cannot read manifest {shown}: {}",
+                strerror(&e)
+            )));
+        }
+    };
+    if !meta.is_file() {
+        return Err(Error::Manifest(format!(
+            "manifest is not a regular file: {shown}"
+        )));
+    }
+    if meta.len() > MAX_MANIFEST_BYTES {
+        return Err(Error::Manifest(format!(
+            "manifest is larger than {MAX_MANIFEST_BYTES} bytes: {shown}"
+        )));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| Error::Manifest(format!("cannot read manifest {shown}: {}", strerror(&e))))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::Manifest(format!(
+            "manifest is not valid UTF-8: {shown}: invalid byte at offset {}",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    parse_manifest(&text).map_err(|e| match e {
+        Error::Manifest(m) => Error::Manifest(format!("{m} (in {shown})")),
+        other => other,
+    })
+}

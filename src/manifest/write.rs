@@ -1,0 +1,240 @@
+//! Writing a manifest: the model as the reference's JSON (field order, float reprs, ASCII
+//! escapes), validated before it is written, and written atomically.
+
+use super::model::*;
+use super::read::parse_manifest;
+use crate::error::{Error, Result, strerror};
+use crate::json::{self, Object, Value};
+use crate::tree::FileEntry;
+use std::io::Write;
+use std::path::Path;
+
+fn files_json(files: &[FileEntry]) -> Value {
+    Value::Array(
+        files
+            .iter()
+            .map(|f| {
+                Object::new()
+                    .with("path", &f.path)
+                    .with("sha256", &f.sha256)
+                    .with("size", f.size)
+                    .into()
+            })
+            .collect(),
+    )
+}
+
+fn stream_json(s: &Stream) -> Value {
+    Object::new()
+        .with("sha256", &s.sha256)
+        .with("size", s.size)
+        .with("truncated", s.truncated)
+        .with("text", &s.text)
+        .into()
+}
+
+fn input_json(i: &Input) -> Value {
+    let mut o = Object::new().with("path", &i.path);
+    if let Artifact::Directory { files } = &i.artifact {
+        o.insert("kind", "directory");
+        o.insert("sha256", &i.sha256);
+        o.insert("size", i.size);
+        o.insert("files", files_json(files));
+    } else {
+        o.insert("sha256", &i.sha256);
+        o.insert("size", i.size);
+    }
+    o.into()
+}
+
+fn output_json(out: &Output) -> Value {
+    let mut o = Object::new()
+        .with("path", &out.path)
+        .with("present", out.present);
+    if out.artifact.is_directory() {
+        o.insert("kind", "directory");
+    }
+    o.insert("sha256", out.sha256.clone());
+    o.insert("size", out.size);
+    if let Artifact::Directory { files } = &out.artifact {
+        o.insert("files", files_json(files));
+    }
+    let compare = match &out.compare {
+        Compare::Exact => Object::new().with("mode", "exact"),
+        Compare::Numeric {
+            rtol,
+            atol,
+            snapshot,
+        } => Object::new()
+            .with("mode", "numeric")
+            .with("rtol", *rtol)
+            .with("atol", *atol)
+            .with(
+                "snapshot",
+                Object::new()
+                    .with("path", &snapshot.path)
+                    .with("sha256", &snapshot.sha256),
+            ),
+    };
+    o.insert("compare", compare);
+    o.into()
+}
+
+/// The manifest as a JSON value, with the reference's field order.
+pub fn to_json(m: &Manifest) -> Value {
+    let env = &m.environment;
+    let mut environment = Object::new();
+    if let Some(source) = &env.source {
+        environment.insert("source", source);
+    }
+    environment.insert("python", env.python.clone());
+    environment.insert("platform", env.platform.clone());
+    environment.insert("env_vars", env.env_vars.clone());
+    if let Some(hw) = &env.hardware {
+        let gpus: Vec<Value> = hw
+            .gpus
+            .iter()
+            .map(|g| {
+                Object::new()
+                    .with("name", &g.name)
+                    .with("driver", &g.driver)
+                    .with("memory_mib", g.memory_mib)
+                    .into()
+            })
+            .collect();
+        environment.insert(
+            "hardware",
+            Object::new()
+                .with("cpu_count", hw.cpu_count)
+                .with("processor", &hw.processor)
+                .with("gpu_probe", &hw.gpu_probe)
+                .with("gpus", Value::Array(gpus)),
+        );
+    }
+    let git = m.git.as_ref().map(|g| {
+        Value::from(
+            Object::new()
+                .with("commit", &g.commit)
+                .with("branch", g.branch.clone())
+                .with("dirty", g.dirty),
+        )
+    });
+    let mut o = Object::new()
+        .with("schema", SCHEMA)
+        .with("schema_version", &m.schema_version)
+        .with("name", &m.name)
+        .with("created_at", &m.created_at)
+        .with("tool", m.tool.clone())
+        .with(
+            "command",
+            Object::new()
+                .with(
+                    "argv",
+                    Value::Array(m.command.argv.iter().map(Value::from).collect()),
+                )
+                .with("cwd", "."),
+        )
+        .with("environment", environment)
+        .with(
+            "dependencies",
+            Value::Array(
+                m.dependencies
+                    .iter()
+                    .map(|d| {
+                        Object::new()
+                            .with("name", &d.name)
+                            .with("version", &d.version)
+                            .into()
+                    })
+                    .collect(),
+            ),
+        )
+        .with("git", git.unwrap_or(Value::Null))
+        .with(
+            "inputs",
+            Value::Array(m.inputs.iter().map(input_json).collect()),
+        )
+        .with(
+            "execution",
+            Object::new()
+                .with("exit_code", m.execution.exit_code)
+                .with("duration_seconds", m.execution.duration_seconds)
+                .with("stdout", stream_json(&m.execution.stdout))
+                .with("stderr", stream_json(&m.execution.stderr)),
+        )
+        .with(
+            "outputs",
+            Value::Array(m.outputs.iter().map(output_json).collect()),
+        );
+    if !m.claims.is_empty() {
+        o.insert(
+            "claims",
+            Value::Array(m.claims.iter().map(|c| c.to_json()).collect()),
+        );
+    }
+    if let Some(note) = &m.note {
+        o.insert("note", note);
+    }
+    o.into()
+}
+
+/// The exact bytes of the manifest file: `json.dumps(manifest, indent=2) + "\n"`, LF only.
+pub fn to_text(m: &Manifest) -> String {
+    let mut text = json::to_string_pretty(&to_json(m));
+    text.push('\n');
+    text
+}
+
+/// Writes `text` to `path` atomically: a temporary file in the same folder, flushed to disk,
+/// then renamed over `path`. On failure `path` is untouched and the temporary file is removed.
+pub fn write_atomic(path: &Path, text: &[u8]) -> Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let write_error = |e: std::io::Error| Error::Write {
+        path: path.display().to_string(),
+        reason: strerror(&e),
+    };
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // A fresh name (never an existing file), created with the usual permissions (0666 & umask).
+    let (tmp_path, mut file) = loop {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let candidate = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(f) => break (candidate, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(write_error(e)),
+        }
+    };
+    let written = file
+        .write_all(text)
+        .and_then(|_| file.sync_all())
+        .and_then(|_| std::fs::rename(&tmp_path, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp_path);
+        return Err(write_error(e));
+    }
+    Ok(())
+}
+
+/// Validates `m` by reading back its own text (so an invalid manifest is never written) and
+/// writes it atomically to `path`.
+pub fn write_manifest(path: &Path, m: &Manifest) -> Result<()> {
+    let text = to_text(m);
+    parse_manifest(&text).map_err(|e| {
+        Error::Capture(format!(
+            "internal error: generated an invalid manifest: {e}"
+        ))
+    })?;
+    write_atomic(path, text.as_bytes())
+}

@@ -1,0 +1,68 @@
+//! Progress reporting for long work (hashing large files and trees, reruns).
+//!
+//! The engine only talks to the [`Progress`] trait; the CLI decides whether anything is shown
+//! (a terminal on stderr, not a machine-readable format) and supplies [`TerminalProgress`] or
+//! [`NoProgress`]. Nothing here ever writes to stdout.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::time::Duration;
+
+/// Receives progress events. Implementations must be cheap: `advance` is called per chunk.
+pub trait Progress: Sync {
+    /// A new phase begins: `label` describes it, `total_bytes` is the work expected (0 unknown).
+    fn begin(&self, _label: &str, _total_bytes: u64) {}
+    /// `bytes` more were processed.
+    fn advance(&self, _bytes: u64) {}
+    /// The phase ended; whatever was shown is cleared.
+    fn finish(&self) {}
+}
+
+/// Shows nothing.
+pub struct NoProgress;
+impl Progress for NoProgress {}
+
+/// A byte-count bar on stderr, drawn only once a phase has run for a moment, so quick commands
+/// print nothing extra.
+pub struct TerminalProgress {
+    bar: ProgressBar,
+}
+
+impl TerminalProgress {
+    /// A hidden bar that appears on stderr when work begins.
+    pub fn new() -> Self {
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
+        Self { bar }
+    }
+}
+
+impl Default for TerminalProgress {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Progress for TerminalProgress {
+    fn begin(&self, label: &str, total_bytes: u64) {
+        self.bar.reset();
+        self.bar.set_length(total_bytes);
+        self.bar.set_position(0);
+        let style = ProgressStyle::with_template(
+            "{msg} [{bar:30}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+        self.bar.set_style(style);
+        self.bar.set_message(crate::text::safe_text(label, 60));
+        self.bar
+            .set_draw_target(ProgressDrawTarget::stderr_with_hz(8));
+        self.bar.enable_steady_tick(Duration::from_millis(250));
+    }
+    fn advance(&self, bytes: u64) {
+        self.bar.inc(bytes);
+    }
+    fn finish(&self) {
+        self.bar.disable_steady_tick();
+        self.bar.finish_and_clear();
+        self.bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+}

@@ -1,0 +1,332 @@
+//! Python's `repr` for floats and strings.
+//!
+//! The manifest and report formats of the reference implementation embed Python reprs in
+//! messages (`'a.txt'`, `1e-09`, `0.0`), and manifests store floats as Python writes them.
+//! Interchangeable files need the same text, so these follow CPython exactly for floats and
+//! closely for strings (see [`str_repr`]).
+
+/// `repr(x)` of a Python float: the shortest text that reads back as the same binary64 value,
+/// in fixed notation when the decimal exponent is in `-4..16`, otherwise in scientific notation
+/// with at least two exponent digits (`1e-05`, `1e+16`); integral values keep `.0`.
+/// Non-finite values are `nan`, `inf` and `-inf`.
+pub fn float_repr(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    // Rust's `{:e}` gives the shortest round-trip digits, e.g. "-1.2345e-7".
+    let sci = format!("{x:e}");
+    let (negative, sci) = match sci.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, sci.as_str()),
+    };
+    let (mantissa, exponent) = sci.split_once('e').unwrap_or((sci, "0"));
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let decpt = exponent + 1; // value = 0.DIGITS * 10^decpt
+    let mut out = String::new();
+    if negative {
+        out.push('-');
+    }
+    if -4 < decpt && decpt <= 16 {
+        if decpt <= 0 {
+            out.push_str("0.");
+            for _ in 0..(-decpt) {
+                out.push('0');
+            }
+            out.push_str(&digits);
+        } else {
+            let point = decpt as usize;
+            if digits.len() <= point {
+                out.push_str(&digits);
+                for _ in digits.len()..point {
+                    out.push('0');
+                }
+                out.push_str(".0");
+            } else {
+                out.push_str(&digits[..point]);
+                out.push('.');
+                out.push_str(&digits[point..]);
+            }
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let e = decpt - 1;
+        out.push('e');
+        out.push(if e < 0 { '-' } else { '+' });
+        out.push_str(&format!("{:02}", e.abs()));
+    }
+    out
+}
+
+/// Whether CPython's `str.isprintable()` would call `c` printable. This covers the control,
+/// format, separator, private-use and surrogate ranges that matter for file names and messages;
+/// unassigned code points are treated as printable.
+fn is_printable(c: char) -> bool {
+    let code = c as u32;
+    !(code < 0x20
+        || (0x7f..=0xa0).contains(&code)
+        || code == 0xad
+        || (0x600..=0x605).contains(&code)
+        || code == 0x61c
+        || code == 0x6dd
+        || code == 0x70f
+        || code == 0x1680
+        || code == 0x180e
+        || (0x2000..=0x200f).contains(&code)
+        || (0x2028..=0x202f).contains(&code)
+        || (0x205f..=0x2064).contains(&code)
+        || (0x2066..=0x206f).contains(&code)
+        || code == 0x3000
+        || (0xe000..=0xf8ff).contains(&code)
+        || code == 0xfeff
+        || (0xfff9..=0xfffb).contains(&code)
+        || (0xe0000..=0xe007f).contains(&code)
+        || code >= 0xf0000)
+}
+
+/// `repr(s)` of a Python string: single quotes unless the text contains `'` and no `"`;
+/// backslash escapes for the quote, `\\`, `\n`, `\r`, `\t`, and `\xNN`/`\uNNNN`/`\UNNNNNNNN`
+/// for characters that are not printable.
+pub fn str_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if is_printable(c) => out.push(c),
+            c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_repr_matches_cpython() {
+        let cases = [
+            (1e-9, "1e-09"),
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (0.001, "0.001"),
+            (1e-6, "1e-06"),
+            (100.0, "100.0"),
+            (1e16, "1e+16"),
+            (1e15, "1000000000000000.0"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (1.5, "1.5"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (123456789.125, "123456789.125"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (5e-324, "5e-324"),
+            (-2.5e-7, "-2.5e-07"),
+            (3600.0, "3600.0"),
+            (0.017, "0.017"),
+        ];
+        for (x, expected) in cases {
+            assert_eq!(float_repr(x), expected, "repr of {x:e}");
+        }
+        assert_eq!(float_repr(f64::NAN), "nan");
+        assert_eq!(float_repr(f64::NEG_INFINITY), "-inf");
+    }
+
+    #[test]
+    fn str_repr_matches_cpython() {
+        assert_eq!(str_repr("a.txt"), "'a.txt'");
+        assert_eq!(str_repr("it's"), "\"it's\"");
+        assert_eq!(str_repr("both ' and \""), "'both \\' and \"'");
+        assert_eq!(str_repr("a\nb\\c"), "'a\\nb\\\\c'");
+        assert_eq!(str_repr("\u{1b}[31m"), "'\\x1b[31m'");
+        assert_eq!(str_repr("é\u{a0}\u{200b}"), "'é\\xa0\\u200b'");
+    }
+}
+
+/// Whether Python's `str.isspace()` holds for `c` (used by `str.split()` and `float()`).
+pub fn is_py_space(c: char) -> bool {
+    matches!(c as u32, 0x09..=0x0d | 0x1c..=0x1f | 0x20 | 0x85 | 0xa0 | 0x1680 | 0x2000..=0x200a
+        | 0x2028 | 0x2029 | 0x202f | 0x205f | 0x3000)
+}
+
+/// The value of `c` as a decimal digit if Unicode calls it one (category Nd), as Python's
+/// `float()` and `int()` accept them (`١٢` and `１２` are 12).
+pub fn unicode_decimal(c: char) -> Option<u32> {
+    // First code point (the zero) of every block of ten Nd digits in Unicode 15.
+    const ZEROS: &[u32] = &[
+        0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66,
+        0xde6, 0xe50, 0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90,
+        0x1b50, 0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0,
+        0xff10, 0x104a0, 0x10d30, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0,
+        0x11650, 0x116c0, 0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x11f50, 0x16a60,
+        0x16ac0, 0x16b50, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e4f0,
+        0x1e950, 0x1fbf0,
+    ];
+    let code = c as u32;
+    ZEROS
+        .iter()
+        .find(|z| (**z..**z + 10).contains(&code))
+        .map(|z| code - z)
+}
+
+/// Parses `text` exactly as Python's `float(text)` does: surrounding whitespace ignored, an
+/// optional sign, `inf`/`infinity`/`nan` in any case, or a decimal literal with optional
+/// fraction and exponent, Unicode decimal digits, and `_` allowed only between two digits.
+/// Returns `None` where Python raises `ValueError`.
+pub fn parse_py_float(text: &str) -> Option<f64> {
+    let trimmed = text.trim_matches(is_py_space);
+    let mut ascii = String::with_capacity(trimmed.len());
+    for c in trimmed.chars() {
+        match unicode_decimal(c) {
+            Some(d) => ascii.push(char::from_digit(d, 10)?),
+            None if c.is_ascii() && !c.is_ascii_whitespace() => ascii.push(c),
+            None => return None,
+        }
+    }
+    let (sign, body) = match ascii.as_bytes().first() {
+        Some(b'+') => (1.0, &ascii[1..]),
+        Some(b'-') => (-1.0, &ascii[1..]),
+        _ => (1.0, ascii.as_str()),
+    };
+    let lower = body.to_ascii_lowercase();
+    if lower == "inf" || lower == "infinity" {
+        return Some(sign * f64::INFINITY);
+    }
+    if lower == "nan" {
+        return Some(f64::NAN.copysign(sign));
+    }
+    // Underscores: only between digits.
+    let bytes = body.as_bytes();
+    let mut cleaned = String::with_capacity(body.len());
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'_' {
+            let before = i > 0 && bytes[i - 1].is_ascii_digit();
+            let after = bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+            if !(before && after) {
+                return None;
+            }
+        } else {
+            cleaned.push(b as char);
+        }
+    }
+    // Grammar: (digits [. digits?] | . digits) ([eE] [+-]? digits)?
+    let b = cleaned.as_bytes();
+    let mut i = 0;
+    let int_digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    i += int_digits;
+    let mut frac_digits = 0;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        frac_digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        i += frac_digits;
+    }
+    if int_digits + frac_digits == 0 {
+        return None;
+    }
+    if let Some(b'e' | b'E') = b.get(i) {
+        i += 1;
+        if let Some(b'+' | b'-') = b.get(i) {
+            i += 1;
+        }
+        let exp_digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if exp_digits == 0 {
+            return None;
+        }
+        i += exp_digits;
+    }
+    if i != b.len() {
+        return None;
+    }
+    cleaned.parse::<f64>().ok().map(|v| sign * v)
+}
+
+/// Python's `str.split(None, maxsplit)`: split on runs of whitespace, ignoring leading
+/// whitespace; the last part keeps its inner and trailing whitespace.
+pub fn py_split(text: &str, maxsplit: usize) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut rest = text.trim_start_matches(is_py_space);
+    while !rest.is_empty() {
+        if parts.len() == maxsplit {
+            parts.push(rest);
+            break;
+        }
+        match rest.find(is_py_space) {
+            Some(end) => {
+                parts.push(&rest[..end]);
+                rest = rest[end..].trim_start_matches(is_py_space);
+            }
+            None => {
+                parts.push(rest);
+                break;
+            }
+        }
+    }
+    parts
+}
+
+#[cfg(test)]
+mod float_tests {
+    use super::*;
+
+    #[test]
+    fn python_float_grammar() {
+        let ok = [
+            ("1", 1.0),
+            (" 2.5 ", 2.5),
+            ("+1e3", 1000.0),
+            ("-.5", -0.5),
+            ("5.", 5.0),
+            ("1_000", 1000.0),
+            ("1e1_0", 1e10),
+            ("١٢", 12.0),
+            ("１２", 12.0),
+            ("\u{a0}3\n", 3.0),
+            ("1e400", f64::INFINITY),
+            ("INFINITY", f64::INFINITY),
+            ("-inf", f64::NEG_INFINITY),
+        ];
+        for (text, expected) in ok {
+            assert_eq!(parse_py_float(text), Some(expected), "{text:?}");
+        }
+        assert!(parse_py_float("nan").unwrap().is_nan());
+        assert!(parse_py_float("-NaN").unwrap().is_nan());
+        for bad in [
+            "", "_1", "1_", "1__0", "1_.5", "1e", ".", "e5", "0x10", "1,5", "infinit", "1 2", "--1",
+        ] {
+            assert_eq!(parse_py_float(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn python_split() {
+        assert_eq!(
+            py_split("  $.a   >=  0.9  x ", 2),
+            vec!["$.a", ">=", "0.9  x "]
+        );
+        assert_eq!(py_split("a", 2), vec!["a"]);
+        assert!(py_split("   ", 2).is_empty());
+    }
+}

@@ -1,0 +1,96 @@
+//! Evidence: the structured facts a check used, so a result can be audited without re-running.
+
+use crate::json::{Object, Value};
+use crate::tree::TreeDiff;
+
+/// Which digest comparison produced a [`Evidence::Digest`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DigestKind {
+    InputIntegrity,
+    OutputIntegrity,
+    SnapshotIntegrity,
+    RerunOutputExact,
+}
+
+impl DigestKind {
+    /// The `kind` value in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DigestKind::InputIntegrity => "input_integrity",
+            DigestKind::OutputIntegrity => "output_integrity",
+            DigestKind::SnapshotIntegrity => "snapshot_integrity",
+            DigestKind::RerunOutputExact => "rerun_output_exact",
+        }
+    }
+}
+
+/// Extra facts for a directory artifact.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DirectoryEvidence {
+    /// Files recorded in the manifest.
+    pub files_expected: usize,
+    /// Files found now (`None` when the directory is absent or could not be scanned).
+    pub files_actual: Option<usize>,
+    /// What differs (`None` when the digests match or no scan was possible).
+    pub tree: Option<TreeDiff>,
+    /// Why the directory could not be read as evidence.
+    pub problem: Option<String>,
+}
+
+/// The facts behind a check, by kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Evidence {
+    /// `input_integrity`, `output_integrity`, `snapshot_integrity`, `rerun_output_exact`.
+    Digest {
+        kind: DigestKind,
+        path: String,
+        expected_sha256: Option<String>,
+        /// `None` when the file is absent.
+        actual_sha256: Option<String>,
+        directory: Option<DirectoryEvidence>,
+    },
+    /// `exit_code`: the recorded and the rerun exit codes.
+    ExitCode { recorded: i64, rerun: i64 },
+}
+
+impl Evidence {
+    /// The JSON object of the report schema, keys in the reference's order.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Evidence::Digest {
+                kind,
+                path,
+                expected_sha256,
+                actual_sha256,
+                directory,
+            } => {
+                let mut o = Object::new()
+                    .with("kind", kind.as_str())
+                    .with("path", path)
+                    .with("expected_sha256", expected_sha256.clone())
+                    .with("actual_sha256", actual_sha256.clone());
+                if let Some(d) = directory {
+                    o.insert("artifact", "directory");
+                    o.insert("files_expected", d.files_expected);
+                    o.insert("files_actual", d.files_actual);
+                    o.insert(
+                        "tree",
+                        d.tree
+                            .as_ref()
+                            .map(TreeDiff::to_json)
+                            .unwrap_or(Value::Null),
+                    );
+                    if let Some(problem) = &d.problem {
+                        o.insert("problem", problem);
+                    }
+                }
+                o.into()
+            }
+            Evidence::ExitCode { recorded, rerun } => Object::new()
+                .with("kind", "exit_code")
+                .with("recorded", *recorded)
+                .with("rerun", *rerun)
+                .into(),
+        }
+    }
+}

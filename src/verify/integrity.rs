@@ -1,0 +1,360 @@
+//! Integrity checks: do the declared files still have their recorded digests? Never executes
+//! anything.
+
+use crate::hash::sha256_file;
+use crate::manifest::{Artifact, Compare, Manifest, Snapshot};
+use crate::paths::resolve_inside;
+use crate::progress::Progress;
+use crate::report::{DigestKind, DirectoryEvidence, Evidence, Report, Status};
+use crate::tree::{MAX_TREE_FILES, TreeDiff, scan_tree, tree_digest};
+use std::path::{Path, PathBuf};
+
+/// What is at a declared path now.
+#[derive(Debug, Clone)]
+pub struct State {
+    pub directory: bool,
+    pub exists: bool,
+    /// File SHA-256 or tree digest (`None` when absent or unreadable).
+    pub digest: Option<String>,
+    pub files: Option<usize>,
+    pub diff: Option<TreeDiff>,
+    pub problem: Option<String>,
+}
+
+fn file_digest(path: &Path, label: &str, progress: &dyn Progress) -> Result<String, String> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    progress.begin(label, size);
+    let result = sha256_file(path, progress);
+    progress.finish();
+    result
+        .map(|(d, _)| d)
+        .map_err(|e| crate::error::strerror(&e))
+}
+
+/// The state of `path`, declared as `artifact` with the recorded digest `recorded`. A file
+/// entry whose path is now a directory (or the reverse) counts as absent; special files (FIFOs,
+/// devices) are never opened and count as absent too.
+pub fn state(
+    path: &Path,
+    artifact: &Artifact,
+    recorded: Option<&str>,
+    label: &str,
+    progress: &dyn Progress,
+) -> State {
+    match artifact {
+        Artifact::File => {
+            let exists = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+            if !exists {
+                return State {
+                    directory: false,
+                    exists: false,
+                    digest: None,
+                    files: None,
+                    diff: None,
+                    problem: None,
+                };
+            }
+            match file_digest(path, label, progress) {
+                Ok(d) => State {
+                    directory: false,
+                    exists: true,
+                    digest: Some(d),
+                    files: None,
+                    diff: None,
+                    problem: None,
+                },
+                Err(e) => State {
+                    directory: false,
+                    exists: true,
+                    digest: None,
+                    files: None,
+                    diff: None,
+                    problem: Some(format!("cannot read it: {e}")),
+                },
+            }
+        }
+        Artifact::Directory { files } => {
+            if !std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+                return State {
+                    directory: true,
+                    exists: false,
+                    digest: None,
+                    files: None,
+                    diff: None,
+                    problem: None,
+                };
+            }
+            match scan_tree(path, MAX_TREE_FILES, progress) {
+                Err(e) => State {
+                    directory: true,
+                    exists: true,
+                    digest: None,
+                    files: None,
+                    diff: None,
+                    problem: Some(e.0),
+                },
+                Ok(entries) => {
+                    let digest = tree_digest(&entries);
+                    let diff = (Some(digest.as_str()) != recorded)
+                        .then(|| TreeDiff::between(files, &entries));
+                    State {
+                        directory: true,
+                        exists: true,
+                        digest: Some(digest),
+                        files: Some(entries.len()),
+                        diff,
+                        problem: None,
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Evidence of a digest comparison of `state` against the recorded `expected`.
+pub fn state_evidence(
+    kind: DigestKind,
+    path: &str,
+    expected: Option<&str>,
+    artifact: &Artifact,
+    state: &State,
+) -> Evidence {
+    Evidence::Digest {
+        kind,
+        path: path.to_string(),
+        expected_sha256: expected.map(str::to_string),
+        actual_sha256: state.digest.clone(),
+        directory: state.directory.then(|| DirectoryEvidence {
+            files_expected: artifact.files().len(),
+            files_actual: state.files,
+            tree: state.diff.clone(),
+            problem: state.problem.clone(),
+        }),
+    }
+}
+
+/// `default`, plus which files differ for a directory.
+pub fn changed_message(state: &State, default: &str) -> String {
+    match (&state.diff, state.directory) {
+        (Some(diff), true) => format!("{default}: {}", diff.describe(3)),
+        _ => default.to_string(),
+    }
+}
+
+fn unchanged_message(artifact: &Artifact) -> String {
+    match artifact {
+        Artifact::Directory { files } => {
+            format!("unchanged ({} files, tree SHA-256 matches)", files.len())
+        }
+        Artifact::File => "unchanged (SHA-256 matches)".into(),
+    }
+}
+
+/// Resolves `relative` below `base`, or adds a FAIL `unsafe path` check and returns `None`.
+pub fn resolve(base: &Path, relative: &str, report: &mut Report, subject: &str) -> Option<PathBuf> {
+    match resolve_inside(base, relative) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            report.add(Status::Fail, subject, format!("unsafe path: {e}"), None);
+            None
+        }
+    }
+}
+
+/// One check per declared input. Returns whether every input is present and unmodified.
+pub fn check_inputs(
+    base: &Path,
+    manifest: &Manifest,
+    report: &mut Report,
+    progress: &dyn Progress,
+) -> bool {
+    let mut intact = true;
+    for item in &manifest.inputs {
+        let subject = format!("input {}", item.path);
+        let Some(path) = resolve(base, &item.path, report, &subject) else {
+            intact = false;
+            continue;
+        };
+        let st = state(
+            &path,
+            &item.artifact,
+            Some(&item.sha256),
+            &item.path,
+            progress,
+        );
+        let evidence = Some(state_evidence(
+            DigestKind::InputIntegrity,
+            &item.path,
+            Some(&item.sha256),
+            &item.artifact,
+            &st,
+        ));
+        if let Some(problem) = &st.problem {
+            intact = false;
+            report.add(
+                Status::Fail,
+                subject,
+                format!("cannot be checked: {problem}"),
+                evidence,
+            );
+        } else if !st.exists {
+            intact = false;
+            let what = if st.directory { "directory" } else { "file" };
+            report.add(
+                Status::Inconclusive,
+                subject,
+                format!(
+                    "not available, so nothing can be said about it (restore the {what} to verify)"
+                ),
+                evidence,
+            );
+        } else if st.digest.as_deref() == Some(item.sha256.as_str()) {
+            report.add(
+                Status::Pass,
+                subject,
+                unchanged_message(&item.artifact),
+                evidence,
+            );
+        } else {
+            intact = false;
+            report.add(
+                Status::Fail,
+                subject,
+                changed_message(&st, "modified since capture (SHA-256 differs)"),
+                evidence,
+            );
+        }
+    }
+    intact
+}
+
+fn check_snapshot(
+    base: &Path,
+    snapshot: &Snapshot,
+    report: &mut Report,
+    subject: &str,
+    progress: &dyn Progress,
+) -> Option<PathBuf> {
+    let subject = format!("{subject} snapshot");
+    let path = resolve(base, &snapshot.path, report, &subject)?;
+    let evidence = |actual: Option<String>| {
+        Some(Evidence::Digest {
+            kind: DigestKind::SnapshotIntegrity,
+            path: snapshot.path.clone(),
+            expected_sha256: Some(snapshot.sha256.clone()),
+            actual_sha256: actual,
+            directory: None,
+        })
+    };
+    if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+        report.add(
+            Status::Inconclusive,
+            subject,
+            format!(
+                "recorded copy {} is missing; numeric comparison is impossible",
+                snapshot.path
+            ),
+            evidence(None),
+        );
+        return None;
+    }
+    match file_digest(&path, &snapshot.path, progress) {
+        Ok(actual) if actual == snapshot.sha256 => Some(path),
+        Ok(actual) => {
+            report.add(
+                Status::Fail,
+                subject,
+                "recorded copy was modified (SHA-256 differs)",
+                evidence(Some(actual)),
+            );
+            None
+        }
+        Err(e) => {
+            report.add(
+                Status::Fail,
+                subject,
+                format!("recorded copy cannot be read: {e}"),
+                evidence(None),
+            );
+            None
+        }
+    }
+}
+
+/// One check per declared output (plus a snapshot check for a numeric output whose recorded
+/// copy is missing, modified or unsafe). Returns the verified snapshot path of each numeric
+/// output, `None` where the copy is unusable.
+pub fn check_outputs(
+    base: &Path,
+    manifest: &Manifest,
+    report: &mut Report,
+    progress: &dyn Progress,
+) -> Vec<Option<PathBuf>> {
+    let mut snapshots = Vec::new();
+    for item in &manifest.outputs {
+        let subject = format!("output {}", item.path);
+        let path = resolve(base, &item.path, report, &subject);
+        snapshots.push(match &item.compare {
+            Compare::Numeric { snapshot, .. } => {
+                check_snapshot(base, snapshot, report, &subject, progress)
+            }
+            Compare::Exact => None,
+        });
+        let Some(path) = path else { continue };
+        let st = state(
+            &path,
+            &item.artifact,
+            item.sha256.as_deref(),
+            &item.path,
+            progress,
+        );
+        let evidence = Some(state_evidence(
+            DigestKind::OutputIntegrity,
+            &item.path,
+            item.sha256.as_deref(),
+            &item.artifact,
+            &st,
+        ));
+        if let Some(problem) = &st.problem {
+            report.add(
+                Status::Fail,
+                subject,
+                format!("cannot be checked: {problem}"),
+                evidence,
+            );
+        } else if !item.present {
+            if st.exists {
+                report.add(
+                    Status::Fail,
+                    subject,
+                    "was recorded as absent but now exists",
+                    evidence,
+                );
+            } else {
+                report.add(Status::Pass, subject, "still absent, as recorded", evidence);
+            }
+        } else if !st.exists {
+            report.add(
+                Status::Fail,
+                subject,
+                "missing (it existed when the evidence was captured)",
+                evidence,
+            );
+        } else if st.digest == item.sha256 {
+            report.add(
+                Status::Pass,
+                subject,
+                unchanged_message(&item.artifact),
+                evidence,
+            );
+        } else {
+            report.add(
+                Status::Fail,
+                subject,
+                changed_message(&st, "modified since capture (SHA-256 differs)"),
+                evidence,
+            );
+        }
+    }
+    snapshots
+}

@@ -1,0 +1,68 @@
+//! Verification: integrity of every declared file, aggregated conservatively into a [`Report`].
+//!
+//! Verify works relative to the manifest's folder (not the current directory) and never
+//! executes anything unless a rerun is requested.
+
+pub mod integrity;
+
+use crate::error::Result;
+use crate::manifest::{Manifest, load_manifest, source};
+use crate::paths::resolve_base;
+use crate::progress::Progress;
+use crate::report::Report;
+use std::path::{Path, PathBuf};
+
+/// The note of a verification that did not execute the command.
+pub const NOTE_INTEGRITY_ONLY: &str = "scope: artifact integrity only. The recorded command was NOT executed, so this does not show that the results can be reproduced.";
+
+/// What to verify.
+pub struct VerifyRequest<'a> {
+    /// The manifest file.
+    pub manifest: PathBuf,
+    /// Receives progress while large files are hashed.
+    pub progress: &'a dyn Progress,
+}
+
+/// Warnings that follow from the recorded evidence alone.
+pub fn recorded_warnings(manifest: &Manifest) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if manifest.git.as_ref().is_some_and(|g| g.dirty) {
+        warnings.push(
+            "the evidence was captured from a Git working tree with uncommitted changes; the recorded commit alone does not identify the code".into(),
+        );
+    }
+    if manifest.execution.exit_code != 0 {
+        warnings.push(format!(
+            "the recorded run exited with status {}",
+            manifest.execution.exit_code
+        ));
+    }
+    if manifest.environment.source.as_deref() == Some(source::SCIPROOF_PROCESS) {
+        warnings.push(
+            "the recorded Python version and packages describe the interpreter that ran SciProof, not necessarily the one that ran the command".into(),
+        );
+    }
+    warnings
+}
+
+/// Loads the manifest and returns it with its base folder (the manifest's resolved parent).
+pub fn load(manifest_path: &Path) -> Result<(Manifest, PathBuf)> {
+    let resolved = resolve_base(manifest_path);
+    let manifest = load_manifest(manifest_path)?;
+    let base = resolved
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("/"));
+    Ok((manifest, base))
+}
+
+/// Verifies integrity: inputs, outputs, snapshots; warnings and the scope note.
+pub fn verify(request: &VerifyRequest) -> Result<Report> {
+    let (manifest, base) = load(&request.manifest)?;
+    let mut report = Report::new(&manifest.name, false);
+    integrity::check_inputs(&base, &manifest, &mut report, request.progress);
+    integrity::check_outputs(&base, &manifest, &mut report, request.progress);
+    report.warnings.extend(recorded_warnings(&manifest));
+    report.notes.push(NOTE_INTEGRITY_ONLY.into());
+    Ok(report)
+}
