@@ -148,11 +148,39 @@ fn pairs(flat: &[String]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// clap hands an unknown option that comes before the command to the command itself (the
+/// command is a trailing list). An option-like first word that was not preceded by `--` is a
+/// typo or an ambiguous prefix: refuse it, as argparse does, instead of trying to run it.
+fn check_first_word(command: &[String]) -> Result<(), Error> {
+    let Some(first) = command.first().filter(|w| w.starts_with('-') && w.len() > 1) else { return Ok(()) };
+    let raw: Vec<String> = std::env::args().collect();
+    let position = raw.iter().position(|w| w == first);
+    if position.is_some_and(|p| p > 0 && raw[p - 1] == "--") {
+        return Ok(());
+    }
+    let name = first.split('=').next().unwrap_or(first);
+    let cmd = <CaptureArgs as clap::Args>::augment_args(clap::Command::new("capture"));
+    let matches: Vec<String> = cmd
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .filter(|long| name.strip_prefix("--").is_some_and(|p| !p.is_empty() && long.starts_with(p)))
+        .map(|long| format!("--{long}"))
+        .collect();
+    if matches.len() > 1 {
+        return Err(Error::Usage(format!("ambiguous option: {name} could match {}", matches.join(", "))));
+    }
+    Err(Error::Usage(format!(
+        "unrecognized option {}; put the command after '--': sciproof capture --name NAME [options] -- COMMAND",
+        sciproof::pyfmt::str_repr(name)
+    )))
+}
+
 fn run_capture(args: CaptureArgs) -> Result<u8, Error> {
     let mut command = args.command;
     if command.first().map(String::as_str) == Some("--") {
         command.remove(0);
     }
+    check_first_word(&command)?;
     if command.is_empty() {
         return Err(Error::Usage(
             "no command given; usage: sciproof capture --name NAME [options] -- COMMAND".into(),

@@ -849,7 +849,7 @@ pub fn load_manifest(path: &Path) -> Result<Manifest> {
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(Error::Manifest(format!("manifest not found: {shown}")));
+            return Err(Error::Manifest(format!("manifest not found: {shown} (check the path; manifests are named NAME.sciproof.json)")));
         }
         Err(e) => {
             return Err(Error::Manifest(format!(
@@ -877,7 +877,9 @@ pub fn load_manifest(path: &Path) -> Result<Manifest> {
         ))
     })?;
     parse_manifest(&text).map_err(|e| match e {
-        Error::Manifest(m) => Error::Manifest(format!("{m} (in {shown})")),
+        Error::Manifest(m) => Error::Manifest(format!(
+            "{m} (in {shown}; restore the manifest as it was published, or capture again)"
+        )),
         other => other,
     })
 }

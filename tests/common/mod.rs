@@ -1,0 +1,137 @@
+//! Helpers shared by the integration tests: a scratch project, the binary, and the Python
+//! reference implementation in a venv that the tests create themselves.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The `sciproof` binary under test, run in `dir`.
+pub fn sciproof(dir: &Path) -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("sciproof").expect("binary built");
+    c.current_dir(dir);
+    c.env_remove("SCIPROOF_TEST_EPS");
+    c
+}
+
+/// A scratch project: `train.sh` writes `out/result.json` and `out/log.txt` from `data.json`.
+pub struct Project {
+    pub dir: tempfile::TempDir,
+}
+
+impl Project {
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let p = Project { dir };
+        p.write("data.json", "{\"x\": 21}\n");
+        p.write(
+            "train.sh",
+            "#!/bin/sh\nset -e\nmkdir -p out\nx=$(sed 's/[^0-9]//g' data.json)\nprintf '{\"value\": %s.5, \"label\": \"ok\"}\\n' $((x * 2)) > out/result.json\necho \"log $x\" > out/log.txt\necho done\n",
+        );
+        p
+    }
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+    pub fn join(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+    pub fn write(&self, rel: &str, text: &str) {
+        let path = self.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(path, text).unwrap();
+    }
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.join(rel)).unwrap()
+    }
+    pub fn cmd(&self) -> assert_cmd::Command {
+        sciproof(self.path())
+    }
+    /// Captures the standard experiment as `name` and asserts success.
+    pub fn capture(&self, name: &str) {
+        self.cmd()
+            .args(["capture", "--name", name, "--input", "data.json", "--input", "train.sh"])
+            .args(["--output", "out/log.txt", "--output-numeric", "out/result.json", "--", "sh", "train.sh"])
+            .assert()
+            .success();
+    }
+    /// Runs `verify --json` and returns the exit code and the parsed report.
+    pub fn verify_json(&self, manifest: &str) -> (i32, sciproof::json::Value) {
+        let out = self.cmd().args(["verify", manifest, "--json"]).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let value = sciproof::json::parse(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+        (out.status.code().unwrap(), value)
+    }
+}
+
+/// `report["key"]` as a string.
+pub fn field<'a>(v: &'a sciproof::json::Value, key: &str) -> &'a sciproof::json::Value {
+    v.as_object().and_then(|o| o.get(key)).unwrap_or_else(|| panic!("no field {key}"))
+}
+
+/// `(status, subject)` of every check of a JSON report.
+pub fn statuses(report: &sciproof::json::Value) -> Vec<(String, String)> {
+    field(report, "checks")
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (field(c, "status").as_str().unwrap().to_string(), field(c, "subject").as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+/// The reference implementation's `sciproof` script, installed once per target directory into
+/// a venv from the package registry (sciproof==0.4.1). Panics with the pip output if that fails:
+/// the interop tests must not be skipped silently.
+pub fn reference() -> &'static Path {
+    static REFERENCE: OnceLock<PathBuf> = OnceLock::new();
+    REFERENCE.get_or_init(|| {
+        let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("reference-venv");
+        let script = root.join("bin/sciproof");
+        let lock_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("reference-venv.lock");
+        std::fs::create_dir_all(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        // A directory is created atomically: it serialises concurrent test binaries.
+        let started = std::time::Instant::now();
+        while std::fs::create_dir(&lock_dir).is_err() {
+            if started.elapsed().as_secs() > 900 {
+                let _ = std::fs::remove_dir(&lock_dir);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+        let ready = root.join(".ready-0.4.1");
+        if !ready.exists() {
+            let _ = std::fs::remove_dir_all(&root);
+            let python = std::env::var("SCIPROOF_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
+            run_ok(Command::new(&python).args(["-m", "venv"]).arg(&root));
+            run_ok(
+                Command::new(root.join("bin/pip"))
+                    .args(["install", "--quiet", "--disable-pip-version-check", "sciproof==0.4.1"]),
+            );
+            std::fs::write(&ready, "ok\n").unwrap();
+        }
+        let _ = std::fs::remove_dir(&lock_dir);
+        assert!(script.exists(), "reference script missing at {}", script.display());
+        script
+    })
+}
+
+fn run_ok(command: &mut Command) -> Output {
+    let out = command.output().unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{command:?} failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The reference CLI run in `dir`.
+pub fn reference_cmd(dir: &Path) -> Command {
+    let mut c = Command::new(reference());
+    c.current_dir(dir);
+    c
+}
