@@ -23,13 +23,34 @@ pub fn sha256_file(path: &Path, progress: &dyn Progress) -> io::Result<(String, 
     sha256_reader(&mut file, progress)
 }
 
+thread_local! {
+    // One read buffer per thread, reused: zeroing 1 MiB per small file would cost more than
+    // hashing it.
+    static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// `(hex SHA-256, size)` of everything `reader` yields.
 pub fn sha256_reader(reader: &mut dyn Read, progress: &dyn Progress) -> io::Result<(String, u64)> {
+    BUFFER.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buffer) => {
+            if buffer.len() < CHUNK {
+                buffer.resize(CHUNK, 0);
+            }
+            hash_with(reader, progress, &mut buffer)
+        }
+        Err(_) => hash_with(reader, progress, &mut vec![0u8; CHUNK]),
+    })
+}
+
+fn hash_with(
+    reader: &mut dyn Read,
+    progress: &dyn Progress,
+    buffer: &mut [u8],
+) -> io::Result<(String, u64)> {
     let mut hasher = Sha256::new();
-    let mut buffer = vec![0u8; CHUNK];
     let mut size = 0u64;
     loop {
-        let n = match reader.read(&mut buffer) {
+        let n = match reader.read(buffer) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,

@@ -27,6 +27,7 @@
 //! | [`timestamp`] | ISO 8601 timestamps as `datetime.isoformat`/`fromisoformat` handle them |
 //! | [`paths`] | manifest path rules, resolution inside a base directory |
 //! | [`hash`] | streaming SHA-256 (CPU SHA extensions via `sha2`) |
+//! | [`stat`] | proving a file unchanged from its status (`ctime`) without re-reading it |
 //! | [`tree`] | directory artifacts: walk, parallel hashing, tree digest, tree differences |
 //! | [`manifest`] | the manifest model, its validating reader and its atomic writer |
 //! | [`claims`] | claims about values in outputs: model, expression parser, claim text |
@@ -58,6 +59,7 @@ pub mod progress;
 pub mod pyfmt;
 pub mod report;
 pub mod runner;
+pub mod stat;
 pub mod text;
 pub mod timestamp;
 pub mod tree;

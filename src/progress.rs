@@ -7,12 +7,20 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Duration;
 
+/// What a phase counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Bytes,
+    Files,
+}
+
 /// Receives progress events. Implementations must be cheap: `advance` is called per chunk.
 pub trait Progress: Sync {
-    /// A new phase begins: `label` describes it, `total_bytes` is the work expected (0 unknown).
-    fn begin(&self, _label: &str, _total_bytes: u64) {}
-    /// `bytes` more were processed.
-    fn advance(&self, _bytes: u64) {}
+    /// A new phase begins: `label` describes it, `total` is the work expected in `unit`s
+    /// (0 when unknown).
+    fn begin(&self, _label: &str, _total: u64, _unit: Unit) {}
+    /// `n` more units were processed.
+    fn advance(&self, _n: u64) {}
     /// The phase ended; whatever was shown is cleared.
     fn finish(&self) {}
 }
@@ -21,8 +29,7 @@ pub trait Progress: Sync {
 pub struct NoProgress;
 impl Progress for NoProgress {}
 
-/// A byte-count bar on stderr, drawn only once a phase has run for a moment, so quick commands
-/// print nothing extra.
+/// A bar on stderr (bytes or files), cleared when the phase ends.
 pub struct TerminalProgress {
     bar: ProgressBar,
 }
@@ -42,15 +49,18 @@ impl Default for TerminalProgress {
 }
 
 impl Progress for TerminalProgress {
-    fn begin(&self, label: &str, total_bytes: u64) {
+    fn begin(&self, label: &str, total: u64, unit: Unit) {
         self.bar.reset();
-        self.bar.set_length(total_bytes);
+        self.bar.set_length(total);
         self.bar.set_position(0);
-        let style = ProgressStyle::with_template(
-            "{msg} [{bar:30}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta})",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> ");
+        let template = match (unit, total) {
+            (_, 0) => "{msg} {spinner} {elapsed}",
+            (Unit::Bytes, _) => "{msg} [{bar:30}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta})",
+            (Unit::Files, _) => "{msg} [{bar:30}] {pos}/{len} files ({eta})",
+        };
+        let style = ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
         self.bar.set_style(style);
         self.bar.set_message(crate::text::safe_text(label, 60));
         self.bar

@@ -11,8 +11,9 @@ use crate::error::strerror;
 use crate::hash::sha256_file;
 use crate::json::{Object, Value};
 use crate::paths::validate_relative_path;
-use crate::progress::Progress;
+use crate::progress::{NoProgress, Progress, Unit};
 use crate::pyfmt::str_repr;
+use crate::stat::StatKey;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -49,7 +50,73 @@ pub fn scan_tree(
     limit: usize,
     progress: &dyn Progress,
 ) -> Result<Vec<FileEntry>, TreeError> {
-    let mut found: Vec<(String, PathBuf, u64)> = Vec::new();
+    let plain =
+        |path: &Path| sha256_file(path, &NoProgress).map(|(sha256, size)| (sha256, size, None));
+    Ok(walk(root, limit, progress, &plain)?
+        .into_iter()
+        .map(|(e, _)| e)
+        .collect())
+}
+
+/// [`scan_tree`], also returning each file's [`StatKey`] taken before it was read, so that
+/// [`rescan_tree`] can later tell which files certainly did not change.
+pub fn scan_tree_keyed(
+    root: &Path,
+    limit: usize,
+    progress: &dyn Progress,
+) -> Result<Vec<(FileEntry, StatKey)>, TreeError> {
+    let keyed = |path: &Path| -> std::io::Result<(String, u64, Option<StatKey>)> {
+        let mut file = std::fs::File::open(path)?;
+        let key = StatKey::of(&file.metadata()?);
+        let (sha256, size) = crate::hash::sha256_reader(&mut file, &NoProgress)?;
+        Ok((sha256, size, Some(key)))
+    };
+    let entries = walk(root, limit, progress, &keyed)?;
+    Ok(entries
+        .into_iter()
+        .map(|(e, k)| (e, k.expect("keyed scan")))
+        .collect())
+}
+
+/// The current file list of `root`, re-reading only files whose status could hide a change
+/// since `previous` was scanned (see [`crate::stat`]); `started` is when the command started.
+pub fn rescan_tree(
+    root: &Path,
+    limit: usize,
+    previous: &[(FileEntry, StatKey)],
+    started: std::time::SystemTime,
+    progress: &dyn Progress,
+) -> Result<Vec<FileEntry>, TreeError> {
+    let known: std::collections::HashMap<&Path, &(FileEntry, StatKey)> = previous
+        .iter()
+        .map(|item| (Path::new(item.0.path.as_str()), item))
+        .collect();
+    let reuse = |path: &Path| -> std::io::Result<(String, u64, Option<StatKey>)> {
+        let relative = path.strip_prefix(root).unwrap_or(path);
+        if let Some((entry, key)) = known.get(relative) {
+            let now = StatKey::of(&std::fs::symlink_metadata(path)?);
+            if key.proves_unchanged(&now, started) {
+                return Ok((entry.sha256.clone(), entry.size, None));
+            }
+        }
+        sha256_file(path, &NoProgress).map(|(sha256, size)| (sha256, size, None))
+    };
+    Ok(walk(root, limit, progress, &reuse)?
+        .into_iter()
+        .map(|(e, _)| e)
+        .collect())
+}
+
+type HashOne<'a> = dyn Fn(&Path) -> std::io::Result<(String, u64, Option<StatKey>)> + Sync + 'a;
+
+/// Walks `root` (nothing followed), then hashes the regular files in parallel with `hash_one`.
+fn walk(
+    root: &Path,
+    limit: usize,
+    progress: &dyn Progress,
+    hash_one: &HashOne,
+) -> Result<Vec<(FileEntry, Option<StatKey>)>, TreeError> {
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
     let mut stack: Vec<(PathBuf, String)> = vec![(root.to_path_buf(), String::new())];
     while let Some((directory, prefix)) = stack.pop() {
         let reader = std::fs::read_dir(&directory).map_err(|e| {
@@ -109,8 +176,7 @@ pub fn scan_tree(
                          or the individual files that matter"
                     )));
                 }
-                let size = child.metadata().map(|m| m.len()).unwrap_or(0);
-                found.push((relative, child.path(), size));
+                found.push((relative, child.path()));
             } else {
                 return Err(TreeError(format!(
                     "{} is not a regular file or directory",
@@ -119,28 +185,32 @@ pub fn scan_tree(
             }
         }
     }
-    let total: u64 = found.iter().map(|f| f.2).sum();
-    progress.begin(&format!("hashing {} files", found.len()), total);
-    let hashed: Result<Vec<FileEntry>, TreeError> = found
+    progress.begin("hashing", found.len() as u64, Unit::Files);
+    let hashed: Result<Vec<(FileEntry, Option<StatKey>)>, TreeError> = found
         .into_par_iter()
-        .map(|(relative, path, _)| {
-            let (sha256, size) = sha256_file(&path, progress).map_err(|e| {
+        .map(|(relative, path)| {
+            let hashed = hash_one(&path);
+            progress.advance(1);
+            let (sha256, size, key) = hashed.map_err(|e| {
                 TreeError(format!(
                     "cannot read {}: {}",
                     str_repr(&relative),
                     strerror(&e)
                 ))
             })?;
-            Ok(FileEntry {
-                path: relative,
-                sha256,
-                size,
-            })
+            Ok((
+                FileEntry {
+                    path: relative,
+                    sha256,
+                    size,
+                },
+                key,
+            ))
         })
         .collect();
     progress.finish();
     let mut entries = hashed?;
-    entries.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
+    entries.sort_by(|a, b| a.0.path.as_bytes().cmp(b.0.path.as_bytes()));
     Ok(entries)
 }
 

@@ -10,10 +10,18 @@ fn refuse(p: &Project, manifest: &str, message: &str) {
         let regular = std::fs::metadata(p.join(manifest)).is_ok_and(|m| m.is_file());
         let read = || regular.then(|| std::fs::read(p.join(manifest)).unwrap());
         let before = read();
-        let out = p.cmd().args([sub, manifest]).timeout(std::time::Duration::from_secs(20)).output().unwrap();
+        let out = p
+            .cmd()
+            .args([sub, manifest])
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(3), "{sub} {manifest}: {stderr}");
-        assert!(stderr.contains(message), "{sub}: expected {message:?} in {stderr:?}");
+        assert!(
+            stderr.contains(message),
+            "{sub}: expected {message:?} in {stderr:?}"
+        );
         assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
         assert!(stderr.starts_with("error: "));
         assert!(out.stdout.is_empty());
@@ -30,7 +38,11 @@ fn edited(p: &Project, from: &str, to: &str) {
 #[test]
 fn missing_and_non_regular_manifests() {
     let p = Project::new();
-    refuse(&p, "nope.sciproof.json", "manifest not found: nope.sciproof.json");
+    refuse(
+        &p,
+        "nope.sciproof.json",
+        "manifest not found: nope.sciproof.json",
+    );
     std::fs::create_dir(p.join("dir.sciproof.json")).unwrap();
     refuse(&p, "dir.sciproof.json", "manifest is not a regular file");
     let fifo = std::ffi::CString::new(p.join("fifo.sciproof.json").to_str().unwrap()).unwrap();
@@ -42,19 +54,35 @@ fn missing_and_non_regular_manifests() {
 fn invalid_utf8_and_json_syntax_are_located() {
     let p = Project::new();
     std::fs::write(p.join("u.sciproof.json"), b"{\"schema\": \"\xff\"}").unwrap();
-    refuse(&p, "u.sciproof.json", "manifest is not valid UTF-8: u.sciproof.json: invalid byte at offset 12");
+    refuse(
+        &p,
+        "u.sciproof.json",
+        "manifest is not valid UTF-8: u.sciproof.json: invalid byte at offset 12",
+    );
     p.write("s.sciproof.json", "{\n  \"schema\": }\n");
-    refuse(&p, "s.sciproof.json", "manifest is not valid JSON: Expecting value: line 2 column 13 (char 14) (in s.sciproof.json");
+    refuse(
+        &p,
+        "s.sciproof.json",
+        "manifest is not valid JSON: Expecting value: line 2 column 13 (char 14) (in s.sciproof.json",
+    );
 }
 
 #[test]
 fn duplicate_keys_are_refused_with_their_place() {
     let p = Project::new();
     p.capture("run");
-    edited(&p, "\"name\": \"run\",", "\"name\": \"run\",\n  \"name\": \"other\",");
+    edited(
+        &p,
+        "\"name\": \"run\",",
+        "\"name\": \"run\",\n  \"name\": \"other\",",
+    );
     refuse(&p, "bad.sciproof.json", "duplicate object key 'name'");
     refuse(&p, "bad.sciproof.json", "line 5 column 3");
-    refuse(&p, "bad.sciproof.json", "parsers disagree about which value wins");
+    refuse(
+        &p,
+        "bad.sciproof.json",
+        "parsers disagree about which value wins",
+    );
 }
 
 #[test]
@@ -62,19 +90,71 @@ fn wrong_types_and_values_name_the_field() {
     let p = Project::new();
     p.capture("run");
     let cases = [
-        ("\"schema_version\": \"1.0\"", "\"schema_version\": \"2.0\"", "unsupported manifest version '2.0'; this SciProof reads major version 1.x"),
-        ("\"schema_version\": \"1.0\"", "\"schema_version\": \"1\"", "invalid manifest: schema_version: cannot parse version '1'"),
-        ("\"name\": \"run\"", "\"name\": 7", "invalid manifest: manifest.name: expected str, got int"),
-        ("\"exit_code\": 0", "\"exit_code\": true", "invalid manifest: execution.exit_code: unexpected boolean"),
-        ("\"rtol\": 1e-09", "\"rtol\": -1.0", "invalid manifest: outputs[1].compare.rtol: expected a finite number >= 0"),
-        ("\"rtol\": 1e-09", "\"rtol\": NaN", "invalid manifest: outputs[1].compare.rtol: expected a finite number >= 0"),
-        ("\"rtol\": 1e-09", &format!("\"rtol\": 1{}", "0".repeat(400)), "invalid manifest: outputs[1].compare.rtol: expected a finite number >= 0"),
-        ("\"path\": \"data.json\"", "\"path\": \"../data.json\"", "invalid manifest: inputs[0].path: path '../data.json' contains empty, '.' or '..' components"),
-        ("\"path\": \"data.json\"", "\"path\": \"/etc/passwd\"", "invalid manifest: inputs[0].path: path '/etc/passwd' is absolute"),
-        ("\"mode\": \"exact\"", "\"mode\": \"fuzzy\"", "invalid manifest: outputs[0].compare.mode: expected 'exact' or 'numeric', got 'fuzzy'"),
-        ("\"created_at\": \"", "\"created_at\": \"yesterday\", \"x\": \"", "invalid manifest: manifest.created_at: not an ISO 8601 timestamp: 'yesterday'"),
-        ("\"cwd\": \".\"", "\"cwd\": \"/tmp\"", "invalid manifest: command.cwd: only '.' (the manifest directory) is supported"),
-        ("\"schema_version\": \"1.0\"", "\"schema_version\": \"1.0\", \"note\": \"n\"", "invalid manifest: note: a note needs schema_version 1.1 or later"),
+        (
+            "\"schema_version\": \"1.0\"",
+            "\"schema_version\": \"2.0\"",
+            "unsupported manifest version '2.0'; this SciProof reads major version 1.x",
+        ),
+        (
+            "\"schema_version\": \"1.0\"",
+            "\"schema_version\": \"1\"",
+            "invalid manifest: schema_version: cannot parse version '1'",
+        ),
+        (
+            "\"name\": \"run\"",
+            "\"name\": 7",
+            "invalid manifest: manifest.name: expected str, got int",
+        ),
+        (
+            "\"exit_code\": 0",
+            "\"exit_code\": true",
+            "invalid manifest: execution.exit_code: unexpected boolean",
+        ),
+        (
+            "\"rtol\": 1e-09",
+            "\"rtol\": -1.0",
+            "invalid manifest: outputs[1].compare.rtol: expected a finite number >= 0",
+        ),
+        (
+            "\"rtol\": 1e-09",
+            "\"rtol\": NaN",
+            "invalid manifest: outputs[1].compare.rtol: expected a finite number >= 0",
+        ),
+        (
+            "\"rtol\": 1e-09",
+            &format!("\"rtol\": 1{}", "0".repeat(400)),
+            "invalid manifest: outputs[1].compare.rtol: expected a finite number >= 0",
+        ),
+        (
+            "\"path\": \"data.json\"",
+            "\"path\": \"../data.json\"",
+            "invalid manifest: inputs[0].path: path '../data.json' contains empty, '.' or '..' components",
+        ),
+        (
+            "\"path\": \"data.json\"",
+            "\"path\": \"/etc/passwd\"",
+            "invalid manifest: inputs[0].path: path '/etc/passwd' is absolute",
+        ),
+        (
+            "\"mode\": \"exact\"",
+            "\"mode\": \"fuzzy\"",
+            "invalid manifest: outputs[0].compare.mode: expected 'exact' or 'numeric', got 'fuzzy'",
+        ),
+        (
+            "\"created_at\": \"",
+            "\"created_at\": \"yesterday\", \"x\": \"",
+            "invalid manifest: manifest.created_at: not an ISO 8601 timestamp: 'yesterday'",
+        ),
+        (
+            "\"cwd\": \".\"",
+            "\"cwd\": \"/tmp\"",
+            "invalid manifest: command.cwd: only '.' (the manifest directory) is supported",
+        ),
+        (
+            "\"schema_version\": \"1.0\"",
+            "\"schema_version\": \"1.0\", \"note\": \"n\"",
+            "invalid manifest: note: a note needs schema_version 1.1 or later",
+        ),
     ];
     for (from, to, message) in cases {
         edited(&p, from, to);
@@ -86,7 +166,11 @@ fn wrong_types_and_values_name_the_field() {
 fn unknown_keys_are_ignored() {
     let p = Project::new();
     p.capture("run");
-    edited(&p, "\"name\": \"run\",", "\"name\": \"run\",\n  \"future_field\": {\"a\": [1, 2]},");
+    edited(
+        &p,
+        "\"name\": \"run\",",
+        "\"name\": \"run\",\n  \"future_field\": {\"a\": [1, 2]},",
+    );
     let (code, _) = p.verify_json("bad.sciproof.json");
     assert_eq!(code, 0);
 }
@@ -96,17 +180,37 @@ fn an_oversized_manifest_is_refused_before_it_is_read() {
     let p = Project::new();
     let f = std::fs::File::create(p.join("big.sciproof.json")).unwrap();
     f.set_len(16 * 1024 * 1024 + 1).unwrap();
-    refuse(&p, "big.sciproof.json", "manifest is larger than 16777216 bytes");
+    refuse(
+        &p,
+        "big.sciproof.json",
+        "manifest is larger than 16777216 bytes",
+    );
 }
 
 #[test]
 fn huge_integers_are_exact_and_python_s_digit_limit_applies() {
     let p = Project::new();
     p.capture("run");
-    edited(&p, "\"size\": 10\n", &format!("\"size\": {}\n", "9".repeat(30)));
-    refuse(&p, "bad.sciproof.json", "invalid manifest: inputs[0].size: expected a size that fits 64 bits");
-    edited(&p, "\"size\": 10\n", &format!("\"size\": {}\n", "9".repeat(4301)));
-    refuse(&p, "bad.sciproof.json", "Exceeds the limit (4300 digits) for integer string conversion");
+    edited(
+        &p,
+        "\"size\": 10\n",
+        &format!("\"size\": {}\n", "9".repeat(30)),
+    );
+    refuse(
+        &p,
+        "bad.sciproof.json",
+        "invalid manifest: inputs[0].size: expected a size that fits 64 bits",
+    );
+    edited(
+        &p,
+        "\"size\": 10\n",
+        &format!("\"size\": {}\n", "9".repeat(4301)),
+    );
+    refuse(
+        &p,
+        "bad.sciproof.json",
+        "Exceeds the limit (4300 digits) for integer string conversion",
+    );
 }
 
 #[test]
@@ -116,6 +220,8 @@ fn demo_refuses_a_folder_it_did_not_create() {
         .args(["demo", "."])
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("was not created by 'sciproof demo'"));
+        .stderr(predicate::str::contains(
+            "was not created by 'sciproof demo'",
+        ));
     assert_eq!(p.read("data.json"), "{\"x\": 21}\n");
 }

@@ -9,21 +9,49 @@ use sciproof::manifest::{Artifact, Compare, load_manifest};
 fn capture_writes_a_valid_manifest_with_snapshots_in_reference_order() {
     let p = Project::new();
     p.cmd()
-        .args(["capture", "--name", "run", "--input", "data.json", "--input", "train.sh"])
-        .args(["--output-numeric", "out/result.json", "--output", "out/log.txt", "--", "sh", "train.sh"])
+        .args([
+            "capture",
+            "--name",
+            "run",
+            "--input",
+            "data.json",
+            "--input",
+            "train.sh",
+        ])
+        .args([
+            "--output-numeric",
+            "out/result.json",
+            "--output",
+            "out/log.txt",
+            "--",
+            "sh",
+            "train.sh",
+        ])
         .assert()
         .success()
-        .stdout(predicate::str::contains("Evidence written to run.sciproof.json"))
+        .stdout(predicate::str::contains(
+            "Evidence written to run.sciproof.json",
+        ))
         .stdout(predicate::str::contains("inputs recorded:   2"));
     let m = load_manifest(&p.join("run.sciproof.json")).unwrap();
     assert_eq!(m.schema_version, "1.0");
     // exact outputs first, then numeric ones; the snapshot index is the position in the list
     assert_eq!(m.outputs[0].path, "out/log.txt");
     assert_eq!(m.outputs[1].path, "out/result.json");
-    let Compare::Numeric { rtol, atol, snapshot } = &m.outputs[1].compare else { panic!("numeric") };
+    let Compare::Numeric {
+        rtol,
+        atol,
+        snapshot,
+    } = &m.outputs[1].compare
+    else {
+        panic!("numeric")
+    };
     assert_eq!((*rtol, *atol), (1e-9, 0.0));
     assert_eq!(snapshot.path, "run.sciproof.d/1-result.json");
-    assert_eq!(std::fs::read(p.join("run.sciproof.d/1-result.json")).unwrap(), std::fs::read(p.join("out/result.json")).unwrap());
+    assert_eq!(
+        std::fs::read(p.join("run.sciproof.d/1-result.json")).unwrap(),
+        std::fs::read(p.join("out/result.json")).unwrap()
+    );
     assert_eq!(m.execution.stdout.text, "done\n");
     let text = p.read("run.sciproof.json");
     assert!(text.ends_with("}\n") && !text.contains('\r'));
@@ -44,7 +72,15 @@ fn schema_1_1_only_when_a_1_1_feature_is_used() {
         let p = Project::new();
         p.write("sub/a.txt", "a");
         p.cmd()
-            .args(["capture", "--name", "r", "--input", "data.json", "--output-numeric", "out/result.json"])
+            .args([
+                "capture",
+                "--name",
+                "r",
+                "--input",
+                "data.json",
+                "--output-numeric",
+                "out/result.json",
+            ])
             .args(&extra)
             .args(["--", "sh", "train.sh"])
             .assert()
@@ -61,13 +97,23 @@ fn directories_are_recorded_file_by_file_with_the_tree_digest() {
     p.write("data/sub/b.txt", "b\n");
     std::fs::create_dir_all(p.join("data/empty")).unwrap();
     p.cmd()
-        .args(["capture", "--name", "d", "--input", "data", "--output", "out", "--", "sh", "train.sh"])
+        .args([
+            "capture", "--name", "d", "--input", "data", "--output", "out", "--", "sh", "train.sh",
+        ])
         .assert()
         .success();
     let m = load_manifest(&p.join("d.sciproof.json")).unwrap();
-    assert_eq!(m.inputs[0].sha256, "349f49336edb42e586b3c561d7eef2dd255310484e3b06f628dca1e2f8e247ea");
-    let Artifact::Directory { files } = &m.outputs[0].artifact else { panic!("directory") };
-    assert_eq!(files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["log.txt", "result.json"]);
+    assert_eq!(
+        m.inputs[0].sha256,
+        "349f49336edb42e586b3c561d7eef2dd255310484e3b06f628dca1e2f8e247ea"
+    );
+    let Artifact::Directory { files } = &m.outputs[0].artifact else {
+        panic!("directory")
+    };
+    assert_eq!(
+        files.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(),
+        ["log.txt", "result.json"]
+    );
 }
 
 #[test]
@@ -79,7 +125,9 @@ fn a_symlink_inside_a_declared_directory_is_refused_and_nothing_is_written() {
         .args(["capture", "--name", "d", "--input", "data", "--", "true"])
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("input 'data': 'l' is a symbolic link"));
+        .stderr(predicate::str::contains(
+            "input 'data': 'l' is a symbolic link",
+        ));
     assert!(!p.join("d.sciproof.json").exists());
 }
 
@@ -94,39 +142,206 @@ fn a_fifo_input_is_refused_without_hanging() {
         .timeout(std::time::Duration::from_secs(20))
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("input 'pipe' is not a regular file or directory"));
+        .stderr(predicate::str::contains(
+            "input 'pipe' is not a regular file or directory",
+        ));
 }
 
 #[test]
 fn refusals_are_one_line_exit_3_and_write_nothing() {
     let p = Project::new();
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["--name", ".bad", "--input", "data.json", "--", "true"], "invalid name '.bad'"),
-        (vec!["--name", "a", "--input", "../x", "--", "true"], "is outside of the working directory"),
-        (vec!["--name", "a", "--input", "data.json"], "no command given"),
-        (vec!["--name", "a", "--", "true"], "declare at least one --input"),
-        (vec!["--name", "a", "--input", "nope.txt", "--", "true"], "input file not found: nope.txt"),
-        (vec!["--name", "a", "--input", "data.json", "--output", "data.json", "--", "true"], "cannot be both input and output"),
-        (vec!["--name", "a", "--input", "data.json", "--input", "./data.json", "--", "true"], "--input contains the same path more than once"),
-        (vec!["--name", "a", "--input", "data.json", "--rtol", "nan", "--", "true"], "rtol and atol must be finite"),
-        (vec!["--name", "a", "--input", "data.json", "--timeout", "0", "--", "true"], "timeout must be a positive number"),
-        (vec!["--name", "a", "--input", "data.json", "--max-log-bytes", "-1", "--", "true"], "max-log-bytes must not be negative"),
-        (vec!["--name", "a", "--input", "data.json", "--tolerance", "x.csv", "foo=1", "--", "true"], "expected 'rtol=X', 'atol=Y' or both"),
-        (vec!["--name", "a", "--output-numeric", "o.json", "--tolerance", "p.json", "rtol=1", "--", "true"], "tolerance for 'p.json': the file must be declared with --output-numeric"),
-        (vec!["--name", "a", "--output", "o.json", "--claim", "p.json", "$.a == 1", "--", "true"], "claim on 'p.json': the file must be declared"),
-        (vec!["--name", "a", "--output", "o.json", "--claim", "o.json", "$.a => 1", "--", "true"], "unknown comparison '=>'"),
-        (vec!["--name", "a", "--input", "data.json", "--note", "  ", "--", "true"], "the note must be 1 to 2000 characters"),
-        (vec!["--name", "a", "--input", "a.sciproof.json", "--", "true"], "is where the evidence of this capture is written"),
-        (vec!["--name", "a", "--input", "data.json", "--", "no-such-command-xyz"], "cannot start 'no-such-command-xyz'"),
-        (vec!["--name", "a", "--input", "data.json", "--typo", "--", "true"], "unrecognized option '--typo'"),
-        (vec!["--name", "a", "--input", "data.json", "--out", "x", "--", "true"], "ambiguous option: --out could match --output, --output-numeric"),
+        (
+            vec!["--name", ".bad", "--input", "data.json", "--", "true"],
+            "invalid name '.bad'",
+        ),
+        (
+            vec!["--name", "a", "--input", "../x", "--", "true"],
+            "is outside of the working directory",
+        ),
+        (
+            vec!["--name", "a", "--input", "data.json"],
+            "no command given",
+        ),
+        (
+            vec!["--name", "a", "--", "true"],
+            "declare at least one --input",
+        ),
+        (
+            vec!["--name", "a", "--input", "nope.txt", "--", "true"],
+            "input file not found: nope.txt",
+        ),
+        (
+            vec![
+                "--name",
+                "a",
+                "--input",
+                "data.json",
+                "--output",
+                "data.json",
+                "--",
+                "true",
+            ],
+            "cannot be both input and output",
+        ),
+        (
+            vec![
+                "--name",
+                "a",
+                "--input",
+                "data.json",
+                "--input",
+                "./data.json",
+                "--",
+                "true",
+            ],
+            "--input contains the same path more than once",
+        ),
+        (
+            vec![
+                "--name",
+                "a",
+                "--input",
+                "data.json",
+                "--rtol",
+                "nan",
+                "--",
+                "true",
+            ],
+            "rtol and atol must be finite",
+        ),
+        (
+            vec![
+                "--name",
+                "a",
+                "--input",
+                "data.json",
+                "--timeout",
+                "0",
+                "--",
+                "true",
+            ],
+            "timeout must be a positive number",
+        ),
+        (
+            vec![
+                "--name",
+                "a",
+                "--input",
+                "data.json",
+                "--max-log-bytes",
+                "-1",
+                "--",
+                "true",
+            ],
+            "max-log-bytes must not be negative",
+        ),
+        (
+            vec![
+                "--name",
+                "a",
+                "--input",
+                "data.json",
+                "--tolerance",
+                "x.csv",
+                "foo=1",
+                "--",
+                "true",
+            ],
+            "expected 'rtol=X', 'atol=Y' or both",
+        ),
+        (
+            vec![
+                "--name",
+                "a",
+                "--output-numeric",
+                "o.json",
+                "--tolerance",
+                "p.json",
+                "rtol=1",
+                "--",
+                "true",
+            ],
+            "tolerance for 'p.json': the file must be declared with --output-numeric",
+        ),
+        (
+            vec![
+                "--name", "a", "--output", "o.json", "--claim", "p.json", "$.a == 1", "--", "true",
+            ],
+            "claim on 'p.json': the file must be declared",
+        ),
+        (
+            vec![
+                "--name", "a", "--output", "o.json", "--claim", "o.json", "$.a => 1", "--", "true",
+            ],
+            "unknown comparison '=>'",
+        ),
+        (
+            vec![
+                "--name",
+                "a",
+                "--input",
+                "data.json",
+                "--note",
+                "  ",
+                "--",
+                "true",
+            ],
+            "the note must be 1 to 2000 characters",
+        ),
+        (
+            vec!["--name", "a", "--input", "a.sciproof.json", "--", "true"],
+            "is where the evidence of this capture is written",
+        ),
+        (
+            vec![
+                "--name",
+                "a",
+                "--input",
+                "data.json",
+                "--",
+                "no-such-command-xyz",
+            ],
+            "cannot start 'no-such-command-xyz'",
+        ),
+        (
+            vec![
+                "--name",
+                "a",
+                "--input",
+                "data.json",
+                "--typo",
+                "--",
+                "true",
+            ],
+            "unrecognized option '--typo'",
+        ),
+        (
+            vec![
+                "--name",
+                "a",
+                "--input",
+                "data.json",
+                "--out",
+                "x",
+                "--",
+                "true",
+            ],
+            "ambiguous option: --out could match --output, --output-numeric",
+        ),
     ];
     for (args, message) in cases {
         let out = p.cmd().arg("capture").args(&args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(3), "{args:?}: {stderr}");
-        assert!(stderr.contains(message), "{args:?}: expected {message:?} in {stderr:?}");
-        assert!(!p.join("a.sciproof.json").exists(), "{args:?} wrote a manifest");
+        assert!(
+            stderr.contains(message),
+            "{args:?}: expected {message:?} in {stderr:?}"
+        );
+        assert!(
+            !p.join("a.sciproof.json").exists(),
+            "{args:?} wrote a manifest"
+        );
     }
 }
 
@@ -137,23 +352,53 @@ fn an_existing_manifest_needs_force_and_a_failed_forced_capture_keeps_the_old_ev
     let before = p.read("run.sciproof.json");
     let snapshot = p.read("run.sciproof.d/1-result.json");
     p.cmd()
-        .args(["capture", "--name", "run", "--input", "data.json", "--", "true"])
+        .args([
+            "capture",
+            "--name",
+            "run",
+            "--input",
+            "data.json",
+            "--",
+            "true",
+        ])
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("run.sciproof.json already exists (use --force to overwrite it)"));
+        .stderr(predicate::str::contains(
+            "run.sciproof.json already exists (use --force to overwrite it)",
+        ));
     // a forced capture whose command modifies an input fails and changes nothing
     p.cmd()
-        .args(["capture", "--name", "run", "--force", "--input", "data.json", "--output-numeric", "out/result.json"])
-        .args(["--", "sh", "-c", "echo '{\"value\": 1}' > out/result.json; echo x >> data.json"])
+        .args([
+            "capture",
+            "--name",
+            "run",
+            "--force",
+            "--input",
+            "data.json",
+            "--output-numeric",
+            "out/result.json",
+        ])
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "echo '{\"value\": 1}' > out/result.json; echo x >> data.json",
+        ])
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("the command modified or removed the declared input 'data.json'"));
+        .stderr(predicate::str::contains(
+            "the command modified or removed the declared input 'data.json'",
+        ));
     assert_eq!(p.read("run.sciproof.json"), before);
     assert_eq!(p.read("run.sciproof.d/1-result.json"), snapshot);
     let leftovers: Vec<_> = std::fs::read_dir(p.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".tmp") || n.starts_with(".sciproof-old") || n.starts_with(".run.sciproof.d"))
+        .filter(|n| {
+            n.ends_with(".tmp")
+                || n.starts_with(".sciproof-old")
+                || n.starts_with(".run.sciproof.d")
+        })
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
@@ -163,7 +408,19 @@ fn force_replaces_snapshots_and_removes_them_when_no_longer_numeric() {
     let p = Project::new();
     p.capture("run");
     p.cmd()
-        .args(["capture", "--name", "run", "--force", "--input", "data.json", "--output", "out/result.json", "--", "sh", "train.sh"])
+        .args([
+            "capture",
+            "--name",
+            "run",
+            "--force",
+            "--input",
+            "data.json",
+            "--output",
+            "out/result.json",
+            "--",
+            "sh",
+            "train.sh",
+        ])
         .assert()
         .success();
     assert!(!p.join("run.sciproof.d").exists());
@@ -175,33 +432,82 @@ fn force_replaces_snapshots_and_removes_them_when_no_longer_numeric() {
 fn a_failing_command_is_recorded_and_missing_outputs_are_absent() {
     let p = Project::new();
     p.cmd()
-        .args(["capture", "--name", "f", "--input", "data.json", "--output", "never.txt", "--", "sh", "-c", "echo oops >&2; exit 4"])
+        .args([
+            "capture",
+            "--name",
+            "f",
+            "--input",
+            "data.json",
+            "--output",
+            "never.txt",
+            "--",
+            "sh",
+            "-c",
+            "echo oops >&2; exit 4",
+        ])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("The command failed (exit code 4); the failure was recorded."));
+        .stderr(predicate::str::contains(
+            "The command failed (exit code 4); the failure was recorded.",
+        ));
     let m = load_manifest(&p.join("f.sciproof.json")).unwrap();
     assert_eq!(m.execution.exit_code, 4);
     assert!(!m.outputs[0].present);
     assert_eq!(m.execution.stderr.text, "oops\n");
     p.cmd()
-        .args(["capture", "--name", "g", "--allow-nonzero", "--input", "data.json", "--", "false"])
+        .args([
+            "capture",
+            "--name",
+            "g",
+            "--allow-nonzero",
+            "--input",
+            "data.json",
+            "--",
+            "false",
+        ])
         .assert()
         .success();
     p.cmd()
-        .args(["capture", "--name", "h", "--input", "data.json", "--output", "never.txt", "--", "true"])
+        .args([
+            "capture",
+            "--name",
+            "h",
+            "--input",
+            "data.json",
+            "--output",
+            "never.txt",
+            "--",
+            "true",
+        ])
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("the command succeeded but the declared output 'never.txt' does not exist"));
+        .stderr(predicate::str::contains(
+            "the command succeeded but the declared output 'never.txt' does not exist",
+        ));
 }
 
 #[test]
 fn a_timeout_writes_no_evidence() {
     let p = Project::new();
     p.cmd()
-        .args(["capture", "--name", "t", "--input", "data.json", "--timeout", "0.5", "--", "sh", "-c", "sleep 20"])
+        .args([
+            "capture",
+            "--name",
+            "t",
+            "--input",
+            "data.json",
+            "--timeout",
+            "0.5",
+            "--",
+            "sh",
+            "-c",
+            "sleep 20",
+        ])
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("command did not finish within 0.5 seconds; no evidence was written"));
+        .stderr(predicate::str::contains(
+            "command did not finish within 0.5 seconds; no evidence was written",
+        ));
     assert!(!p.join("t.sciproof.json").exists());
 }
 
@@ -209,21 +515,45 @@ fn a_timeout_writes_no_evidence() {
 fn logs_are_hashed_in_full_and_stored_up_to_the_limit() {
     let p = Project::new();
     p.cmd()
-        .args(["capture", "--name", "l", "--input", "data.json", "--max-log-bytes", "4", "--", "sh", "-c", "printf 'héllo world'"])
+        .args([
+            "capture",
+            "--name",
+            "l",
+            "--input",
+            "data.json",
+            "--max-log-bytes",
+            "4",
+            "--",
+            "sh",
+            "-c",
+            "printf 'héllo world'",
+        ])
         .assert()
         .success();
     let m = load_manifest(&p.join("l.sciproof.json")).unwrap();
     assert_eq!(m.execution.stdout.size, 12);
     assert!(m.execution.stdout.truncated);
     assert_eq!(m.execution.stdout.text, "h\u{e9}l");
-    assert_eq!(m.execution.stdout.sha256, sciproof::hash::sha256_bytes("héllo world".as_bytes()));
+    assert_eq!(
+        m.execution.stdout.sha256,
+        sciproof::hash::sha256_bytes("héllo world".as_bytes())
+    );
 }
 
 #[test]
 fn the_command_is_everything_after_the_first_word_and_never_a_shell() {
     let p = Project::new();
     p.cmd()
-        .args(["capture", "--input", "data.json", "--name", "c", "echo", "--name", "zz; rm data.json"])
+        .args([
+            "capture",
+            "--input",
+            "data.json",
+            "--name",
+            "c",
+            "echo",
+            "--name",
+            "zz; rm data.json",
+        ])
         .assert()
         .success();
     let m = load_manifest(&p.join("c.sciproof.json")).unwrap();
@@ -236,22 +566,53 @@ fn the_command_is_everything_after_the_first_word_and_never_a_shell() {
 fn tolerances_and_claims_are_stored() {
     let p = Project::new();
     p.cmd()
-        .args(["capture", "--name", "c", "--rtol", "1e-6", "--output-numeric", "out/result.json"])
+        .args([
+            "capture",
+            "--name",
+            "c",
+            "--rtol",
+            "1e-6",
+            "--output-numeric",
+            "out/result.json",
+        ])
         .args(["--tolerance", "out/result.json", "atol=0.5"])
-        .args(["--claim", "out/result.json", "$.value ~= 42 atol=1", "--", "sh", "train.sh"])
+        .args([
+            "--claim",
+            "out/result.json",
+            "$.value ~= 42 atol=1",
+            "--",
+            "sh",
+            "train.sh",
+        ])
         .assert()
         .success();
     let m = load_manifest(&p.join("c.sciproof.json")).unwrap();
-    let Compare::Numeric { rtol, atol, .. } = &m.outputs[0].compare else { panic!() };
+    let Compare::Numeric { rtol, atol, .. } = &m.outputs[0].compare else {
+        panic!()
+    };
     assert_eq!((*rtol, *atol), (1e-6, 0.5));
-    assert_eq!(m.claims[0].text(), "out/result.json: $.value ~= 42 (rtol=0.0, atol=1.0)");
+    assert_eq!(
+        m.claims[0].text(),
+        "out/result.json: $.value ~= 42 (rtol=0.0, atol=1.0)"
+    );
 }
 
 #[test]
 fn large_rtol_warns() {
     let p = Project::new();
     p.cmd()
-        .args(["capture", "--name", "w", "--rtol", "1.5", "--output-numeric", "out/result.json", "--", "sh", "train.sh"])
+        .args([
+            "capture",
+            "--name",
+            "w",
+            "--rtol",
+            "1.5",
+            "--output-numeric",
+            "out/result.json",
+            "--",
+            "sh",
+            "train.sh",
+        ])
         .assert()
         .success()
         .stderr(predicate::str::contains("warning: rtol=1.5 is 1 or more"));
@@ -266,8 +627,12 @@ fn inspect_shows_the_manifest_and_never_executes() {
         .args(["inspect", "run.sciproof.json"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("Command (recorded, NOT executed by 'inspect'):\n  sh train.sh"))
+        .stdout(predicate::str::contains(
+            "Command (recorded, NOT executed by 'inspect'):\n  sh train.sh",
+        ))
         .stdout(predicate::str::contains("out/result.json  sha256:"))
-        .stdout(predicate::str::contains("compare: numeric (rtol=1e-09, atol=0.0)"));
+        .stdout(predicate::str::contains(
+            "compare: numeric (rtol=1e-09, atol=0.0)",
+        ));
     assert!(!p.join("out/other").exists());
 }

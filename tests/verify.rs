@@ -15,8 +15,22 @@ fn untouched_evidence_passes_with_the_reference_report_shape() {
     assert_eq!(
         keys,
         [
-            "schema", "schema_version", "name", "result", "reason", "counts", "rerun_requested", "rerun_executed",
-            "clean_env", "env_passed", "signature", "policy", "checks", "not_checked", "warnings", "notes",
+            "schema",
+            "schema_version",
+            "name",
+            "result",
+            "reason",
+            "counts",
+            "rerun_requested",
+            "rerun_executed",
+            "clean_env",
+            "env_passed",
+            "signature",
+            "policy",
+            "checks",
+            "not_checked",
+            "warnings",
+            "notes",
             "rerun_outputs_dir"
         ]
     );
@@ -45,10 +59,18 @@ fn a_modified_output_fails_and_names_the_digests() {
         .unwrap()
         .clone();
     assert_eq!(field(&check, "status").as_str(), Some("FAIL"));
-    assert_eq!(field(&check, "message").as_str(), Some("modified since capture (SHA-256 differs)"));
+    assert_eq!(
+        field(&check, "message").as_str(),
+        Some("modified since capture (SHA-256 differs)")
+    );
     let ev = field(&check, "evidence");
     assert_eq!(field(ev, "actual_sha256").as_str().map(str::len), Some(64));
-    assert!(field(&r, "reason").as_str().unwrap().starts_with("FAIL because 1 (output out/log.txt)"));
+    assert!(
+        field(&r, "reason")
+            .as_str()
+            .unwrap()
+            .starts_with("FAIL because 1 (output out/log.txt)")
+    );
 }
 
 #[test]
@@ -61,7 +83,10 @@ fn a_missing_input_is_inconclusive_and_missing_evidence_never_passes() {
     assert!(statuses(&r).contains(&("INCONCLUSIVE".into(), "input data.json".into())));
     std::fs::remove_dir_all(p.join("run.sciproof.d")).unwrap();
     let (_, r) = p.verify_json("run.sciproof.json");
-    assert!(statuses(&r).contains(&("INCONCLUSIVE".into(), "output out/result.json snapshot".into())));
+    assert!(statuses(&r).contains(&(
+        "INCONCLUSIVE".into(),
+        "output out/result.json snapshot".into()
+    )));
 }
 
 #[test]
@@ -69,7 +94,10 @@ fn directory_changes_are_named_with_counts() {
     let p = Project::new();
     p.write("data/a.txt", "a");
     p.write("data/b.txt", "b");
-    p.cmd().args(["capture", "--name", "d", "--input", "data", "--", "true"]).assert().success();
+    p.cmd()
+        .args(["capture", "--name", "d", "--input", "data", "--", "true"])
+        .assert()
+        .success();
     p.write("data/a.txt", "changed");
     std::fs::remove_file(p.join("data/b.txt")).unwrap();
     p.write("data/z.txt", "new");
@@ -78,12 +106,20 @@ fn directory_changes_are_named_with_counts() {
     let check = &field(&r, "checks").as_array().unwrap()[0];
     assert_eq!(
         field(check, "message").as_str(),
-        Some("modified since capture (SHA-256 differs): 1 modified (a.txt); 1 removed (b.txt); 1 added (z.txt)")
+        Some(
+            "modified since capture (SHA-256 differs): 1 modified (a.txt); 1 removed (b.txt); 1 added (z.txt)"
+        )
     );
     let tree = field(field(check, "evidence"), "tree");
     assert_eq!(field(tree, "added_count"), &Value::from(1usize));
-    assert_eq!(field(field(check, "evidence"), "files_expected"), &Value::from(2usize));
-    assert_eq!(field(field(check, "evidence"), "artifact").as_str(), Some("directory"));
+    assert_eq!(
+        field(field(check, "evidence"), "files_expected"),
+        &Value::from(2usize)
+    );
+    assert_eq!(
+        field(field(check, "evidence"), "artifact").as_str(),
+        Some("directory")
+    );
 }
 
 #[test]
@@ -102,11 +138,21 @@ fn verify_resolves_paths_against_the_manifest_folder_not_the_cwd() {
 fn text_report_escapes_control_characters_from_the_manifest() {
     let p = Project::new();
     p.capture("run");
-    let text = p.read("run.sciproof.json").replace("\"version\": \"\"", "\"version\": \"\\u001b[2J\"");
+    let text = p
+        .read("run.sciproof.json")
+        .replace("\"version\": \"\"", "\"version\": \"\\u001b[2J\"");
     p.write("run.sciproof.json", &text);
-    p.cmd().args(["inspect", "run.sciproof.json"]).assert().success().stdout(predicate::str::contains("\u{1b}").not());
+    p.cmd()
+        .args(["inspect", "run.sciproof.json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\u{1b}").not());
     // An escape sequence in a path cannot be recorded (path rules), and a name cannot hold one.
-    p.cmd().args(["verify", "run.sciproof.json"]).assert().success().stdout(predicate::str::contains("\u{1b}").not());
+    p.cmd()
+        .args(["verify", "run.sciproof.json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\u{1b}").not());
 }
 
 #[test]
@@ -120,8 +166,19 @@ fn a_path_that_escapes_through_a_symlink_is_an_unsafe_path_failure() {
     std::os::unix::fs::symlink(outside.path().join("o"), p.join("out")).unwrap();
     let (code, r) = p.verify_json("run.sciproof.json");
     assert_eq!(code, 1);
-    let check = field(&r, "checks").as_array().unwrap().iter().find(|c| field(c, "subject").as_str() == Some("output out/log.txt")).unwrap().clone();
-    assert!(field(&check, "message").as_str().unwrap().starts_with("unsafe path: path 'out/log.txt' resolves outside of"));
+    let check = field(&r, "checks")
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| field(c, "subject").as_str() == Some("output out/log.txt"))
+        .unwrap()
+        .clone();
+    assert!(
+        field(&check, "message")
+            .as_str()
+            .unwrap()
+            .starts_with("unsafe path: path 'out/log.txt' resolves outside of")
+    );
     assert_eq!(field(&check, "evidence"), &Value::Null);
 }
 
@@ -137,7 +194,12 @@ fn save_json_writes_the_report_beside_the_text() {
     let saved = sciproof::json::parse(&p.read("report.json")).unwrap();
     assert_eq!(field(&saved, "schema").as_str(), Some("sciproof.report"));
     p.cmd()
-        .args(["verify", "run.sciproof.json", "--save-json", "no/such/dir/r.json"])
+        .args([
+            "verify",
+            "run.sciproof.json",
+            "--save-json",
+            "no/such/dir/r.json",
+        ])
         .assert()
         .code(3)
         .stdout(predicate::str::contains("RESULT: PASS"))
@@ -148,11 +210,28 @@ fn save_json_writes_the_report_beside_the_text() {
 fn format_flags() {
     let p = Project::new();
     p.capture("run");
-    p.cmd().args(["verify", "run.sciproof.json", "--format", "text", "--format", "json"]).assert().success().stdout(predicate::str::starts_with("{"));
-    p.cmd().args(["verify", "run.sciproof.json", "--form", "json"]).assert().success().stdout(predicate::str::starts_with("{"));
+    p.cmd()
+        .args([
+            "verify",
+            "run.sciproof.json",
+            "--format",
+            "text",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("{"));
+    p.cmd()
+        .args(["verify", "run.sciproof.json", "--form", "json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("{"));
     p.cmd()
         .args(["verify", "run.sciproof.json", "--json", "--format", "text"])
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("--json conflicts with --format text"));
+        .stderr(predicate::str::contains(
+            "--json conflicts with --format text",
+        ));
 }

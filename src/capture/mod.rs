@@ -22,9 +22,13 @@ use crate::probe::{self, git::git_state, hardware::hardware_info, python};
 use crate::progress::Progress;
 use crate::pyfmt::{float_repr, str_repr};
 use crate::runner::{RunError, run_command};
-use crate::tree::{FileEntry, MAX_TREE_FILES, scan_tree, tree_digest, tree_size};
+use crate::stat::StatKey;
+use crate::tree::{
+    FileEntry, MAX_TREE_FILES, rescan_tree, scan_tree, scan_tree_keyed, tree_digest, tree_size,
+};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// Default relative tolerance of numeric outputs.
 pub const DEFAULT_RTOL: f64 = 1e-9;
@@ -99,7 +103,7 @@ fn scan(path: &Path, what: &str, progress: &dyn Progress) -> Result<Vec<FileEntr
 
 fn hash_file(path: &Path, label: &str, progress: &dyn Progress) -> Result<(String, u64)> {
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    progress.begin(label, size);
+    progress.begin(label, size, crate::progress::Unit::Bytes);
     let result = sha256_file(path, progress);
     progress.finish();
     result.map_err(|e| Error::Capture(format!("cannot read {}: {}", str_repr(label), strerror(&e))))
@@ -130,35 +134,96 @@ fn not_regular(relative: &str, what: &str) -> Error {
     ))
 }
 
-fn hash_inputs(base: &Path, inputs: &[String], progress: &dyn Progress) -> Result<Vec<Input>> {
+/// How an input was found before the run, to prove it unchanged afterwards (see [`crate::stat`]).
+enum InputKeys {
+    File(StatKey),
+    Directory(Vec<(FileEntry, StatKey)>),
+}
+
+fn hash_inputs(
+    base: &Path,
+    inputs: &[String],
+    progress: &dyn Progress,
+) -> Result<Vec<(Input, InputKeys)>> {
     let mut records = Vec::new();
     for relative in inputs {
         let path = base.join(relative);
         let meta = std::fs::metadata(&path);
         match meta {
             Ok(m) if m.is_dir() => {
-                let entries = scan(&path, &format!("input {}", str_repr(relative)), progress)?;
-                records.push(Input {
+                let keyed = scan_tree_keyed(&path, MAX_TREE_FILES, progress)
+                    .map_err(|e| Error::Capture(format!("input {}: {e}", str_repr(relative))))?;
+                let entries: Vec<FileEntry> = keyed.iter().map(|(e, _)| e.clone()).collect();
+                let input = Input {
                     path: relative.clone(),
                     sha256: tree_digest(&entries),
                     size: tree_size(&entries),
                     artifact: Artifact::Directory { files: entries },
-                });
+                };
+                records.push((input, InputKeys::Directory(keyed)));
             }
             Ok(m) if m.is_file() => {
-                let (sha256, size) = hash_file(&path, relative, progress)?;
-                records.push(Input {
-                    path: relative.clone(),
-                    sha256,
-                    size,
-                    artifact: Artifact::File,
-                });
+                let read_error = |e: std::io::Error| {
+                    Error::Capture(format!(
+                        "cannot read {}: {}",
+                        str_repr(relative),
+                        strerror(&e)
+                    ))
+                };
+                let mut file = std::fs::File::open(&path).map_err(read_error)?;
+                let key = StatKey::of(&file.metadata().map_err(read_error)?);
+                progress.begin(relative, m.len(), crate::progress::Unit::Bytes);
+                let hashed = crate::hash::sha256_reader(&mut file, progress);
+                progress.finish();
+                let (sha256, size) = hashed.map_err(read_error)?;
+                records.push((
+                    Input {
+                        path: relative.clone(),
+                        sha256,
+                        size,
+                        artifact: Artifact::File,
+                    },
+                    InputKeys::File(key),
+                ));
             }
             Ok(_) => return Err(not_regular(relative, "input")),
             Err(_) => return fail(format!("input file not found: {relative}")),
         }
     }
     Ok(records)
+}
+
+/// Whether `input` still has its recorded digest after a command that started at `started`,
+/// re-reading only what its status cannot prove unchanged.
+fn input_unchanged(
+    base: &Path,
+    input: &Input,
+    keys: &InputKeys,
+    started: SystemTime,
+    progress: &dyn Progress,
+) -> bool {
+    let path = base.join(&input.path);
+    match keys {
+        InputKeys::File(before) => {
+            let Ok(meta) = std::fs::metadata(&path) else {
+                return false;
+            };
+            if !meta.is_file() {
+                return false;
+            }
+            if before.proves_unchanged(&StatKey::of(&meta), started) {
+                return true;
+            }
+            current_digest(&path, false, progress).as_deref() == Some(input.sha256.as_str())
+        }
+        InputKeys::Directory(previous) => {
+            if !std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
+                return false;
+            }
+            rescan_tree(&path, MAX_TREE_FILES, previous, started, progress)
+                .is_ok_and(|entries| tree_digest(&entries) == input.sha256)
+        }
+    }
 }
 
 fn parse_claims(
@@ -340,7 +405,14 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
         ));
     }
     let progress = req.progress;
-    let inputs = hash_inputs(&base, &input_paths, progress)?;
+    // The Git probe runs while the inputs are hashed.
+    let (keyed_inputs, git) = std::thread::scope(|scope| {
+        let git = scope.spawn(|| git_state(&base));
+        let inputs = hash_inputs(&base, &input_paths, progress);
+        (inputs, git.join().unwrap_or(None))
+    });
+    let keyed_inputs = keyed_inputs?;
+    let (inputs, input_keys): (Vec<Input>, Vec<InputKeys>) = keyed_inputs.into_iter().unzip();
     let input_dirs: Vec<&str> = inputs
         .iter()
         .filter(|i| i.artifact.is_directory())
@@ -403,7 +475,6 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
             ));
         }
     }
-    let git = git_state(&base);
     if git.as_ref().is_some_and(|g| g.dirty) {
         warnings.push(
             "the Git working tree has uncommitted changes, so the commit alone does not identify the code that was run".into(),
@@ -411,7 +482,12 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
     }
     let interpreter = python::probe(&req.argv[0], &base);
 
-    progress.begin(&format!("running {}", req.argv[0]), 0);
+    let started = SystemTime::now();
+    progress.begin(
+        &format!("running {}", req.argv[0]),
+        0,
+        crate::progress::Unit::Bytes,
+    );
     let run = run_command(
         &req.argv,
         &base,
@@ -427,13 +503,8 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
         Err(RunError::NotRunnable(m)) => return fail(m),
     };
 
-    for input in &inputs {
-        let now = current_digest(
-            &base.join(&input.path),
-            input.artifact.is_directory(),
-            progress,
-        );
-        if now.as_deref() != Some(input.sha256.as_str()) {
+    for (input, keys) in inputs.iter().zip(&input_keys) {
+        if !input_unchanged(&base, input, keys, started, progress) {
             return fail(format!(
                 "the command modified or removed the declared input {}; inputs must be read-only. No evidence was written.",
                 str_repr(&input.path)

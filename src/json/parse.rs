@@ -155,7 +155,9 @@ impl Parser<'_> {
     fn object(&mut self) -> Result<Value, JsonError> {
         self.pos += 1; // '{'
         let mut object = Object::new();
-        let mut seen = std::collections::HashSet::new();
+        // Small objects are checked for repeated keys by a scan (no allocation); a hash set is
+        // built only once an object grows large.
+        let mut seen: Option<std::collections::HashSet<String>> = None;
         self.skip_ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -177,7 +179,23 @@ impl Parser<'_> {
             self.pos += 1;
             self.skip_ws();
             let value = self.value()?;
-            if !seen.insert(key.clone()) {
+            let repeated = match &mut seen {
+                Some(set) => !set.insert(key.clone()),
+                None => {
+                    let repeated = object.iter().any(|(k, _)| k == key);
+                    if object.len() >= 16 {
+                        seen = Some(
+                            object
+                                .iter()
+                                .map(|(k, _)| k.to_string())
+                                .chain([key.clone()])
+                                .collect(),
+                        );
+                    }
+                    repeated
+                }
+            };
+            if repeated {
                 let mut error = self.error_at(duplicate_key_message(&key), key_pos);
                 error.detail = Some(
                     "parsers disagree about which value wins, so the content is ambiguous".into(),
@@ -401,7 +419,11 @@ mod tests {
     fn duplicate_keys_are_refused_at_any_depth() {
         let err = parse(r#"{"a": {"b": 1, "b": 2}}"#).unwrap_err();
         assert_eq!(err.message, "duplicate object key 'b'");
-        assert!(err.to_string().ends_with(": parsers disagree about which value wins, so the content is ambiguous"));
+        assert!(
+            err.to_string().ends_with(
+                ": parsers disagree about which value wins, so the content is ambiguous"
+            )
+        );
         assert_eq!((err.line, err.column), (1, 16));
         assert!(parse(r#"[{"x": 1}, {"x": 2}]"#).is_ok());
     }

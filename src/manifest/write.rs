@@ -2,7 +2,7 @@
 //! escapes), validated before it is written, and written atomically.
 
 use super::model::*;
-use super::read::parse_manifest;
+use super::read::validate;
 use crate::error::{Error, Result, strerror};
 use crate::json::{self, Object, Value};
 use crate::tree::FileEntry;
@@ -227,14 +227,16 @@ pub fn write_atomic(path: &Path, text: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Validates `m` by reading back its own text (so an invalid manifest is never written) and
-/// writes it atomically to `path`.
+/// Validates `m` as a reader would (so an invalid manifest is never written) and writes it
+/// atomically to `path`.
 pub fn write_manifest(path: &Path, m: &Manifest) -> Result<()> {
-    let text = to_text(m);
-    parse_manifest(&text).map_err(|e| {
+    let value = to_json(m);
+    validate(&value).map_err(|e| {
         Error::Capture(format!(
             "internal error: generated an invalid manifest: {e}"
         ))
     })?;
+    let mut text = json::to_string_pretty(&value);
+    text.push('\n');
     write_atomic(path, text.as_bytes())
 }

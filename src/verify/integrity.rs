@@ -23,7 +23,7 @@ pub struct State {
 
 fn file_digest(path: &Path, label: &str, progress: &dyn Progress) -> Result<String, String> {
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    progress.begin(label, size);
+    progress.begin(label, size, crate::progress::Unit::Bytes);
     let result = sha256_file(path, progress);
     progress.finish();
     result

@@ -52,23 +52,46 @@ impl Project {
     /// Captures the standard experiment as `name` and asserts success.
     pub fn capture(&self, name: &str) {
         self.cmd()
-            .args(["capture", "--name", name, "--input", "data.json", "--input", "train.sh"])
-            .args(["--output", "out/log.txt", "--output-numeric", "out/result.json", "--", "sh", "train.sh"])
+            .args([
+                "capture",
+                "--name",
+                name,
+                "--input",
+                "data.json",
+                "--input",
+                "train.sh",
+            ])
+            .args([
+                "--output",
+                "out/log.txt",
+                "--output-numeric",
+                "out/result.json",
+                "--",
+                "sh",
+                "train.sh",
+            ])
             .assert()
             .success();
     }
     /// Runs `verify --json` and returns the exit code and the parsed report.
     pub fn verify_json(&self, manifest: &str) -> (i32, sciproof::json::Value) {
-        let out = self.cmd().args(["verify", manifest, "--json"]).output().unwrap();
+        let out = self
+            .cmd()
+            .args(["verify", manifest, "--json"])
+            .output()
+            .unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
-        let value = sciproof::json::parse(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+        let value =
+            sciproof::json::parse(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
         (out.status.code().unwrap(), value)
     }
 }
 
 /// `report["key"]` as a string.
 pub fn field<'a>(v: &'a sciproof::json::Value, key: &str) -> &'a sciproof::json::Value {
-    v.as_object().and_then(|o| o.get(key)).unwrap_or_else(|| panic!("no field {key}"))
+    v.as_object()
+        .and_then(|o| o.get(key))
+        .unwrap_or_else(|| panic!("no field {key}"))
 }
 
 /// `(status, subject)` of every check of a JSON report.
@@ -78,7 +101,10 @@ pub fn statuses(report: &sciproof::json::Value) -> Vec<(String, String)> {
         .unwrap()
         .iter()
         .map(|c| {
-            (field(c, "status").as_str().unwrap().to_string(), field(c, "subject").as_str().unwrap().to_string())
+            (
+                field(c, "status").as_str().unwrap().to_string(),
+                field(c, "subject").as_str().unwrap().to_string(),
+            )
         })
         .collect()
 }
@@ -106,20 +132,28 @@ pub fn reference() -> &'static Path {
             let _ = std::fs::remove_dir_all(&root);
             let python = std::env::var("SCIPROOF_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
             run_ok(Command::new(&python).args(["-m", "venv"]).arg(&root));
-            run_ok(
-                Command::new(root.join("bin/pip"))
-                    .args(["install", "--quiet", "--disable-pip-version-check", "sciproof==0.4.1"]),
-            );
+            run_ok(Command::new(root.join("bin/pip")).args([
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "sciproof==0.4.1",
+            ]));
             std::fs::write(&ready, "ok\n").unwrap();
         }
         let _ = std::fs::remove_dir(&lock_dir);
-        assert!(script.exists(), "reference script missing at {}", script.display());
+        assert!(
+            script.exists(),
+            "reference script missing at {}",
+            script.display()
+        );
         script
     })
 }
 
 fn run_ok(command: &mut Command) -> Output {
-    let out = command.output().unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"));
     assert!(
         out.status.success(),
         "{command:?} failed:\n{}\n{}",

@@ -1,0 +1,242 @@
+//! Interchangeability with the Python reference implementation (sciproof 0.4.1), tested
+//! against the real tool, installed by the tests into a venv under the target directory.
+
+mod common;
+use common::*;
+use sciproof::json::{Value, parse};
+use sciproof::manifest::{load_manifest, to_text};
+
+/// `(result, counts, checks as (status, subject, evidence), not_checked, warnings)`.
+type Essentials = (Value, Value, Vec<(String, String, Value)>, Value, Value);
+
+/// The fields of a report that must agree between the two tools.
+fn essentials(report: &Value) -> Essentials {
+    let checks = field(report, "checks")
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                field(c, "status").as_str().unwrap().to_string(),
+                field(c, "subject").as_str().unwrap().to_string(),
+                field(c, "evidence").clone(),
+            )
+        })
+        .collect();
+    (
+        field(report, "result").clone(),
+        field(report, "counts").clone(),
+        checks,
+        field(report, "not_checked").clone(),
+        field(report, "warnings").clone(),
+    )
+}
+
+fn ours(dir: &std::path::Path, manifest: &str) -> (i32, Value) {
+    let out = sciproof(dir)
+        .args(["verify", manifest, "--json"])
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        parse(&String::from_utf8(out.stdout).unwrap()).unwrap(),
+    )
+}
+
+fn theirs(dir: &std::path::Path, manifest: &str) -> (i32, Value) {
+    let out = reference_cmd(dir)
+        .args(["verify", manifest, "--json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let value = parse(&text).unwrap_or_else(|e| {
+        panic!(
+            "reference printed no JSON ({e}): {text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap(), value)
+}
+
+fn assert_same_verdicts(dir: &std::path::Path, manifest: &str, expected_code: i32) {
+    let (code_ours, report_ours) = ours(dir, manifest);
+    let (code_theirs, report_theirs) = theirs(dir, manifest);
+    assert_eq!(code_theirs, expected_code, "reference exit code");
+    assert_eq!(code_ours, code_theirs, "exit codes differ");
+    assert_eq!(essentials(&report_ours), essentials(&report_theirs));
+    assert_eq!(field(&report_ours, "notes"), field(&report_theirs, "notes"));
+}
+
+/// A project captured by the reference: file inputs, a directory input, a directory output.
+fn reference_project() -> Project {
+    let p = Project::new();
+    p.write("data/a.txt", "a\n");
+    p.write("data/sub/b.txt", "b\n");
+    let out = reference_cmd(p.path())
+        .args([
+            "capture",
+            "--name",
+            "ref",
+            "--input",
+            "data.json",
+            "--input",
+            "train.sh",
+            "--input",
+            "data",
+        ])
+        .args([
+            "--output",
+            "out",
+            "--note",
+            "made by the reference",
+            "--",
+            "sh",
+            "train.sh",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    p
+}
+
+#[test]
+fn reference_manifests_verify_with_ours_exactly_as_with_the_reference() {
+    let p = reference_project();
+    assert_same_verdicts(p.path(), "ref.sciproof.json", 0);
+    // FAIL: a modified output file inside the output directory
+    p.write("out/log.txt", "changed\n");
+    assert_same_verdicts(p.path(), "ref.sciproof.json", 1);
+    // FAIL: a modified input (and a directory with a file added and one removed)
+    p.write("data.json", "{\"x\": 22}\n");
+    p.write("data/new.txt", "n");
+    std::fs::remove_file(p.join("data/a.txt")).unwrap();
+    assert_same_verdicts(p.path(), "ref.sciproof.json", 1);
+    // INCONCLUSIVE: a missing input and nothing failing
+    let q = reference_project();
+    std::fs::remove_file(q.join("train.sh")).unwrap();
+    assert_same_verdicts(q.path(), "ref.sciproof.json", 2);
+}
+
+#[test]
+fn reference_numeric_outputs_and_snapshots_verify_alike() {
+    let p = Project::new();
+    let out = reference_cmd(p.path())
+        .args([
+            "capture",
+            "--name",
+            "num",
+            "--input",
+            "data.json",
+            "--output",
+            "out/log.txt",
+        ])
+        .args([
+            "--output-numeric",
+            "out/result.json",
+            "--rtol",
+            "1e-3",
+            "--",
+            "sh",
+            "train.sh",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_same_verdicts(p.path(), "num.sciproof.json", 0);
+    p.write("num.sciproof.d/1-result.json", "{}");
+    assert_same_verdicts(p.path(), "num.sciproof.json", 1);
+    std::fs::remove_dir_all(p.join("num.sciproof.d")).unwrap();
+    assert_same_verdicts(p.path(), "num.sciproof.json", 2);
+}
+
+#[test]
+fn our_writer_reproduces_reference_manifests_byte_for_byte() {
+    let p = reference_project();
+    let original = p.read("ref.sciproof.json");
+    let m = load_manifest(&p.join("ref.sciproof.json")).unwrap();
+    assert_eq!(to_text(&m), original);
+}
+
+#[test]
+fn our_manifests_verify_with_the_reference_with_the_same_result() {
+    let p = Project::new();
+    p.write("data/a.txt", "a\n");
+    p.write("data/sub/b.txt", "b\n");
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "ours",
+            "--input",
+            "data.json",
+            "--input",
+            "train.sh",
+            "--input",
+            "data",
+        ])
+        .args([
+            "--output",
+            "out",
+            "--record-hardware",
+            "--note",
+            "é and \u{1F600}",
+            "--",
+            "sh",
+            "train.sh",
+        ])
+        .assert()
+        .success();
+    assert_same_verdicts(p.path(), "ours.sciproof.json", 0);
+    // the reference reads all of it
+    let out = reference_cmd(p.path())
+        .args(["inspect", "ours.sciproof.json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    p.write("out/log.txt", "changed\n");
+    assert_same_verdicts(p.path(), "ours.sciproof.json", 1);
+    std::fs::remove_file(p.join("data.json")).unwrap();
+    p.write("out/log.txt", "log 21\n");
+    assert_same_verdicts(p.path(), "ours.sciproof.json", 2);
+
+    let q = Project::new();
+    q.capture("num");
+    assert_same_verdicts(q.path(), "num.sciproof.json", 0);
+}
+
+#[test]
+fn both_tools_refuse_the_same_broken_manifests() {
+    let p = Project::new();
+    p.capture("run");
+    let text = p.read("run.sciproof.json");
+    for (from, to) in [
+        ("\"name\": \"run\",", "\"name\": \"run\", \"name\": \"x\","),
+        ("\"schema_version\": \"1.0\"", "\"schema_version\": \"2.0\""),
+        ("\"path\": \"data.json\"", "\"path\": \"../data.json\""),
+        ("\"exit_code\": 0", "\"exit_code\": 0.5"),
+    ] {
+        p.write("bad.sciproof.json", &text.replacen(from, to, 1));
+        let ours = sciproof(p.path())
+            .args(["verify", "bad.sciproof.json"])
+            .output()
+            .unwrap();
+        let theirs = reference_cmd(p.path())
+            .args(["verify", "bad.sciproof.json"])
+            .output()
+            .unwrap();
+        assert_eq!(ours.status.code(), Some(3), "{to}");
+        assert_eq!(theirs.status.code(), Some(3), "{to}");
+    }
+}
