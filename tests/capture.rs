@@ -645,18 +645,41 @@ fn an_input_changed_by_the_command_is_caught_even_with_its_mtime_restored() {
     // Let the inputs' change times settle, so the unchanged-status fast path is in play.
     std::thread::sleep(std::time::Duration::from_millis(2600));
     let cases = [
-        ("data.json", "cp data.json keep; echo '{\"x\": 22}' > data.json; touch -r keep data.json; rm keep"),
-        ("data", "cp data/a.txt keep; echo z > data/a.txt; touch -r keep data/a.txt; rm keep"),
+        (
+            "data.json",
+            "cp data.json keep; echo '{\"x\": 22}' > data.json; touch -r keep data.json; rm keep",
+        ),
+        (
+            "data",
+            "cp data/a.txt keep; echo z > data/a.txt; touch -r keep data/a.txt; rm keep",
+        ),
         ("data", "echo new > data/c.txt"),
         ("data", "rm data/b.txt"),
     ];
     for (input, script) in cases {
         p.cmd()
-            .args(["capture", "--name", "m", "--input", input, "--", "sh", "-c", script])
+            .args([
+                "capture", "--name", "m", "--input", input, "--", "sh", "-c", script,
+            ])
             .assert()
             .code(3)
-            .stderr(predicate::str::contains(format!("the command modified or removed the declared input '{input}'")));
+            .stderr(predicate::str::contains(format!(
+                "the command modified or removed the declared input '{input}'"
+            )));
         assert!(!p.join("m.sciproof.json").exists());
     }
-    p.cmd().args(["capture", "--name", "ok", "--input", "data", "--input", "data.json", "--", "true"]).assert().success();
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "ok",
+            "--input",
+            "data",
+            "--input",
+            "data.json",
+            "--",
+            "true",
+        ])
+        .assert()
+        .success();
 }

@@ -51,13 +51,7 @@ fn a_modified_output_fails_and_names_the_digests() {
     p.write("out/log.txt", "tampered\n");
     let (code, r) = p.verify_json("run.sciproof.json");
     assert_eq!(code, 1);
-    let check = field(&r, "checks")
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| field(c, "subject").as_str() == Some("output out/log.txt"))
-        .unwrap()
-        .clone();
+    let check = check_for(&r, "output out/log.txt");
     assert_eq!(field(&check, "status").as_str(), Some("FAIL"));
     assert_eq!(
         field(&check, "message").as_str(),
@@ -166,13 +160,7 @@ fn a_path_that_escapes_through_a_symlink_is_an_unsafe_path_failure() {
     std::os::unix::fs::symlink(outside.path().join("o"), p.join("out")).unwrap();
     let (code, r) = p.verify_json("run.sciproof.json");
     assert_eq!(code, 1);
-    let check = field(&r, "checks")
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| field(c, "subject").as_str() == Some("output out/log.txt"))
-        .unwrap()
-        .clone();
+    let check = check_for(&r, "output out/log.txt");
     assert!(
         field(&check, "message")
             .as_str()

@@ -94,6 +94,17 @@ pub fn field<'a>(v: &'a sciproof::json::Value, key: &str) -> &'a sciproof::json:
         .unwrap_or_else(|| panic!("no field {key}"))
 }
 
+/// The check of a JSON report with this subject.
+pub fn check_for(report: &sciproof::json::Value, subject: &str) -> sciproof::json::Value {
+    field(report, "checks")
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| field(c, "subject").as_str() == Some(subject))
+        .unwrap_or_else(|| panic!("no check with subject {subject}"))
+        .clone()
+}
+
 /// `(status, subject)` of every check of a JSON report.
 pub fn statuses(report: &sciproof::json::Value) -> Vec<(String, String)> {
     field(report, "checks")
