@@ -30,6 +30,7 @@
 //! | [`stat`] | proving a file unchanged from its status (`ctime`) without re-reading it |
 //! | [`tree`] | directory artifacts: walk, parallel hashing, tree digest, tree differences |
 //! | [`manifest`] | the manifest model, its validating reader and its atomic writer |
+//! | [`numeric`] | numeric comparison: the tolerance rule, JSON, streamed CSV/TSV, `.npy`, `.npz` |
 //! | [`claims`] | claims about values in outputs: model, expression parser, claim text |
 //! | [`probe`] | platform, allow-listed variables, Python interpreter, hardware, Git |
 //! | [`runner`] | running a command without a shell: process group, timeout, bounded capture |
@@ -53,6 +54,7 @@ pub mod hash;
 pub mod inspect;
 pub mod json;
 pub mod manifest;
+pub mod numeric;
 pub mod paths;
 pub mod probe;
 pub mod progress;

@@ -17,10 +17,43 @@ pub fn float_repr(x: f64) -> String {
         return if x > 0.0 { "inf".into() } else { "-inf".into() };
     }
     // Rust's `{:e}` gives the shortest round-trip digits, e.g. "-1.2345e-7".
-    let sci = format!("{x:e}");
+    repr_from_scientific(&format!("{x:e}"))
+}
+
+/// [`float_repr`] of a binary32 value: its own shortest digits (`0.1`, not the binary64
+/// expansion), laid out as Python lays out floats.
+pub fn f32_repr(x: f32) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    repr_from_scientific(&format!("{x:e}"))
+}
+
+/// Python's `repr(complex(re, im))`: `(1+2j)`, `2j`, `(1.5-0j)`, `(nan+infj)`.
+pub fn complex_repr(re: f64, im: f64) -> String {
+    let part = |x: f64| {
+        let r = float_repr(x);
+        r.strip_suffix(".0").map(str::to_string).unwrap_or(r)
+    };
+    let imag = part(im);
+    if re == 0.0 && re.is_sign_positive() {
+        return format!("{imag}j");
+    }
+    let sign = if im.is_sign_negative() && !im.is_nan() {
+        ""
+    } else {
+        "+"
+    };
+    format!("({}{sign}{imag}j)", part(re))
+}
+
+fn repr_from_scientific(sci: &str) -> String {
     let (negative, sci) = match sci.strip_prefix('-') {
         Some(rest) => (true, rest),
-        None => (false, sci.as_str()),
+        None => (false, sci),
     };
     let (mantissa, exponent) = sci.split_once('e').unwrap_or((sci, "0"));
     let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
@@ -328,5 +361,22 @@ mod float_tests {
         );
         assert_eq!(py_split("a", 2), vec!["a"]);
         assert!(py_split("   ", 2).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod repr_tests {
+    use super::*;
+
+    #[test]
+    fn complex_and_f32_reprs() {
+        assert_eq!(complex_repr(1.0, 2.0), "(1+2j)");
+        assert_eq!(complex_repr(0.0, 2.0), "2j");
+        assert_eq!(complex_repr(1.5, -0.0), "(1.5-0j)");
+        assert_eq!(complex_repr(-0.0, 1.0), "(-0+1j)");
+        assert_eq!(complex_repr(f64::NAN, f64::INFINITY), "(nan+infj)");
+        assert_eq!(f32_repr(0.1), "0.1");
+        assert_eq!(f32_repr(1e-7), "1e-07");
+        assert_eq!(f32_repr(3.0), "3.0");
     }
 }

@@ -1,0 +1,1033 @@
+//! `.npy` arrays: the header is parsed as a plain literal (nothing is ever unpickled), the data
+//! is compared as a stream of elements in chunks, in parallel for large files.
+//!
+//! Leaves: `shape` (the dimensions), `dtype` (NumPy's name: `float64`, or `>f8` for a
+//! non-native byte order), `data` (the elements, compared only when shape and dtype match).
+//! Integers and booleans are compared exactly; floats and complex numbers by the tolerance rule
+//! computed in the array's own precision, as NumPy computes it (so a `float32` array compares in
+//! `float32`). Fortran-ordered files are compared by logical index. Differences are listed in
+//! C (row-major) index order as `data[i, j]`: the first ten, then `... N of M values differ`.
+
+use super::NumericError;
+use super::diff::{Difference, Kind, Shown};
+use super::rule::{number_details, numbers_close, tolerance_suffix};
+use super::value::{Scalar, short};
+use crate::pyfmt::{complex_repr, f32_repr, float_repr, str_repr};
+use half::f16;
+use rayon::prelude::*;
+use std::io::Read;
+use std::path::Path;
+
+/// What an element is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ElemKind {
+    Bool,
+    Int { signed: bool },
+    Float,
+    Complex,
+}
+
+/// A supported dtype.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dtype {
+    pub kind: ElemKind,
+    /// Bytes per element.
+    pub size: usize,
+    pub big_endian: bool,
+    /// NumPy's `str(dtype)`.
+    pub name: String,
+}
+
+/// A parsed `.npy` header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    pub dtype: Dtype,
+    pub fortran_order: bool,
+    pub shape: Vec<u64>,
+    /// Offset of the data from the start of the file.
+    pub data_offset: u64,
+}
+
+impl Header {
+    /// Number of elements.
+    pub fn count(&self) -> u64 {
+        self.shape.iter().product()
+    }
+    /// Bytes of data.
+    pub fn data_len(&self) -> u64 {
+        self.count() * self.dtype.size as u64
+    }
+    /// The `shape` leaf as Python prints a list (`[3, 4]`).
+    pub fn shape_repr(&self) -> String {
+        format!(
+            "[{}]",
+            self.shape
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
+
+fn parse_descr(descr: &str, name: &str) -> Result<Dtype, NumericError> {
+    let unsupported = |shown: &str| {
+        NumericError(format!(
+            "{name}: only numeric, boolean and complex arrays are supported (dtype {shown})"
+        ))
+    };
+    let (order, code) = match descr.as_bytes().first() {
+        Some(b'<' | b'>' | b'|' | b'=') => (descr.as_bytes()[0], &descr[1..]),
+        _ => (b'|', descr),
+    };
+    let kind_char = code.chars().next().unwrap_or(' ');
+    let size: usize = code.get(1..).and_then(|s| s.parse().ok()).unwrap_or(0);
+    if kind_char == 'O' {
+        return Err(NumericError(format!(
+            "{name} is not a plain .npy array: Object arrays cannot be loaded when allow_pickle=False"
+        )));
+    }
+    let kind = match (kind_char, size) {
+        ('b', 1) => ElemKind::Bool,
+        ('i', 1 | 2 | 4 | 8) => ElemKind::Int { signed: true },
+        ('u', 1 | 2 | 4 | 8) => ElemKind::Int { signed: false },
+        ('f', 2 | 4 | 8) => ElemKind::Float,
+        ('c', 8 | 16) => ElemKind::Complex,
+        _ => {
+            let shown = match kind_char {
+                'U' | 'S' | 'V' | 'M' | 'm' | 'a' => descr.to_string(),
+                'f' | 'c' => format!("{descr}: extended precision is not supported"),
+                _ => descr.to_string(),
+            };
+            return Err(unsupported(&shown));
+        }
+    };
+    let big_endian = order == b'>' && size > 1;
+    let base = match kind {
+        ElemKind::Bool => "bool".to_string(),
+        ElemKind::Int { signed: true } => format!("int{}", size * 8),
+        ElemKind::Int { signed: false } => format!("uint{}", size * 8),
+        ElemKind::Float => format!("float{}", size * 8),
+        ElemKind::Complex => format!("complex{}", size * 8),
+    };
+    let name = if big_endian {
+        format!(">{kind_char}{size}")
+    } else {
+        base
+    };
+    Ok(Dtype {
+        kind,
+        size,
+        big_endian,
+        name,
+    })
+}
+
+/// A tiny reader for the header's Python literal:
+/// `{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }`.
+struct Literal<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+#[derive(Debug)]
+enum Lit {
+    Str(String),
+    Bool(bool),
+    Tuple(Vec<u64>),
+    Other,
+}
+
+impl Literal<'_> {
+    fn ws(&mut self) {
+        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+    fn eat(&mut self, c: u8) -> bool {
+        self.ws();
+        if self.s.get(self.i) == Some(&c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn string(&mut self) -> Option<String> {
+        self.ws();
+        let q = *self.s.get(self.i)?;
+        if q != b'\'' && q != b'"' {
+            return None;
+        }
+        let start = self.i + 1;
+        let end = start + self.s[start..].iter().position(|&c| c == q)?;
+        self.i = end + 1;
+        Some(String::from_utf8_lossy(&self.s[start..end]).into_owned())
+    }
+    fn value(&mut self) -> Option<Lit> {
+        self.ws();
+        match self.s.get(self.i)? {
+            b'\'' | b'"' => self.string().map(Lit::Str),
+            b'T' if self.s[self.i..].starts_with(b"True") => {
+                self.i += 4;
+                Some(Lit::Bool(true))
+            }
+            b'F' if self.s[self.i..].starts_with(b"False") => {
+                self.i += 5;
+                Some(Lit::Bool(false))
+            }
+            b'(' => {
+                self.i += 1;
+                let mut dims = Vec::new();
+                loop {
+                    if self.eat(b')') {
+                        return Some(Lit::Tuple(dims));
+                    }
+                    self.ws();
+                    let start = self.i;
+                    while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
+                        self.i += 1;
+                    }
+                    dims.push(
+                        std::str::from_utf8(&self.s[start..self.i])
+                            .ok()?
+                            .parse()
+                            .ok()?,
+                    );
+                    self.ws();
+                    if !self.eat(b',') && self.s.get(self.i) != Some(&b')') {
+                        return None;
+                    }
+                }
+            }
+            _ => {
+                // a structured dtype (a list) or anything else: skip to the next top-level comma
+                let mut depth = 0i32;
+                while self.i < self.s.len() {
+                    match self.s[self.i] {
+                        b'[' | b'(' | b'{' => depth += 1,
+                        b']' | b')' | b'}' if depth > 0 => depth -= 1,
+                        b',' | b'}' if depth == 0 => break,
+                        _ => {}
+                    }
+                    self.i += 1;
+                }
+                Some(Lit::Other)
+            }
+        }
+    }
+}
+
+/// Reads and checks the header from `reader` (positioned at the start of the file).
+pub fn read_header(reader: &mut dyn Read, name: &str) -> Result<Header, NumericError> {
+    let plain = |m: String| NumericError(format!("{name} is not a plain .npy array: {m}"));
+    let mut prefix = [0u8; 8];
+    read_exact(reader, &mut prefix).map_err(|got| {
+        plain(format!(
+            "EOF: reading magic string, expected 8 bytes got {got}"
+        ))
+    })?;
+    if &prefix[..6] != b"\x93NUMPY" {
+        return Err(plain(
+            "the magic string is not correct; this is not a .npy file".into(),
+        ));
+    }
+    let (major, minor) = (prefix[6], prefix[7]);
+    let header_len = match major {
+        1 => {
+            let mut n = [0u8; 2];
+            read_exact(reader, &mut n).map_err(|got| {
+                plain(format!(
+                    "EOF: reading array header length, expected 2 bytes got {got}"
+                ))
+            })?;
+            u16::from_le_bytes(n) as usize
+        }
+        2 | 3 => {
+            let mut n = [0u8; 4];
+            read_exact(reader, &mut n).map_err(|got| {
+                plain(format!(
+                    "EOF: reading array header length, expected 4 bytes got {got}"
+                ))
+            })?;
+            u32::from_le_bytes(n) as usize
+        }
+        _ => {
+            return Err(plain(format!(
+                "we only support format version (1,0), (2,0) and (3,0), not ({major}, {minor})"
+            )));
+        }
+    };
+    if header_len > 1 << 20 {
+        return Err(plain(format!(
+            "the header is {header_len} bytes long, which no real array needs"
+        )));
+    }
+    let mut text = vec![0u8; header_len];
+    read_exact(reader, &mut text).map_err(|got| {
+        plain(format!(
+            "EOF: reading array header, expected {header_len} bytes got {got}"
+        ))
+    })?;
+    let data_offset = (if major == 1 { 10 } else { 12 } + header_len) as u64;
+    let mut lit = Literal { s: &text, i: 0 };
+    let bad = || {
+        plain(format!(
+            "cannot parse the header {}",
+            short(str_repr(&String::from_utf8_lossy(&text)), 120)
+        ))
+    };
+    if !lit.eat(b'{') {
+        return Err(bad());
+    }
+    let (mut descr, mut fortran, mut shape) = (None, None, None);
+    loop {
+        if lit.eat(b'}') {
+            break;
+        }
+        let key = lit.string().ok_or_else(bad)?;
+        if !lit.eat(b':') {
+            return Err(bad());
+        }
+        let value = lit.value().ok_or_else(bad)?;
+        match (key.as_str(), value) {
+            ("descr", Lit::Str(s)) => descr = Some(s),
+            ("descr", Lit::Other) => {
+                return Err(NumericError(format!(
+                    "{name}: only numeric, boolean and complex arrays are supported (dtype is structured)"
+                )));
+            }
+            ("fortran_order", Lit::Bool(b)) => fortran = Some(b),
+            ("shape", Lit::Tuple(t)) => shape = Some(t),
+            _ => return Err(bad()),
+        }
+        if !lit.eat(b',') {
+            if lit.eat(b'}') {
+                break;
+            }
+            return Err(bad());
+        }
+    }
+    let (Some(descr), Some(fortran_order), Some(shape)) = (descr, fortran, shape) else {
+        return Err(bad());
+    };
+    let dtype = parse_descr(&descr, name)?;
+    let count = shape.iter().try_fold(1u64, |acc, d| acc.checked_mul(*d));
+    if count
+        .and_then(|c| c.checked_mul(dtype.size as u64))
+        .is_none()
+    {
+        return Err(plain("the shape is too large".into()));
+    }
+    Ok(Header {
+        dtype,
+        fortran_order,
+        shape,
+        data_offset,
+    })
+}
+
+fn read_exact(reader: &mut dyn Read, buf: &mut [u8]) -> Result<(), usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match reader.read(&mut buf[got..]) {
+            Ok(0) => return Err(got),
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return Err(got),
+        }
+    }
+    Ok(())
+}
+
+fn open_checked(path: &Path, name: &str) -> Result<(std::fs::File, Header), NumericError> {
+    let mut file = std::fs::File::open(path).map_err(|e| NumericError::io(name, &e))?;
+    let header = read_header(&mut file, name)?;
+    let len = file
+        .metadata()
+        .map_err(|e| NumericError::io(name, &e))?
+        .len();
+    let available = len.saturating_sub(header.data_offset);
+    if available < header.data_len() {
+        return Err(NumericError(format!(
+            "{name} is not a plain .npy array: it holds {available} bytes of data but its header announces {} ({} elements of {} bytes)",
+            header.data_len(),
+            header.count(),
+            header.dtype.size
+        )));
+    }
+    Ok((file, header))
+}
+
+/// Checks a `.npy` file (header, supported dtype, enough data).
+pub fn validate(path: &Path, name: &str) -> Result<(), NumericError> {
+    open_checked(path, name).map(|_| ())
+}
+
+// ---- elements ------------------------------------------------------------------------------
+
+fn read_uint(b: &[u8], big: bool) -> u64 {
+    let mut v = 0u64;
+    if big {
+        for &x in b {
+            v = (v << 8) | u64::from(x);
+        }
+    } else {
+        for &x in b.iter().rev() {
+            v = (v << 8) | u64::from(x);
+        }
+    }
+    v
+}
+
+fn float_at(b: &[u8], size: usize, big: bool) -> f64 {
+    let bits = read_uint(&b[..size], big);
+    match size {
+        2 => f16::from_bits(bits as u16).to_f64(),
+        4 => f64::from(f32::from_bits(bits as u32)),
+        _ => f64::from_bits(bits),
+    }
+}
+
+/// One element decoded for reporting.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Elem {
+    Bool(bool),
+    Int(i128),
+    Float(f64),
+    Complex(f64, f64),
+}
+
+fn decode(b: &[u8], dt: &Dtype) -> Elem {
+    match dt.kind {
+        ElemKind::Bool => Elem::Bool(b[0] != 0),
+        ElemKind::Int { signed } => {
+            let raw = read_uint(&b[..dt.size], dt.big_endian);
+            let bits = dt.size * 8;
+            let v = if signed && bits < 64 && raw >> (bits - 1) & 1 == 1 {
+                i128::from(raw) - (1i128 << bits)
+            } else if signed && bits == 64 {
+                i128::from(raw as i64)
+            } else {
+                i128::from(raw)
+            };
+            Elem::Int(v)
+        }
+        ElemKind::Float => Elem::Float(float_at(b, dt.size, dt.big_endian)),
+        ElemKind::Complex => {
+            let half = dt.size / 2;
+            Elem::Complex(
+                float_at(&b[..half], half, dt.big_endian),
+                float_at(&b[half..], half, dt.big_endian),
+            )
+        }
+    }
+}
+
+/// NumPy's closeness for one float in precision `size` (2, 4 or 8 bytes).
+fn close_float(e: f64, a: f64, size: usize, rtol: f64, atol: f64) -> bool {
+    match size {
+        8 => numbers_close(e, a, rtol, atol),
+        4 => {
+            let (e, a, rtol, atol) = (e as f32, a as f32, rtol as f32, atol as f32);
+            if e.is_nan() && a.is_nan() || e.is_infinite() && e == a {
+                return true;
+            }
+            e.is_finite()
+                && a.is_finite()
+                && (e - a).abs() <= (rtol * e.abs().max(a.abs())).max(atol)
+        }
+        _ => {
+            // float16 arithmetic: every operation rounds to float16, as NumPy's does.
+            let h = |x: f32| f16::from_f32(x).to_f32();
+            let (e, a, rtol, atol) = (e as f32, a as f32, h(rtol as f32), h(atol as f32));
+            if e.is_nan() && a.is_nan() || e.is_infinite() && e == a {
+                return true;
+            }
+            e.is_finite()
+                && a.is_finite()
+                && h((e - a).abs()) <= h(rtol * e.abs().max(a.abs())).max(atol)
+        }
+    }
+}
+
+fn close_complex(e: (f64, f64), a: (f64, f64), part: usize, rtol: f64, atol: f64) -> bool {
+    let nan = |z: (f64, f64)| z.0.is_nan() || z.1.is_nan();
+    let inf = |z: (f64, f64)| z.0.is_infinite() || z.1.is_infinite();
+    let finite = |z: (f64, f64)| z.0.is_finite() && z.1.is_finite();
+    if nan(e) && nan(a) || inf(e) && e == a {
+        return true;
+    }
+    if !(finite(e) && finite(a)) {
+        return false;
+    }
+    if part == 4 {
+        let m = |z: (f64, f64)| (z.0 as f32).hypot(z.1 as f32);
+        let d = ((e.0 as f32) - (a.0 as f32)).hypot((e.1 as f32) - (a.1 as f32));
+        d <= ((rtol as f32) * m(e).max(m(a))).max(atol as f32)
+    } else {
+        let m = |z: (f64, f64)| z.0.hypot(z.1);
+        let d = (e.0 - a.0).hypot(e.1 - a.1);
+        d <= (rtol * m(e).max(m(a))).max(atol)
+    }
+}
+
+fn elements_equivalent(eb: &[u8], ab: &[u8], dt: &Dtype, rtol: f64, atol: f64) -> bool {
+    match dt.kind {
+        ElemKind::Bool => (eb[0] != 0) == (ab[0] != 0),
+        ElemKind::Int { .. } => eb == ab,
+        ElemKind::Float => {
+            eb == ab && !matches!(decode(eb, dt), Elem::Float(f) if f.is_nan()) || {
+                let (Elem::Float(x), Elem::Float(y)) = (decode(eb, dt), decode(ab, dt)) else {
+                    return false;
+                };
+                close_float(x, y, dt.size, rtol, atol)
+            }
+        }
+        ElemKind::Complex => {
+            let (Elem::Complex(a0, a1), Elem::Complex(b0, b1)) = (decode(eb, dt), decode(ab, dt))
+            else {
+                return false;
+            };
+            close_complex((a0, a1), (b0, b1), dt.size / 2, rtol, atol)
+        }
+    }
+}
+
+fn elem_repr(e: Elem, dt: &Dtype) -> String {
+    match e {
+        Elem::Bool(b) => if b { "True" } else { "False" }.into(),
+        Elem::Int(i) => i.to_string(),
+        Elem::Float(f) if dt.size == 8 => float_repr(f),
+        Elem::Float(f) => f32_repr(f as f32),
+        Elem::Complex(re, im) => complex_repr(re, im),
+    }
+}
+
+fn elem_shown(e: Elem) -> Shown {
+    match e {
+        Elem::Bool(b) => Shown::Bool(b),
+        Elem::Int(i) => Shown::Int(i.into()),
+        Elem::Float(f) => Shown::float(f),
+        Elem::Complex(re, im) => Shown::Text(short(complex_repr(re, im), 60)),
+    }
+}
+
+/// The multi-index of the element at logical C-order position `c` of `shape`.
+fn c_index(shape: &[u64], mut c: u64) -> Vec<u64> {
+    let mut idx = vec![0; shape.len()];
+    for (k, d) in shape.iter().enumerate().rev() {
+        if *d > 0 {
+            idx[k] = c % d;
+            c /= d;
+        }
+    }
+    idx
+}
+
+/// The C-order position of the element stored at file position `f` of a Fortran-ordered array.
+fn fortran_to_c(shape: &[u64], mut f: u64) -> u64 {
+    let mut idx = vec![0u64; shape.len()];
+    for (k, d) in shape.iter().enumerate() {
+        if *d > 0 {
+            idx[k] = f % d;
+            f /= d;
+        }
+    }
+    idx.iter().zip(shape).fold(0, |acc, (i, d)| acc * d + i)
+}
+
+/// A differing element: C-order position and both raw values.
+type Found = (u64, Vec<u8>, Vec<u8>);
+
+/// Keeps the ten differing elements with the smallest C-order positions.
+#[derive(Default)]
+struct FirstTen {
+    count: u64,
+    items: Vec<Found>,
+}
+
+impl FirstTen {
+    fn add(&mut self, item: Found) {
+        self.count += 1;
+        if self.items.len() < super::diff::MAX_LISTED {
+            self.items.push(item);
+            return;
+        }
+        if let Some((worst, _)) = self.items.iter().enumerate().max_by_key(|(_, f)| f.0) {
+            if item.0 < self.items[worst].0 {
+                self.items[worst] = item;
+            }
+        }
+    }
+    fn merge(mut self, other: FirstTen) -> FirstTen {
+        let count = self.count + other.count;
+        for item in other.items {
+            self.add(item);
+        }
+        self.count = count;
+        self
+    }
+}
+
+fn scan_chunk(
+    eb: &[u8],
+    ab: &[u8],
+    first_file_pos: u64,
+    h: &Header,
+    rtol: f64,
+    atol: f64,
+) -> FirstTen {
+    let size = h.dtype.size;
+    let mut out = FirstTen::default();
+    for (k, (e, a)) in eb.chunks_exact(size).zip(ab.chunks_exact(size)).enumerate() {
+        if e == a && !matches!(h.dtype.kind, ElemKind::Float | ElemKind::Complex) {
+            continue;
+        }
+        if !elements_equivalent(e, a, &h.dtype, rtol, atol) {
+            let pos = first_file_pos + k as u64;
+            let c = if h.fortran_order {
+                fortran_to_c(&h.shape, pos)
+            } else {
+                pos
+            };
+            out.add((c, e.to_vec(), a.to_vec()));
+        }
+    }
+    out
+}
+
+/// Turns the first differing elements into report entries, with the summary line.
+fn report(found: FirstTen, h: &Header, prefix: &str, rtol: f64, atol: f64) -> Vec<Difference> {
+    let mut items = found.items;
+    items.sort_by_key(|f| f.0);
+    let numeric = matches!(h.dtype.kind, ElemKind::Int { .. } | ElemKind::Float);
+    let mut out: Vec<Difference> = items
+        .into_iter()
+        .map(|(c, e, a)| {
+            let index = c_index(&h.shape, c)
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let location = format!("{prefix}[{index}]");
+            let (ev, av) = (decode(&e, &h.dtype), decode(&a, &h.dtype));
+            let as_f64 = |x: Elem| match x {
+                Elem::Int(i) => i as f64,
+                Elem::Float(f) => f,
+                _ => f64::NAN,
+            };
+            let (abs, rel, allowed) = if numeric {
+                number_details(as_f64(ev), as_f64(av), rtol, atol)
+            } else {
+                (None, None, None)
+            };
+            Difference {
+                kind: if abs.is_some() {
+                    Kind::Number
+                } else {
+                    Kind::Value
+                },
+                message: format!(
+                    "{location}: recorded {}, found {}{}",
+                    elem_repr(ev, &h.dtype),
+                    elem_repr(av, &h.dtype),
+                    tolerance_suffix(rtol, atol)
+                ),
+                location: Some(location),
+                recorded: elem_shown(ev),
+                found: elem_shown(av),
+                abs_diff: abs,
+                rel_diff: rel,
+                allowed,
+            }
+        })
+        .collect();
+    if found.count > out.len() as u64 {
+        out.push(Difference::plain(
+            Kind::Summary,
+            None,
+            format!("... {} of {} values differ", found.count, h.count()),
+        ));
+    }
+    out
+}
+
+/// The `shape` and `dtype` leaves compared; `None` when both match.
+pub(crate) fn header_differences(
+    e: &Header,
+    a: &Header,
+    shape_loc: &str,
+    dtype_loc: &str,
+) -> Vec<Difference> {
+    let mut out = Vec::new();
+    let leaf = |loc: &str, x: Scalar, y: Scalar| super::rule::compare_values(loc, &x, &y, 0.0, 0.0);
+    out.extend(leaf(
+        shape_loc,
+        Scalar::Repr(e.shape_repr()),
+        Scalar::Repr(a.shape_repr()),
+    ));
+    out.extend(leaf(
+        dtype_loc,
+        Scalar::Str(e.dtype.name.clone()),
+        Scalar::Str(a.dtype.name.clone()),
+    ));
+    out
+}
+
+const CHUNK_ELEMENTS_BYTES: usize = 4 << 20;
+
+/// Compares two `.npy` files. `prefix` is put before `shape`, `dtype` and `data` locations
+/// (empty for a plain file).
+pub fn compare_files(
+    recorded: &Path,
+    found: &Path,
+    recorded_name: &str,
+    found_name: &str,
+    _prefix: &str,
+    rtol: f64,
+    atol: f64,
+) -> Result<Vec<Difference>, NumericError> {
+    let (ef, eh) = open_checked(recorded, recorded_name)?;
+    let (af, ah) = open_checked(found, found_name)?;
+    let head = header_differences(&eh, &ah, "shape", "dtype");
+    if !head.is_empty() {
+        return Ok(head);
+    }
+    let result = if eh.fortran_order == ah.fortran_order {
+        let size = eh.dtype.size;
+        let per_chunk = (CHUNK_ELEMENTS_BYTES / size).max(1) as u64;
+        let chunks = eh.count().div_ceil(per_chunk);
+        use std::os::unix::fs::FileExt;
+        (0..chunks)
+            .into_par_iter()
+            .map(|i| -> Result<FirstTen, NumericError> {
+                let first = i * per_chunk;
+                let n = per_chunk.min(eh.count() - first) as usize * size;
+                let mut eb = vec![0u8; n];
+                let mut ab = vec![0u8; n];
+                ef.read_exact_at(&mut eb, eh.data_offset + first * size as u64)
+                    .map_err(|e| NumericError::io(recorded_name, &e))?;
+                af.read_exact_at(&mut ab, ah.data_offset + first * size as u64)
+                    .map_err(|e| NumericError::io(found_name, &e))?;
+                Ok(scan_chunk(&eb, &ab, first, &eh, rtol, atol))
+            })
+            .try_reduce(FirstTen::default, |x, y| Ok(x.merge(y)))?
+    } else {
+        // Different memory orders: compare by logical index, in memory.
+        let read_all =
+            |mut f: &std::fs::File, h: &Header, name: &str| -> Result<Vec<u8>, NumericError> {
+                use std::io::{Seek, SeekFrom};
+                f.seek(SeekFrom::Start(h.data_offset))
+                    .map_err(|e| NumericError::io(name, &e))?;
+                let mut buf = vec![0u8; h.data_len() as usize];
+                f.read_exact(&mut buf)
+                    .map_err(|e| NumericError::io(name, &e))?;
+                Ok(buf)
+            };
+        let eb = read_all(&ef, &eh, recorded_name)?;
+        let ab = read_all(&af, &ah, found_name)?;
+        let size = eh.dtype.size;
+        let mut out = FirstTen::default();
+        for c in 0..eh.count() {
+            let idx = c_index(&eh.shape, c);
+            let at = |h: &Header| -> usize {
+                let pos = if h.fortran_order {
+                    idx.iter()
+                        .zip(&h.shape)
+                        .rev()
+                        .fold(0, |acc, (i, d)| acc * d + i)
+                } else {
+                    c
+                };
+                pos as usize * size
+            };
+            let (e, a) = (&eb[at(&eh)..at(&eh) + size], &ab[at(&ah)..at(&ah) + size]);
+            if !elements_equivalent(e, a, &eh.dtype, rtol, atol) {
+                out.add((c, e.to_vec(), a.to_vec()));
+            }
+        }
+        out
+    };
+    Ok(report(result, &eh, "data", rtol, atol))
+}
+
+/// Compares two arrays read from streams (members of `.npz` archives), sequentially.
+pub fn compare_streams(
+    e: &mut dyn Read,
+    a: &mut dyn Read,
+    e_name: &str,
+    a_name: &str,
+    prefix: &str,
+    rtol: f64,
+    atol: f64,
+) -> Result<Vec<Difference>, NumericError> {
+    let eh = read_header(e, e_name)?;
+    let ah = read_header(a, a_name)?;
+    let head = header_differences(
+        &eh,
+        &ah,
+        &format!("{prefix}#shape"),
+        &format!("{prefix}#dtype"),
+    );
+    if !head.is_empty() {
+        return Ok(head);
+    }
+    if eh.fortran_order != ah.fortran_order {
+        return Err(NumericError(format!(
+            "{prefix}: the recorded and the found array use different memory orders (C and Fortran), which archive members do not support"
+        )));
+    }
+    let size = eh.dtype.size;
+    let per_chunk = (CHUNK_ELEMENTS_BYTES / size).max(1) as u64;
+    let mut result = FirstTen::default();
+    let mut first = 0u64;
+    while first < eh.count() {
+        let n = per_chunk.min(eh.count() - first) as usize * size;
+        let mut eb = vec![0u8; n];
+        let mut ab = vec![0u8; n];
+        read_exact(e, &mut eb).map_err(|got| NumericError(format!("{e_name}: {prefix} holds less data than its header announces ({got} of {n} bytes in a chunk)")))?;
+        read_exact(a, &mut ab).map_err(|got| NumericError(format!("{a_name}: {prefix} holds less data than its header announces ({got} of {n} bytes in a chunk)")))?;
+        result = result.merge(scan_chunk(&eb, &ab, first, &eh, rtol, atol));
+        first += per_chunk;
+    }
+    Ok(report(result, &eh, prefix, rtol, atol))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writes a .npy file with the given header dict and raw data.
+    pub(crate) fn npy(
+        dir: &Path,
+        name: &str,
+        descr: &str,
+        fortran: bool,
+        shape: &str,
+        data: &[u8],
+    ) -> std::path::PathBuf {
+        let mut header = format!(
+            "{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}",
+            if fortran { "True" } else { "False" }
+        );
+        while (10 + header.len() + 1) % 64 != 0 {
+            header.push(' ');
+        }
+        header.push('\n');
+        let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+        bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(header.as_bytes());
+        bytes.extend_from_slice(data);
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    fn f64s(v: &[f64]) -> Vec<u8> {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
+
+    fn messages(d: Vec<Difference>) -> Vec<String> {
+        d.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn npy_float_arrays_use_the_tolerance_and_report_c_order_locations() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = npy(
+            dir.path(),
+            "e.npy",
+            "<f8",
+            false,
+            "(2, 2)",
+            &f64s(&[1.0, 2.0, 3.0, 4.0]),
+        );
+        let a = npy(
+            dir.path(),
+            "a.npy",
+            "<f8",
+            false,
+            "(2, 2)",
+            &f64s(&[1.0, 2.5, 3.0, 4.0 + 1e-12]),
+        );
+        let d = compare_files(&e, &a, "e.npy", "a.npy", "", 1e-9, 0.0).unwrap();
+        assert_eq!(
+            messages(d),
+            ["data[0, 1]: recorded 2.0, found 2.5 (rtol=1e-09, atol=0.0)"]
+        );
+    }
+
+    #[test]
+    fn npy_shape_and_dtype_must_match_and_byte_orders_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = npy(
+            dir.path(),
+            "e.npy",
+            "<f8",
+            false,
+            "(3,)",
+            &f64s(&[1.0, 2.0, 3.0]),
+        );
+        let big: Vec<u8> = [1.0f64, 2.0, 3.0]
+            .iter()
+            .flat_map(|x| x.to_be_bytes())
+            .collect();
+        let b = npy(dir.path(), "b.npy", ">f8", false, "(3,)", &big);
+        assert_eq!(
+            messages(compare_files(&e, &b, "e", "b", "", 0.0, 0.0).unwrap()),
+            ["dtype: recorded 'float64', found '>f8'"]
+        );
+        let b2 = npy(dir.path(), "b2.npy", ">f8", false, "(3,)", &big);
+        assert!(
+            compare_files(&b, &b2, "b", "b2", "", 0.0, 0.0)
+                .unwrap()
+                .is_empty()
+        );
+        let s = npy(
+            dir.path(),
+            "s.npy",
+            "<f8",
+            false,
+            "(1, 3)",
+            &f64s(&[1.0, 2.0, 3.0]),
+        );
+        assert_eq!(
+            messages(compare_files(&e, &s, "e", "s", "", 0.0, 0.0).unwrap()),
+            ["shape: recorded [3], found [1, 3]"]
+        );
+    }
+
+    #[test]
+    fn npy_fortran_order_is_compared_by_logical_index() {
+        let dir = tempfile::tempdir().unwrap();
+        // logical [[1, 2, 3], [4, 5, 6]]
+        let c = npy(
+            dir.path(),
+            "c.npy",
+            "<f8",
+            false,
+            "(2, 3)",
+            &f64s(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]),
+        );
+        let f = npy(
+            dir.path(),
+            "f.npy",
+            "<f8",
+            true,
+            "(2, 3)",
+            &f64s(&[1.0, 4.0, 2.0, 5.0, 3.0, 6.0]),
+        );
+        assert!(
+            compare_files(&c, &f, "c", "f", "", 0.0, 0.0)
+                .unwrap()
+                .is_empty()
+        );
+        let f2 = npy(
+            dir.path(),
+            "f2.npy",
+            "<f8",
+            true,
+            "(2, 3)",
+            &f64s(&[1.0, 4.0, 2.0, 9.0, 3.0, 6.0]),
+        );
+        assert_eq!(
+            messages(compare_files(&f, &f2, "f", "f2", "", 0.0, 0.0).unwrap()),
+            ["data[1, 1]: recorded 5.0, found 9.0 (rtol=0.0, atol=0.0)"]
+        );
+        assert_eq!(
+            messages(compare_files(&c, &f2, "c", "f2", "", 0.0, 0.0).unwrap()),
+            ["data[1, 1]: recorded 5.0, found 9.0 (rtol=0.0, atol=0.0)"]
+        );
+    }
+
+    #[test]
+    fn npy_integers_and_booleans_are_exact_and_many_differences_are_summarised() {
+        let dir = tempfile::tempdir().unwrap();
+        let ints = |v: &[i32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let e = npy(dir.path(), "e.npy", "<i4", false, "(25,)", &ints(&[0; 25]));
+        let a = npy(dir.path(), "a.npy", "<i4", false, "(25,)", &ints(&[-1; 25]));
+        let d = compare_files(&e, &a, "e", "a", "", 1.0, 10.0).unwrap();
+        assert_eq!(d.len(), 11);
+        assert_eq!(
+            d[0].message,
+            "data[0]: recorded 0, found -1 (rtol=1.0, atol=10.0)"
+        );
+        assert_eq!(d[10].message, "... 25 of 25 values differ");
+        let b = npy(dir.path(), "b.npy", "|b1", false, "()", &[1]);
+        let b2 = npy(dir.path(), "b2.npy", "|b1", false, "()", &[0]);
+        assert_eq!(
+            messages(compare_files(&b, &b2, "b", "b2", "", 1.0, 1.0).unwrap()),
+            ["data[]: recorded True, found False (rtol=1.0, atol=1.0)"]
+        );
+    }
+
+    #[test]
+    fn npy_float32_compares_in_float32_and_complex_by_modulus() {
+        let dir = tempfile::tempdir().unwrap();
+        let f32s = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let e = npy(dir.path(), "e.npy", "<f4", false, "(1,)", &f32s(&[0.1]));
+        let a = npy(dir.path(), "a.npy", "<f4", false, "(1,)", &f32s(&[0.2]));
+        let d = compare_files(&e, &a, "e", "a", "", 0.0, 0.0).unwrap();
+        assert_eq!(
+            d[0].message,
+            "data[0]: recorded 0.1, found 0.2 (rtol=0.0, atol=0.0)"
+        );
+        let c = |re: f64, im: f64| [re.to_le_bytes(), im.to_le_bytes()].concat();
+        let ce = npy(dir.path(), "ce.npy", "<c16", false, "(1,)", &c(3.0, 4.0));
+        let ca = npy(dir.path(), "ca.npy", "<c16", false, "(1,)", &c(3.0, 4.5));
+        assert!(
+            compare_files(&ce, &ca, "ce", "ca", "", 0.1, 0.0)
+                .unwrap()
+                .is_empty()
+        );
+        let d = compare_files(&ce, &ca, "ce", "ca", "", 0.0, 0.0).unwrap();
+        assert_eq!(
+            d[0].message,
+            "data[0]: recorded (3+4j), found (3+4.5j) (rtol=0.0, atol=0.0)"
+        );
+        assert_eq!(d[0].kind, Kind::Value);
+    }
+
+    #[test]
+    fn npy_refuses_objects_strings_and_truncation() {
+        let dir = tempfile::tempdir().unwrap();
+        let o = npy(dir.path(), "o.npy", "|O", false, "(1,)", &[0; 8]);
+        assert!(
+            validate(&o, "o.npy")
+                .unwrap_err()
+                .0
+                .contains("Object arrays cannot be loaded when allow_pickle=False")
+        );
+        let u = npy(dir.path(), "u.npy", "<U1", false, "(1,)", &[0; 4]);
+        assert_eq!(
+            validate(&u, "u.npy").unwrap_err().0,
+            "u.npy: only numeric, boolean and complex arrays are supported (dtype <U1)"
+        );
+        let t = npy(dir.path(), "t.npy", "<f8", false, "(4,)", &[0; 16]);
+        assert!(
+            validate(&t, "t.npy")
+                .unwrap_err()
+                .0
+                .contains("holds 16 bytes of data but its header announces 32")
+        );
+        std::fs::write(
+            dir.path().join("h.npy"),
+            b"\x93NUMPY\x01\x00\x76\x00{'descr'",
+        )
+        .unwrap();
+        assert!(
+            validate(&dir.path().join("h.npy"), "h.npy")
+                .unwrap_err()
+                .0
+                .contains("EOF: reading array header, expected 118 bytes got 8")
+        );
+        std::fs::write(dir.path().join("p.npy"), b"\x80\x04\x95pickle").unwrap();
+        assert!(
+            validate(&dir.path().join("p.npy"), "p.npy")
+                .unwrap_err()
+                .0
+                .contains("not a .npy file")
+        );
+    }
+}

@@ -1,0 +1,118 @@
+//! `.npz` archives: every member is compared as a `.npy` array. Locations name the archive and
+//! the member: `arr.npz:weights[3, 1]`, `arr.npz:weights#shape`; the archive's member list is the
+//! leaf `arr.npz#members`.
+
+use super::NumericError;
+use super::diff::{Collector, Difference};
+use super::npy;
+use super::value::Scalar;
+use std::path::Path;
+
+fn open(path: &Path, name: &str) -> Result<zip::ZipArchive<std::fs::File>, NumericError> {
+    let file = std::fs::File::open(path).map_err(|e| NumericError::io(name, &e))?;
+    zip::ZipArchive::new(file)
+        .map_err(|e| NumericError(format!("{name} is not a valid .npz archive: {e}")))
+}
+
+fn members(
+    archive: &zip::ZipArchive<std::fs::File>,
+    name: &str,
+) -> Result<Vec<String>, NumericError> {
+    let mut names = Vec::new();
+    for member in archive.file_names() {
+        let member =
+            member.map_err(|e| NumericError(format!("{name} is not a valid .npz archive: {e}")))?;
+        names.push(member.into_owned());
+    }
+    names.sort();
+    Ok(names)
+}
+
+fn member_label(name: &str) -> &str {
+    name.strip_suffix(".npy").unwrap_or(name)
+}
+
+/// Checks every member of an archive.
+pub fn validate(path: &Path, name: &str) -> Result<(), NumericError> {
+    let mut archive = open(path, name)?;
+    for member in members(&archive, name)? {
+        let mut entry = archive
+            .by_name(&member)
+            .map_err(|e| NumericError(format!("{name}: cannot read member {member}: {e}")))?;
+        let label = format!("{name}:{}", member_label(&member));
+        let header = npy::read_header(&mut entry, &label)?;
+        let mut sink = std::io::sink();
+        let copied = std::io::copy(&mut entry, &mut sink)
+            .map_err(|e| NumericError(format!("{label}: {e}")))?;
+        if copied < header.data_len() {
+            return Err(NumericError(format!(
+                "{label} holds {copied} bytes of data but its header announces {}",
+                header.data_len()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Compares two archives member by member.
+pub fn compare_files(
+    recorded: &Path,
+    found: &Path,
+    recorded_name: &str,
+    found_name: &str,
+    display: &str,
+    rtol: f64,
+    atol: f64,
+) -> Result<Vec<Difference>, NumericError> {
+    let mut e = open(recorded, recorded_name)?;
+    let mut a = open(found, found_name)?;
+    let (em, am) = (members(&e, recorded_name)?, members(&a, found_name)?);
+    let mut out = Collector::new();
+    let keys = |m: &[String]| Scalar::Keys(m.iter().map(|s| member_label(s).to_string()).collect());
+    if let Some(d) = super::rule::compare_values(
+        &format!("{display}#members"),
+        &keys(&em),
+        &keys(&am),
+        rtol,
+        atol,
+    ) {
+        out.push(d);
+    }
+    for member in em.iter().filter(|m| am.contains(m)) {
+        let prefix = format!("{display}:{}", member_label(member));
+        let mut er = e.by_name(member).map_err(|err| {
+            NumericError(format!(
+                "{recorded_name}: cannot read member {member}: {err}"
+            ))
+        })?;
+        let mut ar = a.by_name(member).map_err(|err| {
+            NumericError(format!("{found_name}: cannot read member {member}: {err}"))
+        })?;
+        let diffs = npy::compare_streams(
+            &mut er,
+            &mut ar,
+            recorded_name,
+            found_name,
+            &prefix,
+            rtol,
+            atol,
+        )?;
+        let summary_count = diffs
+            .iter()
+            .find(|d| d.kind == super::Kind::Summary)
+            .and_then(|d| {
+                d.message
+                    .trim_start_matches("... ")
+                    .split(' ')
+                    .next()
+                    .and_then(|n| n.parse::<u64>().ok())
+            });
+        let listed: Vec<Difference> = diffs
+            .into_iter()
+            .filter(|d| d.kind != super::Kind::Summary)
+            .collect();
+        let count = summary_count.unwrap_or(listed.len() as u64);
+        out.absorb(listed, count);
+    }
+    Ok(out.finish(Vec::new()))
+}
