@@ -6,7 +6,7 @@ use crate::capture::{CaptureRequest, DEFAULT_ATOL, DEFAULT_MAX_LOG_BYTES, DEFAUL
 use crate::error::{Error, Result, strerror};
 use crate::progress::NoProgress;
 use crate::report::{Report, Status};
-use crate::verify::{VerifyRequest, verify};
+use crate::verify::{RerunOptions, VerifyRequest, verify};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -145,6 +145,7 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
     let check = || {
         verify(&VerifyRequest {
             manifest: manifest.clone(),
+            rerun: None,
             progress: &NoProgress,
         })
     };
@@ -195,6 +196,38 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
         summary(&third)
     )
     .map_err(io)?;
+    let rerun = verify(&VerifyRequest {
+        manifest: manifest.clone(),
+        rerun: Some(RerunOptions {
+            assume_yes: true, // the built-in experiment, written just now by this command
+            confirm: None,
+            strict_env: false,
+            clean_env: true,
+            pass_env: Vec::new(),
+            timeout: 60.0,
+        }),
+        progress: &NoProgress,
+    })?;
+    writeln!(
+        out,
+        "6. Re-ran the command in a clean environment and compared its outputs: {}",
+        summary(&rerun)
+    )
+    .map_err(io)?;
+    for c in rerun
+        .checks
+        .iter()
+        .filter(|c| c.subject.starts_with("rerun output") || c.subject == "exit code")
+    {
+        writeln!(
+            out,
+            "     [{}] {}: {}",
+            c.status.as_str(),
+            crate::text::safe(&c.subject),
+            crate::text::safe(&c.message)
+        )
+        .map_err(io)?;
+    }
     writeln!(
         out,
         "\nNext: cd {shown} && sciproof inspect {NAME}.sciproof.json, then sciproof verify {NAME}.sciproof.json (add --json for the machine-readable report)."
@@ -202,5 +235,6 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
     .map_err(io)?;
     Ok(first.status() == Status::Pass
         && second.status() == Status::Fail
-        && third.status() == Status::Pass)
+        && third.status() == Status::Pass
+        && rerun.status() == Status::Pass)
 }

@@ -12,7 +12,7 @@ use sciproof::report::Renderer;
 use sciproof::report::json::JsonRenderer;
 use sciproof::report::text::TextRenderer;
 use sciproof::text::safe_text;
-use sciproof::verify::{VerifyRequest, verify};
+use sciproof::verify::{RerunOptions, VerifyRequest, verify};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -124,6 +124,24 @@ enum Format {
 struct VerifyArgs {
     /// The manifest file (NAME.sciproof.json).
     manifest: PathBuf,
+    /// EXECUTE the recorded command again and compare its results (runs arbitrary code with your permissions).
+    #[arg(long)]
+    rerun: bool,
+    /// Do not ask for confirmation before --rerun.
+    #[arg(long)]
+    yes: bool,
+    /// With --rerun: report INCONCLUSIVE, and run nothing, if the environment differs.
+    #[arg(long)]
+    strict_env: bool,
+    /// With --rerun: give the command only PATH, temp-directory and numerics variables instead of all of yours.
+    #[arg(long)]
+    clean_env: bool,
+    /// With --clean-env: also pass this environment variable; repeatable.
+    #[arg(long = "pass-env", value_name = "NAME", action = clap::ArgAction::Append)]
+    pass_env: Vec<String>,
+    /// Stop the rerun after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "3600.0", value_parser = py_float)]
+    timeout: f64,
     /// Print the report as one JSON object (same as --format json).
     #[arg(long)]
     json: bool,
@@ -265,9 +283,35 @@ fn run_verify(args: VerifyArgs) -> Result<u8, Error> {
         (true, _) => Format::Json,
         (false, f) => f.unwrap_or(Format::Text),
     };
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        return Err(Error::Usage(
+            "timeout must be a positive number of seconds".into(),
+        ));
+    }
+    if args.clean_env && !args.rerun {
+        return Err(Error::Usage("--clean-env only applies to --rerun".into()));
+    }
+    if !args.pass_env.is_empty() && !args.clean_env {
+        return Err(Error::Usage(
+            "--pass-env needs --clean-env (without it nothing is filtered)".into(),
+        ));
+    }
+    if args.strict_env && !args.rerun {
+        eprintln!("warning: --strict-env only applies to --rerun; it has no effect here");
+    }
     let progress = progress_for(format == Format::Text);
+    let confirm = |prompt: &str| confirm_on_terminal(prompt);
+    let rerun = args.rerun.then(|| RerunOptions {
+        assume_yes: args.yes,
+        confirm: Some(&confirm as &dyn Fn(&str) -> Result<bool, Error>),
+        strict_env: args.strict_env,
+        clean_env: args.clean_env,
+        pass_env: args.pass_env.clone(),
+        timeout: args.timeout,
+    });
     let report = verify(&VerifyRequest {
         manifest: args.manifest,
+        rerun,
         progress: progress.as_ref(),
     })?;
     let text = match format {
@@ -284,6 +328,27 @@ fn run_verify(args: VerifyArgs) -> Result<u8, Error> {
         })?;
     }
     Ok(report.status().exit_code() as u8)
+}
+
+/// Asks on the terminal whether to execute: the prompt and the question go to stderr (so
+/// `--json > file` stays valid JSON); only `yes` (any case, surrounding spaces ignored) runs.
+/// Without a terminal it refuses instead of waiting.
+fn confirm_on_terminal(prompt: &str) -> Result<bool, Error> {
+    if !std::io::stdin().is_terminal() {
+        return Err(Error::ConfirmationRequired(
+            "refusing to execute the recorded command: no terminal to ask for confirmation; re-run with --yes after reading the command (see 'sciproof inspect')".into(),
+        ));
+    }
+    eprintln!("{prompt}");
+    eprint!("\nExecute this command? Type 'yes' to continue: ");
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    match std::io::stdin().read_line(&mut answer) {
+        Ok(0) | Err(_) => Err(Error::ConfirmationRequired(
+            "no confirmation received".into(),
+        )),
+        Ok(_) => Ok(answer.trim().eq_ignore_ascii_case("yes")),
+    }
 }
 
 fn run(cli: Cli) -> Result<u8, Error> {
@@ -304,7 +369,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
 
 fn main() -> ExitCode {
     let _ = ctrlc::set_handler(|| {
-        if sciproof::runner::RUNNING.load(std::sync::atomic::Ordering::SeqCst) {
+        if sciproof::runner::DEFERRING.load(std::sync::atomic::Ordering::SeqCst) > 0 {
             sciproof::runner::INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
         } else {
             eprintln!("interrupted");

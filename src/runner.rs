@@ -14,28 +14,44 @@ use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Set by the CLI's Ctrl+C handler; a running command is then stopped.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// True while [`run_command`] waits for a command, so a Ctrl+C handler knows to let it stop
-/// the command (and clean up) rather than exit at once.
-pub static RUNNING: AtomicBool = AtomicBool::new(false);
+/// How many sections are running that must not be cut short by Ctrl+C (a command being run,
+/// outputs moved aside for a rerun). While it is above zero, a Ctrl+C handler should only set
+/// [`INTERRUPTED`] and let the section stop and clean up.
+pub static DEFERRING: AtomicUsize = AtomicUsize::new(0);
 
-struct RunningGuard;
-impl RunningGuard {
-    fn new() -> Self {
-        RUNNING.store(true, Ordering::SeqCst);
-        RunningGuard
+/// Defers Ctrl+C while it lives (see [`DEFERRING`]).
+pub struct DeferInterrupts;
+
+impl DeferInterrupts {
+    /// Starts a section during which Ctrl+C only sets [`INTERRUPTED`].
+    pub fn new() -> Self {
+        DEFERRING.fetch_add(1, Ordering::SeqCst);
+        DeferInterrupts
     }
 }
-impl Drop for RunningGuard {
-    fn drop(&mut self) {
-        RUNNING.store(false, Ordering::SeqCst);
+
+impl Default for DeferInterrupts {
+    fn default() -> Self {
+        Self::new()
     }
+}
+
+impl Drop for DeferInterrupts {
+    fn drop(&mut self) {
+        DEFERRING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Whether Ctrl+C was pressed during a deferred section.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
 }
 
 /// Why a command did not run to completion.
@@ -113,8 +129,10 @@ pub fn run_command(
     env: Option<&BTreeMap<String, String>>,
     max_log_bytes: usize,
 ) -> Result<ExecResult, RunError> {
-    let _running = RunningGuard::new();
-    INTERRUPTED.store(false, Ordering::SeqCst);
+    let _defer = DeferInterrupts::new();
+    if interrupted() {
+        return Err(RunError::Interrupted);
+    }
     let started = Instant::now();
     let mut command = Command::new(&argv[0]);
     command

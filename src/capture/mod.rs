@@ -592,6 +592,8 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
             }
         };
         if *numeric {
+            // A numeric output that cannot be compared later is refused now.
+            crate::numeric::check_file(&path).map_err(|e| Error::Capture(e.0))?;
             let staging = staging
                 .as_ref()
                 .expect("staging exists for numeric outputs");

@@ -445,19 +445,19 @@ pub fn compare_files(
             rows_a += 1;
             cells_a += row.len() as u64;
         }
-        if r == 0 {
-            if let Some(row) = &e {
-                headers = row
-                    .iter()
-                    .map(|c| {
-                        if let Scalar::Str(s) = c {
-                            Some(s.clone())
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
-            }
+        if r == 0
+            && let Some(row) = &e
+        {
+            headers = row
+                .iter()
+                .map(|c| {
+                    if let Scalar::Str(s) = c {
+                        Some(s.clone())
+                    } else {
+                        None
+                    }
+                })
+                .collect();
         }
         if let (Some(er), Some(ar)) = (&e, &a) {
             if er.len() != ar.len() {
@@ -478,10 +478,10 @@ pub fn compare_files(
                     continue;
                 }
                 let mut location = format!("r{r}c{c}");
-                if r != 0 {
-                    if let Some(Some(h)) = headers.get(c) {
-                        location = format!("{location} (column {})", short(str_repr(h), 40));
-                    }
+                if r != 0
+                    && let Some(Some(h)) = headers.get(c)
+                {
+                    location = format!("{location} (column {})", short(str_repr(h), 40));
                 }
                 if let Some(d) = compare_values(&location, ev, av, rtol, atol) {
                     out.push(d);

@@ -554,10 +554,10 @@ impl FirstTen {
             self.items.push(item);
             return;
         }
-        if let Some((worst, _)) = self.items.iter().enumerate().max_by_key(|(_, f)| f.0) {
-            if item.0 < self.items[worst].0 {
-                self.items[worst] = item;
-            }
+        if let Some((worst, _)) = self.items.iter().enumerate().max_by_key(|(_, f)| f.0)
+            && item.0 < self.items[worst].0
+        {
+            self.items[worst] = item;
         }
     }
     fn merge(mut self, other: FirstTen) -> FirstTen {

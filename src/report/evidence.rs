@@ -1,6 +1,7 @@
 //! Evidence: the structured facts a check used, so a result can be audited without re-running.
 
 use crate::json::{Object, Value};
+use crate::numeric::{Difference, RULE_TEXT};
 use crate::tree::TreeDiff;
 
 /// Which digest comparison produced a [`Evidence::Digest`].
@@ -51,6 +52,14 @@ pub enum Evidence {
     },
     /// `exit_code`: the recorded and the rerun exit codes.
     ExitCode { recorded: i64, rerun: i64 },
+    /// `rerun_output_numeric`: the recorded copy against the rerun's output.
+    RerunNumeric {
+        path: String,
+        rtol: f64,
+        atol: f64,
+        /// The differences (empty when equivalent), or why the files could not be compared.
+        outcome: Result<Vec<Difference>, String>,
+    },
 }
 
 impl Evidence {
@@ -91,6 +100,36 @@ impl Evidence {
                 .with("recorded", *recorded)
                 .with("rerun", *rerun)
                 .into(),
+            Evidence::RerunNumeric {
+                path,
+                rtol,
+                atol,
+                outcome,
+            } => {
+                let (differences, details, error) = match outcome {
+                    Ok(diffs) => (
+                        Value::Array(
+                            diffs
+                                .iter()
+                                .map(|d| Value::from(d.message.as_str()))
+                                .collect(),
+                        ),
+                        Value::Array(diffs.iter().map(Difference::to_json).collect()),
+                        Value::Null,
+                    ),
+                    Err(e) => (Value::Null, Value::Null, Value::from(e.as_str())),
+                };
+                Object::new()
+                    .with("kind", "rerun_output_numeric")
+                    .with("path", path)
+                    .with("rtol", *rtol)
+                    .with("atol", *atol)
+                    .with("rule", RULE_TEXT)
+                    .with("differences", differences)
+                    .with("difference_details", details)
+                    .with("error", error)
+                    .into()
+            }
         }
     }
 }

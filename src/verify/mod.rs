@@ -3,9 +3,13 @@
 //! Verify works relative to the manifest's folder (not the current directory) and never
 //! executes anything unless a rerun is requested.
 
+pub mod environment;
 pub mod integrity;
+pub mod rerun;
 
-use crate::error::Result;
+pub use rerun::{DEFAULT_TIMEOUT, RerunOptions};
+
+use crate::error::{Error, Result};
 use crate::manifest::{Manifest, load_manifest, source};
 use crate::paths::resolve_base;
 use crate::progress::Progress;
@@ -19,7 +23,9 @@ pub const NOTE_INTEGRITY_ONLY: &str = "scope: artifact integrity only. The recor
 pub struct VerifyRequest<'a> {
     /// The manifest file.
     pub manifest: PathBuf,
-    /// Receives progress while large files are hashed.
+    /// Execute the recorded command again (`--rerun`), and how.
+    pub rerun: Option<RerunOptions<'a>>,
+    /// Receives progress while large files are hashed and while the command runs.
     pub progress: &'a dyn Progress,
 }
 
@@ -56,13 +62,36 @@ pub fn load(manifest_path: &Path) -> Result<(Manifest, PathBuf)> {
     Ok((manifest, base))
 }
 
-/// Verifies integrity: inputs, outputs, snapshots; warnings and the scope note.
+/// Verifies a manifest: integrity of inputs, outputs and snapshots, then (when asked) the rerun.
 pub fn verify(request: &VerifyRequest) -> Result<Report> {
+    if let Some(r) = &request.rerun {
+        if !(r.timeout.is_finite() && r.timeout > 0.0) {
+            return Err(Error::Usage(
+                "timeout must be a positive number of seconds".into(),
+            ));
+        }
+        if !r.pass_env.is_empty() && !r.clean_env {
+            return Err(Error::Usage(
+                "--pass-env needs --clean-env (without it nothing is filtered)".into(),
+            ));
+        }
+    }
     let (manifest, base) = load(&request.manifest)?;
-    let mut report = Report::new(&manifest.name, false);
-    integrity::check_inputs(&base, &manifest, &mut report, request.progress);
-    integrity::check_outputs(&base, &manifest, &mut report, request.progress);
+    let mut report = Report::new(&manifest.name, request.rerun.is_some());
+    let inputs_intact = integrity::check_inputs(&base, &manifest, &mut report, request.progress);
+    let snapshots = integrity::check_outputs(&base, &manifest, &mut report, request.progress);
     report.warnings.extend(recorded_warnings(&manifest));
-    report.notes.push(NOTE_INTEGRITY_ONLY.into());
+    match &request.rerun {
+        None => report.notes.push(NOTE_INTEGRITY_ONLY.into()),
+        Some(options) => rerun::rerun(
+            &base,
+            &manifest,
+            &snapshots,
+            inputs_intact,
+            &mut report,
+            options,
+            request.progress,
+        )?,
+    }
     Ok(report)
 }

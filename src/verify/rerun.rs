@@ -1,0 +1,606 @@
+//! `verify --rerun`: execute the recorded command once and compare what it produces with the
+//! evidence.
+//!
+//! Nothing runs before the integrity checks passed and the user confirmed. The user's current
+//! outputs are moved aside (renamed into a hidden folder next to the manifest, so they stay on
+//! the same disk and in the project) and put back whatever happens — the command fails, times
+//! out, or is interrupted with Ctrl+C. What the rerun produced is moved to
+//! `.sciproof-rerun-<stamp>/` and named in the report, unless it is identical to the original.
+
+use super::environment::{clean_environment, differences};
+use super::integrity::{State, changed_message, resolve, state, state_evidence};
+use crate::error::{Error, Result, strerror};
+use crate::manifest::{Artifact, Compare, Manifest};
+use crate::numeric::compare_files;
+use crate::paths::resolve_inside;
+use crate::probe::git::git_state;
+use crate::progress::{Progress, Unit};
+use crate::pyfmt::float_repr;
+use crate::report::{DigestKind, Evidence, Report, Status};
+use crate::runner::{DeferInterrupts, RunError, interrupted, run_command};
+use crate::text::safe_text;
+use crate::tree::{MAX_TREE_FILES, scan_tree, tree_digest};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Default rerun timeout in seconds.
+pub const DEFAULT_TIMEOUT: f64 = 3600.0;
+
+/// Asks the user, given the prompt, whether to execute: `Ok(true)` to go on.
+pub type Confirm<'a> = &'a dyn Fn(&str) -> Result<bool>;
+
+/// How to rerun.
+pub struct RerunOptions<'a> {
+    /// `--yes`: do not ask.
+    pub assume_yes: bool,
+    /// Asks the user, given the prompt; `Ok(false)` is a refusal. Without `assume_yes` and
+    /// without this, the rerun is refused with [`Error::ConfirmationRequired`].
+    pub confirm: Option<Confirm<'a>>,
+    /// `--strict-env`: a different environment is INCONCLUSIVE, and nothing runs.
+    pub strict_env: bool,
+    /// `--clean-env`: only a minimal environment reaches the command.
+    pub clean_env: bool,
+    /// `--pass-env NAME`: more variables for a clean environment.
+    pub pass_env: Vec<String>,
+    /// Seconds before the command is stopped.
+    pub timeout: f64,
+}
+
+/// The note every rerun report carries once the command was started.
+pub const NOTE_RERUN_SCOPE: &str = "scope: integrity and one re-execution. Bitwise agreement across different hardware or platforms is not expected; agreement is not a proof of scientific correctness.";
+
+fn prompt(base: &Path, manifest: &Manifest, env_names: Option<&[String]>) -> String {
+    let command: Vec<String> = manifest
+        .command
+        .argv
+        .iter()
+        .map(|a| safe_text(a, 200))
+        .collect();
+    let environment = match env_names {
+        None => "It also receives ALL of your environment variables, including any credentials (use --clean-env to pass only a minimal set). ".to_string(),
+        Some(names) => format!(
+            "It receives a reduced environment: {}. Files and the network remain fully accessible to it. ",
+            if names.is_empty() { "(nothing)".to_string() } else { names.join(", ") }
+        ),
+    };
+    format!(
+        "SciProof is about to EXECUTE the command recorded in this manifest:\n\n    {}\n\n    working directory: {}\n\nIt will run with your current user's permissions and can read, change or delete anything you can. {environment}A manifest is untrusted input: only continue if you trust its source and have read the command above.",
+        command.join(" "),
+        base.display()
+    )
+}
+
+/// Runs the rerun phase of a verification. `inputs_intact` comes from the integrity checks,
+/// `snapshots` holds the verified recorded copy of each numeric output (by output index).
+pub fn rerun(
+    base: &Path,
+    manifest: &Manifest,
+    snapshots: &[Option<PathBuf>],
+    inputs_intact: bool,
+    report: &mut Report,
+    options: &RerunOptions,
+    progress: &dyn Progress,
+) -> Result<()> {
+    if !inputs_intact {
+        report.add(
+            Status::Inconclusive,
+            "rerun",
+            "not attempted: declared inputs are missing, modified or unsafe, so a rerun would not be comparable with the recorded run",
+            None,
+        );
+        return Ok(());
+    }
+    let declared = manifest
+        .inputs
+        .iter()
+        .map(|i| &i.path)
+        .chain(manifest.outputs.iter().map(|o| &o.path));
+    for path in declared {
+        if let Err(e) = resolve_inside(base, path) {
+            report.add(
+                Status::Inconclusive,
+                "rerun",
+                format!("not attempted: unsafe path ({e})"),
+                None,
+            );
+            return Ok(());
+        }
+    }
+    let (env, unset) = if options.clean_env {
+        let (env, unset) = clean_environment(&options.pass_env)?;
+        report.clean_env = true;
+        report.env_passed = env.keys().cloned().collect();
+        (Some(env), unset)
+    } else {
+        (None, Vec::new())
+    };
+    let text = prompt(
+        base,
+        manifest,
+        options.clean_env.then_some(report.env_passed.as_slice()),
+    );
+    if !options.assume_yes {
+        let Some(confirm) = options.confirm else {
+            return Err(Error::ConfirmationRequired(
+                "refusing to execute the recorded command without confirmation; re-run with --yes after reading the command (see 'sciproof inspect')".into(),
+            ));
+        };
+        if !confirm(&text)? {
+            report.add(
+                Status::Inconclusive,
+                "rerun",
+                "declined by the user; nothing was executed",
+                None,
+            );
+            return Ok(());
+        }
+    }
+    // Only now, after confirmation, is anything outside SciProof started (the interpreter probe).
+    let env_differences = differences(base, manifest);
+    if !env_differences.is_empty() {
+        if options.strict_env {
+            report.add(
+                Status::Inconclusive,
+                "environment",
+                format!(
+                    "differs from the recorded one (--strict-env): {}",
+                    env_differences.join("; ")
+                ),
+                None,
+            );
+            return Ok(());
+        }
+        report.warnings.push(format!(
+            "the environment differs from the recorded one: {}",
+            env_differences.join("; ")
+        ));
+    }
+    let current_git = git_state(base);
+    if let (Some(recorded), Some(now)) = (&manifest.git, &current_git)
+        && recorded.commit != now.commit
+    {
+        let short = |c: &str| c.chars().take(12).collect::<String>();
+        report.warnings.push(format!(
+            "the Git commit differs: recorded {}, now {}",
+            short(&recorded.commit),
+            short(&now.commit)
+        ));
+    }
+    if current_git.is_some_and(|g| g.dirty) {
+        report
+            .notes
+            .push("the current Git working tree has uncommitted changes".into());
+    }
+    execute(
+        base,
+        manifest,
+        snapshots,
+        report,
+        options,
+        env.as_ref(),
+        progress,
+    )?;
+    if options.clean_env {
+        report.notes.push(
+            "the rerun received a reduced environment (--clean-env); this limits which variables it can read, not which files or network it can reach".into(),
+        );
+        if !unset.is_empty() {
+            report.notes.push(format!(
+                "requested with --pass-env but not set: {}",
+                unset.join(", ")
+            ));
+        }
+    }
+    report.notes.push(NOTE_RERUN_SCOPE.into());
+    Ok(())
+}
+
+/// Whether something is at `path` (without following a final symbolic link).
+fn present(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
+fn remove_any(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+fn digest_of(path: &Path, directory: bool) -> Option<String> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if directory {
+        meta.is_dir()
+            .then(|| {
+                scan_tree(path, MAX_TREE_FILES, &crate::progress::NoProgress)
+                    .ok()
+                    .map(|e| tree_digest(&e))
+            })
+            .flatten()
+    } else {
+        meta.is_file()
+            .then(|| {
+                crate::hash::sha256_file(path, &crate::progress::NoProgress)
+                    .ok()
+                    .map(|(d, _)| d)
+            })
+            .flatten()
+    }
+}
+
+fn execute(
+    base: &Path,
+    manifest: &Manifest,
+    snapshots: &[Option<PathBuf>],
+    report: &mut Report,
+    options: &RerunOptions,
+    env: Option<&BTreeMap<String, String>>,
+    progress: &dyn Progress,
+) -> Result<()> {
+    let _defer = DeferInterrupts::new();
+    let io = |what: &Path, e: std::io::Error| Error::Write {
+        path: what.display().to_string(),
+        reason: strerror(&e),
+    };
+    let backup = tempfile::Builder::new()
+        .prefix(".sciproof-rerun-backup-")
+        .tempdir_in(base)
+        .map_err(|e| io(base, e))?;
+    let outputs: Vec<(PathBuf, bool)> = manifest
+        .outputs
+        .iter()
+        .map(|o| (base.join(&o.path), o.artifact.is_directory()))
+        .collect();
+    let preexisting: BTreeSet<PathBuf> = manifest
+        .outputs
+        .iter()
+        .flat_map(|o| {
+            Path::new(&o.path)
+                .ancestors()
+                .skip(1)
+                .map(|p| base.join(p))
+                .collect::<Vec<_>>()
+        })
+        .filter(|p| p.is_dir())
+        .collect();
+    // Move the current outputs aside, so a stale output cannot "reproduce" itself.
+    let mut moved: Vec<Option<PathBuf>> = vec![None; outputs.len()];
+    let mut failure = None;
+    for (i, (target, directory)) in outputs.iter().enumerate() {
+        let kind_matches = std::fs::symlink_metadata(target)
+            .is_ok_and(|m| if *directory { m.is_dir() } else { m.is_file() });
+        if kind_matches {
+            let aside = backup.path().join(i.to_string());
+            match std::fs::rename(target, &aside) {
+                Ok(()) => moved[i] = Some(aside),
+                Err(e) => {
+                    failure = Some(io(target, e));
+                    break;
+                }
+            }
+        }
+    }
+    let run = if failure.is_some() {
+        None
+    } else if interrupted() {
+        Some(Err(RunError::Interrupted))
+    } else {
+        progress.begin(
+            &format!("rerunning {}", safe_text(&manifest.command.argv[0], 40)),
+            0,
+            Unit::Bytes,
+        );
+        let r = run_command(&manifest.command.argv, base, Some(options.timeout), env, 0);
+        progress.finish();
+        Some(r)
+    };
+    match run {
+        None => {}
+        Some(Err(RunError::Timeout(m))) => report.add(Status::Inconclusive, "rerun", m, None),
+        Some(Err(RunError::Interrupted)) => report.add(
+            Status::Inconclusive,
+            "rerun",
+            "interrupted by the user; originals were restored",
+            None,
+        ),
+        Some(Err(RunError::NotRunnable(m))) => report.add(
+            Status::Inconclusive,
+            "rerun",
+            format!("{m} (is it installed here?)"),
+            None,
+        ),
+        Some(Ok(result)) => {
+            report.rerun_executed = true;
+            compare_outputs(
+                base,
+                manifest,
+                snapshots,
+                result.exit_code,
+                report,
+                progress,
+            );
+            for (stream, recorded, now) in [
+                (
+                    "stdout",
+                    &manifest.execution.stdout.sha256,
+                    &result.stdout.sha256,
+                ),
+                (
+                    "stderr",
+                    &manifest.execution.stderr.sha256,
+                    &result.stderr.sha256,
+                ),
+            ] {
+                let relation = if recorded == now {
+                    "identical to"
+                } else {
+                    "different from"
+                };
+                report.notes.push(format!(
+                    "{stream} of the rerun is {relation} the recorded {stream} (informational only)"
+                ));
+            }
+            // A rerun must not damage the evidence it is checked against.
+            for item in &manifest.inputs {
+                let st = state(
+                    &base.join(&item.path),
+                    &item.artifact,
+                    Some(&item.sha256),
+                    &item.path,
+                    progress,
+                );
+                if !st.exists || st.digest.as_deref() != Some(item.sha256.as_str()) {
+                    report.add(
+                        Status::Fail,
+                        format!("input {}", item.path),
+                        "was modified or removed by the rerun (inputs must be read-only)",
+                        None,
+                    );
+                }
+            }
+        }
+    }
+    // Put everything back; what the rerun made goes to .sciproof-rerun-<stamp>/.
+    let stamp = crate::timestamp::format_stamp(crate::timestamp::now_unix());
+    let mut counter = 0;
+    let folder_name = |n: usize| {
+        if n == 0 {
+            format!(".sciproof-rerun-{stamp}")
+        } else {
+            format!(".sciproof-rerun-{stamp}-{n}")
+        }
+    };
+    while present(&base.join(folder_name(counter))) {
+        counter += 1;
+    }
+    let rerun_dir = base.join(folder_name(counter));
+    let mut kept_backup = false;
+    for (i, ((target, directory), item)) in outputs.iter().zip(&manifest.outputs).enumerate() {
+        if present(target) {
+            let unchanged = moved[i].as_ref().is_some_and(|orig| {
+                let new = digest_of(target, *directory);
+                new.is_some() && new == digest_of(orig, *directory)
+            });
+            let cleared = if unchanged {
+                remove_any(target)
+            } else {
+                let destination = rerun_dir.join(&item.path);
+                destination
+                    .parent()
+                    .map_or(Ok(()), std::fs::create_dir_all)
+                    .and_then(|_| std::fs::rename(target, &destination))
+            };
+            if let Err(e) = cleared {
+                report.warnings.push(format!(
+                    "could not move the rerun's {} aside: {}",
+                    item.path,
+                    strerror(&e)
+                ));
+            }
+        }
+        if let Some(original) = &moved[i] {
+            let restored = target
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|_| std::fs::rename(original, target));
+            if let Err(e) = restored {
+                kept_backup = true;
+                report.warnings.push(format!(
+                    "could not restore {}: {}; the original is kept in {}",
+                    item.path,
+                    strerror(&e),
+                    original.display()
+                ));
+            }
+        }
+    }
+    for item in &manifest.outputs {
+        for parent in Path::new(&item.path).ancestors().skip(1) {
+            let dir = base.join(parent);
+            if parent.as_os_str().is_empty()
+                || preexisting.contains(&dir)
+                || std::fs::remove_dir(&dir).is_err()
+            {
+                break;
+            }
+        }
+    }
+    if present(&rerun_dir) {
+        report.rerun_outputs_dir = Some(folder_name(counter));
+    }
+    if kept_backup {
+        let _ = backup.keep();
+    }
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn compare_outputs(
+    base: &Path,
+    manifest: &Manifest,
+    snapshots: &[Option<PathBuf>],
+    exit_code: i64,
+    report: &mut Report,
+    progress: &dyn Progress,
+) {
+    let recorded = manifest.execution.exit_code;
+    let evidence = Some(Evidence::ExitCode {
+        recorded,
+        rerun: exit_code,
+    });
+    if exit_code == recorded {
+        report.add(
+            Status::Pass,
+            "exit code",
+            format!("{exit_code}, same as recorded"),
+            evidence,
+        );
+    } else {
+        report.add(
+            Status::Fail,
+            "exit code",
+            format!("rerun exited with {exit_code}, recorded {recorded}"),
+            evidence,
+        );
+    }
+    for (index, item) in manifest.outputs.iter().enumerate() {
+        let subject = format!("rerun output {}", item.path);
+        let Some(path) = resolve(base, &item.path, report, &subject) else {
+            continue;
+        };
+        let st: State = state(
+            &path,
+            &item.artifact,
+            item.sha256.as_deref(),
+            &item.path,
+            progress,
+        );
+        if let Some(problem) = &st.problem {
+            let ev = state_evidence(
+                DigestKind::RerunOutputExact,
+                &item.path,
+                item.sha256.as_deref(),
+                &item.artifact,
+                &st,
+            );
+            report.add(
+                Status::Fail,
+                subject,
+                format!("cannot be compared: {problem}"),
+                Some(ev),
+            );
+            continue;
+        }
+        if !item.present {
+            if st.exists {
+                report.add(
+                    Status::Fail,
+                    subject,
+                    "was absent in the recorded run but the rerun created it",
+                    None,
+                );
+            } else {
+                report.add(Status::Pass, subject, "absent, as recorded", None);
+            }
+            continue;
+        }
+        if !st.exists {
+            report.add(
+                Status::Fail,
+                subject,
+                "the rerun did not produce this file",
+                None,
+            );
+            continue;
+        }
+        match &item.compare {
+            Compare::Exact => {
+                let ev = Some(state_evidence(
+                    DigestKind::RerunOutputExact,
+                    &item.path,
+                    item.sha256.as_deref(),
+                    &item.artifact,
+                    &st,
+                ));
+                if st.digest == item.sha256 {
+                    report.add(
+                        Status::Pass,
+                        subject,
+                        "identical to the recorded output (exact SHA-256)",
+                        ev,
+                    );
+                } else if let Artifact::Directory { .. } = item.artifact {
+                    report.add(
+                        Status::Fail,
+                        subject,
+                        changed_message(&st, "differs from the recorded directory"),
+                        ev,
+                    );
+                } else {
+                    report.add(
+                        Status::Fail,
+                        subject,
+                        "differs from the recorded output (exact SHA-256 comparison). If small numerical differences are acceptable, capture it with --output-numeric",
+                        ev,
+                    );
+                }
+            }
+            Compare::Numeric {
+                rtol,
+                atol,
+                snapshot,
+            } => {
+                let Some(Some(snapshot_path)) = snapshots.get(index) else {
+                    report.add(
+                        Status::Inconclusive,
+                        subject,
+                        "recorded copy is unusable; cannot compare numerically",
+                        None,
+                    );
+                    continue;
+                };
+                let outcome = if st.digest.as_deref() == Some(snapshot.sha256.as_str()) {
+                    Ok(Vec::new()) // byte-identical to the recorded copy
+                } else {
+                    progress.begin(&format!("comparing {}", item.path), 0, Unit::Bytes);
+                    let r = compare_files(snapshot_path, &path, &item.path, *rtol, *atol)
+                        .map_err(|e| e.0);
+                    progress.finish();
+                    r
+                };
+                let (status, message) = match &outcome {
+                    Err(e) => (Status::Fail, format!("cannot be compared numerically: {e}")),
+                    Ok(d) if d.is_empty() => (
+                        Status::Pass,
+                        format!(
+                            "numerically equivalent (rtol={}, atol={})",
+                            float_repr(*rtol),
+                            float_repr(*atol)
+                        ),
+                    ),
+                    Ok(d) => (
+                        Status::Fail,
+                        format!(
+                            "outside the declared tolerance: {}",
+                            d.iter()
+                                .map(|x| x.message.as_str())
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        ),
+                    ),
+                };
+                let ev = Evidence::RerunNumeric {
+                    path: item.path.clone(),
+                    rtol: *rtol,
+                    atol: *atol,
+                    outcome,
+                };
+                report.add(status, subject, message, Some(ev));
+            }
+        }
+    }
+}
