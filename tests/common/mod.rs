@@ -73,6 +73,14 @@ impl Project {
             .assert()
             .success();
     }
+    /// Captures the standard experiment without declaring `train.sh` (so tests may change it).
+    pub fn capture_without_script(&self, name: &str) {
+        self.cmd()
+            .args(["capture", "--name", name, "--input", "data.json"])
+            .args(["--output", "out/log.txt", "--output-numeric", "out/result.json", "--", "sh", "train.sh"])
+            .assert()
+            .success();
+    }
     /// Runs `verify --json` and returns the exit code and the parsed report.
     pub fn verify_json(&self, manifest: &str) -> (i32, sciproof::json::Value) {
         let out = self
