@@ -240,3 +240,154 @@ fn both_tools_refuse_the_same_broken_manifests() {
         assert_eq!(theirs.status.code(), Some(3), "{to}");
     }
 }
+
+const GENERATOR: &str = r#"
+import json, os
+import numpy as np
+mode = open("mode").read().strip()
+tiny = 1e-12 if mode == "changed" else 0.0
+big = 0.5 if mode == "changed" else 0.0
+os.makedirs("out", exist_ok=True)
+with open("out/m.json", "w") as f:
+    json.dump({"acc": 0.91 + big, "loss": 0.25 + tiny, "n": 100, "name": "x", "flag": True,
+               "vals": [1.0, 2.0 + big, 3.0], "big": 12345678901234567890123}, f)
+with open("out/t.csv", "w") as f:
+    f.write("id,loss,acc\n")
+    for i in range(1, 6):
+        f.write(f"{i},{0.1 * i + tiny},{0.5 + (big if i == 3 else 0.0)}\n")
+with open("out/t.tsv", "w") as f:
+    f.write("id\tloss\n")
+    for i in range(1, 4):
+        f.write(f"{i}\t{0.2 * i + (big if i == 2 else tiny)}\n")
+a = np.arange(12.0).reshape(3, 4)
+a[1, 2] += big
+a[0, 0] += tiny
+np.save("out/a.npy", a)
+np.save("out/i.npy", np.arange(6, dtype=np.int32) + (1 if mode == "changed" else 0))
+np.save("out/f32.npy", np.linspace(0, 1, 5, dtype=np.float32) * (1 + big))
+np.save("out/fort.npy", np.asfortranarray(np.arange(6.0).reshape(2, 3) + big))
+"#;
+
+const NUMERIC_OUTPUTS: [&str; 7] = [
+    "out/m.json",
+    "out/t.csv",
+    "out/t.tsv",
+    "out/a.npy",
+    "out/i.npy",
+    "out/f32.npy",
+    "out/fort.npy",
+];
+
+fn numeric_project(capture_with_reference: bool) -> Project {
+    let p = Project::new();
+    p.write("gen.py", GENERATOR);
+    p.write("mode", "base\n");
+    let python = reference_python();
+    let mut args: Vec<String> = vec![
+        "capture".into(),
+        "--name".into(),
+        "num".into(),
+        "--input".into(),
+        "gen.py".into(),
+    ];
+    for o in NUMERIC_OUTPUTS {
+        args.push("--output-numeric".into());
+        args.push(o.into());
+    }
+    args.extend([
+        "--tolerance".into(),
+        "out/t.csv".into(),
+        "rtol=1e-6".into(),
+        "--".into(),
+    ]);
+    args.push(python.to_string_lossy().into_owned());
+    args.push("gen.py".into());
+    if capture_with_reference {
+        let out = reference_cmd(p.path()).args(&args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    } else {
+        p.cmd().args(&args).assert().success();
+    }
+    p.write("mode", "changed\n");
+    p
+}
+
+fn rerun_ours(dir: &std::path::Path) -> (i32, Value) {
+    let out = sciproof(dir)
+        .args(["verify", "num.sciproof.json", "--rerun", "--yes", "--json"])
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        parse(&String::from_utf8(out.stdout).unwrap()).unwrap(),
+    )
+}
+
+fn rerun_theirs(dir: &std::path::Path) -> (i32, Value) {
+    let out = reference_cmd(dir)
+        .args(["verify", "num.sciproof.json", "--rerun", "--yes", "--json"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    (
+        out.status.code().unwrap(),
+        parse(&text)
+            .unwrap_or_else(|e| panic!("{e}: {text} {}", String::from_utf8_lossy(&out.stderr))),
+    )
+}
+
+/// `(kind, location, recorded, found)` of every listed difference of a numeric check.
+fn detail_keys(check: &Value) -> Vec<(Value, Value, Value, Value)> {
+    let ev = field(check, "evidence");
+    field(ev, "difference_details")
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                field(d, "kind").clone(),
+                field(d, "location").clone(),
+                field(d, "recorded").clone(),
+                field(d, "found").clone(),
+            )
+        })
+        .collect()
+}
+
+fn assert_same_rerun(p: &Project) {
+    let (code_ours, ours) = rerun_ours(p.path());
+    let (code_theirs, theirs) = rerun_theirs(p.path());
+    assert_eq!(code_ours, code_theirs);
+    assert_eq!(field(&ours, "result"), field(&theirs, "result"));
+    assert_eq!(field(&ours, "counts"), field(&theirs, "counts"));
+    let subjects = |r: &Value| statuses(r);
+    assert_eq!(subjects(&ours), subjects(&theirs));
+    for o in NUMERIC_OUTPUTS {
+        let subject = format!("rerun output {o}");
+        let (a, b) = (check_for(&ours, &subject), check_for(&theirs, &subject));
+        assert_eq!(detail_keys(&a), detail_keys(&b), "{subject}");
+        if o.ends_with(".json") || o.ends_with("sv") {
+            assert_eq!(field(&a, "message"), field(&b, "message"), "{subject}");
+        }
+    }
+    assert_eq!(field(&ours, "not_checked"), field(&theirs, "not_checked"));
+}
+
+#[test]
+fn reruns_of_numeric_outputs_agree_with_the_reference_on_its_manifests() {
+    let p = numeric_project(true);
+    assert_same_rerun(&p);
+    // and once more where everything is equivalent
+    p.write("mode", "base\n");
+    assert_same_rerun(&p);
+}
+
+#[test]
+fn reruns_of_numeric_outputs_agree_with_the_reference_on_our_manifests() {
+    let p = numeric_project(false);
+    assert_same_rerun(&p);
+}

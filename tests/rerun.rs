@@ -6,18 +6,30 @@ use predicates::prelude::*;
 use sciproof::json::Value;
 
 fn rerun_json(p: &Project, manifest: &str, extra: &[&str]) -> (i32, Value) {
-    let out = p.cmd().args(["verify", manifest, "--rerun", "--yes", "--json"]).args(extra).output().unwrap();
+    let out = p
+        .cmd()
+        .args(["verify", manifest, "--rerun", "--yes", "--json"])
+        .args(extra)
+        .output()
+        .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let v = sciproof::json::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let v = sciproof::json::parse(&text)
+        .unwrap_or_else(|e| panic!("{e}: {text}\n{}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code().unwrap(), v)
 }
 
 fn status_of(report: &Value, subject: &str) -> String {
-    field(&check_for(report, subject), "status").as_str().unwrap().to_string()
+    field(&check_for(report, subject), "status")
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 fn listing(p: &Project) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(p.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<String> = std::fs::read_dir(p.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     names.sort();
     names
 }
@@ -32,15 +44,34 @@ fn a_deterministic_command_reproduces_and_leaves_the_tree_as_it_was() {
     assert_eq!(status_of(&r, "exit code"), "PASS");
     assert_eq!(status_of(&r, "rerun output out/log.txt"), "PASS");
     let numeric = check_for(&r, "rerun output out/result.json");
-    assert_eq!(field(&numeric, "message").as_str(), Some("numerically equivalent (rtol=1e-09, atol=0.0)"));
+    assert_eq!(
+        field(&numeric, "message").as_str(),
+        Some("numerically equivalent (rtol=1e-09, atol=0.0)")
+    );
     let ev = field(&numeric, "evidence");
     let keys: Vec<&str> = ev.as_object().unwrap().iter().map(|(k, _)| k).collect();
-    assert_eq!(keys, ["kind", "path", "rtol", "atol", "rule", "differences", "difference_details", "error"]);
+    assert_eq!(
+        keys,
+        [
+            "kind",
+            "path",
+            "rtol",
+            "atol",
+            "rule",
+            "differences",
+            "difference_details",
+            "error"
+        ]
+    );
     assert_eq!(field(&r, "rerun_executed"), &Value::Bool(true));
     assert_eq!(field(&r, "rerun_outputs_dir"), &Value::Null);
     assert_eq!(listing(&p), before, "nothing left behind");
     let not_checked = field(&r, "not_checked").as_array().unwrap();
-    assert!(not_checked.iter().all(|i| i.as_str() != Some("reproducibility: the recorded command was not executed")));
+    assert!(
+        not_checked
+            .iter()
+            .all(|i| i.as_str() != Some("reproducibility: the recorded command was not executed"))
+    );
 }
 
 #[test]
@@ -58,13 +89,21 @@ fn numeric_differences_outside_the_tolerance_fail_with_details_and_outputs_are_r
     assert_eq!(field(&c, "status").as_str(), Some("FAIL"));
     assert_eq!(
         field(&c, "message").as_str(),
-        Some("outside the declared tolerance: $.value: recorded 42.5, found 42.75 (rtol=1e-09, atol=0.0)")
+        Some(
+            "outside the declared tolerance: $.value: recorded 42.5, found 42.75 (rtol=1e-09, atol=0.0)"
+        )
     );
-    let detail = &field(field(&c, "evidence"), "difference_details").as_array().unwrap()[0];
+    let detail = &field(field(&c, "evidence"), "difference_details")
+        .as_array()
+        .unwrap()[0];
     assert_eq!(field(detail, "kind").as_str(), Some("number"));
     assert_eq!(field(detail, "location").as_str(), Some("$.value"));
     assert_eq!(field(detail, "abs_diff"), &Value::from(0.25));
-    assert_eq!(p.read("out/result.json"), original, "the user's output is back");
+    assert_eq!(
+        p.read("out/result.json"),
+        original,
+        "the user's output is back"
+    );
     let dir = field(&r, "rerun_outputs_dir").as_str().unwrap().to_string();
     assert!(dir.starts_with(".sciproof-rerun-"));
     assert!(p.read(&format!("{dir}/out/result.json")).contains("42.75"));
@@ -85,7 +124,20 @@ fn tolerances_are_applied_per_output() {
     let p = Project::new();
     p.write("counter", "0");
     let script = "n=$(cat counter); echo $((n+1)) > counter; mkdir -p out; echo \"{\\\"loss\\\": 1.00$n}\" > out/loss.json; echo \"{\\\"n\\\": 1.0$n}\" > out/n.json\n";
-    capture_custom(&p, "t", &["--output-numeric", "out/loss.json", "--output-numeric", "out/n.json", "--tolerance", "out/loss.json", "atol=0.01"], script);
+    capture_custom(
+        &p,
+        "t",
+        &[
+            "--output-numeric",
+            "out/loss.json",
+            "--output-numeric",
+            "out/n.json",
+            "--tolerance",
+            "out/loss.json",
+            "atol=0.01",
+        ],
+        script,
+    );
     let (code, r) = rerun_json(&p, "t.sciproof.json", &[]);
     assert_eq!(code, 1);
     assert_eq!(status_of(&r, "rerun output out/loss.json"), "PASS");
@@ -96,23 +148,44 @@ fn tolerances_are_applied_per_output() {
 fn a_changed_exit_code_and_a_missing_output_fail() {
     let p = Project::new();
     p.write("flag", "");
-    capture_custom(&p, "e", &["--output", "out.txt"], "if [ -f flag ]; then echo x > out.txt; exit 0; fi; exit 3\n");
+    capture_custom(
+        &p,
+        "e",
+        &["--output", "out.txt"],
+        "if [ -f flag ]; then echo x > out.txt; exit 0; fi; exit 3\n",
+    );
     std::fs::remove_file(p.join("flag")).unwrap();
     let (code, r) = rerun_json(&p, "e.sciproof.json", &[]);
     assert_eq!(code, 1);
     let c = check_for(&r, "exit code");
-    assert_eq!(field(&c, "message").as_str(), Some("rerun exited with 3, recorded 0"));
-    assert_eq!(field(&check_for(&r, "rerun output out.txt"), "message").as_str(), Some("the rerun did not produce this file"));
+    assert_eq!(
+        field(&c, "message").as_str(),
+        Some("rerun exited with 3, recorded 0")
+    );
+    assert_eq!(
+        field(&check_for(&r, "rerun output out.txt"), "message").as_str(),
+        Some("the rerun did not produce this file")
+    );
     assert_eq!(p.read("out.txt"), "x\n", "restored");
 }
 
 #[test]
 fn an_exact_output_that_changes_fails_and_suggests_numeric_comparison() {
     let p = Project::new();
-    capture_custom(&p, "x", &["--output", "stamp.txt"], "date +%s%N > stamp.txt\n");
+    capture_custom(
+        &p,
+        "x",
+        &["--output", "stamp.txt"],
+        "date +%s%N > stamp.txt\n",
+    );
     let (code, r) = rerun_json(&p, "x.sciproof.json", &[]);
     assert_eq!(code, 1);
-    assert!(field(&check_for(&r, "rerun output stamp.txt"), "message").as_str().unwrap().contains("capture it with --output-numeric"));
+    assert!(
+        field(&check_for(&r, "rerun output stamp.txt"), "message")
+            .as_str()
+            .unwrap()
+            .contains("capture it with --output-numeric")
+    );
 }
 
 #[test]
@@ -125,7 +198,9 @@ fn without_yes_and_without_a_terminal_the_rerun_is_refused_and_nothing_runs() {
         .write_stdin("yes\n")
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("no terminal to ask for confirmation; re-run with --yes"));
+        .stderr(predicate::str::contains(
+            "no terminal to ask for confirmation; re-run with --yes",
+        ));
     assert!(!p.join("ran").exists());
 }
 
@@ -138,11 +213,17 @@ fn a_timeout_is_inconclusive_and_restores_the_outputs() {
     let (code, r) = rerun_json(&p, "s.sciproof.json", &["--timeout", "0.5"]);
     assert!(started.elapsed().as_secs() < 20);
     assert_eq!(code, 2);
-    assert_eq!(field(&check_for(&r, "rerun"), "message").as_str(), Some("command did not finish within 0.5 seconds"));
+    assert_eq!(
+        field(&check_for(&r, "rerun"), "message").as_str(),
+        Some("command did not finish within 0.5 seconds")
+    );
     assert_eq!(p.read("out.txt"), "done\n");
     let dir = field(&r, "rerun_outputs_dir").as_str().unwrap().to_string();
     assert_eq!(p.read(&format!("{dir}/out.txt")), "partial\n");
-    assert_eq!(field(&r, "not_checked").as_array().unwrap()[0].as_str(), Some("reproducibility: the recorded command was not executed"));
+    assert_eq!(
+        field(&r, "not_checked").as_array().unwrap()[0].as_str(),
+        Some("reproducibility: the recorded command was not executed")
+    );
 }
 
 #[test]
@@ -152,14 +233,31 @@ fn a_missing_command_and_modified_inputs_are_inconclusive_without_running() {
     p.write("data.json", "{\"x\": 1}\n");
     let (code, r) = rerun_json(&p, "run.sciproof.json", &[]);
     assert_eq!(code, 1); // the modified input itself fails
-    assert!(field(&check_for(&r, "rerun"), "message").as_str().unwrap().starts_with("not attempted: declared inputs are missing"));
+    assert!(
+        field(&check_for(&r, "rerun"), "message")
+            .as_str()
+            .unwrap()
+            .starts_with("not attempted: declared inputs are missing")
+    );
 
     let q = Project::new();
     q.cmd()
-        .args(["capture", "--name", "m", "--input", "data.json", "--", "sh", "-c", "true"])
+        .args([
+            "capture",
+            "--name",
+            "m",
+            "--input",
+            "data.json",
+            "--",
+            "sh",
+            "-c",
+            "true",
+        ])
         .assert()
         .success();
-    let text = q.read("m.sciproof.json").replace("\"sh\"", "\"no-such-tool-xyz\"");
+    let text = q
+        .read("m.sciproof.json")
+        .replace("\"sh\"", "\"no-such-tool-xyz\"");
     q.write("m.sciproof.json", &text);
     let (code, r) = rerun_json(&q, "m.sciproof.json", &[]);
     assert_eq!(code, 2);
@@ -172,21 +270,49 @@ fn a_missing_command_and_modified_inputs_are_inconclusive_without_running() {
 #[test]
 fn clean_env_passes_only_the_minimal_set_and_names_it() {
     let p = Project::new();
-    capture_custom(&p, "c", &["--output", "env.txt"], "env | cut -d= -f1 | grep -v '^PWD$' | grep -v '^SHLVL$' | grep -v '^_$' | sort > env.txt\n");
+    capture_custom(
+        &p,
+        "c",
+        &["--output", "env.txt"],
+        "env | cut -d= -f1 | grep -v '^PWD$' | grep -v '^SHLVL$' | grep -v '^_$' | sort > env.txt\n",
+    );
     let out = p
         .cmd()
         .env("SCIPROOF_SECRET", "hunter2")
         .env("KEEP_ME", "1")
-        .args(["verify", "c.sciproof.json", "--rerun", "--yes", "--json", "--clean-env", "--pass-env", "KEEP_ME", "--pass-env", "NOT_SET_ANYWHERE"])
+        .args([
+            "verify",
+            "c.sciproof.json",
+            "--rerun",
+            "--yes",
+            "--json",
+            "--clean-env",
+            "--pass-env",
+            "KEEP_ME",
+            "--pass-env",
+            "NOT_SET_ANYWHERE",
+        ])
         .output()
         .unwrap();
     let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     assert_eq!(field(&r, "clean_env"), &Value::Bool(true));
-    let passed: Vec<&str> = field(&r, "env_passed").as_array().unwrap().iter().filter_map(Value::as_str).collect();
-    assert!(passed.contains(&"PATH") && passed.contains(&"KEEP_ME") && !passed.contains(&"SCIPROOF_SECRET"));
+    let passed: Vec<&str> = field(&r, "env_passed")
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        passed.contains(&"PATH")
+            && passed.contains(&"KEEP_ME")
+            && !passed.contains(&"SCIPROOF_SECRET")
+    );
     let dir = field(&r, "rerun_outputs_dir").as_str().unwrap().to_string();
     let seen = p.read(&format!("{dir}/env.txt"));
-    assert!(seen.contains("KEEP_ME") && !seen.contains("SCIPROOF_SECRET") && !seen.contains("HOME"), "{seen}");
+    assert!(
+        seen.contains("KEEP_ME") && !seen.contains("SCIPROOF_SECRET") && !seen.contains("HOME"),
+        "{seen}"
+    );
     let notes = sciproof::json::to_string_compact(field(&r, "notes"));
     assert!(notes.contains("requested with --pass-env but not set: NOT_SET_ANYWHERE"));
     assert!(!sciproof::json::to_string_compact(&r).contains("hunter2"));
@@ -197,28 +323,58 @@ fn strict_env_stops_before_running_when_the_environment_differs() {
     let p = Project::new();
     p.capture_without_script("run");
     p.write("train.sh", "touch ran\n");
-    let out = p.cmd().env("OMP_NUM_THREADS", "3").args(["verify", "run.sciproof.json", "--rerun", "--yes", "--strict-env", "--json"]).output().unwrap();
+    let out = p
+        .cmd()
+        .env("OMP_NUM_THREADS", "3")
+        .args([
+            "verify",
+            "run.sciproof.json",
+            "--rerun",
+            "--yes",
+            "--strict-env",
+            "--json",
+        ])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     assert_eq!(
         field(&check_for(&r, "environment"), "message").as_str(),
-        Some("differs from the recorded one (--strict-env): environment variable OMP_NUM_THREADS is set now, was not at capture time")
+        Some(
+            "differs from the recorded one (--strict-env): environment variable OMP_NUM_THREADS is set now, was not at capture time"
+        )
     );
     assert!(!p.join("ran").exists());
     // without --strict-env the difference is only a warning
-    let out = p.cmd().env("OMP_NUM_THREADS", "3").args(["verify", "run.sciproof.json", "--rerun", "--yes", "--json"]).output().unwrap();
+    let out = p
+        .cmd()
+        .env("OMP_NUM_THREADS", "3")
+        .args(["verify", "run.sciproof.json", "--rerun", "--yes", "--json"])
+        .output()
+        .unwrap();
     let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
-    assert!(sciproof::json::to_string_compact(field(&r, "warnings")).contains("OMP_NUM_THREADS is set now"));
+    assert!(
+        sciproof::json::to_string_compact(field(&r, "warnings"))
+            .contains("OMP_NUM_THREADS is set now")
+    );
 }
 
 #[test]
 fn directories_the_rerun_creates_are_removed_and_existing_ones_kept() {
     let p = Project::new();
-    capture_custom(&p, "d", &["--output", "deep/a/b.txt", "--output", "keep/c.txt"], "mkdir -p deep/a keep; echo b > deep/a/b.txt; echo c > keep/c.txt\n");
+    capture_custom(
+        &p,
+        "d",
+        &["--output", "deep/a/b.txt", "--output", "keep/c.txt"],
+        "mkdir -p deep/a keep; echo b > deep/a/b.txt; echo c > keep/c.txt\n",
+    );
     std::fs::remove_dir_all(p.join("deep")).unwrap();
     std::fs::remove_file(p.join("keep/c.txt")).unwrap();
     let (_, r) = rerun_json(&p, "d.sciproof.json", &[]);
-    assert!(!p.join("deep").exists(), "created by the rerun, removed again");
+    assert!(
+        !p.join("deep").exists(),
+        "created by the rerun, removed again"
+    );
     assert!(p.join("keep").is_dir(), "existed before, kept");
     assert!(field(&r, "rerun_outputs_dir").as_str().is_some());
 }
@@ -227,10 +383,18 @@ fn directories_the_rerun_creates_are_removed_and_existing_ones_kept() {
 fn directory_outputs_are_compared_file_by_file() {
     let p = Project::new();
     p.write("counter", "0");
-    capture_custom(&p, "dir", &["--output", "res"], "n=$(cat counter); echo $((n+1)) > counter; mkdir -p res; echo same > res/a.txt; echo $n > res/b.txt\n");
+    capture_custom(
+        &p,
+        "dir",
+        &["--output", "res"],
+        "n=$(cat counter); echo $((n+1)) > counter; mkdir -p res; echo same > res/a.txt; echo $n > res/b.txt\n",
+    );
     let (code, r) = rerun_json(&p, "dir.sciproof.json", &[]);
     assert_eq!(code, 1);
-    assert_eq!(field(&check_for(&r, "rerun output res"), "message").as_str(), Some("differs from the recorded directory: 1 modified (b.txt)"));
+    assert_eq!(
+        field(&check_for(&r, "rerun output res"), "message").as_str(),
+        Some("differs from the recorded directory: 1 modified (b.txt)")
+    );
     assert_eq!(p.read("res/b.txt"), "0\n");
 }
 
@@ -247,7 +411,9 @@ fn a_rerun_output_that_cannot_be_parsed_fails_with_the_reason() {
     let (code, r) = rerun_json(&p, "j.sciproof.json", &[]);
     assert_eq!(code, 1);
     let c = check_for(&r, "rerun output m.json");
-    assert!(field(&c, "message").as_str().unwrap().starts_with("cannot be compared numerically: m.json is not valid JSON: duplicate object key 'a'"));
+    assert!(field(&c, "message").as_str().unwrap().starts_with(
+        "cannot be compared numerically: m.json is not valid JSON: duplicate object key 'a'"
+    ));
     assert_eq!(field(field(&c, "evidence"), "differences"), &Value::Null);
 }
 
@@ -255,20 +421,54 @@ fn a_rerun_output_that_cannot_be_parsed_fails_with_the_reason() {
 fn capture_refuses_numeric_outputs_that_cannot_be_compared() {
     let p = Project::new();
     for (file, content, message) in [
-        ("dup.json", "{\"a\": 1, \"a\": 2}", "dup.json is not valid JSON: duplicate object key 'a'"),
-        ("r.txt", "1", "numeric comparison supports .json, .csv, .tsv, .npy and .npz files, got 'r.txt'"),
+        (
+            "dup.json",
+            "{\"a\": 1, \"a\": 2}",
+            "dup.json is not valid JSON: duplicate object key 'a'",
+        ),
+        (
+            "r.txt",
+            "1",
+            "numeric comparison supports .json, .csv, .tsv, .npy and .npz files, got 'r.txt'",
+        ),
     ] {
         p.write(file, content);
-        let out = p.cmd().args(["capture", "--name", "n", "--output-numeric", file, "--", "true"]).output().unwrap();
+        let out = p
+            .cmd()
+            .args([
+                "capture",
+                "--name",
+                "n",
+                "--output-numeric",
+                file,
+                "--",
+                "true",
+            ])
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(3), "{file}");
-        assert!(String::from_utf8_lossy(&out.stderr).contains(message), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(message),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     std::fs::write(p.join("latin.csv"), b"a,\xe9\n").unwrap();
     p.cmd()
-        .args(["capture", "--name", "n", "--output-numeric", "latin.csv", "--", "true"])
+        .args([
+            "capture",
+            "--name",
+            "n",
+            "--output-numeric",
+            "latin.csv",
+            "--",
+            "true",
+        ])
         .assert()
         .code(3)
-        .stderr(predicate::str::contains("cannot read latin.csv as UTF-8 text: invalid byte 0xe9 at position 2"));
+        .stderr(predicate::str::contains(
+            "cannot read latin.csv as UTF-8 text: invalid byte 0xe9 at position 2",
+        ));
 }
 
 #[test]
@@ -283,8 +483,14 @@ fn csv_rerun_names_columns_and_summarises_beyond_ten() {
     let ev = field(&check, "evidence");
     let diffs = field(ev, "differences").as_array().unwrap();
     assert_eq!(diffs.len(), 11);
-    assert_eq!(diffs[0].as_str(), Some("r1c1 (column 'loss'): recorded 0.01, found 0.11 (rtol=1e-09, atol=0.0)"));
-    assert_eq!(diffs[10].as_str(), Some("... and 2 more differences (12 in all)"));
+    assert_eq!(
+        diffs[0].as_str(),
+        Some("r1c1 (column 'loss'): recorded 0.01, found 0.11 (rtol=1e-09, atol=0.0)")
+    );
+    assert_eq!(
+        diffs[10].as_str(),
+        Some("... and 2 more differences (12 in all)")
+    );
     let last = &field(ev, "difference_details").as_array().unwrap()[10];
     assert_eq!(field(last, "kind").as_str(), Some("summary"));
 }
@@ -308,6 +514,9 @@ fn interrupting_the_rerun_restores_the_outputs() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
-    assert_eq!(field(&check_for(&r, "rerun"), "message").as_str(), Some("interrupted by the user; originals were restored"));
+    assert_eq!(
+        field(&check_for(&r, "rerun"), "message").as_str(),
+        Some("interrupted by the user; originals were restored")
+    );
     assert_eq!(p.read("out.txt"), "done\n");
 }

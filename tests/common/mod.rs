@@ -77,7 +77,15 @@ impl Project {
     pub fn capture_without_script(&self, name: &str) {
         self.cmd()
             .args(["capture", "--name", name, "--input", "data.json"])
-            .args(["--output", "out/log.txt", "--output-numeric", "out/result.json", "--", "sh", "train.sh"])
+            .args([
+                "--output",
+                "out/log.txt",
+                "--output-numeric",
+                "out/result.json",
+                "--",
+                "sh",
+                "train.sh",
+            ])
             .assert()
             .success();
     }
@@ -146,7 +154,7 @@ pub fn reference() -> &'static Path {
             }
             std::thread::sleep(std::time::Duration::from_millis(200));
         }
-        let ready = root.join(".ready-0.4.1");
+        let ready = root.join(".ready-0.4.1-numpy-2");
         if !ready.exists() {
             let _ = std::fs::remove_dir_all(&root);
             let python = std::env::var("SCIPROOF_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
@@ -156,6 +164,7 @@ pub fn reference() -> &'static Path {
                 "--quiet",
                 "--disable-pip-version-check",
                 "sciproof==0.4.1",
+                "numpy",
             ]));
             std::fs::write(&ready, "ok\n").unwrap();
         }
@@ -180,6 +189,11 @@ fn run_ok(command: &mut Command) -> Output {
         String::from_utf8_lossy(&out.stderr)
     );
     out
+}
+
+/// The Python interpreter of the reference venv (it has NumPy).
+pub fn reference_python() -> PathBuf {
+    reference().parent().unwrap().join("python")
 }
 
 /// The reference CLI run in `dir`.
