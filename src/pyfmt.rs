@@ -225,11 +225,48 @@ pub fn unicode_decimal(c: char) -> Option<u32> {
         .map(|z| code - z)
 }
 
+/// The common case of [`parse_py_float`] without allocating: `None` when `bytes` holds a
+/// non-ASCII byte or an underscore (the general path decides those), otherwise Python's answer.
+pub fn parse_py_float_ascii(bytes: &[u8]) -> Option<Option<f64>> {
+    let is_space = |b: &u8| matches!(b, 0x09..=0x0d | 0x1c..=0x20);
+    let mut body = bytes;
+    if body.first().is_some_and(is_space) || body.last().is_some_and(is_space) {
+        let start = body.iter().position(|b| !is_space(b)).unwrap_or(body.len());
+        let end = body
+            .iter()
+            .rposition(|b| !is_space(b))
+            .map_or(start, |i| i + 1);
+        body = &body[start..end];
+    }
+    // On ASCII text without whitespace, Rust's correctly rounded parser accepts exactly
+    // Python's grammar: an optional sign, then `digits[.digits]`, `.digits` with an optional
+    // exponent, or `inf`, `infinity`, `nan` in any case (a property test in this module checks
+    // this against the general path). A text it refuses may still be a Python float only
+    // through non-ASCII digits or whitespace, or `_` between digits: that is for the caller.
+    if let Ok(text) = std::str::from_utf8(body)
+        && let Ok(value) = text.parse::<f64>()
+    {
+        return Some(Some(value));
+    }
+    if body.iter().any(|b| !b.is_ascii() || *b == b'_') {
+        return None;
+    }
+    Some(None)
+}
+
 /// Parses `text` exactly as Python's `float(text)` does: surrounding whitespace ignored, an
 /// optional sign, `inf`/`infinity`/`nan` in any case, or a decimal literal with optional
 /// fraction and exponent, Unicode decimal digits, and `_` allowed only between two digits.
 /// Returns `None` where Python raises `ValueError`.
 pub fn parse_py_float(text: &str) -> Option<f64> {
+    match parse_py_float_ascii(text.as_bytes()) {
+        Some(answer) => answer,
+        None => parse_py_float_general(text),
+    }
+}
+
+/// [`parse_py_float`] for any text: Unicode digits and whitespace, `_` between digits.
+fn parse_py_float_general(text: &str) -> Option<f64> {
     let trimmed = text.trim_matches(is_py_space);
     let mut ascii = String::with_capacity(trimmed.len());
     for c in trimmed.chars() {
@@ -350,6 +387,15 @@ mod float_tests {
             "", "_1", "1_", "1__0", "1_.5", "1e", ".", "e5", "0x10", "1,5", "infinit", "1 2", "--1",
         ] {
             assert_eq!(parse_py_float(bad), None, "{bad:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_ascii_fast_path_agrees_with_the_general_grammar(s in "[0-9.eE+ \\-infatyINFATY]{0,8}") {
+            let fast = parse_py_float_ascii(s.as_bytes()).expect("ascii without underscores");
+            let general = parse_py_float_general(&s);
+            proptest::prop_assert_eq!(fast.map(|f| f.to_bits() & !(1 << 63) | u64::from(f.is_nan())), general.map(|f| f.to_bits() & !(1 << 63) | u64::from(f.is_nan())), "{:?}", s);
         }
     }
 

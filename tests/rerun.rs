@@ -501,7 +501,7 @@ fn interrupting_the_rerun_restores_the_outputs() {
     capture_custom(&p, "i", &["--output", "out.txt"], "echo done > out.txt\n");
     p.write("run.sh", "echo partial > out.txt; sleep 30\n");
     let bin = assert_cmd::cargo::cargo_bin("sciproof");
-    let mut child = std::process::Command::new(bin)
+    let child = std::process::Command::new(bin)
         .current_dir(p.path())
         .args(["verify", "i.sciproof.json", "--rerun", "--yes", "--json"])
         .stdout(std::process::Stdio::piped())

@@ -1,0 +1,24 @@
+//! Compares two numeric files the way `verify --rerun` does and prints the differences:
+//! `cargo run --release --example numcmp -- RECORDED FOUND [RTOL [ATOL]]`. Used by `bench/run`.
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 3 {
+        eprintln!("usage: numcmp RECORDED FOUND [RTOL [ATOL]]");
+        std::process::exit(3);
+    }
+    let rtol = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1e-9);
+    let atol = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(0.0);
+    match sciproof::numeric::compare_files(args[1].as_ref(), args[2].as_ref(), &args[2], rtol, atol)
+    {
+        Ok(d) => {
+            for x in &d {
+                println!("{}", x.message);
+            }
+            std::process::exit(if d.is_empty() { 0 } else { 1 });
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(3);
+        }
+    }
+}
