@@ -74,6 +74,9 @@ pub struct Parser {
     /// The previous byte was a CR that ended a line; a following LF belongs to the same line end.
     after_cr: bool,
     format_name: &'static str,
+    /// Whether whole lines without quotes may skip the state machine (off only in tests that
+    /// hold the fast path to the state machine).
+    fast_lines: bool,
 }
 
 impl Parser {
@@ -88,6 +91,7 @@ impl Parser {
             row_done: false,
             after_cr: false,
             format_name: if delimiter == b'\t' { "TSV" } else { "CSV" },
+            fast_lines: true,
         }
     }
 
@@ -239,6 +243,40 @@ impl Parser {
                 self.process(None).map_err(|m| self.error(m))?;
                 self.emit(on_row);
             }
+            // Fast path for whole lines: a complete line without a quote character is exactly
+            // its text split at the delimiter (what the state machine would do, byte by byte).
+            if self.fast_lines
+                && self.state == State::StartRecord
+                && let Some(k) = memchr::memchr2(b'\n', b'\r', &text[i..])
+                && (text[i + k] == b'\n' || i + k + 1 < text.len())
+                && memchr::memchr(b'"', &text[i..i + k]).is_none()
+            {
+                let line = &text[i..i + k];
+                if !line.is_empty() {
+                    let mut start = 0;
+                    for d in memchr::memchr_iter(self.delimiter, line).chain([line.len()]) {
+                        let field = &line[start..d];
+                        if field.len() > FIELD_LIMIT {
+                            self.field_chars = 0;
+                            self.add_run(field).map_err(|m| self.error(m))?;
+                        } else {
+                            self.buf.extend_from_slice(field);
+                        }
+                        self.ends.push(self.buf.len());
+                        start = d + 1;
+                    }
+                }
+                self.row_done = true;
+                self.emit(on_row);
+                // the line break: CR LF, a lone CR or LF (a CR at the end of the text took the
+                // slow path, which waits for the next byte)
+                i += k + if text[i + k] == b'\r' && text.get(i + k + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                continue;
+            }
             // Fast paths: a run of ordinary bytes inside a field is copied at once.
             let next_special = match self.state {
                 State::InField => Some(memchr::memchr3(self.delimiter, b'\r', b'\n', &text[i..])),
@@ -316,7 +354,8 @@ pub struct RowReader {
     parser: Parser,
     name: String,
     buffer: Vec<u8>,
-    carry: Vec<u8>,
+    /// How many bytes at the front of `buffer` are left from the previous read.
+    carry: usize,
     position: u64,
     done: bool,
 }
@@ -330,7 +369,7 @@ impl RowReader {
             parser: Parser::new(if tsv { b'\t' } else { b',' }),
             name: name.to_string(),
             buffer: vec![0; 1 << 20],
-            carry: Vec::new(),
+            carry: 0,
             position: 0,
             done: false,
         })
@@ -343,15 +382,15 @@ impl RowReader {
 
     /// Reads the next chunk and hands its completed rows to `on_row`.
     pub fn read_chunk(&mut self, on_row: &mut dyn FnMut(Row)) -> Result<(), NumericError> {
+        // The buffer is reused: at its front, the bytes of a character cut by the last read.
         let n = self
             .file
-            .read(&mut self.buffer)
+            .read(&mut self.buffer[self.carry..])
             .map_err(|e| NumericError::io(&self.name, &e))?;
-        let mut chunk = std::mem::take(&mut self.carry);
-        chunk.extend_from_slice(&self.buffer[..n]);
+        let total = self.carry + n;
         if n == 0 {
-            if !chunk.is_empty() {
-                return Err(utf8_error(&self.name, chunk[0], self.position));
+            if self.carry > 0 {
+                return Err(utf8_error(&self.name, self.buffer[0], self.position));
             }
             self.parser
                 .finish(on_row)
@@ -359,8 +398,9 @@ impl RowReader {
             self.done = true;
             return Ok(());
         }
-        let valid = match std::str::from_utf8(&chunk) {
-            Ok(_) => chunk.len(),
+        let chunk = &self.buffer[..total];
+        let valid = match std::str::from_utf8(chunk) {
+            Ok(_) => total,
             Err(e) => {
                 let at = e.valid_up_to();
                 if e.error_len().is_some() {
@@ -373,7 +413,8 @@ impl RowReader {
             .feed(&chunk[..valid], on_row)
             .map_err(|m| NumericError(format!("{} {m}", self.name)))?;
         self.position += valid as u64;
-        self.carry = chunk[valid..].to_vec();
+        self.buffer.copy_within(valid..total, 0);
+        self.carry = total - valid;
         Ok(())
     }
 }
@@ -413,37 +454,64 @@ impl Batch {
     }
 }
 
-fn spawn_reader(
-    path: &Path,
-    name: &str,
-    tsv: bool,
-) -> Result<mpsc::Receiver<Result<Batch, NumericError>>, NumericError> {
+/// At most this many batches exist per file: memory stays constant whatever the file size.
+const BATCHES: usize = 3;
+
+/// Channels between a reading thread and the comparison: full batches one way, emptied ones
+/// back for reuse (so nothing is allocated per batch after the first few).
+struct BatchChannels {
+    full: mpsc::Receiver<Result<Batch, NumericError>>,
+    empty: mpsc::Sender<Batch>,
+}
+
+fn spawn_reader(path: &Path, name: &str, tsv: bool) -> Result<BatchChannels, NumericError> {
     let mut reader = RowReader::open(path, name, tsv)?;
-    let (tx, rx) = mpsc::sync_channel::<Result<Batch, NumericError>>(4);
+    let (full_tx, full_rx) = mpsc::sync_channel::<Result<Batch, NumericError>>(BATCHES);
+    let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
     std::thread::spawn(move || {
+        let mut created = 0;
         while !reader.is_done() {
-            let mut batch = Batch::new();
+            let mut batch = match empty_rx.try_recv() {
+                Ok(b) => b,
+                Err(_) if created < BATCHES => {
+                    created += 1;
+                    Batch::new()
+                }
+                Err(_) => match empty_rx.recv() {
+                    Ok(b) => b,
+                    Err(_) => return, // the comparison ended early
+                },
+            };
+            batch.bytes.clear();
+            batch.ends.clear();
+            batch.lengths.clear();
             let read = reader.read_chunk(&mut |row| {
                 batch.lengths.push(row.len());
-                for field in row.fields() {
-                    batch.bytes.extend_from_slice(field);
-                    batch.ends.push(batch.bytes.len());
-                }
+                let base = batch.bytes.len();
+                batch.bytes.extend_from_slice(row.buf);
+                batch.ends.extend(row.ends.iter().map(|e| e + base));
             });
             if let Err(e) = read {
-                let _ = tx.send(Err(e));
+                let _ = full_tx.send(Err(e));
                 return;
             }
-            if !batch.lengths.is_empty() && tx.send(Ok(batch)).is_err() {
+            if batch.lengths.is_empty() {
+                created -= 1; // nothing to send: let it go
+                continue;
+            }
+            if full_tx.send(Ok(batch)).is_err() {
                 return;
             }
         }
     });
-    Ok(rx)
+    Ok(BatchChannels {
+        full: full_rx,
+        empty: empty_tx,
+    })
 }
 
 struct Rows {
-    rx: mpsc::Receiver<Result<Batch, NumericError>>,
+    rx: BatchChannels,
     batch: Batch,
     row: usize,
     field: usize,
@@ -467,7 +535,7 @@ impl<'a> RowView<'a> {
 }
 
 impl Rows {
-    fn new(rx: mpsc::Receiver<Result<Batch, NumericError>>) -> Self {
+    fn new(rx: BatchChannels) -> Self {
         Rows {
             rx,
             batch: Batch::new(),
@@ -479,9 +547,10 @@ impl Rows {
     /// The next row, or `None` at the end.
     fn next(&mut self) -> Result<Option<RowView<'_>>, NumericError> {
         while self.row >= self.batch.lengths.len() {
-            match self.rx.recv() {
+            match self.rx.full.recv() {
                 Ok(batch) => {
-                    self.batch = batch?;
+                    let done = std::mem::replace(&mut self.batch, batch?);
+                    let _ = self.rx.empty.send(done);
                     self.row = 0;
                     self.field = 0;
                 }
@@ -681,6 +750,27 @@ mod tests {
         );
         assert_eq!(rows("a\0b\n").unwrap(), v(&[&["a\0b"]]));
         assert_eq!(rows("x,\"\"\n").unwrap(), v(&[&["x", ""]]));
+    }
+
+    fn parse_with(text: &[u8], fast: bool, piece: usize) -> Result<Vec<Vec<Vec<u8>>>, String> {
+        let mut p = Parser::new(b',');
+        p.fast_lines = fast;
+        let mut out = Vec::new();
+        let mut keep = |r: Row| out.push(r.fields().map(<[u8]>::to_vec).collect());
+        for chunk in text.chunks(piece.max(1)) {
+            p.feed(chunk, &mut keep)?;
+        }
+        p.finish(&mut keep)?;
+        Ok(out)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_whole_line_fast_path_agrees_with_the_state_machine(text in "[a1,\"\r\n ]{0,40}", piece in 1usize..50) {
+            let slow = parse_with(text.as_bytes(), false, 1);
+            proptest::prop_assert_eq!(parse_with(text.as_bytes(), true, piece), slow.clone());
+            proptest::prop_assert_eq!(parse_with(text.as_bytes(), true, text.len()), slow);
+        }
     }
 
     #[test]

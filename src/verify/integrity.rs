@@ -281,16 +281,26 @@ fn check_snapshot(
     }
 }
 
+/// What the output checks learned, by output index.
+#[derive(Debug, Clone, Default)]
+pub struct OutputsChecked {
+    /// The verified recorded copy of each numeric output (`None` where it is unusable, and
+    /// for exact outputs).
+    pub snapshots: Vec<Option<PathBuf>>,
+    /// The digest of what is at each output's path now (`None` when absent or unreadable).
+    pub digests: Vec<Option<String>>,
+}
+
 /// One check per declared output (plus a snapshot check for a numeric output whose recorded
-/// copy is missing, modified or unsafe). Returns the verified snapshot path of each numeric
-/// output, `None` where the copy is unusable.
+/// copy is missing, modified or unsafe).
 pub fn check_outputs(
     base: &Path,
     manifest: &Manifest,
     report: &mut Report,
     progress: &dyn Progress,
-) -> Vec<Option<PathBuf>> {
+) -> OutputsChecked {
     let mut snapshots = Vec::new();
+    let mut digests = Vec::new();
     for item in &manifest.outputs {
         let subject = format!("output {}", item.path);
         let path = resolve(base, &item.path, report, &subject);
@@ -300,7 +310,10 @@ pub fn check_outputs(
             }
             Compare::Exact => None,
         });
-        let Some(path) = path else { continue };
+        let Some(path) = path else {
+            digests.push(None);
+            continue;
+        };
         let st = state(
             &path,
             &item.artifact,
@@ -308,6 +321,7 @@ pub fn check_outputs(
             &item.path,
             progress,
         );
+        digests.push(st.digest.clone());
         let evidence = Some(state_evidence(
             DigestKind::OutputIntegrity,
             &item.path,
@@ -356,5 +370,5 @@ pub fn check_outputs(
             );
         }
     }
-    snapshots
+    OutputsChecked { snapshots, digests }
 }

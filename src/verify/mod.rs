@@ -79,14 +79,14 @@ pub fn verify(request: &VerifyRequest) -> Result<Report> {
     let (manifest, base) = load(&request.manifest)?;
     let mut report = Report::new(&manifest.name, request.rerun.is_some());
     let inputs_intact = integrity::check_inputs(&base, &manifest, &mut report, request.progress);
-    let snapshots = integrity::check_outputs(&base, &manifest, &mut report, request.progress);
+    let checked = integrity::check_outputs(&base, &manifest, &mut report, request.progress);
     report.warnings.extend(recorded_warnings(&manifest));
     match &request.rerun {
         None => report.notes.push(NOTE_INTEGRITY_ONLY.into()),
         Some(options) => rerun::rerun(
             &base,
             &manifest,
-            &snapshots,
+            &checked,
             inputs_intact,
             &mut report,
             options,

@@ -8,7 +8,7 @@
 //! `.sciproof-rerun-<stamp>/` and named in the report, unless it is identical to the original.
 
 use super::environment::{clean_environment, differences};
-use super::integrity::{State, changed_message, resolve, state, state_evidence};
+use super::integrity::{OutputsChecked, State, changed_message, resolve, state, state_evidence};
 use crate::error::{Error, Result, strerror};
 use crate::manifest::{Artifact, Compare, Manifest};
 use crate::numeric::compare_files;
@@ -71,11 +71,11 @@ fn prompt(base: &Path, manifest: &Manifest, env_names: Option<&[String]>) -> Str
 }
 
 /// Runs the rerun phase of a verification. `inputs_intact` comes from the integrity checks,
-/// `snapshots` holds the verified recorded copy of each numeric output (by output index).
+/// `checked` holds what the output checks found (recorded copies, current digests).
 pub fn rerun(
     base: &Path,
     manifest: &Manifest,
-    snapshots: &[Option<PathBuf>],
+    checked: &OutputsChecked,
     inputs_intact: bool,
     report: &mut Report,
     options: &RerunOptions,
@@ -174,7 +174,7 @@ pub fn rerun(
     execute(
         base,
         manifest,
-        snapshots,
+        checked,
         report,
         options,
         env.as_ref(),
@@ -233,7 +233,7 @@ fn digest_of(path: &Path, directory: bool) -> Option<String> {
 fn execute(
     base: &Path,
     manifest: &Manifest,
-    snapshots: &[Option<PathBuf>],
+    checked: &OutputsChecked,
     report: &mut Report,
     options: &RerunOptions,
     env: Option<&BTreeMap<String, String>>,
@@ -282,6 +282,7 @@ fn execute(
             }
         }
     }
+    let mut rerun_digests: Vec<Option<String>> = vec![None; outputs.len()];
     let run = if failure.is_some() {
         None
     } else if interrupted() {
@@ -313,14 +314,8 @@ fn execute(
         ),
         Some(Ok(result)) => {
             report.rerun_executed = true;
-            compare_outputs(
-                base,
-                manifest,
-                snapshots,
-                result.exit_code,
-                report,
-                progress,
-            );
+            rerun_digests =
+                compare_outputs(base, manifest, checked, result.exit_code, report, progress);
             for (stream, recorded, now) in [
                 (
                     "stdout",
@@ -379,9 +374,18 @@ fn execute(
     let mut kept_backup = false;
     for (i, ((target, directory), item)) in outputs.iter().zip(&manifest.outputs).enumerate() {
         if present(target) {
+            // Digests already computed by the checks are reused: nothing is hashed twice.
             let unchanged = moved[i].as_ref().is_some_and(|orig| {
-                let new = digest_of(target, *directory);
-                new.is_some() && new == digest_of(orig, *directory)
+                let after = rerun_digests[i]
+                    .clone()
+                    .or_else(|| digest_of(target, *directory));
+                let before = checked
+                    .digests
+                    .get(i)
+                    .cloned()
+                    .flatten()
+                    .or_else(|| digest_of(orig, *directory));
+                after.is_some() && after == before
             });
             let cleared = if unchanged {
                 remove_any(target)
@@ -439,14 +443,17 @@ fn execute(
     }
 }
 
+/// Adds the exit-code and rerun-output checks; returns the digest of each output the rerun
+/// produced (`None` where absent or unreadable).
 fn compare_outputs(
     base: &Path,
     manifest: &Manifest,
-    snapshots: &[Option<PathBuf>],
+    checked: &OutputsChecked,
     exit_code: i64,
     report: &mut Report,
     progress: &dyn Progress,
-) {
+) -> Vec<Option<String>> {
+    let mut digests = vec![None; manifest.outputs.len()];
     let recorded = manifest.execution.exit_code;
     let evidence = Some(Evidence::ExitCode {
         recorded,
@@ -479,6 +486,7 @@ fn compare_outputs(
             &item.path,
             progress,
         );
+        digests[index].clone_from(&st.digest);
         if let Some(problem) = &st.problem {
             let ev = state_evidence(
                 DigestKind::RerunOutputExact,
@@ -554,7 +562,7 @@ fn compare_outputs(
                 atol,
                 snapshot,
             } => {
-                let Some(Some(snapshot_path)) = snapshots.get(index) else {
+                let Some(Some(snapshot_path)) = checked.snapshots.get(index) else {
                     report.add(
                         Status::Inconclusive,
                         subject,
@@ -603,4 +611,5 @@ fn compare_outputs(
             }
         }
     }
+    digests
 }
