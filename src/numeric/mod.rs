@@ -148,3 +148,97 @@ pub fn compare_files(
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    fn compare(e: &str, a: &str, name: &str) -> Vec<String> {
+        let dir = tempfile::tempdir().unwrap();
+        let (pe, pa) = (
+            write(dir.path(), &format!("e-{name}"), e),
+            write(dir.path(), name, a),
+        );
+        compare_files(&pe, &pa, name, 1e-9, 0.0)
+            .unwrap()
+            .into_iter()
+            .map(|d| d.message)
+            .collect()
+    }
+
+    #[test]
+    fn csv_row_and_cell_counts_must_match_and_the_comparison_goes_on() {
+        assert_eq!(
+            compare("a,b\n1,2\n3,4\n", "a,b\n1,2,9\n3,5\n", "t.csv"),
+            [
+                "structure differs: 10 values recorded, 11 found",
+                "row1#cols: recorded 2, found 3",
+                "r2c1 (column 'b'): recorded 4.0, found 5.0 (rtol=1e-09, atol=0.0)",
+            ]
+        );
+        assert_eq!(
+            compare("a\n1\n", "a\n1\n2\n", "t.csv"),
+            [
+                "structure differs: 5 values recorded, 7 found",
+                "rows: recorded 2, found 3"
+            ]
+        );
+    }
+
+    #[test]
+    fn csv_has_no_header_matching_and_no_sorting() {
+        // a renamed or reordered column is a difference; so are reordered rows
+        assert_eq!(
+            compare("a,b\n1,2\n", "b,a\n1,2\n", "t.csv"),
+            [
+                "r0c0: recorded 'a', found 'b'",
+                "r0c1: recorded 'b', found 'a'"
+            ]
+        );
+        assert_eq!(compare("x\n1\n2\n", "x\n2\n1\n", "t.csv").len(), 2);
+    }
+
+    #[test]
+    fn tsv_uses_tabs_and_csv_integers_use_the_tolerance() {
+        assert!(compare("n\t100\n", "n\t100.00000000001\n", "t.tsv").is_empty());
+        assert_eq!(
+            compare("n\t100\n", "n\t101\n", "t.tsv"),
+            ["r0c1: recorded 100.0, found 101.0 (rtol=1e-09, atol=0.0)"]
+        );
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_compared_is_an_error_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = write(dir.path(), "e.txt", "1");
+        assert!(
+            compare_files(&e, &e, "r.txt", 0.0, 0.0)
+                .unwrap_err()
+                .0
+                .contains("got 'r.txt'")
+        );
+        let big = dir.path().join("big.json");
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(1 << 30)
+            .unwrap(); // sparse: 1 GiB, one line
+        assert!(
+            check_file(&big)
+                .unwrap_err()
+                .0
+                .contains("larger than the JSON comparison limit")
+        );
+        let bad = dir.path().join("bad.csv");
+        std::fs::write(&bad, b"a,b\n1,\xff\n").unwrap();
+        assert_eq!(
+            check_file(&bad).unwrap_err().0,
+            "cannot read bad.csv as UTF-8 text: invalid byte 0xff at position 6"
+        );
+    }
+}

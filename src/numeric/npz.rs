@@ -116,3 +116,78 @@ pub fn compare_files(
     }
     Ok(out.finish(Vec::new()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn npy_bytes(values: &[f64], shape: &str) -> Vec<u8> {
+        let mut header = format!("{{'descr': '<f8', 'fortran_order': False, 'shape': {shape}, }}");
+        while (10 + header.len() + 1) % 64 != 0 {
+            header.push(' ');
+        }
+        header.push('\n');
+        let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+        bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(header.as_bytes());
+        bytes.extend(values.iter().flat_map(|v| v.to_le_bytes()));
+        bytes
+    }
+
+    fn npz(path: &Path, members: &[(&str, Vec<u8>)]) {
+        let mut w = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+        for (name, data) in members {
+            let options = zip::write::SimpleFileOptions::default()
+                .compression_method(zip::CompressionMethod::Deflated);
+            w.start_file(*name, options).unwrap();
+            w.write_all(data).unwrap();
+        }
+        w.finish().unwrap();
+    }
+
+    #[test]
+    fn npz_members_are_compared_as_npy_with_the_member_in_the_location() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = dir.path().join("e.npz");
+        let a = dir.path().join("a.npz");
+        npz(
+            &e,
+            &[
+                ("weights.npy", npy_bytes(&[1.0, 2.0, 3.0, 4.0], "(2, 2)")),
+                ("bias.npy", npy_bytes(&[0.5], "(1,)")),
+            ],
+        );
+        npz(
+            &a,
+            &[
+                ("weights.npy", npy_bytes(&[1.0, 2.0, 3.0, 4.5], "(2, 2)")),
+                ("bias.npy", npy_bytes(&[0.5], "(1,)")),
+            ],
+        );
+        validate(&e, "e.npz").unwrap();
+        let d = compare_files(&e, &a, "e.npz", "a.npz", "arr.npz", 1e-9, 0.0).unwrap();
+        let messages: Vec<&str> = d.iter().map(|x| x.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            ["arr.npz:weights[1, 1]: recorded 4.0, found 4.5 (rtol=1e-09, atol=0.0)"]
+        );
+        npz(
+            &a,
+            &[("weights.npy", npy_bytes(&[1.0, 2.0, 3.0, 4.0], "(2, 2)"))],
+        );
+        let d = compare_files(&e, &a, "e.npz", "a.npz", "arr.npz", 1e-9, 0.0).unwrap();
+        assert_eq!(
+            d[0].message,
+            "arr.npz#members: recorded ['bias', 'weights'], found ['weights']"
+        );
+        assert_eq!(d.len(), 1);
+        std::fs::write(&a, b"not a zip").unwrap();
+        assert!(
+            validate(&a, "a.npz")
+                .unwrap_err()
+                .0
+                .starts_with("a.npz is not a valid .npz archive")
+        );
+    }
+}
