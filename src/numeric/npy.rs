@@ -795,18 +795,11 @@ pub fn compare_streams(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// Writes a .npy file with the given header dict and raw data.
-    pub(crate) fn npy(
-        dir: &Path,
-        name: &str,
-        descr: &str,
-        fortran: bool,
-        shape: &str,
-        data: &[u8],
-    ) -> std::path::PathBuf {
+    /// The bytes of a version 1.0 `.npy` file with the given header fields and raw data.
+    pub(crate) fn npy_file_bytes(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
         let mut header = format!(
             "{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}",
             if fortran { "True" } else { "False" }
@@ -819,8 +812,20 @@ mod tests {
         bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
         bytes.extend_from_slice(header.as_bytes());
         bytes.extend_from_slice(data);
+        bytes
+    }
+
+    /// Writes a .npy file with the given header dict and raw data.
+    pub(crate) fn npy(
+        dir: &Path,
+        name: &str,
+        descr: &str,
+        fortran: bool,
+        shape: &str,
+        data: &[u8],
+    ) -> std::path::PathBuf {
         let path = dir.join(name);
-        std::fs::write(&path, bytes).unwrap();
+        std::fs::write(&path, npy_file_bytes(descr, fortran, shape, data)).unwrap();
         path
     }
 

@@ -123,16 +123,8 @@ mod tests {
     use std::io::Write;
 
     fn npy_bytes(values: &[f64], shape: &str) -> Vec<u8> {
-        let mut header = format!("{{'descr': '<f8', 'fortran_order': False, 'shape': {shape}, }}");
-        while (10 + header.len() + 1) % 64 != 0 {
-            header.push(' ');
-        }
-        header.push('\n');
-        let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-        bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
-        bytes.extend_from_slice(header.as_bytes());
-        bytes.extend(values.iter().flat_map(|v| v.to_le_bytes()));
-        bytes
+        let data: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        crate::numeric::npy::tests::npy_file_bytes("<f8", false, shape, &data)
     }
 
     fn npz(path: &Path, members: &[(&str, Vec<u8>)]) {

@@ -51,43 +51,29 @@ impl Project {
     }
     /// Captures the standard experiment as `name` and asserts success.
     pub fn capture(&self, name: &str) {
-        self.cmd()
-            .args([
-                "capture",
-                "--name",
-                name,
-                "--input",
-                "data.json",
-                "--input",
-                "train.sh",
-            ])
-            .args([
-                "--output",
-                "out/log.txt",
-                "--output-numeric",
-                "out/result.json",
-                "--",
-                "sh",
-                "train.sh",
-            ])
-            .assert()
-            .success();
+        self.capture_with_inputs(name, &["data.json", "train.sh"]);
     }
     /// Captures the standard experiment without declaring `train.sh` (so tests may change it).
     pub fn capture_without_script(&self, name: &str) {
-        self.cmd()
-            .args(["capture", "--name", name, "--input", "data.json"])
-            .args([
-                "--output",
-                "out/log.txt",
-                "--output-numeric",
-                "out/result.json",
-                "--",
-                "sh",
-                "train.sh",
-            ])
-            .assert()
-            .success();
+        self.capture_with_inputs(name, &["data.json"]);
+    }
+    fn capture_with_inputs(&self, name: &str, inputs: &[&str]) {
+        let mut cmd = self.cmd();
+        cmd.args(["capture", "--name", name]);
+        for input in inputs {
+            cmd.args(["--input", input]);
+        }
+        cmd.args([
+            "--output",
+            "out/log.txt",
+            "--output-numeric",
+            "out/result.json",
+            "--",
+            "sh",
+            "train.sh",
+        ])
+        .assert()
+        .success();
     }
     /// Runs `verify --json` and returns the exit code and the parsed report.
     pub fn verify_json(&self, manifest: &str) -> (i32, sciproof::json::Value) {
