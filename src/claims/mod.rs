@@ -1,7 +1,13 @@
 //! Claims: statements about one value in an output file (`$.accuracy >= 0.9`).
 //!
 //! This module holds the claim model, the `--claim` expression parser and the claim text used in
-//! subjects and listings. See `../shared/seeds/claims.txt`.
+//! subjects and listings; [`locate`] finds the value a claim is about, [`evaluate`] decides
+//! whether it holds, [`printed`] holds the exact decimal rule of printed claims. See
+//! `../shared/seeds/claims.txt`.
+
+pub mod evaluate;
+pub mod locate;
+pub mod printed;
 
 use crate::json::{self, Number, Object, Value};
 use crate::pyfmt::{float_repr, is_py_space, parse_py_float, py_split, str_repr};
@@ -24,10 +30,14 @@ pub enum Op {
     Gt,
     Ge,
     Approx,
+    /// `~= VALUE printed`: the found value, rounded to the precision the value is written
+    /// with, equals it (this tool's extension; stored as the op `printed`, which the reference
+    /// refuses instead of misreading).
+    Printed,
 }
 
 impl Op {
-    /// Every operator, in the order messages list them.
+    /// Every operator of the seed, in the order messages list them.
     pub const ALL: [Op; 7] = [Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge, Op::Approx];
 
     /// The operator as written (`==`, `~=`, ...).
@@ -40,12 +50,18 @@ impl Op {
             Op::Gt => ">",
             Op::Ge => ">=",
             Op::Approx => "~=",
+            Op::Printed => "printed",
         }
     }
 
-    /// The operator written as `text`, if it is one.
+    /// The operator written as `text` in an expression, if it is one.
     pub fn parse(text: &str) -> Option<Op> {
         Op::ALL.into_iter().find(|op| op.as_str() == text)
+    }
+
+    /// The operator as stored in a manifest (`printed` included).
+    pub fn parse_stored(text: &str) -> Option<Op> {
+        Op::parse(text).or((text == "printed").then_some(Op::Printed))
     }
 
     /// Whether the operator needs a number (`< <= > >= ~=`).
@@ -66,6 +82,9 @@ pub struct Claim {
     pub value: Value,
     /// `(rtol, atol)`, present exactly when `op` is `~=`.
     pub tolerance: Option<(f64, f64)>,
+    /// For a printed claim: the factor applied to the found value before rounding
+    /// (`scale=100` for a fraction printed as a percentage), as written.
+    pub scale: Option<String>,
 }
 
 impl Claim {
@@ -80,7 +99,17 @@ impl Claim {
             o.insert("rtol", rtol);
             o.insert("atol", atol);
         }
+        if let Some(scale) = &self.scale {
+            o.insert("scale", scale.as_str());
+        }
         Value::Object(o)
+    }
+
+    /// Whether the reference implementation cannot read this claim (a printed claim, or a
+    /// claim on an output other than `.json`/`.csv`): it refuses such a manifest as invalid.
+    pub fn needs_this_tool(&self) -> bool {
+        let lower = self.output.to_lowercase();
+        self.op == Op::Printed || !(lower.ends_with(".json") || lower.ends_with(".csv"))
     }
 
     /// The claim as people write it: `out/m.json: $.acc >= 0.9`, and for `~=`
@@ -95,6 +124,13 @@ impl Claim {
 
     /// `>= 0.9` or `~= 0.25 (rtol=0.0, atol=0.01)`.
     pub fn comparison_text(&self) -> String {
+        if self.op == Op::Printed {
+            let mut text = format!("~= {} printed", self.value.as_str().unwrap_or_default());
+            if let Some(scale) = &self.scale {
+                text.push_str(&format!(" scale={scale}"));
+            }
+            return text;
+        }
         let mut text = format!(
             "{} {}",
             self.op.as_str(),
@@ -111,10 +147,37 @@ impl Claim {
     }
 }
 
-/// Whether `output` (a manifest path) has a suffix claims support (`.json`, `.csv`).
+/// Whether `output` (a manifest path) has a suffix claims support: `.json`, `.csv` (the seed),
+/// and `.tsv`, `.npy`, `.npz` (this tool's extensions).
 pub fn supported_output(output: &str) -> bool {
     let lower = output.to_lowercase();
-    lower.ends_with(".json") || lower.ends_with(".csv")
+    [".json", ".csv", ".tsv", ".npy", ".npz"]
+        .iter()
+        .any(|s| lower.ends_with(s))
+}
+
+/// `data[i, j]` (`.npy`) or `member[i]` (`.npz`): the name before `[` and the index.
+pub fn parse_array_location(location: &str) -> Option<(&str, Vec<u64>)> {
+    let open = location.find('[')?;
+    let name = &location[..open];
+    let inner = location[open + 1..].strip_suffix(']')?;
+    if name.is_empty() || name.contains(|c: char| is_py_space(c) || c == ']' || c == '[') {
+        return None;
+    }
+    if inner.is_empty() {
+        return Some((name, Vec::new()));
+    }
+    let mut index = Vec::new();
+    for (k, part) in inner.split(", ").enumerate() {
+        if part.is_empty()
+            || !part.bytes().all(|b| b.is_ascii_digit())
+            || (k == 0 && part.starts_with(' '))
+        {
+            return None;
+        }
+        index.push(part.parse().ok()?);
+    }
+    Some((name, index))
 }
 
 fn is_json_location(location: &str) -> bool {
@@ -167,10 +230,27 @@ pub fn location_matches_file(location: &str, output: &str) -> bool {
     let lower = output.to_lowercase();
     if lower.ends_with(".json") {
         is_json_location(location)
-    } else if lower.ends_with(".csv") {
+    } else if lower.ends_with(".csv") || lower.ends_with(".tsv") {
         is_csv_location(location)
+    } else if lower.ends_with(".npy") {
+        parse_array_location(location).is_some_and(|(name, _)| name == "data")
+    } else if lower.ends_with(".npz") {
+        parse_array_location(location).is_some()
     } else {
         false
+    }
+}
+
+fn location_example(output: &str) -> &'static str {
+    let lower = output.to_lowercase();
+    if lower.ends_with(".json") {
+        "$.key[0].name"
+    } else if lower.ends_with(".npy") {
+        "data[0, 1]"
+    } else if lower.ends_with(".npz") {
+        "weights[0, 1]"
+    } else {
+        "r2c1"
     }
 }
 
@@ -201,16 +281,12 @@ pub fn parse_claim(output: &str, expression: &str) -> Result<Claim, ClaimSyntaxE
     };
     if !supported_output(output) {
         return Err(ClaimSyntaxError(format!(
-            "claim on {}: claims support .json and .csv outputs",
+            "claim on {}: claims support .json, .csv, .tsv, .npy and .npz outputs",
             str_repr(output)
         )));
     }
     if !location_matches_file(location, output) {
-        let example = if output.to_lowercase().ends_with(".json") {
-            "$.key[0].name"
-        } else {
-            "r2c1"
-        };
+        let example = location_example(output);
         return fail(format!(
             "{} is not a location in {}; use the form {example} (the one shown in difference \
              reports; keys with dots or spaces cannot be addressed)",
@@ -220,13 +296,39 @@ pub fn parse_claim(output: &str, expression: &str) -> Result<Claim, ClaimSyntaxE
     }
     let mut rtol = None;
     let mut atol = None;
+    let mut printed = false;
+    let mut scale: Option<String> = None;
     let mut value_text = rest.trim_matches(is_py_space);
-    // Strip trailing `rtol=X` / `atol=Y` tokens, each preceded by whitespace.
+    // Strip trailing `rtol=X`, `atol=Y`, `printed` and `scale=S` tokens, each preceded by
+    // whitespace.
     while let Some(start) = value_text.rfind(is_py_space) {
-        let token = &value_text[start..].trim_start_matches(is_py_space);
+        let token = value_text[start..].trim_start_matches(is_py_space);
+        if token == "printed" {
+            if printed {
+                return fail("printed given twice".into());
+            }
+            printed = true;
+            value_text = value_text[..start].trim_matches(is_py_space);
+            continue;
+        }
         let Some((name, number)) = token.split_once('=') else {
             break;
         };
+        if name == "scale" && !number.is_empty() {
+            if scale.is_some() {
+                return fail("scale given twice".into());
+            }
+            match printed::Decimal::parse(number) {
+                Some(d) if d.is_positive() => scale = Some(number.to_string()),
+                _ => {
+                    return fail(
+                        "scale must be a positive decimal number, for example scale=100".into(),
+                    );
+                }
+            }
+            value_text = value_text[..start].trim_matches(is_py_space);
+            continue;
+        }
         if !(name == "rtol" || name == "atol") || number.is_empty() {
             break;
         }
@@ -247,6 +349,33 @@ pub fn parse_claim(output: &str, expression: &str) -> Result<Claim, ClaimSyntaxE
     }
     if (rtol.is_some() || atol.is_some()) && op != Op::Approx {
         return fail("rtol and atol only apply to '~='".into());
+    }
+    if scale.is_some() && !printed {
+        return fail(
+            "scale only applies to printed claims, for example '$.rate ~= 91.8 printed scale=100'"
+                .into(),
+        );
+    }
+    if printed {
+        if op != Op::Approx || rtol.is_some() || atol.is_some() {
+            return fail(
+                "printed needs '~=' and no rtol or atol, for example '$.accuracy ~= 0.92 printed'"
+                    .into(),
+            );
+        }
+        if printed::Decimal::parse(value_text).is_none() {
+            return fail(
+                "a printed value must be a number as the text prints it, for example 0.92, 35 or 1.2e3".into(),
+            );
+        }
+        return Ok(Claim {
+            output: output.to_string(),
+            location: location.to_string(),
+            op: Op::Printed,
+            value: Value::String(value_text.to_string()),
+            tolerance: None,
+            scale,
+        });
     }
     let not_json = || {
         fail(
@@ -284,6 +413,7 @@ pub fn parse_claim(output: &str, expression: &str) -> Result<Claim, ClaimSyntaxE
         op,
         value,
         tolerance,
+        scale: None,
     })
 }
 
@@ -312,8 +442,8 @@ mod tests {
         assert!(err("m.json", "$.a").contains("expected 'LOCATION OP VALUE'"));
         assert!(err("m.json", "$.a => 1").contains("unknown comparison '=>'"));
         assert_eq!(
-            err("m.npy", "$.a == 1"),
-            "claim on 'm.npy': claims support .json and .csv outputs"
+            err("m.txt", "$.a == 1"),
+            "claim on 'm.txt': claims support .json, .csv, .tsv, .npy and .npz outputs"
         );
         assert!(err("m.json", "$.a.b.c# == 1").contains("is not a location in 'm.json'"));
         assert!(err("m.csv", "$.a == 1").contains("use the form r2c1"));

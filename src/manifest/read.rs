@@ -481,7 +481,11 @@ fn check_claims(
                 ));
             }
         };
-        let op = match claim.get("op").and_then(Value::as_str).and_then(Op::parse) {
+        let op = match claim
+            .get("op")
+            .and_then(Value::as_str)
+            .and_then(Op::parse_stored)
+        {
             Some(op) => op,
             None => {
                 let shown = match claim.get("op") {
@@ -492,12 +496,48 @@ fn check_claims(
                 return Err(fail(
                     &format!("{place}.op"),
                     format!(
-                        "expected one of ['==', '!=', '<', '<=', '>', '>=', '~='], got {shown}"
+                        "expected one of ['==', '!=', '<', '<=', '>', '>=', '~=', 'printed'], got {shown}"
                     ),
                 ));
             }
         };
         let value = claim.get("value").cloned().unwrap_or(Value::Null);
+        if op == Op::Printed {
+            let printed = |v: Option<&Value>| {
+                v.and_then(Value::as_str)
+                    .and_then(crate::claims::printed::Decimal::parse)
+            };
+            if printed(Some(&value)).is_none() {
+                return Err(fail(
+                    &format!("{place}.value"),
+                    "a printed claim needs the number as printed, as a string",
+                ));
+            }
+            let scale = match claim.get("scale") {
+                None | Some(Value::Null) => None,
+                Some(v) => match (v.as_str(), printed(Some(v))) {
+                    (Some(text), Some(d)) if d.is_positive() => Some(text.to_string()),
+                    _ => {
+                        return Err(fail(
+                            &format!("{place}.scale"),
+                            "expected a positive decimal number as a string",
+                        ));
+                    }
+                },
+            };
+            if claim.contains_key("rtol") || claim.contains_key("atol") {
+                return Err(fail(&place, "rtol and atol only apply to '~='"));
+            }
+            result.push(Claim {
+                output,
+                location,
+                op,
+                value,
+                tolerance: None,
+                scale,
+            });
+            continue;
+        }
         if op.needs_number() {
             if !is_finite_number(&value) {
                 return Err(fail(
@@ -534,6 +574,7 @@ fn check_claims(
             op,
             value,
             tolerance,
+            scale: None,
         });
     }
     Ok(result)
