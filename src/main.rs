@@ -49,11 +49,26 @@ enum Command {
         /// The manifest file (NAME.sciproof.json).
         manifest: PathBuf,
     },
+    /// Work with the claims of a manifest.
+    #[command(subcommand)]
+    Claims(ClaimsCommand),
     /// Capture, verify, tamper with and restore a built-in example experiment.
     Demo {
         /// Folder to create the experiment in (must be new, empty, or made by an earlier demo).
         #[arg(default_value = sciproof::demo::DEFAULT_DIR)]
         dir: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum ClaimsCommand {
+    /// Evaluate only the claims on the recorded outputs and print claim, found value, verdict.
+    Check {
+        /// The manifest file (NAME.sciproof.json).
+        manifest: PathBuf,
+        /// Print a JSON document (schema sciproof.claims 1.0) instead of the table.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -265,6 +280,11 @@ fn run_capture(args: CaptureArgs) -> Result<u8, Error> {
     println!(
         "Note: stdout/stderr are stored in the manifest; check them for secrets before sharing it."
     );
+    if m.claims.iter().any(|c| c.needs_this_tool()) {
+        println!(
+            "Note: this manifest has claims that only this sciproof reads (printed-precision claims, or claims on .tsv, .npy or .npz outputs); sciproof 0.4.1 (Python) refuses it as invalid rather than misreading it."
+        );
+    }
     if m.execution.exit_code != 0 {
         eprintln!(
             "The command failed (exit code {}); the failure was recorded.",
@@ -359,6 +379,21 @@ fn run(cli: Cli) -> Result<u8, Error> {
             let m = sciproof::manifest::load_manifest(&manifest)?;
             println!("{}", sciproof::inspect::describe(&m));
             Ok(0)
+        }
+        Command::Claims(ClaimsCommand::Check { manifest, json }) => {
+            let progress = progress_for(!json);
+            let report = sciproof::verify::verify_claims(&VerifyRequest {
+                manifest,
+                rerun: None,
+                progress: progress.as_ref(),
+            })?;
+            let text = if json {
+                sciproof::report::claims::ClaimsJson.render(&report)
+            } else {
+                sciproof::report::claims::ClaimsTable.render(&report)
+            };
+            print!("{text}");
+            Ok(report.status().exit_code() as u8)
         }
         Command::Demo { dir } => {
             let ok = sciproof::demo::run(&dir, &mut std::io::stdout())?;

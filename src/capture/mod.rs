@@ -631,6 +631,7 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
         )
         .collect();
     check_nesting(&declared).map_err(Error::Capture)?;
+    let mut documents = crate::claims::locate::Documents::default();
     for claim in &claims {
         let present_file = outputs
             .iter()
@@ -639,6 +640,21 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
             return fail(format!(
                 "claim on {}: the output file does not exist",
                 str_repr(&claim.output)
+            ));
+        }
+        // A claim that does not hold is recorded anyway, with a warning; verify keeps reporting it.
+        let found = documents
+            .find(&base.join(&claim.output), &claim.output, &claim.location)
+            .map_err(|e| Error::Capture(format!("claim on {}: {e}", str_repr(&claim.output))))?;
+        let result = crate::claims::evaluate::evaluate(claim, found);
+        if !result.holds {
+            let detail = result
+                .message
+                .strip_prefix("does not hold: ")
+                .unwrap_or(&result.message);
+            warnings.push(format!(
+                "a claim does not hold at capture time ({}): {detail}. It is recorded anyway, and verification will report it.",
+                claim.text()
             ));
         }
     }

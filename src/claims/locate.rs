@@ -169,3 +169,38 @@ mod tests {
         assert_eq!(docs.find(&f, "f.npy", "data[0]").unwrap(), None);
     }
 }
+
+#[cfg(test)]
+mod property_tests {
+    use super::*;
+    use crate::claims::{Claim, Op, evaluate::evaluate};
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn a_claim_on_identical_recorded_and_rerun_outputs_gives_the_same_verdict(
+            value in prop_oneof![any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| format!("{f:e}")), any::<i64>().prop_map(|i| i.to_string())],
+            threshold in -1e6f64..1e6,
+            op in prop_oneof![Just(Op::Lt), Just(Op::Ge), Just(Op::Eq), Just(Op::Ne), Just(Op::Approx)],
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let recorded = dir.path().join("1-m.json");
+            let rerun = dir.path().join("m.json");
+            let text = format!("{{\"x\": {value}}}");
+            std::fs::write(&recorded, &text).unwrap();
+            std::fs::write(&rerun, &text).unwrap();
+            let claim = Claim {
+                output: "m.json".into(),
+                location: "$.x".into(),
+                op,
+                value: Value::from(threshold),
+                tolerance: (op == Op::Approx).then_some((1e-3, 0.0)),
+                scale: None,
+            };
+            let mut docs = Documents::default();
+            let a = evaluate(&claim, docs.find(&recorded, "m.json", "$.x").unwrap());
+            let b = evaluate(&claim, docs.find(&rerun, "m.json", "$.x").unwrap());
+            prop_assert_eq!(a, b);
+        }
+    }
+}

@@ -794,6 +794,67 @@ pub fn compare_streams(
     Ok(report(result, &eh, prefix, rtol, atol))
 }
 
+/// The value of one element as a leaf: booleans, exact integers, floats; a complex number is
+/// not a number for claims (it is known by its repr).
+fn elem_scalar(e: Elem) -> Scalar {
+    match e {
+        Elem::Bool(b) => Scalar::Bool(b),
+        Elem::Int(i) => Scalar::Int(i.into()),
+        Elem::Float(f) => Scalar::Float(f),
+        Elem::Complex(re, im) => Scalar::Repr(complex_repr(re, im)),
+    }
+}
+
+/// The file position of the element at multi-index `index`, or `None` outside the shape.
+fn position(h: &Header, index: &[u64]) -> Option<u64> {
+    if index.len() != h.shape.len() || index.iter().zip(&h.shape).any(|(i, d)| i >= d) {
+        return None;
+    }
+    let pairs: Vec<(u64, u64)> = index.iter().copied().zip(h.shape.iter().copied()).collect();
+    let fold = |acc: u64, (i, d): (u64, u64)| acc * d + i;
+    Some(if h.fortran_order {
+        pairs.into_iter().rev().fold(0, fold)
+    } else {
+        pairs.into_iter().fold(0, fold)
+    })
+}
+
+/// The element at `index` of an array read from `reader` (positioned at the start), or `None`
+/// when the index is outside the shape.
+pub fn element_from_stream(
+    reader: &mut dyn Read,
+    name: &str,
+    index: &[u64],
+) -> Result<Option<Scalar>, NumericError> {
+    let h = read_header(reader, name)?;
+    let Some(pos) = position(&h, index) else {
+        return Ok(None);
+    };
+    let skip = pos * h.dtype.size as u64;
+    let copied = std::io::copy(&mut reader.take(skip), &mut std::io::sink())
+        .map_err(|e| NumericError::io(name, &e))?;
+    let mut b = vec![0u8; h.dtype.size];
+    if copied < skip || read_exact(reader, &mut b).is_err() {
+        return Err(NumericError(format!(
+            "{name} holds less data than its header announces"
+        )));
+    }
+    Ok(Some(elem_scalar(decode(&b, &h.dtype))))
+}
+
+/// The element at `index` of a `.npy` file, or `None` outside its shape.
+pub fn element_at(path: &Path, name: &str, index: &[u64]) -> Result<Option<Scalar>, NumericError> {
+    use std::os::unix::fs::FileExt;
+    let (file, h) = open_checked(path, name)?;
+    let Some(pos) = position(&h, index) else {
+        return Ok(None);
+    };
+    let mut b = vec![0u8; h.dtype.size];
+    file.read_exact_at(&mut b, h.data_offset + pos * h.dtype.size as u64)
+        .map_err(|e| NumericError::io(name, &e))?;
+    Ok(Some(elem_scalar(decode(&b, &h.dtype))))
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -1035,65 +1096,4 @@ pub(crate) mod tests {
                 .contains("not a .npy file")
         );
     }
-}
-
-/// The value of one element as a leaf: booleans, exact integers, floats; a complex number is
-/// not a number for claims (it is known by its repr).
-fn elem_scalar(e: Elem) -> Scalar {
-    match e {
-        Elem::Bool(b) => Scalar::Bool(b),
-        Elem::Int(i) => Scalar::Int(i.into()),
-        Elem::Float(f) => Scalar::Float(f),
-        Elem::Complex(re, im) => Scalar::Repr(complex_repr(re, im)),
-    }
-}
-
-/// The file position of the element at multi-index `index`, or `None` outside the shape.
-fn position(h: &Header, index: &[u64]) -> Option<u64> {
-    if index.len() != h.shape.len() || index.iter().zip(&h.shape).any(|(i, d)| i >= d) {
-        return None;
-    }
-    let pairs: Vec<(u64, u64)> = index.iter().copied().zip(h.shape.iter().copied()).collect();
-    let fold = |acc: u64, (i, d): (u64, u64)| acc * d + i;
-    Some(if h.fortran_order {
-        pairs.into_iter().rev().fold(0, fold)
-    } else {
-        pairs.into_iter().fold(0, fold)
-    })
-}
-
-/// The element at `index` of an array read from `reader` (positioned at the start), or `None`
-/// when the index is outside the shape.
-pub fn element_from_stream(
-    reader: &mut dyn Read,
-    name: &str,
-    index: &[u64],
-) -> Result<Option<Scalar>, NumericError> {
-    let h = read_header(reader, name)?;
-    let Some(pos) = position(&h, index) else {
-        return Ok(None);
-    };
-    let skip = pos * h.dtype.size as u64;
-    let copied = std::io::copy(&mut reader.take(skip), &mut std::io::sink())
-        .map_err(|e| NumericError::io(name, &e))?;
-    let mut b = vec![0u8; h.dtype.size];
-    if copied < skip || read_exact(reader, &mut b).is_err() {
-        return Err(NumericError(format!(
-            "{name} holds less data than its header announces"
-        )));
-    }
-    Ok(Some(elem_scalar(decode(&b, &h.dtype))))
-}
-
-/// The element at `index` of a `.npy` file, or `None` outside its shape.
-pub fn element_at(path: &Path, name: &str, index: &[u64]) -> Result<Option<Scalar>, NumericError> {
-    use std::os::unix::fs::FileExt;
-    let (file, h) = open_checked(path, name)?;
-    let Some(pos) = position(&h, index) else {
-        return Ok(None);
-    };
-    let mut b = vec![0u8; h.dtype.size];
-    file.read_exact_at(&mut b, h.data_offset + pos * h.dtype.size as u64)
-        .map_err(|e| NumericError::io(name, &e))?;
-    Ok(Some(elem_scalar(decode(&b, &h.dtype))))
 }

@@ -117,6 +117,21 @@ pub fn compare_files(
     Ok(out.finish(Vec::new()))
 }
 
+/// The element at `index` of member `member` (without `.npy`) of an archive, or `None` when
+/// the member or the index does not exist.
+pub fn element_at(
+    path: &Path,
+    name: &str,
+    member: &str,
+    index: &[u64],
+) -> Result<Option<crate::numeric::value::Scalar>, NumericError> {
+    let mut archive = open(path, name)?;
+    let Ok(mut entry) = archive.by_name(&format!("{member}.npy")) else {
+        return Ok(None);
+    };
+    npy::element_from_stream(&mut entry, &format!("{name}:{member}"), index)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,19 +197,4 @@ mod tests {
                 .starts_with("a.npz is not a valid .npz archive")
         );
     }
-}
-
-/// The element at `index` of member `member` (without `.npy`) of an archive, or `None` when
-/// the member or the index does not exist.
-pub fn element_at(
-    path: &Path,
-    name: &str,
-    member: &str,
-    index: &[u64],
-) -> Result<Option<crate::numeric::value::Scalar>, NumericError> {
-    let mut archive = open(path, name)?;
-    let Ok(mut entry) = archive.by_name(&format!("{member}.npy")) else {
-        return Ok(None);
-    };
-    npy::element_from_stream(&mut entry, &format!("{name}:{member}"), index)
 }

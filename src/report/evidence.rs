@@ -52,6 +52,15 @@ pub enum Evidence {
     },
     /// `exit_code`: the recorded and the rerun exit codes.
     ExitCode { recorded: i64, rerun: i64 },
+    /// `claim`: a claim checked on the recorded (`phase` "recorded") or the rerun's output.
+    Claim {
+        phase: &'static str,
+        claim: crate::claims::Claim,
+        /// `None` when the claim was not judged; `Some(None)` when the location is absent.
+        found: Option<Option<Value>>,
+        /// For a printed claim that was judged: precision, rounded value, tie.
+        printed: Option<crate::claims::printed::PrintedOutcome>,
+    },
     /// `rerun_output_numeric`: the recorded copy against the rerun's output.
     RerunNumeric {
         path: String,
@@ -100,6 +109,44 @@ impl Evidence {
                 .with("recorded", *recorded)
                 .with("rerun", *rerun)
                 .into(),
+            Evidence::Claim {
+                phase,
+                claim,
+                found,
+                printed,
+            } => {
+                let mut o = Object::new()
+                    .with("kind", "claim")
+                    .with("phase", *phase)
+                    .with("output", &claim.output)
+                    .with("location", &claim.location)
+                    .with("op", claim.op.as_str())
+                    .with("value", claim.value.clone());
+                if let Some((rtol, atol)) = claim.tolerance {
+                    o.insert("rtol", rtol);
+                    o.insert("atol", atol);
+                }
+                if let Some(scale) = &claim.scale {
+                    o.insert("scale", scale.as_str());
+                }
+                if let Some(found) = found {
+                    o.insert("found", found.clone().unwrap_or(Value::Null));
+                    o.insert("present", found.is_some());
+                }
+                if let Some(p) = printed {
+                    let tie = p.tie.as_ref().map(|(lower, upper)| {
+                        Value::from(
+                            Object::new()
+                                .with("lower", lower.as_str())
+                                .with("upper", upper.as_str()),
+                        )
+                    });
+                    o.insert("precision", p.precision.as_str());
+                    o.insert("rounded", p.rounded.as_str());
+                    o.insert("tie", tie.unwrap_or(Value::Null));
+                }
+                o.into()
+            }
             Evidence::RerunNumeric {
                 path,
                 rtol,

@@ -4,6 +4,7 @@
 //! function of the checks ([`verdict`]), and so are the `basis` sentence and the list of what was
 //! not checked. Renderers only format; they never decide anything.
 
+pub mod claims;
 pub mod evidence;
 pub mod json;
 pub mod text;

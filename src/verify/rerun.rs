@@ -316,6 +316,13 @@ fn execute(
             report.rerun_executed = true;
             rerun_digests =
                 compare_outputs(base, manifest, checked, result.exit_code, report, progress);
+            super::claims::check_claims(
+                base,
+                manifest,
+                report,
+                super::claims::Phase::Rerun,
+                &Default::default(),
+            );
             for (stream, recorded, now) in [
                 (
                     "stdout",
