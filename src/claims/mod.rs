@@ -267,7 +267,15 @@ pub fn is_number(value: &Value) -> bool {
 /// Parses `LOCATION OP VALUE [rtol=X] [atol=Y]` for the output `output` (a manifest path).
 pub fn parse_claim(output: &str, expression: &str) -> Result<Claim, ClaimSyntaxError> {
     let e = str_repr(expression);
-    let fail = |message: String| Err(ClaimSyntaxError(format!("claim {e}: {message}")));
+    // Every refusal shows the accepted form with an example.
+    let fail = |message: String| {
+        let form = if message.contains("for example") {
+            String::new()
+        } else {
+            " (the form is 'LOCATION OP VALUE', for example '$.accuracy >= 0.9' or '$.loss ~= 0.25 atol=0.01')".into()
+        };
+        Err(ClaimSyntaxError(format!("claim {e}: {message}{form}")))
+    };
     let parts = py_split(expression, 2);
     if parts.len() != 3 {
         return fail("expected 'LOCATION OP VALUE', for example '$.accuracy >= 0.9'".into());
