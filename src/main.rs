@@ -133,6 +133,10 @@ struct CaptureArgs {
 enum Format {
     Text,
     Json,
+    /// GitHub-flavoured Markdown, for CI summaries (>> $GITHUB_STEP_SUMMARY).
+    Markdown,
+    /// JUnit XML, for CI test viewers.
+    Junit,
 }
 
 #[derive(Args)]
@@ -297,8 +301,15 @@ fn run_capture(args: CaptureArgs) -> Result<u8, Error> {
 
 fn run_verify(args: VerifyArgs) -> Result<u8, Error> {
     let format = match (args.json, args.format) {
-        (true, Some(Format::Text)) => {
-            return Err(Error::Usage("--json conflicts with --format text".into()));
+        (true, Some(f)) if f != Format::Json => {
+            let name = match f {
+                Format::Markdown => "markdown",
+                Format::Junit => "junit",
+                _ => "text",
+            };
+            return Err(Error::Usage(format!(
+                "--json conflicts with --format {name}"
+            )));
         }
         (true, _) => Format::Json,
         (false, f) => f.unwrap_or(Format::Text),
@@ -337,6 +348,8 @@ fn run_verify(args: VerifyArgs) -> Result<u8, Error> {
     let text = match format {
         Format::Json => JsonRenderer.render(&report),
         Format::Text => TextRenderer.render(&report),
+        Format::Markdown => sciproof::report::markdown::MarkdownRenderer.render(&report),
+        Format::Junit => sciproof::report::junit::JunitRenderer.render(&report),
     };
     print!("{text}");
     let _ = std::io::stdout().flush();

@@ -426,3 +426,65 @@ mod repr_tests {
         assert_eq!(f32_repr(3.0), "3.0");
     }
 }
+
+/// Python's `format(x, ".6g")`: six significant digits, scientific notation (two-digit
+/// exponent with sign) when the exponent is below -4 or at least 6, trailing zeros removed.
+pub fn format_g6(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
+    }
+    let sci = format!("{x:.5e}");
+    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let strip = |s: &str| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    if (-4..6).contains(&exponent) {
+        strip(&format!("{x:.*}", (5 - exponent) as usize))
+    } else {
+        format!(
+            "{}e{}{:02}",
+            strip(mantissa),
+            if exponent < 0 { '-' } else { '+' },
+            exponent.abs()
+        )
+    }
+}
+
+#[cfg(test)]
+mod g6_tests {
+    use super::format_g6;
+
+    #[test]
+    fn matches_python_g6() {
+        for (x, s) in [
+            (1e-9, "1e-09"),
+            (0.0, "0"),
+            (0.06, "0.06"),
+            (0.06593406593406599, "0.0659341"),
+            (123456789.0, "1.23457e+08"),
+            (9.100000000000001e-10, "9.1e-10"),
+            (100.0, "100"),
+            (999999.5, "1e+06"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (-2.5, "-2.5"),
+        ] {
+            assert_eq!(format_g6(x), s, "{x}");
+        }
+    }
+}

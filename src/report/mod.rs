@@ -7,6 +7,8 @@
 pub mod claims;
 pub mod evidence;
 pub mod json;
+pub mod junit;
+pub mod markdown;
 pub mod text;
 
 pub use evidence::{DigestKind, DirectoryEvidence, Evidence};

@@ -140,7 +140,7 @@ pub fn reference() -> &'static Path {
             }
             std::thread::sleep(std::time::Duration::from_millis(200));
         }
-        let ready = root.join(".ready-0.4.1-numpy-2");
+        let ready = root.join(".ready-0.4.1-numpy-junitparser");
         if !ready.exists() {
             let _ = std::fs::remove_dir_all(&root);
             let python = std::env::var("SCIPROOF_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
@@ -151,6 +151,7 @@ pub fn reference() -> &'static Path {
                 "--disable-pip-version-check",
                 "sciproof==0.4.1",
                 "numpy",
+                "junitparser",
             ]));
             std::fs::write(&ready, "ok\n").unwrap();
         }

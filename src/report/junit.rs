@@ -1,0 +1,110 @@
+//! JUnit XML (`verify --format junit`): one testcase per check, FAIL as `<failure>`,
+//! INCONCLUSIVE as `<skipped>`, for CI test viewers. Always well-formed XML: text is escaped
+//! and characters XML 1.0 cannot carry are replaced by `?`.
+
+use super::{Renderer, Report, Status};
+use crate::text::safe_text;
+
+/// Terminal-safe text limited to `limit`, with characters outside XML 1.0 replaced by `?`.
+fn clean(text: &str, limit: usize) -> String {
+    safe_text(text, limit)
+        .chars()
+        .map(|c| match c as u32 {
+            0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF => c,
+            _ => '?',
+        })
+        .collect()
+}
+
+fn attr(text: &str, limit: usize) -> String {
+    let mut out = String::new();
+    for c in clean(text, limit).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#09;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn body(text: &str, limit: usize) -> String {
+    let mut out = String::new();
+    for c in clean(text, limit).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The reference's layout: one suite `sciproof:<name>` with the result and basis as
+/// properties, a testcase per check, and the basis, warnings and what was not checked as
+/// `system-out`.
+pub struct JunitRenderer;
+
+impl Renderer for JunitRenderer {
+    fn render(&self, report: &Report) -> String {
+        let [(_, _), (_, failures), (_, skipped)] = report.counts();
+        let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+        x.push_str(&format!(
+            "  <testsuite name=\"sciproof:{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"0\">\n",
+            attr(&report.name, 100),
+            report.checks.len()
+        ));
+        x.push_str("    <properties>\n");
+        x.push_str(&format!(
+            "      <property name=\"result\" value=\"{}\" />\n",
+            report.status().as_str()
+        ));
+        x.push_str(&format!(
+            "      <property name=\"reason\" value=\"{}\" />\n",
+            attr(&report.reason(), 2000)
+        ));
+        x.push_str("    </properties>\n");
+        for c in &report.checks {
+            let open = format!(
+                "    <testcase classname=\"sciproof\" name=\"{}\" time=\"0\"",
+                attr(&c.subject, 300)
+            );
+            match c.status {
+                Status::Pass => x.push_str(&format!("{open} />\n")),
+                Status::Fail => x.push_str(&format!(
+                    "{open}>\n      <failure message=\"{}\" type=\"FAIL\">{}</failure>\n    </testcase>\n",
+                    attr(&c.message, 500),
+                    body(&c.message, 2000)
+                )),
+                Status::Inconclusive => x.push_str(&format!(
+                    "{open}>\n      <skipped message=\"INCONCLUSIVE: {}\" />\n    </testcase>\n",
+                    attr(&c.message, 500)
+                )),
+            }
+        }
+        let mut out = vec![
+            format!("RESULT: {}", report.status().as_str()),
+            format!("basis: {}", report.reason()),
+        ];
+        out.extend(report.warnings.iter().map(|w| format!("warning: {w}")));
+        out.extend(
+            report
+                .not_checked()
+                .iter()
+                .map(|i| format!("not checked: {i}")),
+        );
+        let system_out: Vec<String> = out.iter().map(|l| body(l, 2000)).collect();
+        x.push_str(&format!(
+            "    <system-out>{}</system-out>\n",
+            system_out.join("\n")
+        ));
+        x.push_str("  </testsuite>\n</testsuites>\n");
+        x
+    }
+}

@@ -1,0 +1,180 @@
+//! Markdown and JUnit reports of adversarial manifests, checked with real consumers: a GFM
+//! renderer (comrak) and the `junitparser` package.
+
+mod common;
+use common::*;
+
+/// A project whose paths, values and claims carry Markdown, HTML and mention syntax.
+fn adversarial() -> Project {
+    let p = Project::new();
+    let names = [
+        "[x](http:evil.example)",
+        "<img src=x onerror=alert(1)>",
+        "@octocat #123 :tada:",
+        "*em* _u_ ~~s~~",
+        "www.evil.example",
+        "a|b`c`",
+    ];
+    for n in names {
+        p.write(&format!("out/{n}"), "x");
+    }
+    p.write(
+        "m.json",
+        "{\"s\": \"<script>alert(1)</script>\", \"v\": 1.0}",
+    );
+    p.write("t.csv", "[link](https://evil.example),**bold**\n1.0,2.0\n");
+    let mut cmd = p.cmd();
+    cmd.args([
+        "capture",
+        "--name",
+        "adv",
+        "--output",
+        "out",
+        "--output-numeric",
+        "m.json",
+        "--output-numeric",
+        "t.csv",
+    ]);
+    cmd.args([
+        "--claim",
+        "m.json",
+        "$.s == \"<b>@admin</b> [x](javascript:alert(1))\"",
+        "--",
+        "true",
+    ]);
+    cmd.assert().success();
+    // make everything fail or differ
+    p.write("out/@octocat #123 :tada:", "changed");
+    p.write(
+        "adv.sciproof.d/1-m.json",
+        "{\"s\": \"<script>alert(1)</script>\", \"v\": 2.0}",
+    );
+    p
+}
+
+fn render(markdown: &str) -> String {
+    let mut options = comrak::Options::default();
+    options.extension.table = true;
+    options.extension.autolink = true;
+    options.extension.strikethrough = true;
+    options.extension.tasklist = true;
+    options.extension.footnotes = true;
+    options.render.r#unsafe = true; // show raw HTML if any got through, so the test can see it
+    comrak::markdown_to_html(markdown, &options)
+}
+
+#[test]
+fn markdown_keeps_untrusted_text_inert_in_a_real_gfm_renderer() {
+    let p = adversarial();
+    let out = p
+        .cmd()
+        .args(["verify", "adv.sciproof.json", "--format", "markdown"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let md = String::from_utf8(out.stdout).unwrap();
+    let html = render(&md);
+    for forbidden in [
+        "<a ",
+        "<img",
+        "<script",
+        "<em>",
+        "<strong>",
+        "<del>",
+        "<b>",
+        "<code>&lt;",
+    ] {
+        assert!(!html.contains(forbidden), "{forbidden} in\n{html}");
+    }
+    assert!(
+        html.contains("<table>"),
+        "the report's own tables still render"
+    );
+    // After decoding character references, mentions, references and shortcodes carry a
+    // zero-width space, so GitHub's post-processing cannot revive them.
+    let decoded = html
+        .replace("&amp;", "&")
+        .replace("&#64;", "@")
+        .replace("&#35;", "#")
+        .replace("&#58;", ":")
+        .replace("&#8203;", "\u{200b}");
+    assert!(decoded.contains("@\u{200b}octocat"));
+    assert!(decoded.contains("#\u{200b}123"));
+    assert!(decoded.contains(":\u{200b}tada:\u{200b}") || decoded.contains(":\u{200b}tada"));
+    assert!(!decoded.contains("@octocat"));
+}
+
+#[test]
+fn junit_is_valid_for_a_real_consumer_whatever_the_manifest_holds() {
+    let p = adversarial();
+    let out = p
+        .cmd()
+        .args(["verify", "adv.sciproof.json", "--format", "junit"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let xml = p.join("report.xml");
+    std::fs::write(&xml, &out.stdout).unwrap();
+    let script = r#"
+import sys
+from junitparser import JUnitXml, Failure, Skipped
+xml = JUnitXml.fromfile(sys.argv[1])
+cases = [c for suite in xml for c in suite]
+failures = sum(1 for c in cases if any(isinstance(r, Failure) for r in c.result))
+skipped = sum(1 for c in cases if any(isinstance(r, Skipped) for r in c.result))
+print(len(cases), failures, skipped)
+"#;
+    let run = std::process::Command::new(reference_python())
+        .arg("-c")
+        .arg(script)
+        .arg(&xml)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let counts: Vec<u64> = String::from_utf8(run.stdout)
+        .unwrap()
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let (_, report) = p.verify_json("adv.sciproof.json");
+    let statuses = statuses(&report);
+    assert_eq!(counts[0], statuses.len() as u64);
+    assert_eq!(
+        counts[1],
+        statuses.iter().filter(|(s, _)| s == "FAIL").count() as u64
+    );
+    assert_eq!(
+        counts[2],
+        statuses.iter().filter(|(s, _)| s == "INCONCLUSIVE").count() as u64
+    );
+}
+
+#[test]
+fn markdown_and_junit_match_the_reference_byte_for_byte() {
+    let p = Project::new();
+    p.capture("run");
+    p.write("out/log.txt", "changed\n");
+    std::fs::remove_file(p.join("data.json")).unwrap();
+    for format in ["markdown", "junit"] {
+        let ours = p
+            .cmd()
+            .args(["verify", "run.sciproof.json", "--format", format])
+            .output()
+            .unwrap();
+        let theirs = reference_cmd(p.path())
+            .args(["verify", "run.sciproof.json", "--format", format])
+            .output()
+            .unwrap();
+        assert_eq!(ours.status.code(), theirs.status.code());
+        // the reference describes its own Python as the environment of a shell command
+        assert_eq!(
+            String::from_utf8_lossy(&ours.stdout),
+            String::from_utf8_lossy(&theirs.stdout),
+            "{format}"
+        );
+    }
+}
