@@ -146,6 +146,7 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
         verify(&VerifyRequest {
             manifest: manifest.clone(),
             rerun: None,
+            policy: None,
             progress: &NoProgress,
         })
     };
@@ -206,6 +207,7 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
             pass_env: Vec::new(),
             timeout: 60.0,
         }),
+        policy: None,
         progress: &NoProgress,
     })?;
     writeln!(

@@ -32,6 +32,7 @@
 //! | [`manifest`] | the manifest model, its validating reader and its atomic writer |
 //! | [`numeric`] | numeric comparison: the tolerance rule, JSON, streamed CSV/TSV, `.npy`, `.npz` |
 //! | [`claims`] | claims about values in outputs: model, expression parser, claim text |
+//! | [`policy`] | verification policies (TOML rules about the evidence), each rule a check |
 //! | [`probe`] | platform, allow-listed variables, Python interpreter, hardware, Git |
 //! | [`runner`] | running a command without a shell: process group, timeout, bounded capture |
 //! | [`capture`] | the capture engine |
@@ -56,6 +57,7 @@ pub mod json;
 pub mod manifest;
 pub mod numeric;
 pub mod paths;
+pub mod policy;
 pub mod probe;
 pub mod progress;
 pub mod pyfmt;

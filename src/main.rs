@@ -49,6 +49,11 @@ enum Command {
         /// The manifest file (NAME.sciproof.json).
         manifest: PathBuf,
     },
+    /// Validate a policy file and list its rules (nothing is verified).
+    CheckPolicy {
+        /// The policy file (TOML).
+        policy: PathBuf,
+    },
     /// Work with the claims of a manifest.
     #[command(subcommand)]
     Claims(ClaimsCommand),
@@ -158,6 +163,9 @@ struct VerifyArgs {
     /// With --clean-env: also pass this environment variable; repeatable.
     #[arg(long = "pass-env", value_name = "NAME", action = clap::ArgAction::Append)]
     pass_env: Vec<String>,
+    /// Also check the rules of this policy file (TOML) against the evidence.
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
     /// Stop the rerun after this many seconds.
     #[arg(long, value_name = "SECONDS", default_value = "3600.0", value_parser = py_float)]
     timeout: f64,
@@ -314,6 +322,12 @@ fn run_verify(args: VerifyArgs) -> Result<u8, Error> {
         (true, _) => Format::Json,
         (false, f) => f.unwrap_or(Format::Text),
     };
+    // An invalid policy stops everything before anything else happens.
+    let policy = args
+        .policy
+        .as_deref()
+        .map(sciproof::policy::load_policy)
+        .transpose()?;
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return Err(Error::Usage(
             "timeout must be a positive number of seconds".into(),
@@ -343,6 +357,7 @@ fn run_verify(args: VerifyArgs) -> Result<u8, Error> {
     let report = verify(&VerifyRequest {
         manifest: args.manifest,
         rerun,
+        policy,
         progress: progress.as_ref(),
     })?;
     let text = match format {
@@ -393,11 +408,36 @@ fn run(cli: Cli) -> Result<u8, Error> {
             println!("{}", sciproof::inspect::describe(&m));
             Ok(0)
         }
+        Command::CheckPolicy { policy } => {
+            let p = sciproof::policy::load_policy(&policy)?;
+            println!(
+                "policy {} is valid (version {}, sha256 {}...)",
+                safe_text(&p.file, 500),
+                sciproof::policy::POLICY_VERSION,
+                &p.sha256[..16]
+            );
+            if p.rules.is_empty() {
+                println!("  (no rules: every verification passes this policy)");
+            }
+            for (section, key, value) in &p.rules {
+                let off = if *value == sciproof::policy::RuleValue::Bool(false) {
+                    "  (false: adds no check)"
+                } else {
+                    ""
+                };
+                println!(
+                    "  {section}.{key} = {}{off}",
+                    safe_text(&value.toml_text(), 500)
+                );
+            }
+            Ok(0)
+        }
         Command::Claims(ClaimsCommand::Check { manifest, json }) => {
             let progress = progress_for(!json);
             let report = sciproof::verify::verify_claims(&VerifyRequest {
                 manifest,
                 rerun: None,
+                policy: None,
                 progress: progress.as_ref(),
             })?;
             let text = if json {

@@ -61,6 +61,13 @@ pub enum Evidence {
         /// For a printed claim that was judged: precision, rounded value, tie.
         printed: Option<crate::claims::printed::PrintedOutcome>,
     },
+    /// `policy`: a rule of `--policy`, with its limit, what was found, or the path it is about.
+    Policy {
+        rule: String,
+        limit: Option<Value>,
+        found: Option<Value>,
+        path: Option<String>,
+    },
     /// `rerun_output_numeric`: the recorded copy against the rerun's output.
     RerunNumeric {
         path: String,
@@ -109,6 +116,26 @@ impl Evidence {
                 .with("recorded", *recorded)
                 .with("rerun", *rerun)
                 .into(),
+            Evidence::Policy {
+                rule,
+                limit,
+                found,
+                path,
+            } => {
+                let mut o = Object::new()
+                    .with("kind", "policy")
+                    .with("rule", rule.as_str());
+                if let Some(l) = limit {
+                    o.insert("limit", l.clone());
+                }
+                if let Some(f) = found {
+                    o.insert("found", f.clone());
+                }
+                if let Some(p) = path {
+                    o.insert("path", p.as_str());
+                }
+                o.into()
+            }
             Evidence::Claim {
                 phase,
                 claim,

@@ -26,6 +26,8 @@ pub struct VerifyRequest<'a> {
     pub manifest: PathBuf,
     /// Execute the recorded command again (`--rerun`), and how.
     pub rerun: Option<RerunOptions<'a>>,
+    /// A validated policy whose rules are checked after everything else (`--policy`).
+    pub policy: Option<crate::policy::Policy>,
     /// Receives progress while large files are hashed and while the command runs.
     pub progress: &'a dyn Progress,
 }
@@ -101,6 +103,14 @@ pub fn verify(request: &VerifyRequest) -> Result<Report> {
             options,
             request.progress,
         )?,
+    }
+    if let Some(policy) = &request.policy {
+        crate::policy::apply_policy(
+            policy,
+            &manifest,
+            &mut report,
+            crate::timestamp::now_unix() as f64,
+        );
     }
     Ok(report)
 }
