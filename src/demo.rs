@@ -147,6 +147,7 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
             manifest: manifest.clone(),
             rerun: None,
             policy: None,
+            allowed_signers: None,
             progress: &NoProgress,
         })
     };
@@ -208,6 +209,7 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
             timeout: 60.0,
         }),
         policy: None,
+        allowed_signers: None,
         progress: &NoProgress,
     })?;
     writeln!(

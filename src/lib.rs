@@ -35,6 +35,7 @@
 //! | [`policy`] | verification policies (TOML rules about the evidence), each rule a check |
 //! | [`probe`] | platform, allow-listed variables, Python interpreter, hardware, Git |
 //! | [`runner`] | running a command without a shell: process group, timeout, bounded capture |
+//! | [`signing`] | OpenSSH signatures of manifests (SSHSIG) and allowed-signers files, natively |
 //! | [`capture`] | the capture engine |
 //! | [`verify`] | the verification engine (integrity checks, warnings, notes) |
 //! | [`report`] | the report model, the verdict rule, renderers behind [`report::Renderer`] |
@@ -63,6 +64,7 @@ pub mod progress;
 pub mod pyfmt;
 pub mod report;
 pub mod runner;
+pub mod signing;
 pub mod stat;
 pub mod text;
 pub mod timestamp;

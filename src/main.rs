@@ -49,6 +49,14 @@ enum Command {
         /// The manifest file (NAME.sciproof.json).
         manifest: PathBuf,
     },
+    /// Sign a manifest with an OpenSSH private key (writes <MANIFEST>.sig).
+    Sign {
+        /// The manifest file (NAME.sciproof.json).
+        manifest: PathBuf,
+        /// The OpenSSH private key (Ed25519, ECDSA or RSA; an encrypted key asks for its passphrase).
+        #[arg(long, value_name = "KEY")]
+        key: PathBuf,
+    },
     /// Validate a policy file and list its rules (nothing is verified).
     CheckPolicy {
         /// The policy file (TOML).
@@ -163,6 +171,9 @@ struct VerifyArgs {
     /// With --clean-env: also pass this environment variable; repeatable.
     #[arg(long = "pass-env", value_name = "NAME", action = clap::ArgAction::Append)]
     pass_env: Vec<String>,
+    /// Also check the signature <MANIFEST>.sig against this OpenSSH allowed-signers file (a missing signature is INCONCLUSIVE, a wrong one FAIL).
+    #[arg(long, value_name = "FILE")]
+    allowed_signers: Option<PathBuf>,
     /// Also check the rules of this policy file (TOML) against the evidence.
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
@@ -322,7 +333,12 @@ fn run_verify(args: VerifyArgs) -> Result<u8, Error> {
         (true, _) => Format::Json,
         (false, f) => f.unwrap_or(Format::Text),
     };
-    // An invalid policy stops everything before anything else happens.
+    // An invalid policy or trust root stops everything before anything else happens.
+    let allowed_signers = args
+        .allowed_signers
+        .as_deref()
+        .map(sciproof::signing::load_allowed_signers)
+        .transpose()?;
     let policy = args
         .policy
         .as_deref()
@@ -358,6 +374,7 @@ fn run_verify(args: VerifyArgs) -> Result<u8, Error> {
         manifest: args.manifest,
         rerun,
         policy,
+        allowed_signers,
         progress: progress.as_ref(),
     })?;
     let text = match format {
@@ -399,6 +416,35 @@ fn confirm_on_terminal(prompt: &str) -> Result<bool, Error> {
     }
 }
 
+/// The passphrase of an encrypted key: from `SSH_ASKPASS` when set (as OpenSSH does without a
+/// terminal), else asked on the terminal without echo.
+fn ask_passphrase(key: &std::path::Path) -> Result<String, Error> {
+    let prompt = format!("Enter passphrase for {}: ", key.display());
+    if let Some(askpass) = std::env::var_os("SSH_ASKPASS").filter(|a| !a.is_empty())
+        && std::env::var("SSH_ASKPASS_REQUIRE").as_deref() != Ok("never")
+    {
+        let out = std::process::Command::new(askpass)
+            .arg(&prompt)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| Error::Usage(format!("SSH_ASKPASS could not be run: {}", strerror(&e))))?;
+        if !out.status.success() {
+            return Err(Error::Usage("SSH_ASKPASS gave no passphrase".into()));
+        }
+        return Ok(String::from_utf8_lossy(&out.stdout)
+            .trim_end_matches(['\n', '\r'])
+            .to_string());
+    }
+    if !std::io::stdin().is_terminal() {
+        return Err(Error::Usage(format!(
+            "{} is encrypted: run on a terminal to type its passphrase, or set SSH_ASKPASS",
+            key.display()
+        )));
+    }
+    rpassword::prompt_password(prompt)
+        .map_err(|e| Error::Usage(format!("no passphrase received: {}", strerror(&e))))
+}
+
 fn run(cli: Cli) -> Result<u8, Error> {
     match cli.command {
         Command::Capture(args) => run_capture(args),
@@ -406,6 +452,18 @@ fn run(cli: Cli) -> Result<u8, Error> {
         Command::Inspect { manifest } => {
             let m = sciproof::manifest::load_manifest(&manifest)?;
             println!("{}", sciproof::inspect::describe(&m));
+            Ok(0)
+        }
+        Command::Sign { manifest, key } => {
+            let target = sciproof::signing::sign_manifest(&manifest, &key, &ask_passphrase)?;
+            let name = target
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            println!("Signature written to {name}");
+            println!(
+                "Note: a signature shows that the holder of the key vouched for this exact manifest. Check it with 'sciproof verify MANIFEST --allowed-signers FILE'."
+            );
             Ok(0)
         }
         Command::CheckPolicy { policy } => {
@@ -438,6 +496,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 manifest,
                 rerun: None,
                 policy: None,
+                allowed_signers: None,
                 progress: progress.as_ref(),
             })?;
             let text = if json {

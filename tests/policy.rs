@@ -48,10 +48,10 @@ fn every_rule_agrees_with_the_reference() {
                 let mut ev = field(c, "evidence").clone();
                 if let Value::Object(obj) = &mut ev
                     && obj.contains_key("found")
-                        && field(c, "subject").as_str() == Some("policy manifest.max_age_days")
-                    {
-                        obj.insert("found", Value::Null); // seconds pass between the two runs
-                    }
+                    && field(c, "subject").as_str() == Some("policy manifest.max_age_days")
+                {
+                    obj.insert("found", Value::Null); // seconds pass between the two runs
+                }
                 (
                     field(c, "status").clone(),
                     field(c, "subject").clone(),

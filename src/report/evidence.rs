@@ -61,6 +61,8 @@ pub enum Evidence {
         /// For a printed claim that was judged: precision, rounded value, tie.
         printed: Option<crate::claims::printed::PrintedOutcome>,
     },
+    /// `manifest_signature`: the outcome of checking `<manifest>.sig`.
+    Signature(crate::signing::SignatureResult),
     /// `policy`: a rule of `--policy`, with its limit, what was found, or the path it is about.
     Policy {
         rule: String,
@@ -116,6 +118,7 @@ impl Evidence {
                 .with("recorded", *recorded)
                 .with("rerun", *rerun)
                 .into(),
+            Evidence::Signature(result) => result.evidence().into(),
             Evidence::Policy {
                 rule,
                 limit,

@@ -26,6 +26,8 @@ pub struct VerifyRequest<'a> {
     pub manifest: PathBuf,
     /// Execute the recorded command again (`--rerun`), and how.
     pub rerun: Option<RerunOptions<'a>>,
+    /// The trust root for `<manifest>.sig` (`--allowed-signers`); its check comes first.
+    pub allowed_signers: Option<Vec<crate::signing::AllowedSigner>>,
     /// A validated policy whose rules are checked after everything else (`--policy`).
     pub policy: Option<crate::policy::Policy>,
     /// Receives progress while large files are hashed and while the command runs.
@@ -81,6 +83,26 @@ pub fn verify(request: &VerifyRequest) -> Result<Report> {
     }
     let (manifest, base) = load(&request.manifest)?;
     let mut report = Report::new(&manifest.name, request.rerun.is_some());
+    if let Some(signers) = &request.allowed_signers {
+        let result = crate::signing::check_signature(
+            &request.manifest,
+            signers,
+            crate::timestamp::now_unix(),
+        );
+        report.signature = Some(result.to_json());
+        let status = match result.status {
+            "good" => crate::report::Status::Pass,
+            "bad" => crate::report::Status::Fail,
+            _ => crate::report::Status::Inconclusive,
+        };
+        let message = result.message.clone();
+        report.add(
+            status,
+            "manifest signature",
+            message,
+            Some(crate::report::Evidence::Signature(result)),
+        );
+    }
     let inputs_intact = integrity::check_inputs(&base, &manifest, &mut report, request.progress);
     let checked = integrity::check_outputs(&base, &manifest, &mut report, request.progress);
     let intact = claims::intact_outputs(&manifest, &report);

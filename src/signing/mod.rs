@@ -1,0 +1,284 @@
+//! OpenSSH signatures of manifests (PROTOCOL.sshsig), made and checked natively: no
+//! `ssh-keygen` is needed at run time. The signature is detached, in `<manifest>.sig`, over the
+//! exact bytes of the manifest, in the reference's namespace, so signatures are interchangeable
+//! with `ssh-keygen -Y` and with sciproof 0.4.1. Trust comes only from the allowed-signers file
+//! the caller names, never from the manifest.
+
+pub mod allowed;
+
+pub use allowed::{AllowedSigner, load_allowed_signers, parse_allowed_signers, pattern_matches};
+
+use crate::error::{Error, Result, strerror};
+use crate::json::{Object, Value};
+use crate::pyfmt::str_repr;
+use ssh_key::{Algorithm, HashAlg, LineEnding, PrivateKey, SshSig};
+use std::path::{Path, PathBuf};
+
+/// The namespace of manifest signatures (the reference's, for interchangeability).
+pub const NAMESPACE: &str = "sciproof-manifest@hayagrivai-labs";
+
+/// `<manifest>.sig` next to the manifest.
+pub fn signature_path(manifest: &Path) -> PathBuf {
+    let mut name = manifest
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(".sig");
+    manifest.with_file_name(name)
+}
+
+/// How to obtain the passphrase of an encrypted key.
+pub type Passphrase<'a> = &'a dyn Fn(&Path) -> Result<String>;
+
+/// Signs the manifest at `manifest` with the OpenSSH private key at `key` and writes
+/// `<manifest>.sig` atomically (an earlier signature is replaced only once the new one exists).
+/// The manifest is validated first: nothing that would be refused is signed.
+pub fn sign_manifest(manifest: &Path, key: &Path, passphrase: Passphrase) -> Result<PathBuf> {
+    crate::manifest::load_manifest(manifest)?;
+    let meta = std::fs::metadata(key)
+        .map_err(|_| Error::Usage(format!("signing key not found: {}", key.display())))?;
+    if !meta.is_file() {
+        return Err(Error::Usage(format!(
+            "signing key not found: {}",
+            key.display()
+        )));
+    }
+    let mut private = PrivateKey::read_openssh_file(key).map_err(|e| {
+        Error::Usage(format!(
+            "cannot read the signing key {}: {e} (an OpenSSH private key is expected)",
+            key.display()
+        ))
+    })?;
+    if private.is_encrypted() {
+        let secret = passphrase(key)?;
+        private = private
+            .decrypt(secret.as_bytes())
+            .map_err(|_| Error::Usage(format!("wrong passphrase for {}", key.display())))?;
+    }
+    let bytes = std::fs::read(manifest).map_err(|e| {
+        Error::Usage(format!(
+            "cannot read {}: {}",
+            manifest.display(),
+            strerror(&e)
+        ))
+    })?;
+    let signature = match private.key_data().rsa() {
+        Some(rsa) => sign_rsa(rsa, private.public_key(), &bytes),
+        None => private
+            .sign(NAMESPACE, HashAlg::Sha512, &bytes)
+            .map_err(|e| e.to_string()),
+    }
+    .map_err(|e| Error::Usage(format!("cannot sign with {}: {e}", key.display())))?;
+    let pem = signature
+        .to_pem(LineEnding::LF)
+        .map_err(|e| Error::Usage(format!("cannot encode the signature: {e}")))?;
+    let target = signature_path(manifest);
+    crate::manifest::write_atomic(&target, pem.as_bytes())?;
+    Ok(target)
+}
+
+/// An `rsa-sha2-512` SSHSIG signature. (ssh-key 0.6.7 builds the RSA private key from the
+/// primes `p, p` instead of `p, q`, so its own RSA signing always fails; the key is built here
+/// from its real components.)
+fn sign_rsa(
+    keypair: &ssh_key::private::RsaKeypair,
+    public: &ssh_key::PublicKey,
+    message: &[u8],
+) -> std::result::Result<SshSig, String> {
+    use rsa::signature::{SignatureEncoding, Signer};
+    let big = |m: &ssh_key::Mpint| {
+        m.as_positive_bytes()
+            .map(rsa::BigUint::from_bytes_be)
+            .ok_or_else(|| "malformed RSA key".to_string())
+    };
+    let private = rsa::RsaPrivateKey::from_components(
+        big(&keypair.public.n)?,
+        big(&keypair.public.e)?,
+        big(&keypair.private.d)?,
+        vec![big(&keypair.private.p)?, big(&keypair.private.q)?],
+    )
+    .map_err(|e| e.to_string())?;
+    let signed_data =
+        SshSig::signed_data(NAMESPACE, HashAlg::Sha512, message).map_err(|e| e.to_string())?;
+    let signer = rsa::pkcs1v15::SigningKey::<ssh_key::sha2::Sha512>::new(private);
+    let data = signer
+        .try_sign(&signed_data)
+        .map_err(|e| e.to_string())?
+        .to_vec();
+    let signature = ssh_key::Signature::new(
+        Algorithm::Rsa {
+            hash: Some(HashAlg::Sha512),
+        },
+        data,
+    )
+    .map_err(|e| e.to_string())?;
+    SshSig::new(
+        public.key_data().clone(),
+        NAMESPACE,
+        HashAlg::Sha512,
+        signature,
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// The outcome of checking a manifest's signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SignatureResult {
+    /// `good`, `bad`, `missing` or `unavailable`.
+    pub status: &'static str,
+    pub message: String,
+    pub signature_file: String,
+    pub principal: Option<String>,
+    pub key_type: Option<String>,
+    pub fingerprint: Option<String>,
+}
+
+impl SignatureResult {
+    /// The `manifest_signature` evidence fields (after `kind`).
+    pub fn evidence(&self) -> Object {
+        Object::new()
+            .with("kind", "manifest_signature")
+            .with("namespace", NAMESPACE)
+            .with("signature_file", &self.signature_file)
+            .with("principal", self.principal.clone())
+            .with("key_type", self.key_type.clone())
+            .with("fingerprint", self.fingerprint.clone())
+    }
+
+    /// `report.signature`: the status first, then the evidence fields.
+    pub fn to_json(&self) -> Value {
+        let mut o = Object::new().with("status", self.status);
+        for (k, v) in self.evidence().iter() {
+            o.insert(k, v.clone());
+        }
+        o.into()
+    }
+}
+
+fn key_type(algorithm: &Algorithm) -> String {
+    match algorithm {
+        Algorithm::Ed25519 => "ED25519".into(),
+        Algorithm::Ecdsa { .. } => "ECDSA".into(),
+        Algorithm::Rsa { .. } => "RSA".into(),
+        Algorithm::Dsa => "DSA".into(),
+        other => other.as_str().to_uppercase(),
+    }
+}
+
+/// Checks `<manifest>.sig` against the allowed signers (`now` is the Unix time for
+/// `valid-after`/`valid-before`). Never executes anything.
+pub fn check_signature(manifest: &Path, signers: &[AllowedSigner], now: i64) -> SignatureResult {
+    let sig_path = signature_path(manifest);
+    let name = sig_path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let result = |status, message: String| SignatureResult {
+        status,
+        message,
+        signature_file: name.clone(),
+        principal: None,
+        key_type: None,
+        fingerprint: None,
+    };
+    if !sig_path.is_file() {
+        return result(
+            "missing",
+            format!("no signature file {name} next to the manifest"),
+        );
+    }
+    let pem = match std::fs::read(&sig_path) {
+        Ok(p) => p,
+        Err(e) => {
+            return result(
+                "unavailable",
+                format!("cannot read {name}: {}", strerror(&e)),
+            );
+        }
+    };
+    let not_listed = || {
+        result(
+            "bad",
+            format!(
+                "{name} was not made by a key listed in the allowed signers file (or the signature file is damaged)"
+            ),
+        )
+    };
+    let Ok(signature) = SshSig::from_pem(&pem) else {
+        return not_listed();
+    };
+    let candidates: Vec<&AllowedSigner> = signers
+        .iter()
+        .filter(|s| s.key.key_data() == signature.public_key())
+        .collect();
+    if candidates.is_empty() {
+        return not_listed();
+    }
+    if signature.namespace() != NAMESPACE {
+        return result(
+            "bad",
+            format!(
+                "{name} was made for the namespace {}, not {}: it is not a manifest signature",
+                str_repr(signature.namespace()),
+                str_repr(NAMESPACE)
+            ),
+        );
+    }
+    let bytes = match std::fs::read(manifest) {
+        Ok(b) => b,
+        Err(e) => {
+            return result(
+                "unavailable",
+                format!("cannot read the manifest: {}", strerror(&e)),
+            );
+        }
+    };
+    let mut refusals = Vec::new();
+    for signer in candidates {
+        if let Some(patterns) = &signer.namespaces
+            && !patterns.iter().any(|p| pattern_matches(p, NAMESPACE)) {
+                refusals.push(format!(
+                    "the allowed signers entry of {} (line {}) does not allow the namespace {}",
+                    str_repr(&signer.principals),
+                    signer.line,
+                    str_repr(NAMESPACE)
+                ));
+                continue;
+            }
+        if signer.valid_before.is_some_and(|t| now >= t) {
+            refusals.push(format!(
+                "the key of {} expired (valid-before, line {})",
+                str_repr(&signer.principals),
+                signer.line
+            ));
+            continue;
+        }
+        if signer.valid_after.is_some_and(|t| now < t) {
+            refusals.push(format!(
+                "the key of {} is not valid yet (valid-after, line {})",
+                str_repr(&signer.principals),
+                signer.line
+            ));
+            continue;
+        }
+        if signer.key.verify(NAMESPACE, &bytes, &signature).is_ok() {
+            let key_type = key_type(&signer.key.algorithm());
+            let fingerprint = signer.key.fingerprint(HashAlg::Sha256).to_string();
+            return SignatureResult {
+                status: "good",
+                message: format!(
+                    "good signature by {} ({key_type} key {fingerprint})",
+                    str_repr(&signer.principals)
+                ),
+                signature_file: name.clone(),
+                principal: Some(signer.principals.clone()),
+                key_type: Some(key_type),
+                fingerprint: Some(fingerprint),
+            };
+        }
+        refusals.push(format!(
+            "the signature {name} does not match this manifest: it was modified after signing, or signed for another purpose"
+        ));
+    }
+    result("bad", refusals.join("; "))
+}
