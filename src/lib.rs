@@ -39,6 +39,7 @@
 //! | [`capture`] | the capture engine |
 //! | [`verify`] | the verification engine (integrity checks, warnings, notes) |
 //! | [`report`] | the report model, the verdict rule, renderers behind [`report::Renderer`] |
+//! | [`diff`] | what changed between two recorded runs (text, JSON, Markdown) |
 //! | [`inspect`] | a readable summary of a manifest (never executes anything) |
 //! | [`demo`] | the built-in example experiment |
 //! | [`progress`] | progress on a terminal for long work, nothing otherwise |
@@ -51,6 +52,7 @@
 pub mod capture;
 pub mod claims;
 pub mod demo;
+pub mod diff;
 pub mod error;
 pub mod hash;
 pub mod inspect;

@@ -49,6 +49,22 @@ enum Command {
         /// The manifest file (NAME.sciproof.json).
         manifest: PathBuf,
     },
+    /// Show what changed between two recorded runs (nothing is executed). Exit 0 identical, 1 different.
+    Diff {
+        /// The earlier manifest.
+        old: PathBuf,
+        /// The later manifest.
+        new: PathBuf,
+        /// Print JSON (same as --format json).
+        #[arg(long)]
+        json: bool,
+        /// Output format.
+        #[arg(long, value_enum)]
+        format: Option<DiffFormat>,
+        /// Show the values of allow-listed environment variables (hidden by default).
+        #[arg(long)]
+        show_values: bool,
+    },
     /// Sign a manifest with an OpenSSH private key (writes <MANIFEST>.sig).
     Sign {
         /// The manifest file (NAME.sciproof.json).
@@ -150,6 +166,13 @@ enum Format {
     Markdown,
     /// JUnit XML, for CI test viewers.
     Junit,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DiffFormat {
+    Text,
+    Json,
+    Markdown,
 }
 
 #[derive(Args)]
@@ -453,6 +476,34 @@ fn run(cli: Cli) -> Result<u8, Error> {
             let m = sciproof::manifest::load_manifest(&manifest)?;
             println!("{}", sciproof::inspect::describe(&m));
             Ok(0)
+        }
+        Command::Diff {
+            old,
+            new,
+            json,
+            format,
+            show_values,
+        } => {
+            let format = match (json, format) {
+                (true, Some(DiffFormat::Text)) => {
+                    return Err(Error::Usage("--json conflicts with --format text".into()));
+                }
+                (true, Some(DiffFormat::Markdown)) => {
+                    return Err(Error::Usage(
+                        "--json conflicts with --format markdown".into(),
+                    ));
+                }
+                (true, _) => DiffFormat::Json,
+                (false, f) => f.unwrap_or(DiffFormat::Text),
+            };
+            let d = sciproof::diff::diff_manifests(&old, &new, show_values)?;
+            let text = match format {
+                DiffFormat::Text => sciproof::diff::render::text(&d),
+                DiffFormat::Json => sciproof::diff::render::json_text(&d),
+                DiffFormat::Markdown => sciproof::diff::render::markdown(&d),
+            };
+            print!("{text}");
+            Ok(if d.identical() { 0 } else { 1 })
         }
         Command::Sign { manifest, key } => {
             let target = sciproof::signing::sign_manifest(&manifest, &key, &ask_passphrase)?;

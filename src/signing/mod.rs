@@ -236,15 +236,16 @@ pub fn check_signature(manifest: &Path, signers: &[AllowedSigner], now: i64) -> 
     let mut refusals = Vec::new();
     for signer in candidates {
         if let Some(patterns) = &signer.namespaces
-            && !patterns.iter().any(|p| pattern_matches(p, NAMESPACE)) {
-                refusals.push(format!(
-                    "the allowed signers entry of {} (line {}) does not allow the namespace {}",
-                    str_repr(&signer.principals),
-                    signer.line,
-                    str_repr(NAMESPACE)
-                ));
-                continue;
-            }
+            && !patterns.iter().any(|p| pattern_matches(p, NAMESPACE))
+        {
+            refusals.push(format!(
+                "the allowed signers entry of {} (line {}) does not allow the namespace {}",
+                str_repr(&signer.principals),
+                signer.line,
+                str_repr(NAMESPACE)
+            ));
+            continue;
+        }
         if signer.valid_before.is_some_and(|t| now >= t) {
             refusals.push(format!(
                 "the key of {} expired (valid-before, line {})",

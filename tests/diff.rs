@@ -1,0 +1,208 @@
+//! `sciproof diff` through the real binary.
+
+mod common;
+use common::*;
+use predicates::prelude::*;
+
+fn two_runs(p: &Project, second_script: &str) {
+    p.write("in.txt", "a\n");
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "a",
+            "--input",
+            "in.txt",
+            "--output-numeric",
+            "m.json",
+            "--claim",
+            "m.json",
+            "$.v > 1",
+            "--",
+            "sh",
+            "-c",
+            "echo '{\"v\": 2.0}' > m.json",
+        ])
+        .assert()
+        .success();
+    p.cmd()
+        .env("TZ", "Europe/Paris")
+        .args([
+            "capture",
+            "--name",
+            "b",
+            "--input",
+            "in.txt",
+            "--output-numeric",
+            "m.json",
+            "--claim",
+            "m.json",
+            "$.v > 2",
+            "--",
+            "sh",
+            "-c",
+            second_script,
+        ])
+        .assert()
+        .success();
+}
+
+#[test]
+fn identical_runs_exit_0_and_stdout_alone_does_not_make_runs_different() {
+    let p = Project::new();
+    two_runs(&p, "echo '{\"v\": 2.0}' > m.json");
+    p.cmd()
+        .args(["diff", "a.sciproof.json", "a.sciproof.json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("RESULT: IDENTICAL"));
+    p.write("loud.sh", "echo '{\"v\": 2.0}' > m.json; echo chatty\n");
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "c",
+            "--input",
+            "in.txt",
+            "--output-numeric",
+            "m.json",
+            "--claim",
+            "m.json",
+            "$.v > 1",
+            "--",
+            "sh",
+            "loud.sh",
+        ])
+        .assert()
+        .success();
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "d",
+            "--input",
+            "in.txt",
+            "--output-numeric",
+            "m.json",
+            "--claim",
+            "m.json",
+            "$.v > 1",
+            "--",
+            "sh",
+            "loud.sh",
+        ])
+        .assert()
+        .success();
+    p.write("loud.sh", "echo '{\"v\": 2.0}' > m.json; echo other\n");
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "d",
+            "--force",
+            "--input",
+            "in.txt",
+            "--output-numeric",
+            "m.json",
+            "--claim",
+            "m.json",
+            "$.v > 1",
+            "--",
+            "sh",
+            "loud.sh",
+        ])
+        .assert()
+        .success();
+    p.cmd()
+        .args(["diff", "c.sciproof.json", "d.sciproof.json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "~ stdout: output differs (informational, not counted)",
+        ))
+        .stdout(predicate::str::contains(
+            "1 informational (stdout/stderr), not counted",
+        ));
+}
+
+#[test]
+fn changes_by_section_numeric_snapshots_claims_and_hidden_values() {
+    let p = Project::new();
+    two_runs(&p, "echo '{\"v\": 2.5}' > m.json");
+    p.cmd()
+        .args(["diff", "a.sciproof.json", "b.sciproof.json"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "outside the baseline tolerance (rtol=1e-09, atol=0.0): $.v: recorded 2.0, found 2.5",
+        ))
+        .stdout(predicate::str::contains(
+            "- m.json: $.v > 1: in the old manifest only",
+        ))
+        .stdout(predicate::str::contains(
+            "+ m.json: $.v > 2: in the new manifest only",
+        ))
+        .stdout(predicate::str::contains("+ variable TZ: is (value hidden"))
+        .stdout(predicate::str::contains("Europe").not())
+        .stdout(predicate::str::contains(
+            "the manifests are of two experiments",
+        ));
+    p.cmd()
+        .args([
+            "diff",
+            "a.sciproof.json",
+            "b.sciproof.json",
+            "--show-values",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("+ variable TZ: is 'Europe/Paris'"));
+    let out = p
+        .cmd()
+        .args(["diff", "a.sciproof.json", "b.sciproof.json", "--json"])
+        .output()
+        .unwrap();
+    let doc = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    assert_eq!(field(&doc, "schema").as_str(), Some("sciproof.diff"));
+    assert_eq!(
+        field(&doc, "identical"),
+        &sciproof::json::Value::Bool(false)
+    );
+    assert_eq!(
+        field(field(&doc, "counts"), "claims"),
+        &sciproof::json::Value::from(2usize)
+    );
+    p.cmd()
+        .args([
+            "diff",
+            "a.sciproof.json",
+            "b.sciproof.json",
+            "--format",
+            "markdown",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("## SciProof diff: DIFFERENT: a -"));
+}
+
+#[test]
+fn invalid_input_is_exit_3() {
+    let p = Project::new();
+    two_runs(&p, "echo '{\"v\": 2.0}' > m.json");
+    p.cmd()
+        .args(["diff", "a.sciproof.json", "nope.sciproof.json"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("manifest not found"));
+    p.cmd()
+        .args([
+            "diff",
+            "a.sciproof.json",
+            "b.sciproof.json",
+            "--json",
+            "--format",
+            "markdown",
+        ])
+        .assert()
+        .code(3);
+}
