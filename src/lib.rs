@@ -40,6 +40,7 @@
 //! | [`verify`] | the verification engine (integrity checks, warnings, notes) |
 //! | [`report`] | the report model, the verdict rule, renderers behind [`report::Renderer`] |
 //! | [`diff`] | what changed between two recorded runs (text, JSON, Markdown) |
+//! | [`ledger`] | `list`: the manifests of a folder, with their integrity verdicts |
 //! | [`inspect`] | a readable summary of a manifest (never executes anything) |
 //! | [`demo`] | the built-in example experiment |
 //! | [`progress`] | progress on a terminal for long work, nothing otherwise |
@@ -57,6 +58,7 @@ pub mod error;
 pub mod hash;
 pub mod inspect;
 pub mod json;
+pub mod ledger;
 pub mod manifest;
 pub mod numeric;
 pub mod paths;

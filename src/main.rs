@@ -65,6 +65,24 @@ enum Command {
         #[arg(long)]
         show_values: bool,
     },
+    /// List the manifests in a folder, newest first. Exit 0, or with --check 1 if any FAIL or invalid, 2 if any INCONCLUSIVE.
+    List {
+        /// The folder (default: the current one).
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// Also list manifests in subfolders (hidden folders, node_modules and target are skipped).
+        #[arg(short = 'r', long)]
+        recursive: bool,
+        /// Verify the integrity of each manifest (in parallel).
+        #[arg(long)]
+        check: bool,
+        /// Print JSON (same as --format json).
+        #[arg(long)]
+        json: bool,
+        /// Output format.
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+    },
     /// Sign a manifest with an OpenSSH private key (writes <MANIFEST>.sig).
     Sign {
         /// The manifest file (NAME.sciproof.json).
@@ -504,6 +522,33 @@ fn run(cli: Cli) -> Result<u8, Error> {
             };
             print!("{text}");
             Ok(if d.identical() { 0 } else { 1 })
+        }
+        Command::List {
+            dir,
+            recursive,
+            check,
+            json,
+            format,
+        } => {
+            let format = match (json, format) {
+                (true, Some(f)) if f != Format::Json => {
+                    return Err(Error::Usage("--json conflicts with --format".into()));
+                }
+                (true, _) => Format::Json,
+                (false, f) => f.unwrap_or(Format::Text),
+            };
+            let entries = sciproof::ledger::list(&dir, recursive, check)?;
+            let text = match format {
+                Format::Text => sciproof::ledger::text(&entries),
+                Format::Json => sciproof::ledger::json_text(&entries, check),
+                Format::Markdown => sciproof::ledger::markdown(&entries),
+                Format::Junit => sciproof::ledger::junit(&entries),
+            };
+            print!("{text}");
+            Ok(match sciproof::ledger::result(&entries, check) {
+                Some(s) => s.exit_code() as u8,
+                None => 0,
+            })
         }
         Command::Sign { manifest, key } => {
             let target = sciproof::signing::sign_manifest(&manifest, &key, &ask_passphrase)?;

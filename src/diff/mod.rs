@@ -569,60 +569,62 @@ pub fn diff_manifests(old_path: &Path, new_path: &Path, show_values: bool) -> Re
                 }
                 if let (Compare::Numeric { rtol, atol, .. }, Compare::Numeric { .. }) =
                     (&a.compare, &c.compare)
-                    && a.present && c.present && a.sha256 != c.sha256 {
-                        evidence.insert("baseline_rtol", *rtol);
-                        evidence.insert("baseline_atol", *atol);
-                        let tol =
-                            format!("(rtol={}, atol={})", float_repr(*rtol), float_repr(*atol));
-                        let compared = snapshot(&old_base, a)
-                            .and_then(|sa| snapshot(&new_base, c).map(|sc| (sa, sc)))
-                            .and_then(|(sa, sc)| {
-                                crate::numeric::compare_files(&sa, &sc, &c.path, *rtol, *atol)
-                                    .map_err(|e| e.0)
-                            });
-                        match compared {
-                            Ok(d) if d.is_empty() => {
-                                parts.push(format!(
-                                    "numerically equivalent within the baseline tolerance {tol}"
-                                ));
-                                evidence.insert(
-                                    "numeric",
-                                    Object::new()
-                                        .with("comparable", true)
-                                        .with("equivalent", true)
-                                        .with("difference_details", Value::Array(vec![])),
-                                );
-                            }
-                            Ok(d) => {
-                                let more = if d.len() > 1 {
-                                    format!(" (and {} more)", d.len() - 1)
-                                } else {
-                                    String::new()
-                                };
-                                parts.push(format!(
-                                    "outside the baseline tolerance {tol}: {}{more}",
-                                    d[0].message
-                                ));
-                                let details = Value::Array(d.iter().map(|x| x.to_json()).collect());
-                                evidence.insert(
-                                    "numeric",
-                                    Object::new()
-                                        .with("comparable", true)
-                                        .with("equivalent", false)
-                                        .with("difference_details", details),
-                                );
-                            }
-                            Err(reason) => {
-                                parts.push(format!("numeric comparison not possible: {reason}"));
-                                evidence.insert(
-                                    "numeric",
-                                    Object::new()
-                                        .with("comparable", false)
-                                        .with("reason", reason.as_str()),
-                                );
-                            }
+                    && a.present
+                    && c.present
+                    && a.sha256 != c.sha256
+                {
+                    evidence.insert("baseline_rtol", *rtol);
+                    evidence.insert("baseline_atol", *atol);
+                    let tol = format!("(rtol={}, atol={})", float_repr(*rtol), float_repr(*atol));
+                    let compared = snapshot(&old_base, a)
+                        .and_then(|sa| snapshot(&new_base, c).map(|sc| (sa, sc)))
+                        .and_then(|(sa, sc)| {
+                            crate::numeric::compare_files(&sa, &sc, &c.path, *rtol, *atol)
+                                .map_err(|e| e.0)
+                        });
+                    match compared {
+                        Ok(d) if d.is_empty() => {
+                            parts.push(format!(
+                                "numerically equivalent within the baseline tolerance {tol}"
+                            ));
+                            evidence.insert(
+                                "numeric",
+                                Object::new()
+                                    .with("comparable", true)
+                                    .with("equivalent", true)
+                                    .with("difference_details", Value::Array(vec![])),
+                            );
+                        }
+                        Ok(d) => {
+                            let more = if d.len() > 1 {
+                                format!(" (and {} more)", d.len() - 1)
+                            } else {
+                                String::new()
+                            };
+                            parts.push(format!(
+                                "outside the baseline tolerance {tol}: {}{more}",
+                                d[0].message
+                            ));
+                            let details = Value::Array(d.iter().map(|x| x.to_json()).collect());
+                            evidence.insert(
+                                "numeric",
+                                Object::new()
+                                    .with("comparable", true)
+                                    .with("equivalent", false)
+                                    .with("difference_details", details),
+                            );
+                        }
+                        Err(reason) => {
+                            parts.push(format!("numeric comparison not possible: {reason}"));
+                            evidence.insert(
+                                "numeric",
+                                Object::new()
+                                    .with("comparable", false)
+                                    .with("reason", reason.as_str()),
+                            );
                         }
                     }
+                }
                 if !parts.is_empty() {
                     b.changes.push(Change {
                         section: "outputs",

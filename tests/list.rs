@@ -1,0 +1,74 @@
+//! `sciproof list` through the real binary.
+
+mod common;
+use common::*;
+use predicates::prelude::*;
+
+#[test]
+fn lists_newest_first_with_verdicts_and_invalid_manifests() {
+    let p = Project::new();
+    p.capture("run");
+    std::fs::create_dir_all(p.join("sub/.hidden")).unwrap();
+    std::fs::create_dir_all(p.join("node_modules")).unwrap();
+    p.write("broken.sciproof.json", "{");
+    p.write("sub/.hidden/x.sciproof.json", "{");
+    p.write("node_modules/y.sciproof.json", "{");
+    p.cmd()
+        .args(["list"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("run.sciproof.json  captured"))
+        .stdout(predicate::str::contains("broken.sciproof.json  INVALID"));
+    p.cmd()
+        .args(["list", "--check"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "summary: 2 manifest(s): 1 PASS, 1 invalid",
+        ));
+    let out = p.cmd().args(["list", "-r", "--json"]).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "without --check the exit code is 0"
+    );
+    let doc = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    assert_eq!(
+        field(&doc, "result"),
+        &sciproof::json::Value::Null,
+        "no verdict without --check"
+    );
+    assert_eq!(
+        field(&doc, "manifests").as_array().unwrap().len(),
+        2,
+        "hidden folders and node_modules are skipped"
+    );
+    p.cmd()
+        .args(["list", "--check", "--format", "junit"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("type=\"INVALID\""));
+    p.cmd()
+        .args(["list", "nope"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("not a directory"));
+}
+
+#[test]
+fn a_large_folder_without_manifests_lists_quickly() {
+    let p = Project::new();
+    for d in 0..100 {
+        let dir = p.join(&format!("d{d}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        for f in 0..1000 {
+            std::fs::File::create(dir.join(format!("f{f}"))).unwrap();
+        }
+    }
+    p.cmd()
+        .args(["list", "-r"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("no manifests found"));
+}
