@@ -41,6 +41,8 @@
 //! | [`report`] | the report model, the verdict rule, renderers behind [`report::Renderer`] |
 //! | [`diff`] | what changed between two recorded runs (text, JSON, Markdown) |
 //! | [`ledger`] | `list`: the manifests of a folder, with their integrity verdicts |
+//! | [`badge`] | the SVG badge of a verdict |
+//! | [`export`] | in-toto Statement and OpenLineage events of a manifest |
 //! | [`inspect`] | a readable summary of a manifest (never executes anything) |
 //! | [`demo`] | the built-in example experiment |
 //! | [`progress`] | progress on a terminal for long work, nothing otherwise |
@@ -50,11 +52,13 @@
 //! compute verdicts. Core rules (JSON, paths, tree digests) are separate from I/O and tested in
 //! isolation.
 
+pub mod badge;
 pub mod capture;
 pub mod claims;
 pub mod demo;
 pub mod diff;
 pub mod error;
+pub mod export;
 pub mod hash;
 pub mod inspect;
 pub mod json;

@@ -83,6 +83,42 @@ enum Command {
         #[arg(long, value_enum)]
         format: Option<Format>,
     },
+    /// Verify a manifest and write an SVG badge of the verdict; the exit code is the verdict's.
+    Badge {
+        /// The manifest file (NAME.sciproof.json).
+        manifest: PathBuf,
+        /// Where to write the badge.
+        #[arg(
+            short = 'o',
+            long = "output",
+            default_value = "sciproof-badge.svg",
+            value_name = "FILE"
+        )]
+        output: PathBuf,
+        /// EXECUTE the recorded command again (see verify --rerun).
+        #[arg(long)]
+        rerun: bool,
+        /// Do not ask for confirmation before --rerun.
+        #[arg(long)]
+        yes: bool,
+        /// With --rerun: a minimal environment.
+        #[arg(long)]
+        clean_env: bool,
+        /// Stop the rerun after this many seconds.
+        #[arg(long, value_name = "SECONDS", default_value = "3600.0", value_parser = py_float)]
+        timeout: f64,
+    },
+    /// Export a manifest for other tools (nothing is executed).
+    Export {
+        /// The manifest file (NAME.sciproof.json).
+        manifest: PathBuf,
+        /// What to write.
+        #[arg(long, value_enum, default_value = "in-toto")]
+        format: ExportFormat,
+        /// Write to this file instead of stdout.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Sign a manifest with an OpenSSH private key (writes <MANIFEST>.sig).
     Sign {
         /// The manifest file (NAME.sciproof.json).
@@ -184,6 +220,14 @@ enum Format {
     Markdown,
     /// JUnit XML, for CI test viewers.
     Junit,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ExportFormat {
+    /// An unsigned in-toto Statement v1.
+    InToto,
+    /// OpenLineage START and COMPLETE/FAIL run events.
+    Openlineage,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -549,6 +593,76 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 Some(s) => s.exit_code() as u8,
                 None => 0,
             })
+        }
+        Command::Badge {
+            manifest,
+            output,
+            rerun,
+            yes,
+            clean_env,
+            timeout,
+        } => {
+            if !(timeout.is_finite() && timeout > 0.0) {
+                return Err(Error::Usage(
+                    "timeout must be a positive number of seconds".into(),
+                ));
+            }
+            let confirm = |prompt: &str| confirm_on_terminal(prompt);
+            let rerun = rerun.then(|| RerunOptions {
+                assume_yes: yes,
+                confirm: Some(&confirm as &dyn Fn(&str) -> Result<bool, Error>),
+                strict_env: false,
+                clean_env,
+                pass_env: Vec::new(),
+                timeout,
+            });
+            let progress = progress_for(true);
+            let report = verify(&VerifyRequest {
+                manifest,
+                rerun,
+                policy: None,
+                allowed_signers: None,
+                progress: progress.as_ref(),
+            })?;
+            let day =
+                sciproof::timestamp::format_utc(sciproof::timestamp::now_unix())[..10].to_string();
+            let svg = sciproof::badge::render(report.status(), report.rerun_executed, &day);
+            sciproof::manifest::write_atomic(&output, svg.as_bytes())?;
+            println!("{}: wrote {}", report.status().as_str(), output.display());
+            Ok(report.status().exit_code() as u8)
+        }
+        Command::Export {
+            manifest,
+            format,
+            output,
+        } => {
+            let report = verify(&VerifyRequest {
+                manifest: manifest.clone(),
+                rerun: None,
+                policy: None,
+                allowed_signers: None,
+                progress: &NoProgress,
+            })?;
+            let verdict = report.status();
+            if verdict != sciproof::report::Status::Pass {
+                eprintln!(
+                    "warning: the evidence does not verify ({}): {}; the export describes what was recorded, not what is on disk now",
+                    verdict.as_str(),
+                    safe_text(&report.reason(), 1000)
+                );
+            }
+            let text = match format {
+                ExportFormat::InToto => sciproof::export::in_toto(&manifest, verdict.as_str())?,
+                ExportFormat::Openlineage => sciproof::export::openlineage(&manifest)?,
+            };
+            match output {
+                None => print!("{text}"),
+                Some(path) => {
+                    sciproof::manifest::write_atomic(&path, text.as_bytes())?;
+                    println!("Wrote {}", path.display());
+                }
+            }
+            Ok(0)
         }
         Command::Sign { manifest, key } => {
             let target = sciproof::signing::sign_manifest(&manifest, &key, &ask_passphrase)?;

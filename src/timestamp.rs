@@ -175,6 +175,29 @@ pub fn parse(text: &str) -> Result<f64, TimestampError> {
     Ok(seconds - sign * offset)
 }
 
+/// Python's `datetime.isoformat()` of the Unix time `t` in the fixed offset `offset`
+/// (`+00:00`): microseconds are shown only when not zero.
+pub fn format_with_offset(t: f64, offset: &str) -> String {
+    let sign = if offset.starts_with('-') { -1 } else { 1 };
+    let hours: i64 = offset.get(1..3).and_then(|h| h.parse().ok()).unwrap_or(0);
+    let minutes: i64 = offset.get(4..6).and_then(|m| m.parse().ok()).unwrap_or(0);
+    let local = t + (sign * (hours * 3600 + minutes * 60)) as f64;
+    let whole = local.floor();
+    let micros = ((local - whole) * 1e6).round() as i64;
+    let (whole, micros) = if micros >= 1_000_000 {
+        (whole + 1.0, 0)
+    } else {
+        (whole, micros)
+    };
+    let base = format_utc(whole as i64);
+    let stem = &base[..19];
+    if micros == 0 {
+        format!("{stem}{offset}")
+    } else {
+        format!("{stem}.{micros:06}{offset}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,209 @@
+//! `sciproof export`: the manifest for other tools — an unsigned in-toto Statement v1 or a pair of
+//! OpenLineage run events — as the reference writes them. Nothing is executed. The evidence is
+//! checked (integrity only) first: when it does not verify, the export still happens but says so
+//! (the in-toto predicate carries the verdict, and the CLI warns).
+
+use crate::claims::Claim;
+use crate::error::{Error, Result};
+use crate::json::{self, Object, Value};
+use crate::manifest::{Artifact, Compare, Manifest, load_manifest};
+use std::path::Path;
+
+/// The in-toto Statement type.
+pub const STATEMENT_TYPE: &str = "https://in-toto.io/Statement/v1";
+/// The reference's predicate type (kept so both tools' statements are alike).
+pub const PREDICATE_TYPE: &str =
+    "https://hayagrivai-labs.github.io/sciproof/docs/export/#experiment-v1";
+const OPENLINEAGE_SCHEMA_URL: &str =
+    "https://openlineage.io/spec/1-0-0/OpenLineage.json#/definitions/RunEvent";
+const OPENLINEAGE_PRODUCER: &str = "https://github.com/hayagrivai-labs/sciproof";
+
+fn subjects(items: Vec<(&str, &Artifact, Option<&str>, bool)>, only_present: bool) -> Value {
+    let mut out = Vec::new();
+    for (path, artifact, sha, present) in items {
+        if only_present && !present {
+            continue;
+        }
+        match artifact {
+            Artifact::Directory { files } => {
+                for f in files {
+                    out.push(
+                        Object::new()
+                            .with("name", format!("{path}/{}", f.path))
+                            .with("digest", Object::new().with("sha256", &f.sha256))
+                            .into(),
+                    );
+                }
+            }
+            Artifact::File => {
+                out.push(
+                    Object::new()
+                        .with("name", path)
+                        .with(
+                            "digest",
+                            Object::new().with("sha256", sha.map(str::to_string)),
+                        )
+                        .into(),
+                );
+            }
+        }
+    }
+    Value::Array(out)
+}
+
+/// The manifest and the SHA-256 of its bytes.
+fn read(path: &Path) -> Result<(Manifest, String)> {
+    let manifest = load_manifest(path)?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        Error::Manifest(format!(
+            "cannot read manifest {}: {}",
+            path.display(),
+            crate::error::strerror(&e)
+        ))
+    })?;
+    Ok((manifest, crate::hash::sha256_bytes(&bytes)))
+}
+
+/// The in-toto Statement v1 (unsigned) with the verdict of an integrity check (`verdict`).
+pub fn in_toto(path: &Path, verdict: &str) -> Result<String> {
+    let (m, digest) = read(path)?;
+    let env = &m.environment;
+    let outputs: Vec<Value> = m
+        .outputs
+        .iter()
+        .map(|o| {
+            let compare = match &o.compare {
+                Compare::Exact => Object::new().with("mode", "exact"),
+                Compare::Numeric { rtol, atol, .. } => Object::new()
+                    .with("mode", "numeric")
+                    .with("rtol", *rtol)
+                    .with("atol", *atol),
+            };
+            Object::new()
+                .with("name", &o.path)
+                .with("present", o.present)
+                .with("compare", compare)
+                .into()
+        })
+        .collect();
+    let manifest_json = crate::manifest::to_json(&m);
+    let manifest_obj = manifest_json.as_object().cloned().unwrap_or_default();
+    let environment_obj = manifest_obj
+        .get("environment")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let predicate = Object::new()
+        .with("experiment", &m.name)
+        .with("capturedAt", &m.created_at)
+        .with("producer", Object::new().with("name", "sciproof").with("version", env!("CARGO_PKG_VERSION")).with("manifestSchemaVersion", &m.schema_version))
+        .with("manifestDigest", Object::new().with("sha256", digest))
+        .with("command", Value::Array(m.command.argv.iter().map(Value::from).collect()))
+        .with("execution", Object::new().with("exitCode", m.execution.exit_code).with("durationSeconds", m.execution.duration_seconds))
+        .with("materials", subjects(m.inputs.iter().map(|i| (i.path.as_str(), &i.artifact, Some(i.sha256.as_str()), true)).collect(), false))
+        .with(
+            "environment",
+            Object::new()
+                .with("python", env.python.clone())
+                .with("platform", env.platform.clone())
+                .with("variables", env.env_vars.clone())
+                .with("packages", manifest_obj.get("dependencies").cloned().unwrap_or(Value::Array(vec![])))
+                .with("recordedBy", env.source.clone())
+                .with("hardware", environment_obj.get("hardware").cloned().unwrap_or(Value::Null)),
+        )
+        .with("git", manifest_obj.get("git").cloned().unwrap_or(Value::Null))
+        .with("note", m.note.clone())
+        .with("outputs", Value::Array(outputs))
+        .with("claims", Value::Array(m.claims.iter().map(|c: &Claim| Value::from(c.text())).collect()))
+        .with("integrity", Object::new().with("result", verdict).with("checkedBy", format!("sciproof {} (integrity only, nothing executed)", env!("CARGO_PKG_VERSION"))))
+        .with(
+            "notes",
+            Value::Array(vec![
+                Value::from("unsigned: this Statement is not an attestation until it is signed by the consumer"),
+                Value::from("hashes show integrity relative to the recorded digests, not that a result is correct"),
+            ]),
+        );
+    let statement = Object::new()
+        .with("_type", STATEMENT_TYPE)
+        .with(
+            "subject",
+            subjects(
+                m.outputs
+                    .iter()
+                    .map(|o| (o.path.as_str(), &o.artifact, o.sha256.as_deref(), o.present))
+                    .collect(),
+                true,
+            ),
+        )
+        .with("predicateType", PREDICATE_TYPE)
+        .with("predicate", predicate);
+    Ok(json::to_string_pretty(&statement.into()) + "\n")
+}
+
+/// START and COMPLETE (or FAIL) OpenLineage run events, with the reference's deterministic run
+/// id (UUIDv5 of the manifest digest).
+pub fn openlineage(path: &Path) -> Result<String> {
+    let (m, digest) = read(path)?;
+    let run_id = uuid::Uuid::new_v5(
+        &uuid::Uuid::NAMESPACE_URL,
+        format!("sciproof:manifest:{digest}").as_bytes(),
+    )
+    .to_string();
+    let ended = crate::timestamp::parse(&m.created_at)
+        .map_err(|_| Error::Manifest("created_at cannot be read".into()))?;
+    let started = ended - m.execution.duration_seconds;
+    let offset = m
+        .created_at
+        .get(19..)
+        .filter(|s| s.starts_with(['+', '-']))
+        .unwrap_or("+00:00")
+        .to_string();
+    let time = |t: f64| -> String { crate::timestamp::format_with_offset(t, &offset) };
+    let datasets = |items: Vec<(&str, bool)>| {
+        Value::Array(
+            items
+                .into_iter()
+                .filter(|(_, p)| *p)
+                .map(|(n, _)| {
+                    Object::new()
+                        .with("namespace", "sciproof-files")
+                        .with("name", n)
+                        .into()
+                })
+                .collect(),
+        )
+    };
+    let inputs = datasets(m.inputs.iter().map(|i| (i.path.as_str(), true)).collect());
+    let outputs = datasets(
+        m.outputs
+            .iter()
+            .map(|o| (o.path.as_str(), o.present))
+            .collect(),
+    );
+    let event = |kind: &str, when: f64| -> Value {
+        Object::new()
+            .with("eventType", kind)
+            .with("eventTime", time(when))
+            .with("run", Object::new().with("runId", run_id.as_str()))
+            .with(
+                "job",
+                Object::new()
+                    .with("namespace", "sciproof")
+                    .with("name", &m.name),
+            )
+            .with("inputs", inputs.clone())
+            .with("outputs", outputs.clone())
+            .with("producer", OPENLINEAGE_PRODUCER)
+            .with("schemaURL", OPENLINEAGE_SCHEMA_URL)
+            .into()
+    };
+    let end_kind = if m.execution.exit_code == 0 {
+        "COMPLETE"
+    } else {
+        "FAIL"
+    };
+    Ok(json::to_string_pretty(&Value::Array(vec![
+        event("START", started),
+        event(end_kind, ended),
+    ])) + "\n")
+}

@@ -1,0 +1,139 @@
+//! `sciproof export` and `sciproof badge` through the real binary, against the reference.
+
+mod common;
+use common::*;
+use predicates::prelude::*;
+use sciproof::json::Value;
+
+#[test]
+fn openlineage_events_are_the_references_and_in_toto_adds_the_verdict() {
+    let p = Project::new();
+    p.capture("run");
+    let ours = p
+        .cmd()
+        .args(["export", "run.sciproof.json", "--format", "openlineage"])
+        .output()
+        .unwrap();
+    let theirs = reference_cmd(p.path())
+        .args(["export", "run.sciproof.json", "--format", "openlineage"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&ours.stdout),
+        String::from_utf8_lossy(&theirs.stdout)
+    );
+    let ours = p
+        .cmd()
+        .args(["export", "run.sciproof.json"])
+        .output()
+        .unwrap();
+    let theirs = reference_cmd(p.path())
+        .args(["export", "run.sciproof.json"])
+        .output()
+        .unwrap();
+    let (mut o, t) = (
+        sciproof::json::parse(&String::from_utf8(ours.stdout).unwrap()).unwrap(),
+        sciproof::json::parse(&String::from_utf8(theirs.stdout).unwrap()).unwrap(),
+    );
+    assert_eq!(field(&o, "subject"), field(&t, "subject"));
+    assert_eq!(
+        field(&o, "_type").as_str(),
+        Some("https://in-toto.io/Statement/v1")
+    );
+    let predicate = field(&o, "predicate").clone();
+    assert_eq!(
+        field(field(&predicate, "integrity"), "result").as_str(),
+        Some("PASS")
+    );
+    for key in [
+        "experiment",
+        "command",
+        "materials",
+        "environment",
+        "claims",
+        "outputs",
+        "manifestDigest",
+    ] {
+        assert_eq!(
+            field(&predicate, key),
+            field(field(&t, "predicate"), key),
+            "{key}"
+        );
+    }
+    if let Value::Object(obj) = &mut o {
+        obj.insert("x", Value::Null);
+    }
+}
+
+#[test]
+fn an_export_of_evidence_that_fails_says_so() {
+    let p = Project::new();
+    p.capture("run");
+    p.write("out/log.txt", "changed\n");
+    let out = p
+        .cmd()
+        .args(["export", "run.sciproof.json", "-o", "statement.json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("warning: the evidence does not verify (FAIL)")
+    );
+    let doc = sciproof::json::parse(&p.read("statement.json")).unwrap();
+    assert_eq!(
+        field(field(field(&doc, "predicate"), "integrity"), "result").as_str(),
+        Some("FAIL")
+    );
+    p.cmd()
+        .args(["export", "nope.sciproof.json"])
+        .assert()
+        .code(3);
+}
+
+#[test]
+fn the_badge_shows_the_verdict_in_its_colour() {
+    let p = Project::new();
+    p.capture("run");
+    p.cmd()
+        .args(["badge", "run.sciproof.json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("PASS: wrote sciproof-badge.svg"));
+    let svg = p.read("sciproof-badge.svg");
+    assert!(svg.contains("fill=\"#2ea44f\"") && svg.contains("integrity"));
+    p.write("out/log.txt", "changed\n");
+    p.cmd()
+        .args(["badge", "run.sciproof.json", "-o", "fail.svg"])
+        .assert()
+        .code(1);
+    assert!(p.read("fail.svg").contains("fill=\"#cf222e\""));
+    // render with a real SVG renderer and look at a pixel of the verdict's half
+    let rendered = std::process::Command::new("rsvg-convert")
+        .current_dir(p.path())
+        .args(["-o", "fail.png", "fail.svg"])
+        .status();
+    let Ok(status) = rendered else {
+        panic!("rsvg-convert is needed (Debian librsvg2-bin; .ci/run installs it)")
+    };
+    assert!(status.success());
+    let png = std::fs::read(p.join("fail.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+    let height = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
+    assert_eq!(height, 20);
+    assert!(width > 200, "{width}");
+    // a pixel in the right half, away from the text, has the FAIL colour #cf222e
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let (x, y) = (width as usize - 4, 2usize);
+    let at = y * info.line_size + x * channels;
+    let (r, g, b) = (buf[at], buf[at + 1], buf[at + 2]);
+    assert!(
+        r > 180 && g < 80 && b < 80,
+        "pixel {r},{g},{b} is not the FAIL red"
+    );
+}
