@@ -118,6 +118,9 @@ enum Command {
         /// Write to this file instead of stdout.
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
+        /// With --format latex: a macro \NAME for the value at LOCATION of OUTPUT; repeatable.
+        #[arg(long = "value", num_args = 3, value_names = ["NAME", "OUTPUT", "LOCATION"], action = clap::ArgAction::Append, allow_hyphen_values = true)]
+        values: Vec<String>,
     },
     /// Sign a manifest with an OpenSSH private key (writes <MANIFEST>.sig).
     Sign {
@@ -228,6 +231,8 @@ enum ExportFormat {
     InToto,
     /// OpenLineage START and COMPLETE/FAIL run events.
     Openlineage,
+    /// LaTeX macros of values read from verified outputs (--value NAME OUTPUT LOCATION).
+    Latex,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -635,7 +640,13 @@ fn run(cli: Cli) -> Result<u8, Error> {
             manifest,
             format,
             output,
+            values,
         } => {
+            if !values.is_empty() && format != ExportFormat::Latex {
+                return Err(Error::Usage(
+                    "--value is only used with --format latex".into(),
+                ));
+            }
             let report = verify(&VerifyRequest {
                 manifest: manifest.clone(),
                 rerun: None,
@@ -644,7 +655,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 progress: &NoProgress,
             })?;
             let verdict = report.status();
-            if verdict != sciproof::report::Status::Pass {
+            if verdict != sciproof::report::Status::Pass && format != ExportFormat::Latex {
                 eprintln!(
                     "warning: the evidence does not verify ({}): {}; the export describes what was recorded, not what is on disk now",
                     verdict.as_str(),
@@ -654,6 +665,13 @@ fn run(cli: Cli) -> Result<u8, Error> {
             let text = match format {
                 ExportFormat::InToto => sciproof::export::in_toto(&manifest, verdict.as_str())?,
                 ExportFormat::Openlineage => sciproof::export::openlineage(&manifest)?,
+                ExportFormat::Latex => {
+                    let triples: Vec<(String, String, String)> = values
+                        .chunks(3)
+                        .map(|c| (c[0].clone(), c[1].clone(), c[2].clone()))
+                        .collect();
+                    sciproof::export::latex(&manifest, &triples, verdict, &report.reason())?
+                }
             };
             match output {
                 None => print!("{text}"),

@@ -430,6 +430,12 @@ mod repr_tests {
 /// Python's `format(x, ".6g")`: six significant digits, scientific notation (two-digit
 /// exponent with sign) when the exponent is below -4 or at least 6, trailing zeros removed.
 pub fn format_g6(x: f64) -> String {
+    format_g(x, 6)
+}
+
+/// Python's `format(x, ".{precision}g")`.
+pub fn format_g(x: f64, precision: usize) -> String {
+    let p = precision.max(1) as i32;
     if x.is_nan() {
         return "nan".into();
     }
@@ -443,7 +449,7 @@ pub fn format_g6(x: f64) -> String {
             "0".into()
         };
     }
-    let sci = format!("{x:.5e}");
+    let sci = format!("{x:.*e}", (p - 1) as usize);
     let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exponent: i32 = exponent.parse().unwrap_or(0);
     let strip = |s: &str| -> String {
@@ -453,8 +459,8 @@ pub fn format_g6(x: f64) -> String {
             s.to_string()
         }
     };
-    if (-4..6).contains(&exponent) {
-        strip(&format!("{x:.*}", (5 - exponent) as usize))
+    if (-4..p).contains(&exponent) {
+        strip(&format!("{x:.*}", (p - 1 - exponent) as usize))
     } else {
         format!(
             "{}e{}{:02}",

@@ -137,3 +137,109 @@ fn the_badge_shows_the_verdict_in_its_colour() {
         "pixel {r},{g},{b} is not the FAIL red"
     );
 }
+
+#[test]
+fn latex_values_come_from_verified_outputs_only_tsv_included() {
+    let p = Project::new();
+    p.write(
+        "m.json",
+        "{\"acc\": 0.92, \"tiny\": 1e-05, \"s\": \"50% x_1\"}",
+    );
+    p.write("t.tsv", "id\tloss\n1\t0.25\n");
+    p.cmd()
+        .args([
+            "capture", "--name", "lx", "--output", "m.json", "--output", "t.tsv", "--", "true",
+        ])
+        .assert()
+        .success();
+    let args = [
+        "export",
+        "lx.sciproof.json",
+        "--format",
+        "latex",
+        "--value",
+        "acc",
+        "m.json",
+        "$.acc",
+        "--value",
+        "tiny",
+        "m.json",
+        "$.tiny",
+        "--value",
+        "s",
+        "m.json",
+        "$.s",
+    ];
+    let ours = p.cmd().args(args).output().unwrap();
+    let theirs = reference_cmd(p.path()).args(args).output().unwrap();
+    let body = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&ours), body(&theirs));
+    assert!(body(&ours).contains("\\newcommand{\\tiny}{$1\\times 10^{-5}$}"));
+    p.cmd()
+        .args([
+            "export",
+            "lx.sciproof.json",
+            "--format",
+            "latex",
+            "--value",
+            "loss",
+            "t.tsv",
+            "r1c1",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\\newcommand{\\loss}{0.25}"));
+    p.cmd()
+        .args([
+            "export",
+            "lx.sciproof.json",
+            "--format",
+            "latex",
+            "--value",
+            "a1",
+            "m.json",
+            "$.acc",
+        ])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "a LaTeX macro name is 1 to 40 letters",
+        ));
+    p.cmd()
+        .args([
+            "export",
+            "lx.sciproof.json",
+            "--value",
+            "a",
+            "m.json",
+            "$.acc",
+        ])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "--value is only used with --format latex",
+        ));
+    p.write("m.json", "{\"acc\": 0.5}");
+    p.cmd()
+        .args([
+            "export",
+            "lx.sciproof.json",
+            "--format",
+            "latex",
+            "--value",
+            "acc",
+            "m.json",
+            "$.acc",
+        ])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "not exporting values: the verification of lx.sciproof.json is FAIL",
+        ));
+}
