@@ -37,6 +37,7 @@
 //! | [`runner`] | running a command without a shell: process group, timeout, bounded capture |
 //! | [`signing`] | OpenSSH signatures of manifests (SSHSIG) and allowed-signers files, natively |
 //! | [`capture`] | the capture engine |
+//! | [`update`] | re-capture with a manifest's own declarations, then diff old and new |
 //! | [`verify`] | the verification engine (integrity checks, warnings, notes) |
 //! | [`report`] | the report model, the verdict rule, renderers behind [`report::Renderer`] |
 //! | [`diff`] | what changed between two recorded runs (text, JSON, Markdown) |
@@ -77,6 +78,7 @@ pub mod stat;
 pub mod text;
 pub mod timestamp;
 pub mod tree;
+pub mod update;
 pub mod verify;
 
 pub use error::{Error, Result};

@@ -122,6 +122,23 @@ enum Command {
         #[arg(long = "value", num_args = 3, value_names = ["NAME", "OUTPUT", "LOCATION"], action = clap::ArgAction::Append, allow_hyphen_values = true)]
         values: Vec<String>,
     },
+    /// Capture the recorded experiment again with the manifest's own declarations and show what changed (EXECUTES the command).
+    Update {
+        /// The manifest file (NAME.sciproof.json).
+        manifest: PathBuf,
+        /// Do not ask for confirmation.
+        #[arg(long)]
+        yes: bool,
+        /// Print what would run and be replaced, and stop.
+        #[arg(long)]
+        dry_run: bool,
+        /// A new note for the new evidence.
+        #[arg(long, value_name = "TEXT")]
+        note: Option<String>,
+        /// Stop the command after this many seconds.
+        #[arg(long, value_name = "SECONDS", value_parser = py_float)]
+        timeout: Option<f64>,
+    },
     /// Sign a manifest with an OpenSSH private key (writes <MANIFEST>.sig).
     Sign {
         /// The manifest file (NAME.sciproof.json).
@@ -679,6 +696,43 @@ fn run(cli: Cli) -> Result<u8, Error> {
                     sciproof::manifest::write_atomic(&path, text.as_bytes())?;
                     println!("Wrote {}", path.display());
                 }
+            }
+            Ok(0)
+        }
+        Command::Update {
+            manifest,
+            yes,
+            dry_run,
+            note,
+            timeout,
+        } => {
+            let (m, base) = sciproof::update::load_for_update(&manifest)?;
+            let text = sciproof::update::prompt(&m, &base);
+            if dry_run {
+                println!("{text}");
+                return Ok(0);
+            }
+            if !yes && !confirm_on_terminal(&text)? {
+                eprintln!("declined; nothing was executed and nothing was changed");
+                return Ok(2);
+            }
+            let progress = progress_for(true);
+            let updated = sciproof::update::update(&manifest, note, timeout, progress.as_ref())?;
+            for w in updated.capture.warnings.iter().chain(&updated.warnings) {
+                eprintln!("warning: {}", safe_text(w, 2000));
+            }
+            let code = updated.capture.manifest.execution.exit_code;
+            println!(
+                "Updated {} (command exit code {code})\n",
+                manifest
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            );
+            print!("{}", sciproof::diff::render::text(&updated.diff));
+            if code != 0 {
+                eprintln!("The command failed; the failure was recorded.");
+                return Ok(1);
             }
             Ok(0)
         }

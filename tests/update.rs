@@ -1,0 +1,104 @@
+//! `sciproof update` through the real binary.
+
+mod common;
+use common::*;
+use predicates::prelude::*;
+use sciproof::manifest::{Compare, load_manifest};
+
+#[test]
+fn update_recaptures_with_the_same_declarations_and_shows_the_diff() {
+    let p = Project::new();
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "run",
+            "--input",
+            "data.json",
+            "--output",
+            "out/log.txt",
+            "--output-numeric",
+            "out/result.json",
+        ])
+        .args([
+            "--tolerance",
+            "out/result.json",
+            "rtol=1e-3",
+            "--claim",
+            "out/result.json",
+            "$.value ~= 42.5 printed",
+            "--note",
+            "first",
+            "--",
+            "sh",
+            "train.sh",
+        ])
+        .assert()
+        .success();
+    p.write("data.json", "{\"x\": 22}\n");
+    p.cmd()
+        .args(["update", "run.sciproof.json", "--dry-run"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "outputs removed first (restored if the capture fails): out/log.txt, out/result.json",
+        ));
+    p.cmd()
+        .args(["update", "run.sciproof.json", "--yes", "--note", "second"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Updated run.sciproof.json (command exit code 0)"))
+        .stdout(predicate::str::contains("~ note: first -> second"))
+        .stdout(predicate::str::contains("~ data.json: content changed"))
+        .stdout(predicate::str::contains("outside the baseline tolerance (rtol=0.001, atol=0.0): $.value: recorded 42.5, found 44.5"));
+    let m = load_manifest(&p.join("run.sciproof.json")).unwrap();
+    let Compare::Numeric { rtol, .. } = &m.outputs[1].compare else {
+        panic!()
+    };
+    assert_eq!(*rtol, 1e-3, "the per-output tolerance is kept");
+    assert_eq!(
+        m.claims[0].text(),
+        "out/result.json: $.value ~= 42.5 printed"
+    );
+    assert_eq!(m.note.as_deref(), Some("second"));
+    p.cmd()
+        .args(["verify", "run.sciproof.json"])
+        .assert()
+        .code(1); // the printed claim no longer holds
+}
+
+#[test]
+fn a_failing_update_keeps_the_old_evidence_and_outputs() {
+    let p = Project::new();
+    p.capture_without_script("run");
+    let before = p.read("run.sciproof.json");
+    let log = p.read("out/log.txt");
+    p.write("train.sh", "exit 0\n"); // declared outputs are now missing: the capture is refused
+    p.cmd()
+        .args(["update", "run.sciproof.json", "--yes"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("does not exist"));
+    assert_eq!(p.read("run.sciproof.json"), before);
+    assert_eq!(p.read("out/log.txt"), log);
+    assert!(p.join("run.sciproof.d/1-result.json").exists());
+}
+
+#[test]
+fn refusals() {
+    let p = Project::new();
+    p.capture("run");
+    std::fs::copy(p.join("run.sciproof.json"), p.join("renamed.sciproof.json")).unwrap();
+    p.cmd()
+        .args(["update", "renamed.sciproof.json", "--yes"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains("renamed.sciproof.json is not named after its experiment (run.sciproof.json); rename it back before updating"));
+    p.cmd()
+        .args(["update", "run.sciproof.json"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "no terminal to ask for confirmation",
+        ));
+}
