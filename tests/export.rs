@@ -243,3 +243,52 @@ fn latex_values_come_from_verified_outputs_only_tsv_included() {
             "not exporting values: the verification of lx.sciproof.json is FAIL",
         ));
 }
+
+#[test]
+fn the_in_toto_statement_validates_with_the_in_toto_attestation_package() {
+    let p = Project::new();
+    p.write("data/a.txt", "a");
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "run",
+            "--input",
+            "data.json",
+            "--output",
+            "out",
+            "--",
+            "sh",
+            "train.sh",
+        ])
+        .assert()
+        .success();
+    p.cmd()
+        .args(["export", "run.sciproof.json", "-o", "statement.json"])
+        .assert()
+        .success();
+    let script = r#"
+import sys
+from google.protobuf import json_format
+import in_toto_attestation.v1.statement_pb2 as spb
+from in_toto_attestation.v1.statement import Statement
+text = open(sys.argv[1]).read()
+pb = json_format.Parse(text, spb.Statement())
+statement = Statement.copy_from_pb(pb)
+statement.validate()
+print(len(pb.subject))
+"#;
+    let run = std::process::Command::new(reference_python())
+        .arg("-c")
+        .arg(script)
+        .arg(p.join("statement.json"))
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    // the output directory is expanded into one subject per file
+    assert_eq!(String::from_utf8_lossy(&run.stdout).trim(), "2");
+}

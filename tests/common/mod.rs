@@ -140,7 +140,7 @@ pub fn reference() -> &'static Path {
             }
             std::thread::sleep(std::time::Duration::from_millis(200));
         }
-        let ready = root.join(".ready-0.4.1-numpy-junitparser");
+        let ready = root.join(".ready-0.4.1-numpy-junitparser-intoto");
         if !ready.exists() {
             let _ = std::fs::remove_dir_all(&root);
             let python = std::env::var("SCIPROOF_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
@@ -152,6 +152,7 @@ pub fn reference() -> &'static Path {
                 "sciproof==0.4.1",
                 "numpy",
                 "junitparser",
+                "in-toto-attestation",
             ]));
             std::fs::write(&ready, "ok\n").unwrap();
         }
