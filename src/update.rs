@@ -249,9 +249,33 @@ pub fn update(
             return Err(e);
         }
     };
-    drop(aside); // the old outputs: the new evidence replaced them
     let diff = diff_manifests(&old_manifest, path, false)?;
     let mut warnings = Vec::new();
+    if captured.manifest.execution.exit_code != 0 {
+        // The command now fails: keep the previous evidence and outputs where the user can
+        // restore them from.
+        let keep = aside.keep();
+        let _ = std::fs::copy(
+            &old_manifest,
+            keep.join(format!("{}{MANIFEST_SUFFIX}", manifest.name)),
+        );
+        let old_snapshots = old.path().join(snapshot_dir_name(&manifest.name));
+        if old_snapshots.is_dir() {
+            let target = keep.join(snapshot_dir_name(&manifest.name));
+            let _ = std::fs::create_dir_all(&target);
+            for entry in std::fs::read_dir(&old_snapshots)
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let _ = std::fs::copy(entry.path(), target.join(entry.file_name()));
+            }
+        }
+        warnings.push(format!(
+            "the command failed; the previous evidence and outputs are kept in {}/ (outputs by their position in the old manifest); move them back to restore the old baseline",
+            keep.strip_prefix(&base).unwrap_or(&keep).display()
+        ));
+    }
     let sig = crate::signing::signature_path(path);
     if sig.is_file() {
         warnings.push(format!(

@@ -292,3 +292,125 @@ print(len(pb.subject))
     // the output directory is expanded into one subject per file
     assert_eq!(String::from_utf8_lossy(&run.stdout).trim(), "2");
 }
+
+/// The constraints of the OpenLineage 1-0-0 RunEvent schema, checked by hand: required `run`
+/// (with a UUID `runId`), `job` (`namespace`, `name`), `eventTime` (date-time), `producer`
+/// (URI); `eventType` one of the enum; datasets with `namespace` and `name`.
+fn check_run_event(event: &Value) {
+    let o = event.as_object().expect("an object");
+    for key in ["run", "job", "eventTime", "producer"] {
+        assert!(o.contains_key(key), "missing {key}");
+    }
+    let kind = field(event, "eventType").as_str().unwrap();
+    assert!(["START", "COMPLETE", "ABORT", "FAIL", "OTHER"].contains(&kind));
+    let run_id = field(field(event, "run"), "runId").as_str().unwrap();
+    assert!(
+        uuid::Uuid::parse_str(run_id).is_ok(),
+        "runId {run_id} is a UUID"
+    );
+    let job = field(event, "job");
+    assert!(field(job, "namespace").as_str().is_some() && field(job, "name").as_str().is_some());
+    assert!(sciproof::timestamp::parse(field(event, "eventTime").as_str().unwrap()).is_ok());
+    assert!(
+        field(event, "producer")
+            .as_str()
+            .unwrap()
+            .starts_with("https://")
+    );
+    for datasets in ["inputs", "outputs"] {
+        for d in field(event, datasets).as_array().unwrap() {
+            assert!(
+                field(d, "namespace").as_str().is_some() && field(d, "name").as_str().is_some()
+            );
+        }
+    }
+}
+
+#[test]
+fn openlineage_events_satisfy_the_run_event_schema_and_a_failed_run_ends_in_fail() {
+    let p = Project::new();
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "f",
+            "--input",
+            "data.json",
+            "--output",
+            "never.txt",
+            "--allow-nonzero",
+            "--",
+            "false",
+        ])
+        .assert()
+        .success();
+    let out = p
+        .cmd()
+        .args(["export", "f.sciproof.json", "--format", "openlineage"])
+        .output()
+        .unwrap();
+    let events = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let events = events.as_array().unwrap();
+    assert_eq!(events.len(), 2);
+    events.iter().for_each(check_run_event);
+    assert_eq!(field(&events[0], "eventType").as_str(), Some("START"));
+    assert_eq!(field(&events[1], "eventType").as_str(), Some("FAIL"));
+    assert_eq!(
+        field(&events[1], "outputs").as_array().unwrap().len(),
+        0,
+        "absent outputs are not datasets"
+    );
+}
+
+#[test]
+fn latex_macros_compile_with_pdflatex_where_it_is_installed() {
+    let p = Project::new();
+    p.write(
+        "m.json",
+        "{\"acc\": 0.92, \"tiny\": 1e-05, \"s\": \"50% x_1 & {y} ~ ^ \\\\ #\"}",
+    );
+    p.cmd()
+        .args([
+            "capture", "--name", "lx", "--output", "m.json", "--", "true",
+        ])
+        .assert()
+        .success();
+    p.cmd()
+        .args([
+            "export",
+            "lx.sciproof.json",
+            "--format",
+            "latex",
+            "-o",
+            "values.tex",
+        ])
+        .args([
+            "--value", "acc", "m.json", "$.acc", "--value", "tiny", "m.json", "$.tiny", "--value",
+            "str", "m.json", "$.s",
+        ])
+        .assert()
+        .success();
+    let tex = p.read("values.tex");
+    // every brace is balanced and every special character of the string is escaped
+    assert_eq!(tex.matches('{').count(), tex.matches('}').count());
+    assert!(tex.contains("\\newcommand{\\str}{50\\% x\\_1 \\& \\{y\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{} \\#}"));
+    if std::process::Command::new("pdflatex")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("pdflatex is not installed (Debian texlive-latex-base): compiled check skipped");
+        return;
+    }
+    p.write("doc.tex", "\\documentclass{article}\n\\input{values.tex}\n\\begin{document}\n\\acc{} \\tiny{} \\str{}\n\\end{document}\n");
+    let status = std::process::Command::new("pdflatex")
+        .current_dir(p.path())
+        .args(["-interaction=nonstopmode", "-halt-on-error", "doc.tex"])
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stdout)
+    );
+}

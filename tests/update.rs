@@ -102,3 +102,38 @@ fn refusals() {
             "no terminal to ask for confirmation",
         ));
 }
+
+#[test]
+fn an_update_whose_command_now_fails_records_the_failure_and_keeps_the_old_evidence() {
+    let p = Project::new();
+    p.capture_without_script("run");
+    let before = p.read("run.sciproof.json");
+    p.write("train.sh", "mkdir -p out; echo partial > out/log.txt; echo '{\"value\": 1.0}' > out/result.json; exit 2\n");
+    let out = p
+        .cmd()
+        .args(["update", "run.sciproof.json", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the previous evidence and outputs are kept in .sciproof-rerun-update-"),
+        "{stderr}"
+    );
+    let m = load_manifest(&p.join("run.sciproof.json")).unwrap();
+    assert_eq!(m.execution.exit_code, 2);
+    let kept = std::fs::read_dir(p.path())
+        .unwrap()
+        .flatten()
+        .find(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(".sciproof-rerun-update-")
+        })
+        .unwrap()
+        .path();
+    assert_eq!(
+        std::fs::read_to_string(kept.join("run.sciproof.json")).unwrap(),
+        before
+    );
+}
