@@ -402,7 +402,7 @@ fn latex_macros_compile_with_pdflatex_where_it_is_installed() {
         eprintln!("pdflatex is not installed (Debian texlive-latex-base): compiled check skipped");
         return;
     }
-    p.write("doc.tex", "\\documentclass{article}\n\\input{values.tex}\n\\begin{document}\n\\acc{} \\tiny{} \\str{}\n\\end{document}\n");
+    p.write("doc.tex", "\\documentclass{article}\n\\input{values.tex}\n\\begin{document}\n\\acc{} \\tinyval{} \\str{}\n\\end{document}\n");
     let status = std::process::Command::new("pdflatex")
         .current_dir(p.path())
         .args(["-interaction=nonstopmode", "-halt-on-error", "doc.tex"])
