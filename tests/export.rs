@@ -385,8 +385,8 @@ fn latex_macros_compile_with_pdflatex_where_it_is_installed() {
             "values.tex",
         ])
         .args([
-            "--value", "acc", "m.json", "$.acc", "--value", "tiny", "m.json", "$.tiny", "--value",
-            "str", "m.json", "$.s",
+            "--value", "acc", "m.json", "$.acc", "--value", "tinyval", "m.json", "$.tiny",
+            "--value", "str", "m.json", "$.s",
         ])
         .assert()
         .success();
