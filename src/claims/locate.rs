@@ -4,7 +4,8 @@
 //! archive (read directly at the element's position).
 
 use super::parse_array_location;
-use crate::json::{Number, Value};
+use crate::json::Value;
+use crate::numeric::json::scalar;
 use crate::numeric::value::Scalar;
 use crate::numeric::{NumericError, csv, json, npy, npz};
 use std::collections::HashMap;
@@ -38,18 +39,6 @@ fn segments(location: &str) -> Option<Vec<Segment<'_>>> {
         }
     }
     Some(out)
-}
-
-fn scalar(v: &Value) -> Option<Scalar> {
-    Some(match v {
-        Value::Null => Scalar::Null,
-        Value::Bool(b) => Scalar::Bool(*b),
-        Value::Number(Number::Int(i)) => Scalar::Int(i.clone()),
-        Value::Number(Number::Float(f)) => Scalar::Float(*f),
-        Value::String(s) => Scalar::Str(s.clone()),
-        // an object or a list is not a value a claim can be about
-        Value::Array(_) | Value::Object(_) => return None,
-    })
 }
 
 fn file_name(path: &Path) -> String {

@@ -39,7 +39,8 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Value, NumericError> {
     crate::json::parse(text).map_err(|e| NumericError(format!("{name} is not valid JSON: {e}")))
 }
 
-fn scalar(v: &Value) -> Option<Scalar> {
+/// The leaf value of a JSON scalar; `None` for an object or a list (not a single value).
+pub fn scalar(v: &Value) -> Option<Scalar> {
     Some(match v {
         Value::Null => Scalar::Null,
         Value::Bool(b) => Scalar::Bool(*b),

@@ -16,34 +16,31 @@ fn clean(text: &str, limit: usize) -> String {
         .collect()
 }
 
-fn attr(text: &str, limit: usize) -> String {
+/// Escaped for XML: `& < >` always; in an attribute also `"` and the line breaks and tabs
+/// (which attribute normalisation would otherwise turn into spaces).
+fn escape(text: &str, limit: usize, attribute: bool) -> String {
     let mut out = String::new();
     for c in clean(text, limit).chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' => out.push_str("&#09;"),
+            '"' if attribute => out.push_str("&quot;"),
+            '\n' if attribute => out.push_str("&#10;"),
+            '\r' if attribute => out.push_str("&#13;"),
+            '\t' if attribute => out.push_str("&#09;"),
             c => out.push(c),
         }
     }
     out
 }
 
+fn attr(text: &str, limit: usize) -> String {
+    escape(text, limit, true)
+}
+
 fn body(text: &str, limit: usize) -> String {
-    let mut out = String::new();
-    for c in clean(text, limit).chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c => out.push(c),
-        }
-    }
-    out
+    escape(text, limit, false)
 }
 
 /// The reference's layout: one suite `sciproof:<name>` with the result and basis as
