@@ -1,0 +1,240 @@
+//! Tests of the `.npy` reader and comparison.
+use super::*;
+
+/// The bytes of a version 1.0 `.npy` file with the given header fields and raw data.
+pub(crate) fn npy_file_bytes(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
+    let mut header = format!(
+        "{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}",
+        if fortran { "True" } else { "False" }
+    );
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    bytes.extend_from_slice(data);
+    bytes
+}
+
+/// Writes a .npy file with the given header dict and raw data.
+pub(crate) fn npy(
+    dir: &Path,
+    name: &str,
+    descr: &str,
+    fortran: bool,
+    shape: &str,
+    data: &[u8],
+) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, npy_file_bytes(descr, fortran, shape, data)).unwrap();
+    path
+}
+
+fn f64s(v: &[f64]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn messages(d: Vec<Difference>) -> Vec<String> {
+    d.into_iter().map(|d| d.message).collect()
+}
+
+#[test]
+fn npy_float_arrays_use_the_tolerance_and_report_c_order_locations() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = npy(
+        dir.path(),
+        "e.npy",
+        "<f8",
+        false,
+        "(2, 2)",
+        &f64s(&[1.0, 2.0, 3.0, 4.0]),
+    );
+    let a = npy(
+        dir.path(),
+        "a.npy",
+        "<f8",
+        false,
+        "(2, 2)",
+        &f64s(&[1.0, 2.5, 3.0, 4.0 + 1e-12]),
+    );
+    let d = compare_files(&e, &a, "e.npy", "a.npy", "", 1e-9, 0.0).unwrap();
+    assert_eq!(
+        messages(d),
+        ["data[0, 1]: recorded 2.0, found 2.5 (rtol=1e-09, atol=0.0)"]
+    );
+}
+
+#[test]
+fn npy_shape_and_dtype_must_match_and_byte_orders_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = npy(
+        dir.path(),
+        "e.npy",
+        "<f8",
+        false,
+        "(3,)",
+        &f64s(&[1.0, 2.0, 3.0]),
+    );
+    let big: Vec<u8> = [1.0f64, 2.0, 3.0]
+        .iter()
+        .flat_map(|x| x.to_be_bytes())
+        .collect();
+    let b = npy(dir.path(), "b.npy", ">f8", false, "(3,)", &big);
+    assert_eq!(
+        messages(compare_files(&e, &b, "e", "b", "", 0.0, 0.0).unwrap()),
+        ["dtype: recorded 'float64', found '>f8'"]
+    );
+    let b2 = npy(dir.path(), "b2.npy", ">f8", false, "(3,)", &big);
+    assert!(
+        compare_files(&b, &b2, "b", "b2", "", 0.0, 0.0)
+            .unwrap()
+            .is_empty()
+    );
+    let s = npy(
+        dir.path(),
+        "s.npy",
+        "<f8",
+        false,
+        "(1, 3)",
+        &f64s(&[1.0, 2.0, 3.0]),
+    );
+    assert_eq!(
+        messages(compare_files(&e, &s, "e", "s", "", 0.0, 0.0).unwrap()),
+        ["shape: recorded [3], found [1, 3]"]
+    );
+}
+
+#[test]
+fn npy_fortran_order_is_compared_by_logical_index() {
+    let dir = tempfile::tempdir().unwrap();
+    // logical [[1, 2, 3], [4, 5, 6]]
+    let c = npy(
+        dir.path(),
+        "c.npy",
+        "<f8",
+        false,
+        "(2, 3)",
+        &f64s(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]),
+    );
+    let f = npy(
+        dir.path(),
+        "f.npy",
+        "<f8",
+        true,
+        "(2, 3)",
+        &f64s(&[1.0, 4.0, 2.0, 5.0, 3.0, 6.0]),
+    );
+    assert!(
+        compare_files(&c, &f, "c", "f", "", 0.0, 0.0)
+            .unwrap()
+            .is_empty()
+    );
+    let f2 = npy(
+        dir.path(),
+        "f2.npy",
+        "<f8",
+        true,
+        "(2, 3)",
+        &f64s(&[1.0, 4.0, 2.0, 9.0, 3.0, 6.0]),
+    );
+    assert_eq!(
+        messages(compare_files(&f, &f2, "f", "f2", "", 0.0, 0.0).unwrap()),
+        ["data[1, 1]: recorded 5.0, found 9.0 (rtol=0.0, atol=0.0)"]
+    );
+    assert_eq!(
+        messages(compare_files(&c, &f2, "c", "f2", "", 0.0, 0.0).unwrap()),
+        ["data[1, 1]: recorded 5.0, found 9.0 (rtol=0.0, atol=0.0)"]
+    );
+}
+
+#[test]
+fn npy_integers_and_booleans_are_exact_and_many_differences_are_summarised() {
+    let dir = tempfile::tempdir().unwrap();
+    let ints = |v: &[i32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let e = npy(dir.path(), "e.npy", "<i4", false, "(25,)", &ints(&[0; 25]));
+    let a = npy(dir.path(), "a.npy", "<i4", false, "(25,)", &ints(&[-1; 25]));
+    let d = compare_files(&e, &a, "e", "a", "", 1.0, 10.0).unwrap();
+    assert_eq!(d.len(), 11);
+    assert_eq!(
+        d[0].message,
+        "data[0]: recorded 0, found -1 (rtol=1.0, atol=10.0)"
+    );
+    assert_eq!(d[10].message, "... 25 of 25 values differ");
+    let b = npy(dir.path(), "b.npy", "|b1", false, "()", &[1]);
+    let b2 = npy(dir.path(), "b2.npy", "|b1", false, "()", &[0]);
+    assert_eq!(
+        messages(compare_files(&b, &b2, "b", "b2", "", 1.0, 1.0).unwrap()),
+        ["data[]: recorded True, found False (rtol=1.0, atol=1.0)"]
+    );
+}
+
+#[test]
+fn npy_float32_compares_in_float32_and_complex_by_modulus() {
+    let dir = tempfile::tempdir().unwrap();
+    let f32s = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    let e = npy(dir.path(), "e.npy", "<f4", false, "(1,)", &f32s(&[0.1]));
+    let a = npy(dir.path(), "a.npy", "<f4", false, "(1,)", &f32s(&[0.2]));
+    let d = compare_files(&e, &a, "e", "a", "", 0.0, 0.0).unwrap();
+    assert_eq!(
+        d[0].message,
+        "data[0]: recorded 0.1, found 0.2 (rtol=0.0, atol=0.0)"
+    );
+    let c = |re: f64, im: f64| [re.to_le_bytes(), im.to_le_bytes()].concat();
+    let ce = npy(dir.path(), "ce.npy", "<c16", false, "(1,)", &c(3.0, 4.0));
+    let ca = npy(dir.path(), "ca.npy", "<c16", false, "(1,)", &c(3.0, 4.5));
+    assert!(
+        compare_files(&ce, &ca, "ce", "ca", "", 0.1, 0.0)
+            .unwrap()
+            .is_empty()
+    );
+    let d = compare_files(&ce, &ca, "ce", "ca", "", 0.0, 0.0).unwrap();
+    assert_eq!(
+        d[0].message,
+        "data[0]: recorded (3+4j), found (3+4.5j) (rtol=0.0, atol=0.0)"
+    );
+    assert_eq!(d[0].kind, Kind::Value);
+}
+
+#[test]
+fn npy_refuses_objects_strings_and_truncation() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = npy(dir.path(), "o.npy", "|O", false, "(1,)", &[0; 8]);
+    assert!(
+        validate(&o, "o.npy")
+            .unwrap_err()
+            .0
+            .contains("Object arrays cannot be loaded when allow_pickle=False")
+    );
+    let u = npy(dir.path(), "u.npy", "<U1", false, "(1,)", &[0; 4]);
+    assert_eq!(
+        validate(&u, "u.npy").unwrap_err().0,
+        "u.npy: only numeric, boolean and complex arrays are supported (dtype <U1)"
+    );
+    let t = npy(dir.path(), "t.npy", "<f8", false, "(4,)", &[0; 16]);
+    assert!(
+        validate(&t, "t.npy")
+            .unwrap_err()
+            .0
+            .contains("holds 16 bytes of data but its header announces 32")
+    );
+    std::fs::write(
+        dir.path().join("h.npy"),
+        b"\x93NUMPY\x01\x00\x76\x00{'descr'",
+    )
+    .unwrap();
+    assert!(
+        validate(&dir.path().join("h.npy"), "h.npy")
+            .unwrap_err()
+            .0
+            .contains("EOF: reading array header, expected 118 bytes got 8")
+    );
+    std::fs::write(dir.path().join("p.npy"), b"\x80\x04\x95pickle").unwrap();
+    assert!(
+        validate(&dir.path().join("p.npy"), "p.npy")
+            .unwrap_err()
+            .0
+            .contains("not a .npy file")
+    );
+}
