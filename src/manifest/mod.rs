@@ -6,6 +6,7 @@
 
 mod model;
 mod read;
+mod read_claims;
 mod write;
 
 pub use model::*;

@@ -5,7 +5,6 @@
 //! level.
 
 use super::model::*;
-use crate::claims::{self, Claim, Op};
 use crate::error::{Error, Result, strerror};
 use crate::json::{self, Number, Object, Value};
 use crate::paths::validate_relative_path;
@@ -15,7 +14,7 @@ use num_traits::{Signed, ToPrimitive};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-fn fail(place: &str, message: impl AsRef<str>) -> Error {
+pub(super) fn fail(place: &str, message: impl AsRef<str>) -> Error {
     Error::Manifest(format!("invalid manifest: {place}: {}", message.as_ref()))
 }
 
@@ -82,7 +81,7 @@ fn get_object<'a>(obj: &'a Object, key: &str, place: &str) -> Result<&'a Object>
     }
 }
 
-fn as_object<'a>(value: Option<&'a Value>, place: &str) -> Result<&'a Object> {
+pub(super) fn as_object<'a>(value: Option<&'a Value>, place: &str) -> Result<&'a Object> {
     match value {
         Some(Value::Object(o)) => Ok(o),
         other => Err(fail(
@@ -126,7 +125,7 @@ fn sha(value: Option<&Value>, place: &str) -> Result<String> {
     }
 }
 
-fn rel_path(value: Option<&Value>, place: &str) -> Result<String> {
+pub(super) fn rel_path(value: Option<&Value>, place: &str) -> Result<String> {
     let text = match value {
         Some(Value::String(s)) => s.as_str(),
         other => {
@@ -145,7 +144,7 @@ fn rel_path(value: Option<&Value>, place: &str) -> Result<String> {
 }
 
 /// The reference's `_finite_nonneg`: a number (not bool), finite, >= 0, representable as f64.
-fn finite_nonneg(value: Option<&Value>, place: &str) -> Result<f64> {
+pub(super) fn finite_nonneg(value: Option<&Value>, place: &str) -> Result<f64> {
     let bad = || fail(place, "expected a finite number >= 0");
     match value {
         Some(Value::Number(Number::Int(i))) => {
@@ -165,7 +164,7 @@ fn finite_nonneg(value: Option<&Value>, place: &str) -> Result<f64> {
     }
 }
 
-fn is_finite_number(value: &Value) -> bool {
+pub(super) fn is_finite_number(value: &Value) -> bool {
     match value {
         Value::Number(Number::Int(_)) => true,
         Value::Number(Number::Float(f)) => f.is_finite(),
@@ -427,157 +426,6 @@ fn validate_stream(value: Option<&Value>, place: &str) -> Result<Stream> {
         truncated,
         text,
     })
-}
-
-fn check_claims(
-    value: Option<&Value>,
-    minor: u64,
-    outputs: &HashMap<String, (bool, bool)>,
-) -> Result<Vec<Claim>> {
-    let Some(value) = value.filter(|v| !matches!(v, Value::Null)) else {
-        return Ok(Vec::new());
-    };
-    if minor < 1 {
-        return Err(fail("claims", "claims need schema_version 1.1 or later"));
-    }
-    let Value::Array(list) = value else {
-        return Err(fail(
-            "claims",
-            format!("expected a list, got {}", value.py_type_name()),
-        ));
-    };
-    if list.len() > claims::MAX_CLAIMS {
-        return Err(fail(
-            "claims",
-            format!("more than {} claims", claims::MAX_CLAIMS),
-        ));
-    }
-    let mut result = Vec::new();
-    for (index, claim) in list.iter().enumerate() {
-        let place = format!("claims[{index}]");
-        let claim = as_object(Some(claim), &place)?;
-        let output = rel_path(claim.get("output"), &format!("{place}.output"))?;
-        let (is_dir, present) = outputs.get(&output).copied().unwrap_or((true, false));
-        if is_dir || !present || !claims::supported_output(&output) {
-            return Err(fail(
-                &format!("{place}.output"),
-                format!(
-                    "{} must be a declared .json or .csv output file that was present",
-                    str_repr(&output)
-                ),
-            ));
-        }
-        let location = match claim.get("location") {
-            Some(Value::String(s)) if claims::location_matches_file(s, &output) => s.clone(),
-            other => {
-                let shown = match other {
-                    Some(Value::String(s)) => str_repr(s),
-                    None => "None".into(),
-                    Some(v) => json::to_string_compact(v),
-                };
-                return Err(fail(
-                    &format!("{place}.location"),
-                    format!("{shown} is not a location in {}", str_repr(&output)),
-                ));
-            }
-        };
-        let op = match claim
-            .get("op")
-            .and_then(Value::as_str)
-            .and_then(Op::parse_stored)
-        {
-            Some(op) => op,
-            None => {
-                let shown = match claim.get("op") {
-                    Some(Value::String(s)) => str_repr(s),
-                    None => "None".into(),
-                    Some(v) => json::to_string_compact(v),
-                };
-                return Err(fail(
-                    &format!("{place}.op"),
-                    format!(
-                        "expected one of ['==', '!=', '<', '<=', '>', '>=', '~=', 'printed'], got {shown}"
-                    ),
-                ));
-            }
-        };
-        let value = claim.get("value").cloned().unwrap_or(Value::Null);
-        if op == Op::Printed {
-            let printed = |v: Option<&Value>| {
-                v.and_then(Value::as_str)
-                    .and_then(crate::claims::printed::Decimal::parse)
-            };
-            if printed(Some(&value)).is_none() {
-                return Err(fail(
-                    &format!("{place}.value"),
-                    "a printed claim needs the number as printed, as a string",
-                ));
-            }
-            let scale = match claim.get("scale") {
-                None | Some(Value::Null) => None,
-                Some(v) => match (v.as_str(), printed(Some(v))) {
-                    (Some(text), Some(d)) if d.is_positive() => Some(text.to_string()),
-                    _ => {
-                        return Err(fail(
-                            &format!("{place}.scale"),
-                            "expected a positive decimal number as a string",
-                        ));
-                    }
-                },
-            };
-            if claim.contains_key("rtol") || claim.contains_key("atol") {
-                return Err(fail(&place, "rtol and atol only apply to '~='"));
-            }
-            result.push(Claim {
-                output,
-                location,
-                op,
-                value,
-                tolerance: None,
-                scale,
-            });
-            continue;
-        }
-        if op.needs_number() {
-            if !is_finite_number(&value) {
-                return Err(fail(
-                    &format!("{place}.value"),
-                    format!("{} needs a finite number", op.as_str()),
-                ));
-            }
-        } else {
-            let ok = match &value {
-                Value::Null | Value::Bool(_) => true,
-                Value::String(s) => s.chars().count() <= claims::MAX_STRING_VALUE,
-                v => is_finite_number(v),
-            };
-            if !ok {
-                return Err(fail(
-                    &format!("{place}.value"),
-                    "expected a number, string, boolean or null",
-                ));
-            }
-        }
-        let tolerance = if op == Op::Approx {
-            let rtol = finite_nonneg(claim.get("rtol"), &format!("{place}.rtol"))?;
-            let atol = finite_nonneg(claim.get("atol"), &format!("{place}.atol"))?;
-            Some((rtol, atol))
-        } else {
-            if claim.contains_key("rtol") || claim.contains_key("atol") {
-                return Err(fail(&place, "rtol and atol only apply to '~='"));
-            }
-            None
-        };
-        result.push(Claim {
-            output,
-            location,
-            op,
-            value,
-            tolerance,
-            scale: None,
-        });
-    }
-    Ok(result)
 }
 
 /// The reference's nesting rule: no declared path lies inside another declared directory.
@@ -867,7 +715,7 @@ pub fn validate(data: &Value) -> Result<Manifest> {
         });
     }
 
-    let claims = check_claims(manifest.get("claims"), minor, &output_info)?;
+    let claims = super::read_claims::check_claims(manifest.get("claims"), minor, &output_info)?;
     let pairs: Vec<(&str, bool)> = declared.iter().map(|(p, d)| (p.as_str(), *d)).collect();
     check_nesting(&pairs).map_err(|message| fail("manifest", message))?;
 
