@@ -136,6 +136,21 @@ fn wrong_types_and_values_name_the_field() {
             "invalid manifest: inputs[0].path: path '/etc/passwd' is absolute",
         ),
         (
+            "\"path\": \"train.sh\"",
+            "\"path\": \"data.json\"",
+            "invalid manifest: inputs[1].path: duplicate path 'data.json'",
+        ),
+        (
+            "\"path\": \"out/log.txt\"",
+            "\"path\": \"data.json\"",
+            "invalid manifest: outputs[0].path: duplicate path 'data.json'",
+        ),
+        (
+            "\"path\": \"out/result.json\"",
+            "\"path\": \"out/log.txt\"",
+            "invalid manifest: outputs[1].path: duplicate path 'out/log.txt'",
+        ),
+        (
             "\"mode\": \"exact\"",
             "\"mode\": \"fuzzy\"",
             "invalid manifest: outputs[0].compare.mode: expected 'exact' or 'numeric', got 'fuzzy'",

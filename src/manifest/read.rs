@@ -125,6 +125,19 @@ fn sha(value: Option<&Value>, place: &str) -> Result<String> {
     }
 }
 
+/// Reads `{place}.path` as a relative path (see [`rel_path`]) and refuses one that `taken` says
+/// is already declared, with the located error "duplicate path '...'".
+fn unique_path(obj: &Object, place: &str, taken: impl FnOnce(&str) -> bool) -> Result<String> {
+    let at = format!("{place}.path");
+    let path = rel_path(obj.get("path"), &at)?;
+    if taken(&path) {
+        return Err(fail(&at, format!("duplicate path {}", str_repr(&path))));
+    }
+    Ok(path)
+}
+
+/// A manifest path: a string that passes [`validate_relative_path`] (safe, relative,
+/// `/`-separated); the error names `place`.
 pub(super) fn rel_path(value: Option<&Value>, place: &str) -> Result<String> {
     let text = match value {
         Some(Value::String(s)) => s.as_str(),
@@ -251,13 +264,7 @@ fn check_kind(
                 }
                 let inner = format!("{place}.files[{index}]");
                 let entry = as_object(Some(entry), &inner)?;
-                let path = rel_path(entry.get("path"), &format!("{inner}.path"))?;
-                if !seen.insert(path.clone()) {
-                    return Err(fail(
-                        &format!("{inner}.path"),
-                        format!("duplicate path {}", str_repr(&path)),
-                    ));
-                }
+                let path = unique_path(entry, &inner, |p| !seen.insert(p.to_owned()))?;
                 let digest = sha(entry.get("sha256"), &format!("{inner}.sha256"))?;
                 let size = size(entry, &inner)?;
                 entries.push(FileEntry {
@@ -576,13 +583,7 @@ pub fn validate(data: &Value) -> Result<Manifest> {
     {
         let place = format!("inputs[{index}]");
         let item = as_object(Some(item), &place)?;
-        let path = rel_path(item.get("path"), &format!("{place}.path"))?;
-        if !seen.insert(path.clone()) {
-            return Err(fail(
-                &format!("{place}.path"),
-                format!("duplicate path {}", str_repr(&path)),
-            ));
-        }
+        let path = unique_path(item, &place, |p| !seen.insert(p.to_owned()))?;
         let digest = sha(item.get("sha256"), &format!("{place}.sha256"))?;
         let total = size(item, &place)?;
         let artifact = check_kind(item, &place, minor, true, Some(&digest), total)?;
@@ -624,14 +625,9 @@ pub fn validate(data: &Value) -> Result<Manifest> {
     {
         let place = format!("outputs[{index}]");
         let item = as_object(Some(item), &place)?;
-        let path = rel_path(item.get("path"), &format!("{place}.path"))?;
-        if seen_outputs.contains(&path) || seen.contains(&path) {
-            return Err(fail(
-                &format!("{place}.path"),
-                format!("duplicate path {}", str_repr(&path)),
-            ));
-        }
-        seen_outputs.insert(path.clone());
+        let path = unique_path(item, &place, |p| {
+            seen.contains(p) || !seen_outputs.insert(p.to_owned())
+        })?;
         let present = matches!(get(item, "present", Ty::Bool, &place)?, Value::Bool(true));
         let (digest, total) = if present {
             (
