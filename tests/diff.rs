@@ -206,3 +206,50 @@ fn invalid_input_is_exit_3() {
         .assert()
         .code(3);
 }
+
+#[test]
+fn python_and_platform_changes_are_listed_under_environment() {
+    let p = Project::new();
+    two_runs(&p, "echo '{\"v\": 2.0}' > m.json");
+    let text = p.read("a.sciproof.json");
+    let doc = sciproof::json::parse(&text).unwrap();
+    let platform = field(field(&doc, "environment"), "platform");
+    let mut old = text.clone();
+    for key in ["system", "machine", "release"] {
+        let value = field(platform, key).as_str().unwrap();
+        let from = format!("\"{key}\": \"{value}\"");
+        assert!(old.contains(&from), "{from} not in manifest");
+        old = old.replacen(&from, &format!("\"{key}\": \"old-{key}\""), 1);
+    }
+    p.write("old.sciproof.json", &old);
+    let mut expected = p
+        .cmd()
+        .args(["diff", "old.sciproof.json", "a.sciproof.json"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("environment (3)"));
+    for key in ["system", "machine", "release"] {
+        let now = field(platform, key).as_str().unwrap();
+        expected = expected.stdout(predicate::str::contains(format!(
+            "~ platform {key}: old-{key} -> {now}"
+        )));
+    }
+    // A Python run records its interpreter; a change of version is listed too.
+    let with_python = |version: &str| {
+        let from = "\"version\": \"\"";
+        assert!(
+            text.contains(from),
+            "no empty python version in the manifest"
+        );
+        text.replacen(from, &format!("\"version\": \"{version}\""), 1)
+    };
+    p.write("py1.sciproof.json", &with_python("3.11.7"));
+    p.write("py2.sciproof.json", &with_python("3.12.1"));
+    p.cmd()
+        .args(["diff", "py1.sciproof.json", "py2.sciproof.json"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "~ python version: 3.11.7 -> 3.12.1",
+        ));
+}

@@ -177,34 +177,16 @@ fn how(c: &Compare) -> String {
 
 fn environment(b: &mut Builder, old: &Manifest, new: &Manifest, show_values: bool) {
     let (eo, en) = (&old.environment, &new.environment);
-    let pairs = [
-        (
-            "python version",
-            eo.python.get("version"),
-            en.python.get("version"),
-        ),
-        (
-            "python implementation",
-            eo.python.get("implementation"),
-            en.python.get("implementation"),
-        ),
-        (
-            "platform system",
-            eo.platform.get("system"),
-            en.platform.get("system"),
-        ),
-        (
-            "platform machine",
-            eo.platform.get("machine"),
-            en.platform.get("machine"),
-        ),
-        (
-            "platform release",
-            eo.platform.get("release"),
-            en.platform.get("release"),
-        ),
+    let (py, pf) = ((&eo.python, &en.python), (&eo.platform, &en.platform));
+    let fields = [
+        ("python version", py, "version"),
+        ("python implementation", py, "implementation"),
+        ("platform system", pf, "system"),
+        ("platform machine", pf, "machine"),
+        ("platform release", pf, "release"),
     ];
-    for (subject, a, c) in pairs {
+    for (subject, (a, c), key) in fields {
+        let (a, c) = (a.get(key), c.get(key));
         if a != c {
             b.push(
                 "environment",
