@@ -1,48 +1,36 @@
 //! `sciproof diff` through the real binary.
 
 mod common;
+use assert_cmd::Command;
 use common::*;
 use predicates::prelude::*;
 
+/// A `capture` of the standard run: `in.txt` in, `m.json` out (numeric) with the claim
+/// `$.v > threshold`, then `extra` flags and the command after `--`.
+fn capture(p: &Project, name: &str, threshold: u32, extra: &[&str], command: &[&str]) -> Command {
+    let claim = format!("$.v > {threshold}");
+    let mut cmd = p.cmd();
+    cmd.args(["capture", "--name", name, "--input", "in.txt"])
+        .args(["--output-numeric", "m.json", "--claim", "m.json", &claim])
+        .args(extra)
+        .arg("--")
+        .args(command);
+    cmd
+}
+
 fn two_runs(p: &Project, second_script: &str) {
     p.write("in.txt", "a\n");
-    p.cmd()
-        .args([
-            "capture",
-            "--name",
-            "a",
-            "--input",
-            "in.txt",
-            "--output-numeric",
-            "m.json",
-            "--claim",
-            "m.json",
-            "$.v > 1",
-            "--",
-            "sh",
-            "-c",
-            "echo '{\"v\": 2.0}' > m.json",
-        ])
-        .assert()
-        .success();
-    p.cmd()
+    capture(
+        p,
+        "a",
+        1,
+        &[],
+        &["sh", "-c", "echo '{\"v\": 2.0}' > m.json"],
+    )
+    .assert()
+    .success();
+    capture(p, "b", 2, &[], &["sh", "-c", second_script])
         .env("TZ", "Europe/Paris")
-        .args([
-            "capture",
-            "--name",
-            "b",
-            "--input",
-            "in.txt",
-            "--output-numeric",
-            "m.json",
-            "--claim",
-            "m.json",
-            "$.v > 2",
-            "--",
-            "sh",
-            "-c",
-            second_script,
-        ])
         .assert()
         .success();
 }
@@ -57,60 +45,13 @@ fn identical_runs_exit_0_and_stdout_alone_does_not_make_runs_different() {
         .success()
         .stdout(predicate::str::contains("RESULT: IDENTICAL"));
     p.write("loud.sh", "echo '{\"v\": 2.0}' > m.json; echo chatty\n");
-    p.cmd()
-        .args([
-            "capture",
-            "--name",
-            "c",
-            "--input",
-            "in.txt",
-            "--output-numeric",
-            "m.json",
-            "--claim",
-            "m.json",
-            "$.v > 1",
-            "--",
-            "sh",
-            "loud.sh",
-        ])
-        .assert()
-        .success();
-    p.cmd()
-        .args([
-            "capture",
-            "--name",
-            "d",
-            "--input",
-            "in.txt",
-            "--output-numeric",
-            "m.json",
-            "--claim",
-            "m.json",
-            "$.v > 1",
-            "--",
-            "sh",
-            "loud.sh",
-        ])
-        .assert()
-        .success();
+    for name in ["c", "d"] {
+        capture(&p, name, 1, &[], &["sh", "loud.sh"])
+            .assert()
+            .success();
+    }
     p.write("loud.sh", "echo '{\"v\": 2.0}' > m.json; echo other\n");
-    p.cmd()
-        .args([
-            "capture",
-            "--name",
-            "d",
-            "--force",
-            "--input",
-            "in.txt",
-            "--output-numeric",
-            "m.json",
-            "--claim",
-            "m.json",
-            "$.v > 1",
-            "--",
-            "sh",
-            "loud.sh",
-        ])
+    capture(&p, "d", 1, &["--force"], &["sh", "loud.sh"])
         .assert()
         .success();
     p.cmd()
