@@ -60,6 +60,7 @@ pub mod demo;
 pub mod diff;
 pub mod error;
 pub mod export;
+pub mod graph;
 pub mod hash;
 pub mod inspect;
 pub mod json;

@@ -14,8 +14,11 @@
 mod parse;
 mod write;
 
-pub use parse::{JsonError, MAX_INT_DIGITS, MAX_NESTING, parse};
-pub use write::{to_string_compact, to_string_pretty, write_string};
+pub use parse::{ItemHook, JsonError, MAX_INT_DIGITS, MAX_NESTING, parse, parse_streaming};
+pub use write::{
+    Style, newline, to_string_compact, to_string_pretty, write_object, write_str, write_string,
+    write_value,
+};
 
 use num_bigint::BigInt;
 

@@ -50,12 +50,38 @@ impl std::error::Error for JsonError {}
 /// [`MAX_NESTING`] and anything after the document are errors; `NaN`, `Infinity` and
 /// `-Infinity` are accepted as floats; integers are exact.
 pub fn parse(text: &str) -> Result<Value, JsonError> {
-    let mut parser = Parser {
+    run(Parser {
         text,
         bytes: text.as_bytes(),
         pos: 0,
         depth: 0,
-    };
+        hook: None,
+    })
+}
+
+/// What [`parse_streaming`] hands over: the items of one array member of the top-level object.
+pub type ItemHook<'h> = dyn FnMut(Value) -> Result<(), String> + 'h;
+
+/// Parses like [`parse`], except that the items of the array stored under `key` in the
+/// top-level object are passed to `on_item` one at a time, in order, as soon as each is read,
+/// and are not kept (the returned document holds an empty array there). Large documents are
+/// read without holding every item twice. An error returned by `on_item` stops the parse and
+/// is reported at the item's position.
+pub fn parse_streaming(
+    text: &str,
+    key: &str,
+    on_item: &mut ItemHook<'_>,
+) -> Result<Value, JsonError> {
+    run(Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        depth: 0,
+        hook: Some((key.to_string(), on_item)),
+    })
+}
+
+fn run(mut parser: Parser<'_, '_>) -> Result<Value, JsonError> {
     parser.skip_ws();
     let value = parser.value()?;
     parser.skip_ws();
@@ -65,14 +91,15 @@ pub fn parse(text: &str) -> Result<Value, JsonError> {
     Ok(value)
 }
 
-struct Parser<'a> {
+struct Parser<'a, 'h> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
     depth: usize,
+    hook: Option<(String, &'h mut ItemHook<'h>)>,
 }
 
-impl Parser<'_> {
+impl Parser<'_, '_> {
     fn error_at(&self, message: impl Into<String>, byte_pos: usize) -> JsonError {
         let before = &self.text[..byte_pos.min(self.text.len())];
         let offset = before.chars().count();
@@ -178,7 +205,14 @@ impl Parser<'_> {
             }
             self.pos += 1;
             self.skip_ws();
-            let value = self.value()?;
+            let streamed = self.depth == 1
+                && self.peek() == Some(b'[')
+                && self.hook.as_ref().is_some_and(|(k, _)| *k == key);
+            let value = if streamed {
+                self.streamed_array()?
+            } else {
+                self.value()?
+            };
             let repeated = match &mut seen {
                 Some(set) => !set.insert(key.clone()),
                 None => {
@@ -212,6 +246,40 @@ impl Parser<'_> {
                 Some(b'}') => {
                     self.pos += 1;
                     return Ok(Value::Object(object));
+                }
+                _ => return Err(self.error_at("Expecting ',' delimiter", self.pos)),
+            }
+        }
+    }
+
+    /// An array whose items go to the hook instead of into the document.
+    fn streamed_array(&mut self) -> Result<Value, JsonError> {
+        self.depth += 1;
+        self.pos += 1; // '['
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(Value::Array(Vec::new()));
+        }
+        loop {
+            let at = self.pos;
+            let item = self.value()?;
+            if let Some((_, hook)) = self.hook.as_mut() {
+                if let Err(message) = hook(item) {
+                    return Err(self.error_at(message, at));
+                }
+            }
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                }
+                Some(b']') => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(Value::Array(Vec::new()));
                 }
                 _ => return Err(self.error_at("Expecting ',' delimiter", self.pos)),
             }

@@ -1,38 +1,64 @@
 //! The writer: Python's `json.dumps` output (`ensure_ascii=True`), byte for byte.
 
-use super::{Number, Value};
+use super::{Number, Object, Value};
 use crate::pyfmt::float_repr;
 
 /// `json.dumps(value, indent=2)`: two-space indentation, `", "`-free line breaks, `": "` between
 /// key and value, non-ASCII escaped. No trailing newline.
 pub fn to_string_pretty(value: &Value) -> String {
     let mut out = String::new();
-    write_value(&mut out, value, Some(0));
+    write_value(&mut out, value, Some(0), Style::ASCII);
     out
 }
 
 /// `json.dumps(value)`: one line, separators `", "` and `": "`, non-ASCII escaped.
 pub fn to_string_compact(value: &Value) -> String {
     let mut out = String::new();
-    write_value(&mut out, value, None);
+    write_value(&mut out, value, None, Style::ASCII);
     out
 }
 
-fn newline(out: &mut String, level: usize) {
+/// The `json.dumps` options that change the bytes beyond indentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    /// `ensure_ascii=True`: every non-ASCII character as `\uXXXX` (surrogate pairs above the
+    /// BMP). With `false`, they are written raw, as UTF-8.
+    pub ensure_ascii: bool,
+    /// `sort_keys=True`: the keys of every object in code-point order.
+    pub sort_keys: bool,
+}
+
+impl Style {
+    /// Python's defaults: ASCII escapes, keys in their own order.
+    pub const ASCII: Style = Style {
+        ensure_ascii: true,
+        sort_keys: false,
+    };
+    /// `ensure_ascii=False, sort_keys=True` (the claim-graph document).
+    pub const SORTED_RAW: Style = Style {
+        ensure_ascii: false,
+        sort_keys: true,
+    };
+}
+
+/// Appends a line break and the indentation of `level` (two spaces per level).
+pub fn newline(out: &mut String, level: usize) {
     out.push('\n');
     for _ in 0..level {
         out.push_str("  ");
     }
 }
 
-fn write_value(out: &mut String, value: &Value, indent: Option<usize>) {
+/// Appends `value` as `json.dumps` writes it: `indent` is `Some(level)` for the `indent=2` form
+/// (the value starts at nesting `level`), `None` for the one-line form with `", "`/`": "`.
+pub fn write_value(out: &mut String, value: &Value, indent: Option<usize>, style: Style) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
         Value::Number(Number::Int(i)) => out.push_str(&i.to_string()),
         Value::Number(Number::Float(f)) => out.push_str(&json_float(*f)),
-        Value::String(s) => write_string(out, s),
+        Value::String(s) => write_str(out, s, style.ensure_ascii),
         Value::Array(items) => {
             if items.is_empty() {
                 out.push_str("[]");
@@ -49,39 +75,46 @@ fn write_value(out: &mut String, value: &Value, indent: Option<usize>) {
                 if let Some(level) = indent {
                     newline(out, level + 1);
                 }
-                write_value(out, item, indent.map(|l| l + 1));
+                write_value(out, item, indent.map(|l| l + 1), style);
             }
             if let Some(level) = indent {
                 newline(out, level);
             }
             out.push(']');
         }
-        Value::Object(object) => {
-            if object.is_empty() {
-                out.push_str("{}");
-                return;
-            }
-            out.push('{');
-            for (i, (key, item)) in object.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                    if indent.is_none() {
-                        out.push(' ');
-                    }
-                }
-                if let Some(level) = indent {
-                    newline(out, level + 1);
-                }
-                write_string(out, key);
-                out.push_str(": ");
-                write_value(out, item, indent.map(|l| l + 1));
-            }
-            if let Some(level) = indent {
-                newline(out, level);
-            }
-            out.push('}');
-        }
+        Value::Object(object) => write_object(out, object, indent, style),
     }
+}
+
+/// Appends an object as [`write_value`] does.
+pub fn write_object(out: &mut String, object: &Object, indent: Option<usize>, style: Style) {
+    if object.is_empty() {
+        out.push_str("{}");
+        return;
+    }
+    out.push('{');
+    let mut entries: Vec<(&str, &Value)> = object.iter().collect();
+    if style.sort_keys {
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+    }
+    for (i, (key, item)) in entries.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+            if indent.is_none() {
+                out.push(' ');
+            }
+        }
+        if let Some(level) = indent {
+            newline(out, level + 1);
+        }
+        write_str(out, key, style.ensure_ascii);
+        out.push_str(": ");
+        write_value(out, item, indent.map(|l| l + 1), style);
+    }
+    if let Some(level) = indent {
+        newline(out, level);
+    }
+    out.push('}');
 }
 
 /// A float as Python's encoder writes it: `repr`, with `NaN`, `Infinity`, `-Infinity`.
@@ -101,7 +134,19 @@ fn json_float(f: f64) -> String {
 
 /// Appends `s` as a JSON string literal with Python's ASCII escaping.
 pub fn write_string(out: &mut String, s: &str) {
+    write_str(out, s, true);
+}
+
+/// Appends `s` as a JSON string literal, as `json.dumps` writes it with `ensure_ascii` as given:
+/// `"`, `\\` and the short control escapes, other controls as `\u00xx`; everything else
+/// raw when `ensure_ascii` is false (DEL and U+2028 included).
+pub fn write_str(out: &mut String, s: &str, ensure_ascii: bool) {
     out.push('"');
+    if !ensure_ascii && !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -112,6 +157,7 @@ pub fn write_string(out: &mut String, s: &str) {
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
             ' '..='~' => out.push(c),
+            c if !ensure_ascii && c >= ' ' => out.push(c),
             _ => {
                 let mut units = [0u16; 2];
                 for unit in c.encode_utf16(&mut units) {

@@ -11,4 +11,4 @@ mod write;
 
 pub use model::*;
 pub use read::{check_nesting, load_manifest, parse_manifest, validate};
-pub use write::{to_json, to_text, write_atomic, write_manifest};
+pub use write::{to_json, to_text, write_atomic, write_atomic_with, write_manifest};

@@ -188,6 +188,15 @@ pub fn to_text(m: &Manifest) -> String {
 /// Writes `text` to `path` atomically: a temporary file in the same folder, flushed to disk,
 /// then renamed over `path`. On failure `path` is untouched and the temporary file is removed.
 pub fn write_atomic(path: &Path, text: &[u8]) -> Result<()> {
+    write_atomic_with(path, &mut |w| w.write_all(text))
+}
+
+/// [`write_atomic`] with the content produced by `fill` into a buffered writer, so a large
+/// document is streamed to disk instead of being held whole in memory first.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let write_error = |e: std::io::Error| Error::Write {
@@ -203,7 +212,7 @@ pub fn write_atomic(path: &Path, text: &[u8]) -> Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     // A fresh name (never an existing file), created with the usual permissions (0666 & umask).
-    let (tmp_path, mut file) = loop {
+    let (tmp_path, file) = loop {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let candidate = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
         match std::fs::OpenOptions::new()
@@ -216,9 +225,10 @@ pub fn write_atomic(path: &Path, text: &[u8]) -> Result<()> {
             Err(e) => return Err(write_error(e)),
         }
     };
-    let written = file
-        .write_all(text)
-        .and_then(|_| file.sync_all())
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, file);
+    let written = fill(&mut buffered)
+        .and_then(|_| buffered.into_inner().map_err(|e| e.into_error()))
+        .and_then(|f| f.sync_all())
         .and_then(|_| std::fs::rename(&tmp_path, path));
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp_path);

@@ -1,0 +1,180 @@
+//! The claim record (spec §1.1) and the status vocabulary with its marks and badges (§1.3).
+
+use crate::json::{Object, Value};
+
+/// `exactly_verified`: the kernel proved the symbolic residual zero.
+pub const EXACTLY_VERIFIED: &str = "exactly_verified";
+/// `lean_checked`: an external Lean 4 run checked the claim.
+pub const LEAN_CHECKED: &str = "lean_checked";
+/// `certificate_available`: Lean source generated, not checked.
+pub const CERTIFICATE_AVAILABLE: &str = "certificate_available";
+/// `numerically_checked`: numbers compared by a machine; evidence, not a proof.
+pub const NUMERICALLY_CHECKED: &str = "numerically_checked";
+/// `externally_asserted`: an external solver said so.
+pub const EXTERNALLY_ASSERTED: &str = "externally_asserted";
+/// `asserted`: the caller wrote the statement; nothing linked it to what was checked.
+pub const ASSERTED: &str = "asserted";
+/// `unverified`: recorded without verification evidence (every conjecture).
+pub const UNVERIFIED: &str = "unverified";
+/// `refuted`: a re-check contradicted the claim.
+pub const REFUTED: &str = "refuted";
+
+/// Every status this tool knows, with its short mark and its long badge (the reference's exact
+/// texts, which the renderers print).
+pub const STATUSES: [(&str, &str, &str); 8] = [
+    (
+        LEAN_CHECKED,
+        "[VERIFIED]",
+        "an external Lean 4 run checked this claim",
+    ),
+    (
+        EXACTLY_VERIFIED,
+        "[VERIFIED]",
+        "the kernel proved the symbolic residual is zero",
+    ),
+    (
+        CERTIFICATE_AVAILABLE,
+        "[CERT ONLY, UNCHECKED]",
+        "Lean 4 source was generated but has NOT been machine-checked",
+    ),
+    (
+        NUMERICALLY_CHECKED,
+        "[NUMERIC ONLY]",
+        "floating-point samples only; evidence, not a proof",
+    ),
+    (
+        EXTERNALLY_ASSERTED,
+        "[EXTERNAL, UNCHECKED]",
+        "an external solver asserted this; no proof was checked and none was produced",
+    ),
+    (
+        ASSERTED,
+        "[ASSERTED, UNCHECKED]",
+        "the caller wrote this statement; the result it was recorded from was checked, but nothing checked that the statement is what was checked",
+    ),
+    (
+        UNVERIFIED,
+        "[UNVERIFIED]",
+        "recorded without verification evidence",
+    ),
+    (
+        REFUTED,
+        "[REFUTED]",
+        "re-verification contradicted this claim",
+    ),
+];
+
+/// Whether a status means a checker checked the claim: only `exactly_verified` and
+/// `lean_checked`.
+pub fn is_machine_checked(status: &str) -> bool {
+    status == EXACTLY_VERIFIED || status == LEAN_CHECKED
+}
+
+/// Whether a status says that something checked the result the claim was recorded from (every
+/// status above `asserted`). A caller's re-worded statement cannot keep any of them without a
+/// recognised recipe.
+pub fn claims_a_check(status: &str) -> bool {
+    !matches!(status, ASSERTED | UNVERIFIED | REFUTED) && STATUSES.iter().any(|s| s.0 == status)
+}
+
+/// The short mark (`[VERIFIED]`, …), or `[UNKNOWN STATUS]`.
+pub fn mark(status: &str) -> &'static str {
+    STATUSES
+        .iter()
+        .find(|s| s.0 == status)
+        .map_or("[UNKNOWN STATUS]", |s| s.1)
+}
+
+/// The long description of a known status.
+pub fn badge(status: &str) -> Option<&'static str> {
+    STATUSES.iter().find(|s| s.0 == status).map(|s| s.2)
+}
+
+/// One claim. Every field of the reference's document is kept (and written back); the status
+/// is the only authority on what was checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    /// `clm_` + 16 hex digits, from statement, hypotheses and method ([`super::claim_id`]).
+    pub id: String,
+    /// The normalised statement.
+    pub statement: String,
+    /// `text`, `expr`, `relation` or a caller's word.
+    pub kind: String,
+    /// LaTeX of the statement, if any (rendered as given).
+    pub latex: Option<String>,
+    /// Predicate strings, canonical and sorted.
+    pub hypotheses: Vec<String>,
+    /// The producing operation or recipe.
+    pub method: String,
+    /// The verification status (see [`STATUSES`]; unknown words are kept as they are).
+    pub status: String,
+    /// What the status rests on, or `none`.
+    pub evidence: String,
+    /// The producer's verification mapping, as given.
+    pub verification: Object,
+    /// Rewrite steps (`rule`, `before`, `after`, `side_conditions`), as given.
+    pub derivation: Vec<Value>,
+    /// Certificate source text.
+    pub certificate: Option<String>,
+    /// Its format (`lean4`).
+    pub certificate_format: Option<String>,
+    /// Direct dependencies: IDs of claims already in the graph, no repeats, no self-edge.
+    pub depends_on: Vec<String>,
+    /// The re-verification recipe (`kind` plus its fields).
+    pub check: Option<Object>,
+    /// Where the claim came from.
+    pub provenance: Object,
+    /// When it was recorded (volatile).
+    pub recorded_at: Option<String>,
+    /// Re-check entries (`at` is volatile).
+    pub audit: Vec<Object>,
+    /// Short title for the renderers.
+    pub label: Option<String>,
+    /// Free labels.
+    pub tags: Vec<String>,
+    /// Free prose.
+    pub notes: Option<String>,
+}
+
+impl Claim {
+    /// A claim with every field at the reference's load default, except the given ones.
+    pub fn new(id: String, statement: String) -> Claim {
+        Claim {
+            id,
+            statement,
+            kind: "expr".into(),
+            latex: None,
+            hypotheses: Vec::new(),
+            method: String::new(),
+            status: UNVERIFIED.into(),
+            evidence: "none".into(),
+            verification: Object::new(),
+            derivation: Vec::new(),
+            certificate: None,
+            certificate_format: None,
+            depends_on: Vec::new(),
+            check: None,
+            provenance: Object::new(),
+            recorded_at: None,
+            audit: Vec::new(),
+            label: None,
+            tags: Vec::new(),
+            notes: None,
+        }
+    }
+
+    /// Whether a checker checked this claim ([`is_machine_checked`] of its status).
+    pub fn machine_checked(&self) -> bool {
+        is_machine_checked(&self.status)
+    }
+
+    /// The ID its content gives ([`super::claim_id`] of statement, hypotheses, method).
+    pub fn content_id(&self) -> String {
+        super::claim_id(&self.statement, &self.hypotheses, &self.method)
+    }
+
+    /// The recipe's `kind`, when there is a recipe with a string kind.
+    pub fn check_kind(&self) -> Option<&str> {
+        self.check.as_ref()?.get("kind")?.as_str()
+    }
+}

@@ -1,0 +1,242 @@
+//! Questions a graph answers (spec §4). Results come in insertion order, except
+//! [`ClaimGraph::topological_order`], which is a real topological order.
+
+use super::claim::Claim;
+use super::error::GraphError;
+use super::store::ClaimGraph;
+use std::collections::BTreeMap;
+
+impl ClaimGraph {
+    fn in_order(&self, mask: &[bool]) -> Vec<&Claim> {
+        self.claims
+            .iter()
+            .zip(mask)
+            .filter(|(_, m)| **m)
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    /// Claims whose status is exactly `status`.
+    pub fn by_status(&self, status: &str) -> Vec<&Claim> {
+        self.claims.iter().filter(|c| c.status == status).collect()
+    }
+
+    /// Claims carrying `tag`.
+    pub fn by_tag(&self, tag: &str) -> Vec<&Claim> {
+        self.claims
+            .iter()
+            .filter(|c| c.tags.iter().any(|t| t == tag))
+            .collect()
+    }
+
+    /// Claims a checker checked (`exactly_verified`, `lean_checked`).
+    pub fn machine_checkable(&self) -> Vec<&Claim> {
+        self.claims.iter().filter(|c| c.machine_checked()).collect()
+    }
+
+    /// The direct dependencies, in the claim's own order.
+    pub fn dependencies(&self, id: &str) -> Result<Vec<&Claim>, GraphError> {
+        let at = self.position(id)?;
+        Ok(self.deps[at]
+            .iter()
+            .map(|&p| &self.claims[p as usize])
+            .collect())
+    }
+
+    /// The claims that cite this one directly.
+    pub fn dependents(&self, id: &str) -> Result<Vec<&Claim>, GraphError> {
+        let at = self.position(id)? as u32;
+        Ok(self
+            .claims
+            .iter()
+            .zip(&self.deps)
+            .filter(|(_, d)| d.contains(&at))
+            .map(|(c, _)| c)
+            .collect())
+    }
+
+    /// Everything the claim rests on, transitively (without the claim itself).
+    pub fn ancestors(&self, id: &str) -> Result<Vec<&Claim>, GraphError> {
+        let at = self.position(id)?;
+        let mut mask = vec![false; self.claims.len()];
+        let mut stack: Vec<usize> = self.deps[at].iter().map(|&p| p as usize).collect();
+        while let Some(i) = stack.pop() {
+            if !std::mem::replace(&mut mask[i], true) {
+                stack.extend(self.deps[i].iter().map(|&p| p as usize));
+            }
+        }
+        Ok(self.in_order(&mask))
+    }
+
+    /// What dies if this claim is false: every claim that cites it, transitively.
+    pub fn impact(&self, id: &str) -> Result<Vec<&Claim>, GraphError> {
+        let at = self.position(id)?;
+        let dependents = self.dependents_index();
+        let mut mask = vec![false; self.claims.len()];
+        let mut stack: Vec<u32> = dependents[at].clone();
+        while let Some(i) = stack.pop() {
+            if !std::mem::replace(&mut mask[i as usize], true) {
+                stack.extend_from_slice(&dependents[i as usize]);
+            }
+        }
+        Ok(self.in_order(&mask))
+    }
+
+    /// For each claim, the positions of the claims that cite it directly.
+    fn dependents_index(&self) -> Vec<Vec<u32>> {
+        let mut out = vec![Vec::new(); self.claims.len()];
+        for (i, deps) in self.deps.iter().enumerate() {
+            for &d in deps {
+                out[d as usize].push(i as u32);
+            }
+        }
+        out
+    }
+
+    /// Claims that depend on nothing.
+    pub fn roots(&self) -> Vec<&Claim> {
+        self.claims
+            .iter()
+            .zip(&self.deps)
+            .filter(|(_, d)| d.is_empty())
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    /// Claims nothing depends on.
+    pub fn leaves(&self) -> Vec<&Claim> {
+        let mut cited = vec![false; self.claims.len()];
+        for deps in &self.deps {
+            for &d in deps {
+                cited[d as usize] = true;
+            }
+        }
+        let mask: Vec<bool> = cited.iter().map(|c| !c).collect();
+        self.in_order(&mask)
+    }
+
+    /// Count per status present, sorted by status name.
+    pub fn summary(&self) -> BTreeMap<String, usize> {
+        let mut out = BTreeMap::new();
+        for c in &self.claims {
+            *out.entry(c.status.clone()).or_insert(0) += 1;
+        }
+        out
+    }
+
+    /// A topological order: every claim after all of its dependencies.
+    ///
+    /// It is the reference loader's rule applied to insertion order: repeated passes in
+    /// insertion order, each placing every claim whose dependencies are placed (earlier in the
+    /// same pass included). So it equals insertion order whenever insertion order is already
+    /// topological, it is what the reference produces when it loads a document we write, and a
+    /// save/load round trip leaves it (and the bytes, and the digest) unchanged. Computed in
+    /// linear time: a claim's pass is the largest pass of its dependencies, plus one for a
+    /// dependency that comes later in insertion order.
+    pub fn topological_order(&self) -> Vec<&Claim> {
+        self.topological_positions()
+            .into_iter()
+            .map(|p| &self.claims[p])
+            .collect()
+    }
+
+    pub(super) fn topological_positions(&self) -> Vec<usize> {
+        let n = self.claims.len();
+        if self
+            .deps
+            .iter()
+            .enumerate()
+            .all(|(i, d)| d.iter().all(|&p| (p as usize) < i))
+        {
+            return (0..n).collect();
+        }
+        let pass = passes(&self.deps).expect("a graph built by add() has no cycle");
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| (pass[i], i));
+        order
+    }
+}
+
+/// The pass number of every node under the reference loader's rule, or the nodes left over by
+/// a cycle. `deps[i]` lists positions; positions out of range are ignored.
+pub(super) fn passes(deps: &[Vec<u32>]) -> Result<Vec<u32>, Vec<usize>> {
+    let n = deps.len();
+    let mut pass = vec![0u32; n];
+    // Kahn's algorithm over the dependency edges computes each pass after its dependencies'.
+    let mut remaining: Vec<u32> = deps.iter().map(|d| d.len() as u32).collect();
+    let mut dependents = vec![Vec::new(); n];
+    for (i, d) in deps.iter().enumerate() {
+        for &p in d {
+            dependents[p as usize].push(i as u32);
+        }
+    }
+    let mut ready: Vec<usize> = (0..n).filter(|&i| remaining[i] == 0).collect();
+    let mut done = 0;
+    while let Some(i) = ready.pop() {
+        done += 1;
+        let p = deps[i]
+            .iter()
+            .map(|&d| pass[d as usize] + u32::from(d as usize > i))
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        pass[i] = p;
+        for &j in &dependents[i] {
+            remaining[j as usize] -= 1;
+            if remaining[j as usize] == 0 {
+                ready.push(j as usize);
+            }
+        }
+    }
+    if done < n {
+        return Err((0..n).filter(|&i| remaining[i] > 0).collect());
+    }
+    Ok(pass)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reference loader's rule, literally (quadratic), to test the linear version against.
+    fn passes_literally(deps: &[Vec<u32>]) -> Vec<usize> {
+        let mut placed = vec![false; deps.len()];
+        let mut order = Vec::new();
+        while order.len() < deps.len() {
+            let before = order.len();
+            for i in 0..deps.len() {
+                if !placed[i] && deps[i].iter().all(|&d| placed[d as usize]) {
+                    placed[i] = true;
+                    order.push(i);
+                }
+            }
+            assert!(order.len() > before);
+        }
+        order
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn linear_passes_match_the_reference_rule(edges in proptest::collection::vec((0u32..12, 0u32..12), 0..30)) {
+            // Random DAG over a random permutation: edges go from higher rank to lower rank.
+            let n = 12usize;
+            let rank: Vec<u32> = (0..n as u32).map(|i| (i * 7) % 12).collect();
+            let mut deps = vec![Vec::new(); n];
+            for (a, b) in edges {
+                if rank[a as usize] > rank[b as usize] && !deps[a as usize].contains(&b) {
+                    deps[a as usize].push(b);
+                }
+            }
+            let pass = passes(&deps).unwrap();
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by_key(|&i| (pass[i], i));
+            proptest::prop_assert_eq!(order, passes_literally(&deps));
+        }
+    }
+
+    #[test]
+    fn cycle_leaves_nodes() {
+        let deps = vec![vec![1], vec![0], vec![]];
+        assert_eq!(passes(&deps).unwrap_err(), vec![0, 1]);
+    }
+}
