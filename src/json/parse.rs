@@ -265,10 +265,10 @@ impl Parser<'_, '_> {
         loop {
             let at = self.pos;
             let item = self.value()?;
-            if let Some((_, hook)) = self.hook.as_mut() {
-                if let Err(message) = hook(item) {
-                    return Err(self.error_at(message, at));
-                }
+            if let Some((_, hook)) = self.hook.as_mut()
+                && let Err(message) = hook(item)
+            {
+                return Err(self.error_at(message, at));
             }
             self.skip_ws();
             match self.peek() {
