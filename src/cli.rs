@@ -29,6 +29,8 @@ pub enum Command {
     Capture(CaptureArgs),
     /// Check a manifest: integrity of every declared file (nothing is executed).
     Verify(VerifyArgs),
+    /// Claim graphs: a content-addressed DAG of claims across runs (claims.json).
+    Graph(crate::cli_graph::GraphArgs),
     /// Show what a manifest records (never executes anything).
     Inspect {
         /// The manifest file (NAME.sciproof.json).

@@ -5,6 +5,8 @@
 //! 3 usage error, invalid manifest, or a capture that could not be completed.
 
 mod cli;
+mod cli_graph;
+mod graph_cmd;
 
 use clap::Parser;
 use cli::*;
@@ -26,7 +28,7 @@ const EXIT_ERROR: u8 = 3;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn progress_for(enabled: bool) -> Box<dyn Progress> {
+pub(crate) fn progress_for(enabled: bool) -> Box<dyn Progress> {
     if enabled && std::io::stderr().is_terminal() {
         Box::new(TerminalProgress::new())
     } else {
@@ -513,6 +515,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
             print!("{text}");
             Ok(report.status().exit_code() as u8)
         }
+        Command::Graph(args) => graph_cmd::run(args),
         Command::Demo { dir } => {
             let ok = sciproof::demo::run(&dir, &mut std::io::stdout())?;
             Ok(if ok { 0 } else { 1 })

@@ -12,6 +12,8 @@ use std::time::Duration;
 pub enum Unit {
     Bytes,
     Files,
+    /// Claims of a claim graph.
+    Claims,
 }
 
 /// Receives progress events. Implementations must be cheap: `advance` is called per chunk.
@@ -57,6 +59,7 @@ impl Progress for TerminalProgress {
             (_, 0) => "{msg} {spinner} {elapsed}",
             (Unit::Bytes, _) => "{msg} [{bar:30}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta})",
             (Unit::Files, _) => "{msg} [{bar:30}] {pos}/{len} files ({eta})",
+            (Unit::Claims, _) => "{msg} [{bar:30}] {pos}/{len} claims ({eta})",
         };
         let style = ProgressStyle::with_template(template)
             .unwrap_or_else(|_| ProgressStyle::default_bar())

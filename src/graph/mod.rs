@@ -22,3 +22,8 @@ pub use document::{Form, LoadNotes};
 pub use error::GraphError;
 pub use id::{canon, claim_id};
 pub use store::ClaimGraph;
+pub mod compare;
+pub mod lineage;
+pub mod recipe;
+pub mod record;
+pub mod render;

@@ -208,3 +208,25 @@ impl<T: Into<Value>> From<Option<T>> for Value {
         o.map_or(Value::Null, Into::into)
     }
 }
+
+/// Whether two values are equal as JSON data: objects compare as maps (key order ignored),
+/// arrays in order, numbers by kind and value (as Python compares parsed JSON, `1` equals
+/// `1.0`).
+pub fn same_content(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_content(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_content(v, w))
+        }
+        (Value::Number(Number::Int(i)), Value::Number(Number::Float(f)))
+        | (Value::Number(Number::Float(f)), Value::Number(Number::Int(i))) => {
+            num_rational::BigRational::from_float(*f)
+                .is_some_and(|r| r == num_rational::BigRational::from_integer(i.clone()))
+        }
+        _ => a == b,
+    }
+}

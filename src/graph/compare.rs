@@ -1,0 +1,94 @@
+//! What changed between two graphs: claims added, removed, and whose status changed.
+
+use super::store::ClaimGraph;
+use crate::json::{Object, Value};
+
+/// A claim present in both graphs with another status.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatusChange {
+    pub id: String,
+    pub old: String,
+    pub new: String,
+}
+
+/// The differences, each list in the order of the graph it comes from.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GraphDiff {
+    /// IDs only in the new graph.
+    pub added: Vec<String>,
+    /// IDs only in the old graph.
+    pub removed: Vec<String>,
+    pub status_changed: Vec<StatusChange>,
+    /// IDs in both whose dependencies differ.
+    pub edges_changed: Vec<String>,
+}
+
+impl GraphDiff {
+    /// Whether nothing differs.
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty()
+            && self.removed.is_empty()
+            && self.status_changed.is_empty()
+            && self.edges_changed.is_empty()
+    }
+
+    /// `{"added": [...], "removed": [...], "status_changed": [{"id","old","new"}], "edges_changed": [...]}`.
+    pub fn to_json(&self) -> Value {
+        let ids = |v: &[String]| Value::Array(v.iter().map(Value::from).collect());
+        Value::Object(
+            Object::new()
+                .with("added", ids(&self.added))
+                .with("removed", ids(&self.removed))
+                .with(
+                    "status_changed",
+                    Value::Array(
+                        self.status_changed
+                            .iter()
+                            .map(|c| {
+                                Value::Object(
+                                    Object::new()
+                                        .with("id", c.id.as_str())
+                                        .with("old", c.old.as_str())
+                                        .with("new", c.new.as_str()),
+                                )
+                            })
+                            .collect(),
+                    ),
+                )
+                .with("edges_changed", ids(&self.edges_changed)),
+        )
+    }
+}
+
+/// Compares `old` with `new` by claim ID.
+pub fn diff(old: &ClaimGraph, new: &ClaimGraph) -> GraphDiff {
+    let mut out = GraphDiff::default();
+    for c in new.claims() {
+        match old.get(&c.id) {
+            None => out.added.push(c.id.clone()),
+            Some(before) => {
+                if before.status != c.status {
+                    out.status_changed.push(StatusChange {
+                        id: c.id.clone(),
+                        old: before.status.clone(),
+                        new: c.status.clone(),
+                    });
+                }
+                let mut a = before.depends_on.clone();
+                let mut b = c.depends_on.clone();
+                a.sort();
+                b.sort();
+                if a != b {
+                    out.edges_changed.push(c.id.clone());
+                }
+            }
+        }
+    }
+    out.removed = old
+        .claims()
+        .iter()
+        .filter(|c| !new.contains(&c.id))
+        .map(|c| c.id.clone())
+        .collect();
+    out
+}

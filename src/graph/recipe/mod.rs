@@ -1,0 +1,237 @@
+//! Re-verification (spec §5): walk the graph, re-check every claim that carries a recipe, and
+//! only ever lower confidence.
+//!
+//! Recipes this build runs: `numeric_relation` ([`numeric_relation`]), `sciproof_claim` and
+//! `sciproof_manifest` ([`sciproof`]). The expression recipes (`identity`, `zero`,
+//! `derivative`, `antiderivative`, `definite_integral`) need a symbolic engine this build does
+//! not have: they are `skipped` and say so, never a fake pass. Unknown kinds are `skipped` too.
+
+pub mod numeric_relation;
+pub mod sciproof;
+
+use super::ClaimGraph;
+use crate::json::Object;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// The outcome of one re-check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    /// Checked exactly.
+    Ok,
+    /// Numbers agreed within the tolerance: evidence, not a proof.
+    NumericOk,
+    /// The re-check contradicted the claim.
+    Failed,
+    /// The re-check could not decide.
+    Inconclusive,
+    /// Not re-checked (no recipe, or one this build cannot run).
+    Skipped,
+}
+
+impl Outcome {
+    /// The reference's word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::NumericOk => "numeric_ok",
+            Outcome::Failed => "failed",
+            Outcome::Inconclusive => "inconclusive",
+            Outcome::Skipped => "skipped",
+        }
+    }
+}
+
+/// What one recipe said.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recheck {
+    pub outcome: Outcome,
+    /// The recipe kind (`none` without a recipe).
+    pub kind: String,
+    pub detail: String,
+}
+
+impl Recheck {
+    /// A result.
+    pub fn new(outcome: Outcome, kind: &str, detail: String) -> Recheck {
+        Recheck {
+            outcome,
+            kind: kind.into(),
+            detail,
+        }
+    }
+}
+
+/// The expression recipes of the reference, which need a computer-algebra kernel.
+pub const EXPRESSION_RECIPES: [&str; 5] = [
+    "identity",
+    "zero",
+    "derivative",
+    "antiderivative",
+    "definite_integral",
+];
+
+/// Whether this build can run a recipe of this kind (a recipe that would be `skipped` does not
+/// count: it re-establishes nothing).
+pub fn is_recognised(kind: &str) -> bool {
+    matches!(
+        kind,
+        "numeric_relation" | sciproof::CLAIM | sciproof::MANIFEST
+    )
+}
+
+/// How to re-verify.
+#[derive(Debug, Clone)]
+pub struct VerifyOptions {
+    /// Absolute tolerance for `numeric_relation` (a recipe's own `tolerance` wins).
+    pub tolerance: f64,
+    /// Set `refuted` on a failed re-check.
+    pub mark_refuted: bool,
+    /// The time written into every audit entry (ISO 8601, whole seconds, UTC).
+    pub checked_at: String,
+    /// The folder relative paths in sciproof recipes are resolved against (the graph file's).
+    pub base: PathBuf,
+}
+
+/// One claim's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecheckOutcome {
+    pub claim_id: String,
+    pub outcome: Outcome,
+    pub kind: String,
+    pub detail: String,
+}
+
+/// The result of a pass, in claim order (skipped claims included).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VerificationReport {
+    pub outcomes: Vec<RecheckOutcome>,
+    pub checked_at: String,
+}
+
+impl VerificationReport {
+    /// False if any re-check failed (also when nothing was marked refuted).
+    pub fn ok(&self) -> bool {
+        !self.outcomes.iter().any(|o| o.outcome == Outcome::Failed)
+    }
+
+    /// Count per outcome word, sorted by word.
+    pub fn summary(&self) -> BTreeMap<&'static str, usize> {
+        let mut out = BTreeMap::new();
+        for o in &self.outcomes {
+            *out.entry(o.outcome.as_str()).or_insert(0) += 1;
+        }
+        out
+    }
+
+    /// `{'failed': 2, 'ok': 1}`: the summary as Python prints a dict.
+    pub fn summary_repr(&self) -> String {
+        let items: Vec<String> = self
+            .summary()
+            .iter()
+            .map(|(k, v)| format!("'{k}': {v}"))
+            .collect();
+        format!("{{{}}}", items.join(", "))
+    }
+
+    /// The reference's report table (checker named `sciproof`).
+    pub fn to_markdown(&self) -> String {
+        let mut lines = vec![
+            "### Re-verification (sciproof)".to_string(),
+            String::new(),
+            "| Claim | Outcome | Check | Detail |".into(),
+            "| --- | --- | --- | --- |".into(),
+        ];
+        for o in &self.outcomes {
+            lines.push(format!(
+                "| `{}` | `{}` | `{}` | {} |",
+                o.claim_id,
+                o.outcome.as_str(),
+                o.kind,
+                super::render::markdown::md_escape(&o.detail)
+            ));
+        }
+        lines.push(String::new());
+        lines.push(format!("Summary: {}", self.summary_repr()));
+        lines.join("\n") + "\n"
+    }
+}
+
+/// Runs the recipe of one claim.
+fn recheck(check: Option<&Object>, options: &VerifyOptions, runs: &mut sciproof::Runs) -> Recheck {
+    let Some(check) = check.filter(|c| !c.is_empty()) else {
+        return Recheck::new(
+            Outcome::Skipped,
+            "none",
+            "no re-verification recipe recorded".into(),
+        );
+    };
+    let kind = super::render::py_str(Some(check.get("kind").unwrap_or(&"".into())));
+    match kind.as_str() {
+        "numeric_relation" => numeric_relation::recheck(check, options.tolerance),
+        sciproof::CLAIM => sciproof::recheck_claim(check, &options.base, runs),
+        sciproof::MANIFEST => sciproof::recheck_manifest(check, &options.base, runs),
+        k if EXPRESSION_RECIPES.contains(&k) => Recheck::new(
+            Outcome::Skipped,
+            k,
+            format!(
+                "the '{k}' recipe needs a symbolic engine that this build of sciproof does not have; not checked"
+            ),
+        ),
+        k => Recheck::new(
+            Outcome::Skipped,
+            k,
+            format!("unknown check kind {}", crate::pyfmt::str_repr(k)),
+        ),
+    }
+}
+
+impl ClaimGraph {
+    /// Re-checks every claim that carries a recipe, in insertion order.
+    ///
+    /// Guarantees: every outcome but `skipped` appends an audit entry (`at`, `checker`,
+    /// `outcome`, `kind`, `detail`); a `failed` one sets `refuted` when `mark_refuted`; nothing
+    /// else changes and no outcome ever raises a status. `progress` is told each claim.
+    pub fn verify(
+        &mut self,
+        options: &VerifyOptions,
+        progress: &dyn crate::progress::Progress,
+    ) -> VerificationReport {
+        let mut runs = sciproof::Runs::default();
+        let mut outcomes = Vec::with_capacity(self.claims.len());
+        progress.begin(
+            "re-verifying claims",
+            self.claims.len() as u64,
+            crate::progress::Unit::Claims,
+        );
+        for i in 0..self.claims.len() {
+            let result = recheck(self.claims[i].check.as_ref(), options, &mut runs);
+            let claim = &mut self.claims[i];
+            if result.outcome != Outcome::Skipped {
+                claim.audit.push(
+                    Object::new()
+                        .with("at", options.checked_at.as_str())
+                        .with("checker", "sciproof")
+                        .with("outcome", result.outcome.as_str())
+                        .with("kind", result.kind.as_str())
+                        .with("detail", result.detail.as_str()),
+                );
+                if result.outcome == Outcome::Failed && options.mark_refuted {
+                    claim.status = super::claim::REFUTED.into();
+                }
+            }
+            outcomes.push(RecheckOutcome {
+                claim_id: claim.id.clone(),
+                outcome: result.outcome,
+                kind: result.kind,
+                detail: result.detail,
+            });
+            progress.advance(1);
+        }
+        progress.finish();
+        VerificationReport {
+            outcomes,
+            checked_at: options.checked_at.clone(),
+        }
+    }
+}

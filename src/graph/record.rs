@@ -1,0 +1,290 @@
+//! Recording claims (spec §3.3, §3.4) under the honesty invariant: nothing recorded here can
+//! carry a higher status than the evidence it was recorded from.
+
+use super::claim::{self, Claim};
+use super::error::GraphError;
+use super::id::{canon, canon_hypotheses, claim_id};
+use super::store::ClaimGraph;
+use crate::json::{Object, Value};
+
+/// What a checked result said about itself, when a statement is recorded from one.
+#[derive(Debug, Clone, Default)]
+pub struct ResultEvidence {
+    /// The result's own status (`exactly_verified`, …).
+    pub status: String,
+    /// Its evidence word, or `none`.
+    pub evidence: String,
+    /// Its verification mapping, copied as given.
+    pub verification: Object,
+    /// True when the statement is the result's own rendering; false when the caller wrote it.
+    pub statement_is_result: bool,
+}
+
+/// A claim to record.
+#[derive(Debug, Clone, Default)]
+pub struct Record {
+    pub statement: String,
+    /// `text` unless given.
+    pub kind: Option<String>,
+    /// `record` unless given.
+    pub method: Option<String>,
+    pub hypotheses: Vec<String>,
+    pub depends_on: Vec<String>,
+    pub check: Option<Object>,
+    pub label: Option<String>,
+    pub tags: Vec<String>,
+    pub notes: Option<String>,
+    /// The checked result the statement comes from; `None` records an `unverified` claim.
+    pub result: Option<ResultEvidence>,
+    /// When (volatile).
+    pub recorded_at: Option<String>,
+    /// Extra provenance (`operation` is always the method).
+    pub provenance: Object,
+}
+
+fn dedup(items: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(items.len());
+    for i in items {
+        if !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    out
+}
+
+impl ClaimGraph {
+    /// Records a claim and returns the stored one (an existing claim with the same ID is
+    /// merged: it keeps its status).
+    ///
+    /// The status is the result's status, or `unverified` without a result. A statement the
+    /// caller wrote cannot keep a status that says something was checked (anything above
+    /// `asserted`) unless the claim carries a recipe this build can run (see
+    /// [`super::recipe::is_recognised`]): it becomes `asserted`, with the result's status kept
+    /// under `verification.result_status`. Unlike the reference, any such status is downgraded
+    /// (not only the machine-checked ones) and an unrecognised recipe does not count.
+    pub fn record(&mut self, r: Record) -> Result<&Claim, GraphError> {
+        let method = canon(r.method.as_deref().unwrap_or("record"));
+        let statement = canon(&r.statement);
+        let hypotheses = canon_hypotheses(&r.hypotheses);
+        let id = claim_id(&statement, &hypotheses, &method);
+        let mut c = Claim::new(id, statement);
+        c.kind = r.kind.unwrap_or_else(|| "text".into());
+        c.hypotheses = hypotheses;
+        c.method = method.clone();
+        c.depends_on = r.depends_on;
+        c.check = r.check.filter(|k| !k.is_empty());
+        c.label = r.label;
+        c.tags = dedup(r.tags);
+        c.notes = r.notes;
+        c.recorded_at = r.recorded_at;
+        c.provenance = r.provenance;
+        c.provenance.insert("operation", method.as_str());
+        if let Some(result) = r.result {
+            c.status = if result.status.is_empty() {
+                claim::UNVERIFIED.into()
+            } else {
+                result.status.clone()
+            };
+            c.evidence = if result.evidence.is_empty() {
+                "none".into()
+            } else {
+                result.evidence
+            };
+            c.verification = result.verification;
+            let recipe_links = c.check_kind().is_some_and(super::recipe::is_recognised);
+            if !result.statement_is_result && claim::claims_a_check(&c.status) && !recipe_links {
+                c.verification.insert("result_status", c.status.as_str());
+                c.verification.insert("statement_source", "caller");
+                c.status = claim::ASSERTED.into();
+            }
+        }
+        self.add(c)
+    }
+
+    /// Records a conjecture: always `unverified`, whatever else is given. `evidence` says
+    /// what suggested it.
+    pub fn conjecture(&mut self, mut r: Record, evidence: &str) -> Result<&Claim, GraphError> {
+        let evidence = canon(evidence);
+        r.method = Some(r.method.unwrap_or_else(|| "conjecture".into()));
+        let tags = std::mem::take(&mut r.tags);
+        r.result = None;
+        let method = canon(r.method.as_deref().unwrap_or("conjecture"));
+        let statement = canon(&r.statement);
+        let hypotheses = canon_hypotheses(&r.hypotheses);
+        let mut c = Claim::new(claim_id(&statement, &hypotheses, &method), statement);
+        c.kind = r.kind.unwrap_or_else(|| "text".into());
+        c.hypotheses = hypotheses;
+        c.method = method.clone();
+        c.evidence = evidence.clone();
+        c.verification = Object::new()
+            .with("status", claim::UNVERIFIED)
+            .with("evidence", Value::from(evidence));
+        c.depends_on = r.depends_on;
+        c.check = r.check.filter(|k| !k.is_empty());
+        c.label = r.label;
+        c.tags = tags;
+        c.notes = r.notes;
+        c.recorded_at = r.recorded_at;
+        c.provenance = r.provenance;
+        c.provenance.insert("operation", method.as_str());
+        self.add(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn proved() -> ResultEvidence {
+        ResultEvidence {
+            status: claim::EXACTLY_VERIFIED.into(),
+            evidence: "kernel".into(),
+            verification: Object::new().with("status", claim::EXACTLY_VERIFIED),
+            statement_is_result: false,
+        }
+    }
+
+    #[test]
+    fn reworded_statement_is_asserted_even_with_an_unknown_recipe() {
+        let mut g = ClaimGraph::new(None);
+        let c = g
+            .record(Record {
+                statement: "the integral is log 2".into(),
+                result: Some(proved()),
+                check: Some(Object::new().with("kind", "no_such_recipe")),
+                ..Record::default()
+            })
+            .unwrap();
+        assert_eq!(c.status, claim::ASSERTED);
+        assert_eq!(
+            c.verification.get("result_status").and_then(Value::as_str),
+            Some(claim::EXACTLY_VERIFIED)
+        );
+        let c = g
+            .record(Record {
+                statement: "still prose".into(),
+                result: Some(ResultEvidence {
+                    status: claim::CERTIFICATE_AVAILABLE.into(),
+                    ..proved()
+                }),
+                ..Record::default()
+            })
+            .unwrap();
+        assert_eq!(
+            c.status,
+            claim::ASSERTED,
+            "every checked status, not only machine-checked ones"
+        );
+    }
+
+    #[test]
+    fn recognised_recipe_or_own_rendering_keeps_the_status() {
+        let mut g = ClaimGraph::new(None);
+        let check = Object::new()
+            .with("kind", "numeric_relation")
+            .with("constants", Value::Array(vec!["1".into()]))
+            .with("coefficients", Value::Array(vec![0i64.into()]));
+        let c = g
+            .record(Record {
+                statement: "r".into(),
+                result: Some(proved()),
+                check: Some(check),
+                ..Record::default()
+            })
+            .unwrap();
+        assert_eq!(c.status, claim::EXACTLY_VERIFIED);
+        let c = g
+            .record(Record {
+                statement: "own".into(),
+                result: Some(ResultEvidence {
+                    statement_is_result: true,
+                    ..proved()
+                }),
+                ..Record::default()
+            })
+            .unwrap();
+        assert_eq!(c.status, claim::EXACTLY_VERIFIED);
+        let c = g
+            .record(Record {
+                statement: "bare".into(),
+                ..Record::default()
+            })
+            .unwrap();
+        assert_eq!(c.status, claim::UNVERIFIED);
+    }
+
+    #[test]
+    fn conjecture_is_unverified_and_merge_keeps_status() {
+        let mut g = ClaimGraph::new(None);
+        let id = g
+            .conjecture(
+                Record {
+                    statement: "A".into(),
+                    result: Some(proved()),
+                    ..Record::default()
+                },
+                "seen",
+            )
+            .unwrap()
+            .id
+            .clone();
+        assert_eq!(id, "clm_33f5df3fc90490cc");
+        assert_eq!(g.get(&id).unwrap().status, claim::UNVERIFIED);
+        g.record(Record {
+            statement: "B".into(),
+            ..Record::default()
+        })
+        .unwrap();
+        let b = g.claims()[1].id.clone();
+        // Re-recording A gains an edge, a tag and a recipe, never a status.
+        g.conjecture(
+            Record {
+                statement: "A".into(),
+                depends_on: vec![b.clone()],
+                tags: vec!["t".into()],
+                check: Some(Object::new().with("kind", "numeric_relation")),
+                ..Record::default()
+            },
+            "again",
+        )
+        .unwrap();
+        let a = g.get(&id).unwrap();
+        assert_eq!(
+            (a.status.as_str(), a.evidence.as_str()),
+            (claim::UNVERIFIED, "seen")
+        );
+        assert_eq!(a.depends_on, vec![b.clone()]);
+        assert_eq!(a.tags, vec!["t".to_string()]);
+        assert!(a.check.is_some());
+        // A is before B in insertion order but after it in topological order.
+        let order: Vec<&str> = g
+            .topological_order()
+            .iter()
+            .map(|c| c.id.as_str())
+            .collect();
+        assert_eq!(order, vec![b.as_str(), id.as_str()]);
+        // The edge back would close a cycle.
+        let err = g
+            .record(Record {
+                statement: "B".into(),
+                depends_on: vec![id.clone()],
+                ..Record::default()
+            })
+            .unwrap_err();
+        assert!(matches!(err, GraphError::CycleEdge { .. }), "{err}");
+        // Round trip: same order, same digest.
+        let text = g.to_json(super::super::Form {
+            pretty: true,
+            stable: false,
+        });
+        let (again, _) = ClaimGraph::from_json(&text).unwrap();
+        assert_eq!(again.digest(), g.digest());
+        assert_eq!(
+            again.to_json(super::super::Form {
+                pretty: true,
+                stable: false
+            }),
+            text
+        );
+    }
+}

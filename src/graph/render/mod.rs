@@ -1,0 +1,83 @@
+//! Documents a human referee reads: Markdown ([`markdown`]) and LaTeX ([`latex`]). Renderers
+//! only read the graph; they never decide a status.
+//!
+//! For documents written by alkahest the output is the reference's, byte for byte. A document
+//! written by sciproof names sciproof (`metadata.generator`) instead of an Alkahest version.
+
+pub mod latex;
+pub mod markdown;
+
+use crate::json::{Number, Object, Value};
+
+/// Python's `str()` of a JSON value, as the reference prints stored values.
+pub(crate) fn py_str(value: Option<&Value>) -> String {
+    match value {
+        None | Some(Value::Null) => "None".into(),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Bool(true)) => "True".into(),
+        Some(Value::Bool(false)) => "False".into(),
+        Some(Value::Number(Number::Int(i))) => i.to_string(),
+        Some(Value::Number(Number::Float(f))) => crate::pyfmt::float_repr(*f),
+        Some(v) => crate::json::to_string_compact(v),
+    }
+}
+
+/// `str(d.get(key, ""))`.
+pub(crate) fn field_or_empty(object: &Object, key: &str) -> String {
+    match object.get(key) {
+        None => String::new(),
+        v => py_str(v),
+    }
+}
+
+/// Who wrote the document, for the header: `Alkahest <version>` (the reference's line, with
+/// `unknown` when absent) unless sciproof wrote it.
+pub(crate) fn producer(metadata: &Object) -> String {
+    match (metadata.get("alkahest_version"), metadata.get("generator")) {
+        (None, Some(Value::String(g))) => g.clone(),
+        (v, _) => format!(
+            "Alkahest {}",
+            if v.is_none() {
+                "unknown".into()
+            } else {
+                py_str(v)
+            }
+        ),
+    }
+}
+
+/// Who performed a re-check: `on Alkahest <version>` for the reference's audit entries,
+/// `by <checker>` for ours.
+pub(crate) fn checker(entry: &Object) -> String {
+    match (entry.get("alkahest_version"), entry.get("checker")) {
+        (None, Some(Value::String(c))) => format!("by {c}"),
+        (v, _) => format!("on Alkahest {}", py_str(v)),
+    }
+}
+
+/// The default title.
+pub(crate) fn title(graph: &super::ClaimGraph) -> String {
+    match &graph.title {
+        Some(t) if !t.is_empty() => t.clone(),
+        _ if producer(&graph.metadata).starts_with("Alkahest") => "Alkahest research record".into(),
+        _ => "Claim graph".into(),
+    }
+}
+
+/// `{100 * k / n:.0f}`: the percentage rounded half to even on the binary double, as Python
+/// formats it.
+pub(crate) fn percent(checked: usize, total: usize) -> String {
+    format!("{:.0}", 100.0 * checked as f64 / total as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn percent_rounds_half_to_even() {
+        assert_eq!(super::percent(1, 8), "12");
+        assert_eq!(super::percent(3, 8), "38");
+        assert_eq!(super::percent(5, 8), "62");
+        assert_eq!(super::percent(1, 40), "2");
+        assert_eq!(super::percent(199, 200), "100");
+    }
+}

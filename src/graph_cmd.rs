@@ -1,0 +1,408 @@
+//! `sciproof graph`: turns the claim-graph commands into library calls and renders results.
+
+use crate::cli_graph::*;
+use sciproof::error::Error;
+use sciproof::graph::claim::Claim;
+use sciproof::graph::recipe::{Outcome, VerifyOptions};
+use sciproof::graph::record::Record;
+use sciproof::graph::render::{latex, markdown};
+use sciproof::graph::{ClaimGraph, Form};
+use sciproof::json::{Object, Value};
+use sciproof::text::safe_text;
+use std::path::{Path, PathBuf};
+
+fn now() -> String {
+    sciproof::timestamp::format_utc(sciproof::timestamp::now_unix())
+}
+
+fn graph_dir(path: &Path) -> PathBuf {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// Loads the graph; prints what was dropped on stderr.
+fn load(path: &Path) -> Result<ClaimGraph, Error> {
+    if !path.exists() {
+        return Err(Error::Usage(format!(
+            "no claim graph at {}: create one with `sciproof graph add-run`, `graph record` or `graph conjecture`, or name another with --graph FILE",
+            path.display()
+        )));
+    }
+    let (graph, notes) = ClaimGraph::load(path)?;
+    for w in notes.warnings {
+        eprintln!("warning: {}: {}", path.display(), safe_text(&w, 500));
+    }
+    Ok(graph)
+}
+
+/// Loads the graph, or starts an empty one (written by sciproof) if the file does not exist.
+fn load_or_new(path: &Path, title: Option<String>) -> Result<ClaimGraph, Error> {
+    if path.exists() {
+        return load(path);
+    }
+    let mut graph = ClaimGraph::new(title);
+    graph.metadata.insert("generator", "sciproof");
+    Ok(graph)
+}
+
+fn resolve(graph: &ClaimGraph, id: &str) -> Result<String, Error> {
+    graph
+        .resolve(id)
+        .map(str::to_string)
+        .map_err(|e| Error::Usage(e.to_string()))
+}
+
+fn describe(c: &Claim) -> String {
+    let title = c
+        .label
+        .as_deref()
+        .filter(|l| !l.is_empty())
+        .unwrap_or(&c.statement);
+    format!("{}  {:<21} {}", c.id, c.status, safe_text(title, 200))
+}
+
+fn print_claims(claims: &[&Claim], format: ListFormat) {
+    match format {
+        ListFormat::Text => {
+            for c in claims {
+                println!("{}", describe(c));
+            }
+        }
+        ListFormat::Json => {
+            let items: Vec<Value> = claims
+                .iter()
+                .map(|c| {
+                    Value::Object(
+                        Object::new()
+                            .with("id", c.id.as_str())
+                            .with("status", c.status.as_str())
+                            .with("statement", c.statement.as_str())
+                            .with("label", Value::from(c.label.clone())),
+                    )
+                })
+                .collect();
+            println!("{}", sciproof::json::to_string_pretty(&Value::Array(items)));
+        }
+    }
+}
+
+fn parse_check(text: &str) -> Result<Object, Error> {
+    match sciproof::json::parse(text) {
+        Ok(Value::Object(o)) => {
+            match o.get("kind") {
+                Some(Value::String(_)) => Ok(o),
+                _ => Err(Error::Usage(
+                    "--check: the recipe needs a \"kind\" string (numeric_relation, sciproof_claim, sciproof_manifest)".into(),
+                )),
+            }
+        }
+        Ok(_) => Err(Error::Usage("--check: expected a JSON object".into())),
+        Err(e) => Err(Error::Usage(format!("--check: not valid JSON: {e}"))),
+    }
+}
+
+fn record_request(
+    graph: &ClaimGraph,
+    statement: String,
+    args: RecordArgs,
+) -> Result<Record, Error> {
+    let depends_on = args
+        .depends_on
+        .iter()
+        .map(|d| resolve(graph, d))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Record {
+        statement,
+        hypotheses: args.hypotheses,
+        depends_on,
+        check: args.check.as_deref().map(parse_check).transpose()?,
+        label: args.label,
+        tags: args.tags,
+        notes: args.notes,
+        recorded_at: Some(now()),
+        ..Record::default()
+    })
+}
+
+fn save(graph: &ClaimGraph, path: &Path) -> Result<(), Error> {
+    graph.save(path, false)
+}
+
+/// Runs one `sciproof graph` command; returns the exit code.
+pub fn run(args: GraphArgs) -> Result<u8, Error> {
+    let path = args.graph;
+    match args.command {
+        GraphCommand::AddRun { manifests, title } => {
+            let mut graph = load_or_new(&path, title)?;
+            let dir = graph_dir(&path);
+            let at = now();
+            for manifest in manifests {
+                let added = graph.add_run(&manifest, &dir, &at)?;
+                let run = graph
+                    .get(&added.run_claim)
+                    .map(describe)
+                    .unwrap_or_default();
+                println!(
+                    "added {}: integrity {}",
+                    manifest.display(),
+                    added.verdict.as_str()
+                );
+                println!("  {run}");
+                for (id, _, _) in &added.claims {
+                    if let Some(c) = graph.get(id) {
+                        println!("  {}", describe(c));
+                    }
+                }
+                for (id, shared) in &added.upstream {
+                    println!("  reads {shared}, an output of {id}");
+                }
+            }
+            save(&graph, &path)?;
+            Ok(0)
+        }
+        GraphCommand::Conjecture {
+            statement,
+            evidence,
+            args,
+        } => {
+            let mut graph = load_or_new(&path, args.title.clone())?;
+            let request = record_request(&graph, statement, args)?;
+            let id = graph
+                .conjecture(request, &evidence)
+                .map_err(|e| Error::Usage(e.to_string()))?
+                .id
+                .clone();
+            save(&graph, &path)?;
+            println!("{id}");
+            Ok(0)
+        }
+        GraphCommand::Record {
+            statement,
+            method,
+            args,
+        } => {
+            let mut graph = load_or_new(&path, args.title.clone())?;
+            let mut request = record_request(&graph, statement, args)?;
+            request.method = Some(method);
+            let id = graph
+                .record(request)
+                .map_err(|e| Error::Usage(e.to_string()))?
+                .id
+                .clone();
+            save(&graph, &path)?;
+            println!("{id}");
+            Ok(0)
+        }
+        GraphCommand::Verify {
+            no_mark_refuted,
+            tolerance,
+            format,
+        } => {
+            let mut graph = load(&path)?;
+            let options = VerifyOptions {
+                tolerance,
+                mark_refuted: !no_mark_refuted,
+                checked_at: now(),
+                base: graph_dir(&path),
+            };
+            let progress = crate::progress_for(format == VerifyFormat::Text);
+            let report = graph.verify(&options, progress.as_ref());
+            save(&graph, &path)?;
+            match format {
+                VerifyFormat::Markdown => print!("{}", report.to_markdown()),
+                VerifyFormat::Json => {
+                    let outcomes: Vec<Value> = report
+                        .outcomes
+                        .iter()
+                        .map(|o| {
+                            Value::Object(
+                                Object::new()
+                                    .with("claim_id", o.claim_id.as_str())
+                                    .with("outcome", o.outcome.as_str())
+                                    .with("kind", o.kind.as_str())
+                                    .with("detail", o.detail.as_str()),
+                            )
+                        })
+                        .collect();
+                    let mut summary = Object::new();
+                    for (k, v) in report.summary() {
+                        summary.insert(k, v);
+                    }
+                    let doc = Object::new()
+                        .with("ok", report.ok())
+                        .with("checked_at", report.checked_at.as_str())
+                        .with("summary", summary)
+                        .with("outcomes", Value::Array(outcomes));
+                    println!("{}", sciproof::json::to_string_pretty(&Value::Object(doc)));
+                }
+                VerifyFormat::Text => {
+                    for o in &report.outcomes {
+                        if o.outcome != Outcome::Skipped || o.kind != "none" {
+                            println!(
+                                "{}  {:<12} {:<18} {}",
+                                o.claim_id,
+                                o.outcome.as_str(),
+                                safe_text(&o.kind, 40),
+                                safe_text(&o.detail, 400)
+                            );
+                        }
+                    }
+                    println!("summary: {}", report.summary_repr());
+                }
+            }
+            let any = |w| report.outcomes.iter().any(|o| o.outcome == w);
+            Ok(if any(Outcome::Failed) {
+                1
+            } else if any(Outcome::Inconclusive) {
+                2
+            } else {
+                0
+            })
+        }
+        GraphCommand::Show {
+            format,
+            body_only,
+            stable,
+            no_derivations,
+        } => {
+            let graph = load(&path)?;
+            match format {
+                ShowFormat::Markdown => print!(
+                    "{}",
+                    markdown::render(
+                        &graph,
+                        markdown::MarkdownOptions {
+                            derivations: !no_derivations,
+                            ..Default::default()
+                        }
+                    )
+                ),
+                ShowFormat::Latex => {
+                    print!("{}", latex::render(&graph, !body_only, !no_derivations))
+                }
+                ShowFormat::Json => {
+                    let mut out = std::io::stdout().lock();
+                    let mut result = Ok(());
+                    graph.write_json(
+                        Form {
+                            pretty: true,
+                            stable,
+                        },
+                        &mut |piece| {
+                            if result.is_ok() {
+                                result = std::io::Write::write_all(&mut out, piece.as_bytes());
+                            }
+                        },
+                    );
+                    result
+                        .and_then(|_| std::io::Write::write_all(&mut out, b"\n"))
+                        .map_err(|e| Error::Write {
+                            path: "stdout".into(),
+                            reason: e.to_string(),
+                        })?;
+                }
+            }
+            Ok(0)
+        }
+        GraphCommand::Impact { id, format } => {
+            let graph = load(&path)?;
+            let id = resolve(&graph, &id)?;
+            print_claims(
+                &graph.impact(&id).map_err(|e| Error::Usage(e.to_string()))?,
+                format,
+            );
+            Ok(0)
+        }
+        GraphCommand::Ancestors { id, format } => {
+            let graph = load(&path)?;
+            let id = resolve(&graph, &id)?;
+            print_claims(
+                &graph
+                    .ancestors(&id)
+                    .map_err(|e| Error::Usage(e.to_string()))?,
+                format,
+            );
+            Ok(0)
+        }
+        GraphCommand::Dependents { id, format } => {
+            let graph = load(&path)?;
+            let id = resolve(&graph, &id)?;
+            print_claims(
+                &graph
+                    .dependents(&id)
+                    .map_err(|e| Error::Usage(e.to_string()))?,
+                format,
+            );
+            Ok(0)
+        }
+        GraphCommand::Roots { format } => {
+            let graph = load(&path)?;
+            print_claims(&graph.roots(), format);
+            Ok(0)
+        }
+        GraphCommand::Leaves { format } => {
+            let graph = load(&path)?;
+            print_claims(&graph.leaves(), format);
+            Ok(0)
+        }
+        GraphCommand::Summary { format } => {
+            let graph = load(&path)?;
+            let checked = graph.machine_checkable().len();
+            match format {
+                ListFormat::Text => {
+                    for (status, count) in graph.summary() {
+                        println!("{status:<22} {count}");
+                    }
+                    println!(
+                        "machine-checkable: {checked} of {} claims; everything else is recorded evidence and must not be read as proved",
+                        graph.len()
+                    );
+                }
+                ListFormat::Json => {
+                    let mut counts = Object::new();
+                    for (k, v) in graph.summary() {
+                        counts.insert(k, v);
+                    }
+                    let doc = Object::new()
+                        .with("claims", graph.len())
+                        .with("machine_checkable", checked)
+                        .with("by_status", counts)
+                        .with("digest", graph.digest());
+                    println!("{}", sciproof::json::to_string_pretty(&Value::Object(doc)));
+                }
+            }
+            Ok(0)
+        }
+        GraphCommand::Digest => {
+            println!("{}", load(&path)?.digest());
+            Ok(0)
+        }
+        GraphCommand::Diff { old, new, format } => {
+            let a = load(&old)?;
+            let b = load(&new)?;
+            let d = sciproof::graph::compare::diff(&a, &b);
+            match format {
+                ListFormat::Json => println!("{}", sciproof::json::to_string_pretty(&d.to_json())),
+                ListFormat::Text => {
+                    if d.is_empty() {
+                        println!("no differences in claims, statuses or dependencies");
+                    }
+                    for id in &d.added {
+                        println!("added    {}", b.get(id).map(describe).unwrap_or_default());
+                    }
+                    for id in &d.removed {
+                        println!("removed  {}", a.get(id).map(describe).unwrap_or_default());
+                    }
+                    for c in &d.status_changed {
+                        println!("status   {}  {} -> {}", c.id, c.old, c.new);
+                    }
+                    for id in &d.edges_changed {
+                        println!("edges    {id}  dependencies changed");
+                    }
+                }
+            }
+            Ok(if d.is_empty() { 0 } else { 1 })
+        }
+    }
+}
