@@ -122,47 +122,70 @@ pub fn statuses(report: &sciproof::json::Value) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A venv under the target directory with `packages` installed from the package registry, made
+/// once (`marker` names the package set; a different set rebuilds it). Concurrent test
+/// binaries wait for each other. Panics with pip's output if that fails: the interop tests must
+/// not be skipped silently. Returns the venv's root.
+fn venv(name: &str, marker: &str, packages: &[&str]) -> PathBuf {
+    let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let root = tmp.join(name);
+    let lock_dir = tmp.join(format!("{name}.lock"));
+    std::fs::create_dir_all(&tmp).unwrap();
+    // A directory is created atomically: it serialises concurrent test binaries.
+    let started = std::time::Instant::now();
+    while std::fs::create_dir(&lock_dir).is_err() {
+        if started.elapsed().as_secs() > 900 {
+            let _ = std::fs::remove_dir(&lock_dir);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let ready = root.join(format!(".ready-{marker}"));
+    if !ready.exists() {
+        let _ = std::fs::remove_dir_all(&root);
+        let python = std::env::var("SCIPROOF_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
+        run_ok(Command::new(&python).args(["-m", "venv"]).arg(&root));
+        run_ok(
+            Command::new(root.join("bin/pip"))
+                .args(["install", "--quiet", "--disable-pip-version-check"])
+                .args(packages),
+        );
+        std::fs::write(&ready, "ok\n").unwrap();
+    }
+    let _ = std::fs::remove_dir(&lock_dir);
+    root
+}
+
 /// The reference implementation's `sciproof` script, installed once per target directory into
-/// a venv from the package registry (sciproof==0.4.1). Panics with the pip output if that fails:
-/// the interop tests must not be skipped silently.
+/// a venv from the package registry (sciproof==0.4.1, with numpy, junitparser and
+/// in-toto-attestation).
 pub fn reference() -> &'static Path {
     static REFERENCE: OnceLock<PathBuf> = OnceLock::new();
     REFERENCE.get_or_init(|| {
-        let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("reference-venv");
-        let script = root.join("bin/sciproof");
-        let lock_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("reference-venv.lock");
-        std::fs::create_dir_all(env!("CARGO_TARGET_TMPDIR")).unwrap();
-        // A directory is created atomically: it serialises concurrent test binaries.
-        let started = std::time::Instant::now();
-        while std::fs::create_dir(&lock_dir).is_err() {
-            if started.elapsed().as_secs() > 900 {
-                let _ = std::fs::remove_dir(&lock_dir);
-            }
-            std::thread::sleep(std::time::Duration::from_millis(200));
-        }
-        let ready = root.join(".ready-0.4.1-numpy-junitparser-intoto");
-        if !ready.exists() {
-            let _ = std::fs::remove_dir_all(&root);
-            let python = std::env::var("SCIPROOF_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
-            run_ok(Command::new(&python).args(["-m", "venv"]).arg(&root));
-            run_ok(Command::new(root.join("bin/pip")).args([
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
+        let root = venv(
+            "reference-venv",
+            "0.4.1-numpy-junitparser-intoto",
+            &[
                 "sciproof==0.4.1",
                 "numpy",
                 "junitparser",
                 "in-toto-attestation",
-            ]));
-            std::fs::write(&ready, "ok\n").unwrap();
-        }
-        let _ = std::fs::remove_dir(&lock_dir);
+            ],
+        );
+        let script = root.join("bin/sciproof");
         assert!(
             script.exists(),
             "reference script missing at {}",
             script.display()
         );
         script
+    })
+}
+
+/// The Python of a venv with `alkahest==3.12.0` (the claim-graph reference), made once.
+pub fn alkahest_python() -> &'static Path {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        venv("alkahest-venv", "alkahest-3.12.0", &["alkahest==3.12.0"]).join("bin/python")
     })
 }
 

@@ -1,0 +1,714 @@
+//! `sciproof graph`: recording, the honesty invariant, lineage across runs, queries, documents,
+//! bad input, and interop with alkahest 3.12 (installed into a venv by the tests).
+
+mod common;
+
+use common::{Project, alkahest_python};
+use sciproof::json::{Value, parse};
+use std::process::Command;
+
+fn graph(p: &Project) -> assert_cmd::Command {
+    let mut c = p.cmd();
+    c.arg("graph");
+    c
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn run_graph(p: &Project, args: &[&str]) -> (i32, String, String) {
+    let out = graph(p).args(args).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        stdout(&out),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn alkahest(args: &[&str], stdin: Option<&str>) -> String {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/support/alkahest_interop.py"
+    );
+    let mut cmd = Command::new(alkahest_python());
+    cmd.arg(script).args(args);
+    cmd.stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    if let Some(text) = stdin {
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    } else {
+        drop(child.stdin.take());
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "alkahest {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Two runs: `prep` writes clean.csv from raw.csv; `analysis` reads clean.csv and writes m.json
+/// with two claims on it.
+fn two_runs(p: &Project) {
+    p.write("raw.csv", "a,b\n1,2\n3,4\n");
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "prep",
+            "--input",
+            "raw.csv",
+            "--output",
+            "clean.csv",
+            "--",
+            "cp",
+            "raw.csv",
+            "clean.csv",
+        ])
+        .assert()
+        .success();
+    p.write(
+        "analyse.sh",
+        "#!/bin/sh\nprintf '{\"n\": 2, \"mean\": 2.5}\\n' > m.json\n",
+    );
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "analysis",
+            "--input",
+            "clean.csv",
+            "--output",
+            "m.json",
+            "--claim",
+            "m.json",
+            "$.n >= 2",
+            "--claim",
+            "m.json",
+            "$.mean ~= 2.5 atol=0.1",
+            "--",
+            "sh",
+            "analyse.sh",
+        ])
+        .assert()
+        .success();
+}
+
+fn ids(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn lineage_across_runs_answers_what_dies() {
+    let p = Project::new();
+    two_runs(&p);
+    let (code, out, err) = run_graph(
+        &p,
+        &["add-run", "prep.sciproof.json", "analysis.sciproof.json"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("reads clean.csv, an output of clm_"), "{out}");
+    let (_, roots, _) = run_graph(&p, &["roots"]);
+    let roots = ids(&roots);
+    assert_eq!(roots.len(), 1, "only the prep run depends on nothing");
+    let (_, impact, _) = run_graph(&p, &["impact", &roots[0][..9]]);
+    assert_eq!(
+        ids(&impact).len(),
+        3,
+        "the analysis run and both of its claims: {impact}"
+    );
+    assert!(impact.contains("$.n >= 2") && impact.contains("$.mean ~= 2.5"));
+    // Statuses never overstate: PASS is evidence, not a proof; nothing is machine-checked.
+    let (_, summary, _) = run_graph(&p, &["summary", "--format", "json"]);
+    let summary = parse(&summary).unwrap();
+    let o = summary.as_object().unwrap();
+    assert_eq!(o.get("machine_checkable"), Some(&Value::from(0i64)));
+    assert_eq!(
+        o.get("by_status")
+            .unwrap()
+            .as_object()
+            .unwrap()
+            .get("numerically_checked"),
+        Some(&Value::from(4i64))
+    );
+    // Everything holds: verify is 0 and lowers nothing.
+    let (code, out, _) = run_graph(&p, &["verify"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("summary: {'ok': 4}"), "{out}");
+    // The preprocessing output is changed: both runs fail their integrity, and are refuted.
+    p.write("clean.csv", "a,b\n9,9\n");
+    let (code, out, _) = run_graph(&p, &["verify", "--format", "json"]);
+    assert_eq!(code, 1, "{out}");
+    let report = parse(&out).unwrap();
+    assert_eq!(
+        report.as_object().unwrap().get("ok"),
+        Some(&Value::Bool(false))
+    );
+    let (_, refuted, _) = run_graph(&p, &["summary"]);
+    assert!(refuted.contains("refuted                2"), "{refuted}");
+    // The value claims were checked on an intact m.json: they hold, and stay as they were.
+    assert!(refuted.contains("numerically_checked    2"), "{refuted}");
+    // Re-adding can only lower: the runs stay refuted.
+    run_graph(&p, &["add-run", "analysis.sciproof.json"]);
+    let (_, after, _) = run_graph(&p, &["summary"]);
+    assert!(after.contains("refuted                2"), "{after}");
+}
+
+#[test]
+fn a_changed_claim_output_makes_the_value_claim_inconclusive_and_the_run_refuted() {
+    let p = Project::new();
+    two_runs(&p);
+    run_graph(&p, &["add-run", "analysis.sciproof.json"]);
+    p.write("m.json", "{\"n\": 1, \"mean\": 0}\n");
+    let (code, out, _) = run_graph(&p, &["verify"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("failed       sciproof_manifest"), "{out}");
+    assert!(out.contains("inconclusive sciproof_claim"), "{out}");
+    // A run added while its output is already modified is refuted from the start.
+    let q = Project::new();
+    two_runs(&q);
+    q.write("m.json", "{\"n\": 1}\n");
+    let (code, out, _) = run_graph(&q, &["add-run", "analysis.sciproof.json"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("integrity FAIL"), "{out}");
+    assert!(out.contains("refuted"), "{out}");
+}
+
+#[test]
+fn honesty_invariant_on_the_command_line() {
+    let p = Project::new();
+    let (code, id, err) = run_graph(
+        &p,
+        &[
+            "conjecture",
+            "2 * (1/2) = 1",
+            "--evidence",
+            "arithmetic",
+            "--check",
+            r#"{"kind": "numeric_relation", "constants": ["0.5", "1"], "coefficients": [2, -1]}"#,
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let id = id.trim().to_string();
+    let (code, wrong, _) = run_graph(
+        &p,
+        &[
+            "record",
+            "0.5 + 0.25 = 0",
+            "--method",
+            "typo",
+            "--depends-on",
+            &id[..8],
+            "--check",
+            r#"{"kind": "numeric_relation", "constants": ["0.5", "0.25"], "coefficients": [1, 1]}"#,
+        ],
+    );
+    assert_eq!(code, 0);
+    let wrong = wrong.trim().to_string();
+    run_graph(
+        &p,
+        &[
+            "record",
+            "an expression recipe",
+            "--method",
+            "m",
+            "--check",
+            r#"{"kind": "identity", "lhs": "x", "rhs": "x"}"#,
+        ],
+    );
+    let (code, out, _) = run_graph(&p, &["verify", "--no-mark-refuted"]);
+    assert_eq!(code, 1, "a failed re-check is still reported: {out}");
+    assert!(
+        out.contains("needs a symbolic engine"),
+        "skipped, never a fake pass: {out}"
+    );
+    let (_, summary, _) = run_graph(&p, &["summary"]);
+    assert!(
+        !summary.contains("refuted"),
+        "--no-mark-refuted leaves statuses: {summary}"
+    );
+    let (code, _, _) = run_graph(&p, &["verify"]);
+    assert_eq!(code, 1);
+    let doc = parse(&p.read("claims.json")).unwrap();
+    let claims = doc
+        .as_object()
+        .unwrap()
+        .get("claims")
+        .unwrap()
+        .as_array()
+        .unwrap();
+    let status = |id: &str| {
+        claims
+            .iter()
+            .find(|c| c.as_object().unwrap().get("id").unwrap().as_str() == Some(id))
+            .map(|c| {
+                c.as_object()
+                    .unwrap()
+                    .get("status")
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .unwrap()
+    };
+    assert_eq!(
+        status(&id),
+        "unverified",
+        "a passing re-check never raises a status"
+    );
+    assert_eq!(status(&wrong), "refuted");
+    let (_, impact, _) = run_graph(&p, &["impact", &id]);
+    assert_eq!(ids(&impact), vec![wrong.clone()]);
+}
+
+#[test]
+fn ids_and_prefixes() {
+    let p = Project::new();
+    let (_, a, _) = run_graph(&p, &["conjecture", "A", "--evidence", "e"]);
+    assert_eq!(a.trim(), "clm_33f5df3fc90490cc", "the spec's test vector");
+    let (code, _, err) = run_graph(&p, &["impact", "clm_"]);
+    assert_eq!(code, 0, "{err}");
+    run_graph(&p, &["record", "B", "--method", "m"]);
+    let (code, _, err) = run_graph(&p, &["impact", "clm_"]);
+    assert_eq!(code, 3);
+    assert!(err.contains("ambiguous"), "{err}");
+    let (code, _, err) = run_graph(&p, &["impact", "clm_ffff"]);
+    assert_eq!(code, 3);
+    assert!(err.contains("no claim 'clm_ffff'"), "{err}");
+}
+
+#[test]
+fn refusals_leave_the_graph_untouched() {
+    let p = Project::new();
+    run_graph(&p, &["conjecture", "A", "--evidence", "e"]);
+    let before = p.read("claims.json");
+    for args in [
+        vec!["record", "B", "--method", "m", "--depends-on", "clm_0000"],
+        vec!["record", "B", "--method", "m", "--check", "[1]"],
+        vec!["record", "B", "--method", "m", "--check", "{\"kind\": 3}"],
+        vec!["record", "B", "--method", "m", "--check", "{"],
+    ] {
+        let (code, _, err) = run_graph(&p, &args);
+        assert_eq!(code, 3, "{args:?}");
+        assert!(err.starts_with("error: "), "{err}");
+        assert_eq!(p.read("claims.json"), before);
+    }
+    // A merge edge that would close a cycle.
+    let (_, b, _) = run_graph(
+        &p,
+        &["record", "B", "--method", "m", "--depends-on", "clm_33f5"],
+    );
+    let before = p.read("claims.json");
+    let (code, _, err) = run_graph(
+        &p,
+        &[
+            "conjecture",
+            "A",
+            "--evidence",
+            "e",
+            "--depends-on",
+            b.trim(),
+        ],
+    );
+    assert_eq!(code, 3);
+    assert!(err.contains("would close a cycle"), "{err}");
+    assert_eq!(p.read("claims.json"), before);
+    let (code, _, err) = run_graph(&p, &["--graph", "missing.json", "summary"]);
+    assert_eq!(code, 3);
+    assert!(err.contains("no claim graph at missing.json"), "{err}");
+}
+
+fn claim_json(id: &str, statement: &str, deps: &[&str]) -> String {
+    let deps: Vec<String> = deps.iter().map(|d| format!("\"{d}\"")).collect();
+    format!(
+        r#"{{"id": "{id}", "statement": "{statement}", "method": "m", "depends_on": [{}]}}"#,
+        deps.join(", ")
+    )
+}
+
+#[test]
+fn bad_documents_get_a_list_of_problems() {
+    let p = Project::new();
+    let a = sciproof::graph::claim_id("A", &[] as &[&str], "m");
+    let b = sciproof::graph::claim_id("B", &[] as &[&str], "m");
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "cycle",
+            format!(
+                r#"{{"claims": [{}, {}]}}"#,
+                claim_json(&a, "A", &[&b]),
+                claim_json(&b, "B", &[&a])
+            ),
+            "dependency cycle involving: ",
+        ),
+        (
+            "missing",
+            format!(
+                r#"{{"claims": [{}]}}"#,
+                claim_json(&a, "A", &["clm_0000000000000000"])
+            ),
+            "which is not in this graph",
+        ),
+        (
+            "duplicate",
+            format!(
+                r#"{{"claims": [{}, {}]}}"#,
+                claim_json(&a, "A", &[]),
+                claim_json(&a, "A", &[])
+            ),
+            "repeats claims[0]",
+        ),
+        (
+            "forged",
+            format!(r#"{{"claims": [{}]}}"#, claim_json(&a, "B", &[])),
+            "does not match its content",
+        ),
+        (
+            "newer",
+            r#"{"claims": [], "kind": "alkahest.claim_graph", "schema_version": 2}"#.into(),
+            "schema v2 is newer",
+        ),
+        (
+            "kind",
+            r#"{"claims": [], "kind": "other"}"#.into(),
+            "not an Alkahest claim graph",
+        ),
+        (
+            "recipe",
+            format!(
+                r#"{{"claims": [{}]}}"#,
+                claim_json(&a, "A", &[])
+                    .replace("\"method\"", "\"check\": \"numeric\", \"method\"")
+            ),
+            "check: expected a recipe object",
+        ),
+        (
+            "types",
+            format!(
+                r#"{{"claims": [{}]}}"#,
+                claim_json(&a, "A", &[]).replace(
+                    "\"method\": \"m\"",
+                    "\"method\": \"m\", \"tags\": [1], \"status\": 5"
+                )
+            ),
+            "claims[0].status: expected a string",
+        ),
+        (
+            "not a list",
+            r#"{"claims": {"a": 1}}"#.into(),
+            "claims: expected a list",
+        ),
+        (
+            "no id",
+            r#"{"claims": [{"statement": "x"}]}"#.into(),
+            "required key \"id\" is missing",
+        ),
+        ("top", "[1, 2]".into(), "not a claim-graph object"),
+        ("json", "{\"claims\": [}".into(), "not valid JSON"),
+        (
+            "deep",
+            format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)),
+            "nesting deeper than",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        p.write("bad.json", &text);
+        let (code, out, err) = run_graph(&p, &["--graph", "bad.json", "summary"]);
+        assert_eq!(code, 3, "{name}: {out}{err}");
+        assert!(err.contains(expected), "{name}: {err}");
+        assert!(err.contains("bad.json"), "{name} names the file: {err}");
+        assert_eq!(p.read("bad.json"), text, "{name}: never rewritten");
+    }
+    // Both problems of one document are listed.
+    p.write(
+        "bad.json",
+        &format!(
+            r#"{{"claims": [{}, {}]}}"#,
+            claim_json(&a, "B", &[]),
+            claim_json(&b, "B", &["clm_0000000000000000"])
+        ),
+    );
+    let (_, _, err) = run_graph(&p, &["--graph", "bad.json", "digest"]);
+    assert!(
+        err.contains("2 problems")
+            && err.contains("does not match")
+            && err.contains("not in this graph"),
+        "{err}"
+    );
+    // Unknown keys are dropped with a warning, not silently.
+    p.write(
+        "odd.json",
+        &format!(
+            r#"{{"claims": [{}], "extra": 1}}"#,
+            claim_json(&a, "A", &[]).replace("\"method\"", "\"colour\": \"red\", \"method\"")
+        ),
+    );
+    let (code, _, err) = run_graph(&p, &["--graph", "odd.json", "digest"]);
+    assert_eq!(code, 0);
+    assert!(
+        err.contains("unknown key 'colour' dropped")
+            && err.contains("unknown top-level key 'extra' dropped"),
+        "{err}"
+    );
+}
+
+#[test]
+fn diff_and_digest() {
+    let p = Project::new();
+    run_graph(&p, &["conjecture", "A", "--evidence", "e"]);
+    std::fs::copy(p.join("claims.json"), p.join("old.json")).unwrap();
+    let (_, d1, _) = run_graph(&p, &["digest"]);
+    run_graph(
+        &p,
+        &[
+            "record",
+            "B",
+            "--method",
+            "m",
+            "--check",
+            r#"{"kind": "numeric_relation", "constants": ["1"], "coefficients": [1]}"#,
+        ],
+    );
+    run_graph(&p, &["verify"]);
+    let (_, d2, _) = run_graph(&p, &["digest"]);
+    assert_ne!(d1, d2);
+    let (code, out, _) = run_graph(&p, &["diff", "old.json", "claims.json"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("added    clm_") && out.contains("refuted"),
+        "{out}"
+    );
+    let (code, out, _) = run_graph(&p, &["diff", "old.json", "old.json"]);
+    assert_eq!(
+        (code, out.trim()),
+        (0, "no differences in claims, statuses or dependencies")
+    );
+    // The digest leaves out time: re-recording the same claims later gives the same digest.
+    let q = Project::new();
+    run_graph(&q, &["conjecture", "A", "--evidence", "e"]);
+    let (_, d3, _) = run_graph(&q, &["digest"]);
+    assert_eq!(d1, d3);
+}
+
+#[test]
+fn latex_compiles_where_pdflatex_is_installed() {
+    let p = Project::new();
+    run_graph(
+        &p,
+        &[
+            "conjecture",
+            "x ≥ 0 & 50% of {a_b} ~ ^ \\ ☃",
+            "--evidence",
+            "e # $",
+            "--hypothesis",
+            "(x ≠ 0) ∧ α",
+            "--label",
+            "A_1",
+        ],
+    );
+    let (_, b, _) = run_graph(
+        &p,
+        &["record", "B", "--method", "m", "--depends-on", "clm_"],
+    );
+    let (code, tex, _) = run_graph(&p, &["show", "--format", "latex"]);
+    assert_eq!(code, 0);
+    assert!(tex.starts_with("\\documentclass[11pt]{article}"));
+    assert!(tex.contains(&format!("\\label{{clm:{}}}", b.trim())));
+    assert!(tex.contains("\\hyperref[clm:clm_"), "{tex}");
+    assert!(
+        tex.contains("\\ensuremath{\\neq}") && tex.contains("\\texttt{U+2603}"),
+        "{tex}"
+    );
+    let (_, body, _) = run_graph(&p, &["show", "--format", "latex", "--body-only"]);
+    assert!(body.starts_with("\\section*{Claim graph}") && !body.contains("\\begin{document}"));
+    if Command::new("pdflatex").arg("--version").output().is_err() {
+        eprintln!("pdflatex not installed: compile step not run");
+        return;
+    }
+    p.write("g.tex", &tex);
+    for _ in 0..2 {
+        let out = Command::new("pdflatex")
+            .args(["-interaction=nonstopmode", "-halt-on-error", "g.tex"])
+            .current_dir(p.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    assert!(p.join("g.pdf").exists());
+}
+
+#[test]
+fn interop_ids_match_alkahest() {
+    let cases = r#"[
+        ["(1/2 * log(2))", ["x > 0"], "integrate"],
+        ["  spaced\u001ftext\u3000here  ", ["b", "a", "a"], " m "],
+        ["∫ x ≥ 0 é \"quoted\" \\ back", ["x ≥ 0"], "conjecture"],
+        ["", [], ""],
+        ["tab\there\nnewline \u007f \u2028", [], "conjecture"]
+    ]"#;
+    let theirs: Vec<String> = alkahest(&["ids"], Some(cases))
+        .lines()
+        .map(String::from)
+        .collect();
+    let parsed = parse(cases).unwrap();
+    let ours: Vec<String> = parsed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let c = c.as_array().unwrap();
+            let hyps: Vec<&str> = c[1]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h.as_str().unwrap())
+                .collect();
+            sciproof::graph::claim_id(c[0].as_str().unwrap(), &hyps, c[2].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(ours, theirs);
+}
+
+#[test]
+fn interop_alkahest_documents_load_render_and_verify_the_same() {
+    let p = Project::new();
+    alkahest(&["make", p.path().to_str().unwrap()], None);
+    // Same digest, same Markdown, byte for byte.
+    let (code, digest, err) = run_graph(&p, &["--graph", "ref.json", "digest"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(digest.trim(), p.read("ref.digest"));
+    let (_, md, _) = run_graph(&p, &["--graph", "ref.json", "show"]);
+    assert_eq!(md, p.read("ref.md"));
+    // The same pretty JSON back.
+    let (_, json, _) = run_graph(&p, &["--graph", "ref.json", "show", "--format", "json"]);
+    assert_eq!(json, p.read("ref.json"));
+    // Re-verification of the unverified document: the same outcomes and details.
+    let (_, ours, _) = run_graph(
+        &p,
+        &[
+            "--graph",
+            "ref.unverified.json",
+            "verify",
+            "--format",
+            "markdown",
+        ],
+    );
+    let theirs = p.read("ref.verify.md");
+    let rows = |t: &str| t.lines().skip(1).map(String::from).collect::<Vec<_>>();
+    assert_eq!(rows(&ours), rows(&theirs));
+    // LaTeX: the reference's lines, except where it writes characters pdflatex cannot typeset.
+    let theirs = alkahest(&["latex", p.join("ref.json").to_str().unwrap()], None);
+    let (_, ours, _) = run_graph(&p, &["--graph", "ref.json", "show", "--format", "latex"]);
+    assert_eq!(ours.lines().count(), theirs.lines().count());
+    for (a, b) in ours.lines().zip(theirs.lines()) {
+        if b.is_ascii() {
+            assert_eq!(a, b);
+        } else {
+            assert!(a.is_ascii() && a.contains("\\ensuremath{\\geq}"), "{a}");
+        }
+    }
+    // And the statuses after it: the wrong relation refuted, nothing raised.
+    let (_, ours_loaded, _) = run_graph(&p, &["--graph", "ref.unverified.json", "summary"]);
+    assert!(
+        ours_loaded.contains("refuted                1"),
+        "{ours_loaded}"
+    );
+}
+
+#[test]
+fn interop_our_documents_load_in_alkahest() {
+    let p = Project::new();
+    two_runs(&p);
+    run_graph(
+        &p,
+        &[
+            "add-run",
+            "prep.sciproof.json",
+            "analysis.sciproof.json",
+            "--title",
+            "Ours",
+        ],
+    );
+    run_graph(
+        &p,
+        &[
+            "conjecture",
+            "x ≥ 0",
+            "--evidence",
+            "e",
+            "--hypothesis",
+            "h",
+            "--tag",
+            "t",
+            "--check",
+            r#"{"kind": "numeric_relation", "constants": ["0.1"], "coefficients": [0], "tolerance": 1e-40}"#,
+        ],
+    );
+    run_graph(&p, &["verify"]);
+    // Force a merge edge that is not in insertion order: the first claim gains a dependency.
+    let (_, last, _) = run_graph(&p, &["record", "later", "--method", "m"]);
+    run_graph(
+        &p,
+        &[
+            "conjecture",
+            "x ≥ 0",
+            "--evidence",
+            "e",
+            "--hypothesis",
+            "h",
+            "--depends-on",
+            last.trim(),
+        ],
+    );
+    let (_, digest, _) = run_graph(&p, &["digest"]);
+    let theirs = alkahest(&["load", p.join("claims.json").to_str().unwrap()], None);
+    let mut lines = theirs.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        digest.trim(),
+        "alkahest computes our digest"
+    );
+    let (_, json, _) = run_graph(&p, &["show", "--format", "json"]);
+    let doc = parse(&json).unwrap();
+    let ours: Vec<String> = doc
+        .as_object()
+        .unwrap()
+        .get("claims")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let c = c.as_object().unwrap();
+            format!(
+                "{} {}",
+                c.get("id").unwrap().as_str().unwrap(),
+                c.get("status").unwrap().as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines.map(String::from).collect::<Vec<_>>(),
+        ours,
+        "same claims, same order, same statuses"
+    );
+    let latex = alkahest(&["latex", p.join("claims.json").to_str().unwrap()], None);
+    assert!(latex.contains("\\section*{Claims}"));
+}
