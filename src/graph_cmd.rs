@@ -63,27 +63,48 @@ fn describe(c: &Claim) -> String {
 }
 
 fn print_claims(claims: &[&Claim], format: ListFormat) {
-    match format {
-        ListFormat::Text => {
-            for c in claims {
-                println!("{}", describe(c));
+    use std::io::Write;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let result = (|| -> std::io::Result<()> {
+        match format {
+            ListFormat::Text => {
+                for c in claims {
+                    writeln!(out, "{}", describe(c))?;
+                }
             }
-        }
-        ListFormat::Json => {
-            let items: Vec<Value> = claims
-                .iter()
-                .map(|c| {
-                    Value::Object(
+            ListFormat::Json => {
+                if claims.is_empty() {
+                    writeln!(out, "[]")?;
+                    return Ok(());
+                }
+                write!(out, "[")?;
+                for (i, c) in claims.iter().enumerate() {
+                    let item = Value::Object(
                         Object::new()
                             .with("id", c.id.as_str())
                             .with("status", c.status.as_str())
                             .with("statement", c.statement.as_str())
                             .with("label", Value::from(c.label.clone())),
-                    )
-                })
-                .collect();
-            println!("{}", sciproof::json::to_string_pretty(&Value::Array(items)));
+                    );
+                    let mut text = String::from(if i == 0 { "\n  " } else { ",\n  " });
+                    sciproof::json::write_value(
+                        &mut text,
+                        &item,
+                        Some(1),
+                        sciproof::json::Style::ASCII,
+                    );
+                    out.write_all(text.as_bytes())?;
+                }
+                writeln!(out, "\n]")?;
+            }
         }
+        out.flush()
+    })();
+    if let Err(e) = result
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: cannot write to stdout: {e}");
     }
 }
 
@@ -207,54 +228,113 @@ pub fn run(args: GraphArgs) -> Result<u8, Error> {
                 base: graph_dir(&path),
             };
             let progress = crate::progress_for(format == VerifyFormat::Text);
-            let report = graph.verify(&options, progress.as_ref());
-            save(&graph, &path)?;
-            match format {
-                VerifyFormat::Markdown => print!("{}", report.to_markdown()),
-                VerifyFormat::Json => {
-                    let outcomes: Vec<Value> = report
-                        .outcomes
-                        .iter()
-                        .map(|o| {
-                            Value::Object(
-                                Object::new()
-                                    .with("claim_id", o.claim_id.as_str())
-                                    .with("outcome", o.outcome.as_str())
-                                    .with("kind", o.kind.as_str())
-                                    .with("detail", o.detail.as_str()),
-                            )
-                        })
-                        .collect();
-                    let mut summary = Object::new();
-                    for (k, v) in report.summary() {
-                        summary.insert(k, v);
-                    }
-                    let doc = Object::new()
-                        .with("ok", report.ok())
-                        .with("checked_at", report.checked_at.as_str())
-                        .with("summary", summary)
-                        .with("outcomes", Value::Array(outcomes));
-                    println!("{}", sciproof::json::to_string_pretty(&Value::Object(doc)));
+            // Outcomes are written as they are decided (a large graph's report is never held
+            // in memory); the graph is saved afterwards.
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            let mut failed = None;
+            let mut first = true;
+            let mut write = |out: &mut dyn std::io::Write, text: &str| {
+                if failed.is_none()
+                    && let Err(e) = out.write_all(text.as_bytes())
+                {
+                    failed = Some(e);
                 }
-                VerifyFormat::Text => {
-                    for o in &report.outcomes {
-                        if o.outcome != Outcome::Skipped || o.kind != "none" {
-                            println!(
-                                "{}  {:<12} {:<18} {}",
-                                o.claim_id,
-                                o.outcome.as_str(),
-                                safe_text(&o.kind, 40),
-                                safe_text(&o.detail, 400)
-                            );
-                        }
+            };
+            match format {
+                VerifyFormat::Markdown => write(
+                    &mut out,
+                    "### Re-verification (sciproof)\n\n| Claim | Outcome | Check | Detail |\n| --- | --- | --- | --- |\n",
+                ),
+                VerifyFormat::Json => write(
+                    &mut out,
+                    &format!(
+                        "{{\n  \"checked_at\": \"{}\",\n  \"outcomes\": [",
+                        options.checked_at
+                    ),
+                ),
+                VerifyFormat::Text => {}
+            }
+            let summary = graph.verify_each(&options, progress.as_ref(), &mut |o| {
+                let line = match format {
+                    VerifyFormat::Markdown => format!(
+                        "| `{}` | `{}` | `{}` | {} |\n",
+                        o.claim_id,
+                        o.outcome.as_str(),
+                        o.kind,
+                        markdown::md_escape(&o.detail)
+                    ),
+                    VerifyFormat::Json => {
+                        let item = Value::Object(
+                            Object::new()
+                                .with("claim_id", o.claim_id.as_str())
+                                .with("outcome", o.outcome.as_str())
+                                .with("kind", o.kind.as_str())
+                                .with("detail", o.detail.as_str()),
+                        );
+                        let mut text = String::from(if first { "\n    " } else { ",\n    " });
+                        first = false;
+                        sciproof::json::write_value(
+                            &mut text,
+                            &item,
+                            Some(2),
+                            sciproof::json::Style::ASCII,
+                        );
+                        text
                     }
-                    println!("summary: {}", report.summary_repr());
+                    VerifyFormat::Text if o.outcome == Outcome::Skipped && o.kind == "none" => {
+                        String::new()
+                    }
+                    VerifyFormat::Text => format!(
+                        "{}  {:<12} {:<18} {}\n",
+                        o.claim_id,
+                        o.outcome.as_str(),
+                        safe_text(&o.kind, 40),
+                        safe_text(&o.detail, 400)
+                    ),
+                };
+                write(&mut out, &line);
+            });
+            let repr: Vec<String> = summary.iter().map(|(k, v)| format!("'{k}': {v}")).collect();
+            let repr = format!("{{{}}}", repr.join(", "));
+            let ok = !summary.contains_key("failed");
+            match format {
+                VerifyFormat::Markdown => write(&mut out, &format!("\nSummary: {repr}\n")),
+                VerifyFormat::Text => write(&mut out, &format!("summary: {repr}\n")),
+                VerifyFormat::Json => {
+                    let mut counts = Object::new();
+                    for (k, v) in &summary {
+                        counts.insert(*k, *v);
+                    }
+                    let mut text = String::from(if first { "],\n" } else { "\n  ],\n" });
+                    text.push_str(&format!(
+                        "  \"ok\": {},\n  \"summary\": ",
+                        if ok { "true" } else { "false" }
+                    ));
+                    sciproof::json::write_value(
+                        &mut text,
+                        &Value::Object(counts),
+                        Some(1),
+                        sciproof::json::Style::ASCII,
+                    );
+                    text.push_str("\n}\n");
+                    write(&mut out, &text);
                 }
             }
-            let any = |w| report.outcomes.iter().any(|o| o.outcome == w);
-            Ok(if any(Outcome::Failed) {
+            if let Err(e) = std::io::Write::flush(&mut out) {
+                failed.get_or_insert(e);
+            }
+            drop(out);
+            save(&graph, &path)?;
+            if let Some(e) = failed {
+                return Err(Error::Write {
+                    path: "stdout".into(),
+                    reason: e.to_string(),
+                });
+            }
+            Ok(if summary.contains_key("failed") {
                 1
-            } else if any(Outcome::Inconclusive) {
+            } else if summary.contains_key("inconclusive") {
                 2
             } else {
                 0

@@ -1,6 +1,6 @@
 //! The claim record (spec §1.1) and the status vocabulary with its marks and badges (§1.3).
 
-use crate::json::{Object, Value};
+use crate::json::{Compact, Value};
 
 /// `exactly_verified`: the kernel proved the symbolic residual zero.
 pub const EXACTLY_VERIFIED: &str = "exactly_verified";
@@ -110,8 +110,8 @@ pub struct Claim {
     pub status: String,
     /// What the status rests on, or `none`.
     pub evidence: String,
-    /// The producer's verification mapping, as given.
-    pub verification: Object,
+    /// The producer's verification mapping, as given (kept as compact text).
+    pub verification: Compact,
     /// Rewrite steps (`rule`, `before`, `after`, `side_conditions`), as given.
     pub derivation: Vec<Value>,
     /// Certificate source text.
@@ -120,14 +120,14 @@ pub struct Claim {
     pub certificate_format: Option<String>,
     /// Direct dependencies: IDs of claims already in the graph, no repeats, no self-edge.
     pub depends_on: Vec<String>,
-    /// The re-verification recipe (`kind` plus its fields).
-    pub check: Option<Object>,
+    /// The re-verification recipe (`kind` plus its fields); never an empty object.
+    pub check: Option<Compact>,
     /// Where the claim came from.
-    pub provenance: Object,
+    pub provenance: Compact,
     /// When it was recorded (volatile).
     pub recorded_at: Option<String>,
     /// Re-check entries (`at` is volatile).
-    pub audit: Vec<Object>,
+    pub audit: Vec<Compact>,
     /// Short title for the renderers.
     pub label: Option<String>,
     /// Free labels.
@@ -148,13 +148,13 @@ impl Claim {
             method: String::new(),
             status: UNVERIFIED.into(),
             evidence: "none".into(),
-            verification: Object::new(),
+            verification: Compact::empty(),
             derivation: Vec::new(),
             certificate: None,
             certificate_format: None,
             depends_on: Vec::new(),
             check: None,
-            provenance: Object::new(),
+            provenance: Compact::empty(),
             recorded_at: None,
             audit: Vec::new(),
             label: None,
@@ -174,7 +174,10 @@ impl Claim {
     }
 
     /// The recipe's `kind`, when there is a recipe with a string kind.
-    pub fn check_kind(&self) -> Option<&str> {
-        self.check.as_ref()?.get("kind")?.as_str()
+    pub fn check_kind(&self) -> Option<String> {
+        match self.check.as_ref()?.get("kind")? {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
     }
 }

@@ -11,9 +11,11 @@
 use super::claim::Claim;
 use super::error::GraphError;
 use super::store::ClaimGraph;
-use crate::json::{Number, Object, Style, Value, newline, write_object, write_str, write_value};
+use crate::json::{
+    Compact, Number, Object, Style, Value, newline, write_array, write_object, write_str,
+    write_value,
+};
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
 
 /// The document `kind`.
 pub const DOCUMENT_KIND: &str = "alkahest.claim_graph";
@@ -189,6 +191,26 @@ fn write_list(out: &mut String, items: &[String], indent: Option<usize>) {
     write_value(out, &Value::Array(values), indent, Style::SORTED_RAW);
 }
 
+fn write_compact(out: &mut String, value: &Compact, indent: Option<usize>) {
+    match indent {
+        Some(level) => value.write_pretty(out, level),
+        None => out.push_str(value.text()),
+    }
+}
+
+/// The audit list; in the stable form every entry loses its volatile `at`.
+fn write_audit(out: &mut String, audit: &[Compact], indent: Option<usize>, stable: bool) {
+    write_array(out, audit.len(), indent, &mut |out, i, inner| {
+        let entry = &audit[i];
+        if stable && entry.text().contains("\"at\"") {
+            let stripped = Compact::from_object(&without(&entry.object(), &["at"]));
+            write_compact(out, &stripped, inner);
+        } else {
+            write_compact(out, entry, inner);
+        }
+    });
+}
+
 /// One claim object with its 20 keys in sorted order (`recorded_at` and audit `at` left out
 /// when `stable`).
 fn write_claim(out: &mut String, c: &Claim, indent: Option<usize>, stable: bool) {
@@ -200,24 +222,11 @@ fn write_claim(out: &mut String, c: &Claim, indent: Option<usize>, stable: bool)
         }
         open_key(out, indent, n == 0, key);
         match *key {
-            "audit" => {
-                let entries: Vec<Value> = c
-                    .audit
-                    .iter()
-                    .map(|e| {
-                        Value::Object(if stable {
-                            without(e, &["at"])
-                        } else {
-                            e.clone()
-                        })
-                    })
-                    .collect();
-                write_value(out, &Value::Array(entries), inner, Style::SORTED_RAW);
-            }
+            "audit" => write_audit(out, &c.audit, inner, stable),
             "certificate" => write_opt(out, &c.certificate),
             "certificate_format" => write_opt(out, &c.certificate_format),
             "check" => match &c.check {
-                Some(check) => write_object(out, check, inner, Style::SORTED_RAW),
+                Some(check) => write_compact(out, check, inner),
                 None => out.push_str("null"),
             },
             "depends_on" => write_list(out, &c.depends_on, inner),
@@ -235,12 +244,12 @@ fn write_claim(out: &mut String, c: &Claim, indent: Option<usize>, stable: bool)
             "latex" => write_opt(out, &c.latex),
             "method" => write_str(out, &c.method, false),
             "notes" => write_opt(out, &c.notes),
-            "provenance" => write_object(out, &c.provenance, inner, Style::SORTED_RAW),
+            "provenance" => write_compact(out, &c.provenance, inner),
             "recorded_at" => write_opt(out, &c.recorded_at),
             "statement" => write_str(out, &c.statement, false),
             "status" => write_str(out, &c.status, false),
             "tags" => write_list(out, &c.tags, inner),
-            _ => write_object(out, &c.verification, inner, Style::SORTED_RAW),
+            _ => write_compact(out, &c.verification, inner),
         }
     }
     if let Some(level) = indent {
@@ -256,9 +265,10 @@ pub struct LoadNotes {
     pub warnings: Vec<String>,
 }
 
-/// Reads the fields of one claim object, collecting problems with their places.
+/// Takes the fields out of one claim object (no copies), collecting problems with their
+/// places.
 struct Fields<'a> {
-    object: &'a Object,
+    object: Object,
     place: String,
     problems: &'a mut Vec<String>,
 }
@@ -272,9 +282,13 @@ impl Fields<'_> {
         ));
     }
 
+    fn take(&mut self, key: &str) -> Option<Value> {
+        self.object.remove(key)
+    }
+
     fn string(&mut self, key: &str, default: Option<&str>) -> String {
-        match self.object.get(key) {
-            Some(Value::String(s)) => s.clone(),
+        match self.take(key) {
+            Some(Value::String(s)) => s,
             None | Some(Value::Null) if default.is_some() => default.unwrap_or_default().into(),
             None => {
                 self.problems
@@ -282,74 +296,97 @@ impl Fields<'_> {
                 String::new()
             }
             Some(v) => {
-                self.wrong(key, "a string", v);
+                self.wrong(key, "a string", &v);
                 String::new()
             }
         }
     }
 
     fn optional(&mut self, key: &str) -> Option<String> {
-        match self.object.get(key) {
+        match self.take(key) {
             None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::String(s)) => Some(s),
             Some(v) => {
-                self.wrong(key, "a string or null", v);
+                self.wrong(key, "a string or null", &v);
                 None
             }
         }
     }
 
     fn strings(&mut self, key: &str) -> Vec<String> {
-        match self.object.get(key) {
+        match self.take(key) {
             None | Some(Value::Null) => Vec::new(),
             Some(Value::Array(items)) => {
                 let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
+                for (i, item) in items.into_iter().enumerate() {
                     match item {
-                        Value::String(s) => out.push(s.clone()),
-                        v => self.wrong(&format!("{key}[{i}]"), "a string", v),
+                        Value::String(s) => out.push(s),
+                        v => self.wrong(&format!("{key}[{i}]"), "a string", &v),
                     }
                 }
                 out
             }
             Some(v) => {
-                self.wrong(key, "a list of strings", v);
+                self.wrong(key, "a list of strings", &v);
                 Vec::new()
             }
         }
     }
 
-    fn object(&mut self, key: &str) -> Object {
-        match self.object.get(key) {
-            None | Some(Value::Null) => Object::new(),
-            Some(Value::Object(o)) => o.clone(),
+    fn object(&mut self, key: &str) -> Compact {
+        match self.take(key) {
+            None | Some(Value::Null) => Compact::empty(),
+            Some(Value::Object(o)) => Compact::from_object(&o),
             Some(v) => {
-                self.wrong(key, "an object", v);
-                Object::new()
+                self.wrong(key, "an object", &v);
+                Compact::empty()
             }
         }
     }
 
     fn values(&mut self, key: &str) -> Vec<Value> {
-        match self.object.get(key) {
+        match self.take(key) {
             None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(items)) => items.clone(),
+            Some(Value::Array(items)) => items,
             Some(v) => {
-                self.wrong(key, "a list", v);
+                self.wrong(key, "a list", &v);
                 Vec::new()
             }
         }
     }
 
-    fn objects(&mut self, key: &str) -> Vec<Object> {
+    fn objects(&mut self, key: &str) -> Vec<Compact> {
         let mut out = Vec::new();
-        for (i, item) in self.values(key).into_iter().enumerate() {
-            match item {
-                Value::Object(o) => out.push(o),
-                v => self.wrong(&format!("{key}[{i}]"), "an object", &v),
+        match self.take(key) {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    match item {
+                        Value::Object(o) => out.push(Compact::from_object(o)),
+                        v => self.wrong(&format!("{key}[{i}]"), "an object", v),
+                    }
+                }
             }
+            Some(v) => self.wrong(key, "a list", &v),
         }
         out
+    }
+
+    fn check(&mut self) -> Option<Compact> {
+        match self.take("check") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(o)) if o.is_empty() => None,
+            Some(Value::Object(o)) => {
+                if let Some(kind) = o.get("kind").filter(|k| k.as_str().is_none()) {
+                    self.wrong("check.kind", "a string naming the recipe", kind);
+                }
+                Some(Compact::from_object(&o))
+            }
+            Some(v) => {
+                self.wrong("check", "a recipe object or null", &v);
+                None
+            }
+        }
     }
 }
 
@@ -389,25 +426,12 @@ fn claim_from(
     }
     let before = problems.len();
     let mut f = Fields {
-        object: &object,
+        object,
         place: place.clone(),
         problems,
     };
     let id = f.string("id", None);
-    let check = match object.get("check") {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(o)) if o.is_empty() => None,
-        Some(Value::Object(o)) => {
-            if let Some(kind) = o.get("kind").filter(|k| k.as_str().is_none()) {
-                f.wrong("check.kind", "a string naming the recipe", kind);
-            }
-            Some(o.clone())
-        }
-        Some(v) => {
-            f.wrong("check", "a recipe object or null", v);
-            None
-        }
-    };
+    let check = f.check();
     let claim = Claim {
         statement: f.string("statement", None),
         kind: f.string("kind", Some("expr")),
@@ -453,30 +477,51 @@ impl ClaimGraph {
     /// is not in the document. A cycle is `Cycle`. Claims are placed in the reference's
     /// topological pass order, so a document in topological order keeps its order.
     pub fn from_json(text: &str) -> Result<(ClaimGraph, LoadNotes), GraphError> {
+        Self::from_reader(text.as_bytes())
+    }
+
+    /// [`ClaimGraph::from_json`] from a stream: claims are read one at a time, so memory is the
+    /// graph plus one claim's text, never the whole document.
+    pub fn from_reader(reader: impl std::io::Read) -> Result<(ClaimGraph, LoadNotes), GraphError> {
+        Self::from_reader_sized(reader, 0)
+    }
+
+    /// [`ClaimGraph::from_reader`] for a document of about `size` bytes: room for the claims is
+    /// reserved up front from the size (a claim takes at least 300 bytes of document), so the
+    /// claims are never moved while they are read. Reserved room that is never written is
+    /// address space only, not memory.
+    fn from_reader_sized(
+        reader: impl std::io::Read,
+        size: u64,
+    ) -> Result<(ClaimGraph, LoadNotes), GraphError> {
         let mut problems = Vec::new();
         let mut notes = LoadNotes::default();
-        let mut claims: Vec<Claim> = Vec::new();
-        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut claims: Vec<Claim> = Vec::with_capacity(usize::try_from(size / 300).unwrap_or(0));
+        let mut index = super::index::IdIndex::default();
+        let mut first_at: Vec<usize> = Vec::new();
         let mut at = 0usize;
         let mut hook = |value: Value| -> Result<(), String> {
             if problems.len() > 1000 {
                 return Ok(());
             }
             if let Some(claim) = claim_from(value, at, &mut problems, &mut notes) {
-                if let Some(first) = seen.insert(claim.id.clone(), at) {
+                if let Some(first) = index.get(&claim.id) {
                     problems.push(format!(
-                        "claims[{at}]: id {} repeats claims[{first}] (an ID must appear once)",
-                        claim.id
+                        "claims[{at}]: id {} repeats claims[{}] (an ID must appear once)",
+                        claim.id, first_at[first as usize]
                     ));
                 } else {
+                    index.insert(&claim.id, claims.len() as u32);
+                    first_at.push(at);
                     claims.push(claim);
                 }
             }
             at += 1;
             Ok(())
         };
-        let document = crate::json::parse_streaming(text, "claims", &mut hook)
+        let document = crate::json::stream::parse_reader(reader, "claims", &mut hook)
             .map_err(|e| GraphError::Json(e.to_string()))?;
+        drop(first_at);
         let Value::Object(top) = document else {
             return Err(GraphError::Invalid(vec![format!(
                 "the document is {}, not a claim-graph object",
@@ -546,17 +591,12 @@ impl ClaimGraph {
                 ));
             }
         }
-        let index: HashMap<&str, u32> = claims
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.id.as_str(), i as u32))
-            .collect();
         let mut deps: Vec<Vec<u32>> = Vec::with_capacity(claims.len());
         for c in &claims {
             let mut d = Vec::with_capacity(c.depends_on.len());
             for dep in &c.depends_on {
-                match index.get(dep.as_str()) {
-                    Some(&p) if dep != &c.id => {
+                match index.get(dep) {
+                    Some(p) if dep != &c.id => {
                         if !d.contains(&p) {
                             d.push(p)
                         }
@@ -585,34 +625,44 @@ impl ClaimGraph {
                 return Err(GraphError::Cycle(ids.join(", ")));
             }
         };
-        drop(index);
-        let mut order: Vec<usize> = (0..claims.len()).collect();
-        order.sort_by_key(|&i| (pass[i], i));
         let mut graph = ClaimGraph {
             title,
             metadata,
             ..ClaimGraph::default()
         };
+        for c in &mut claims {
+            // Self-references and repeats are dropped, as add() does.
+            if c.depends_on.contains(&c.id)
+                || c.depends_on.len() != deps[index.get(&c.id).unwrap_or(0) as usize].len()
+            {
+                let mut kept: Vec<String> = Vec::with_capacity(c.depends_on.len());
+                for d in std::mem::take(&mut c.depends_on) {
+                    if d != c.id && !kept.contains(&d) {
+                        kept.push(d);
+                    }
+                }
+                c.depends_on = kept;
+            }
+        }
+        if pass.iter().all(|&p| p == 1) {
+            // Already in topological order (every document we write is): no copy.
+            graph.claims = claims;
+            graph.index = index;
+            graph.deps = deps;
+            return Ok((graph, notes));
+        }
+        let mut order: Vec<usize> = (0..claims.len()).collect();
+        order.sort_by_key(|&i| (pass[i], i));
         let mut slots: Vec<Option<Claim>> = claims.into_iter().map(Some).collect();
         graph.claims.reserve(slots.len());
         for i in order {
-            let mut claim = slots[i].take().expect("each claim is placed once");
-            // Self-references and repeats are dropped, as add() does.
-            let mut kept = Vec::with_capacity(claim.depends_on.len());
-            for d in std::mem::take(&mut claim.depends_on) {
-                if d != claim.id && !kept.contains(&d) {
-                    kept.push(d);
-                }
-            }
-            claim.depends_on = kept;
+            let claim = slots[i].take().expect("each claim is placed once");
             let positions = claim
                 .depends_on
                 .iter()
-                .map(|d| graph.index[d.as_str()])
+                .map(|d| graph.index.get(d).expect("dependencies are placed first"))
                 .collect();
-            graph
-                .index
-                .insert(claim.id.clone(), graph.claims.len() as u32);
+            graph.index.insert(&claim.id, graph.claims.len() as u32);
             graph.claims.push(claim);
             graph.deps.push(positions);
         }
@@ -621,21 +671,15 @@ impl ClaimGraph {
 
     /// Reads a document from a file (see [`ClaimGraph::from_json`]); errors name the file.
     pub fn load(path: &std::path::Path) -> crate::Result<(ClaimGraph, LoadNotes)> {
-        let text = std::fs::read(path).map_err(|e| {
+        let file = std::fs::File::open(path).map_err(|e| {
             crate::Error::Usage(format!(
                 "cannot read claim graph {}: {}",
                 path.display(),
                 crate::error::strerror(&e)
             ))
         })?;
-        let text = String::from_utf8(text).map_err(|e| {
-            crate::Error::Usage(format!(
-                "while reading claim graph {}: not UTF-8 text (invalid byte at offset {})",
-                path.display(),
-                e.utf8_error().valid_up_to()
-            ))
-        })?;
-        ClaimGraph::from_json(&text).map_err(|e| {
+        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+        ClaimGraph::from_reader_sized(file, size).map_err(|e| {
             crate::Error::Manifest(format!("while reading claim graph {}: {e}", path.display()))
         })
     }
@@ -707,7 +751,8 @@ mod tests {
         a.evidence = "e".into();
         a.verification = Object::new()
             .with("status", "unverified")
-            .with("evidence", "e");
+            .with("evidence", "e")
+            .into();
         a.check = Some(
             Object::new()
                 .with("kind", "numeric_relation")
@@ -716,7 +761,8 @@ mod tests {
                     "coefficients",
                     Value::Array(vec![2i64.into(), (-1i64).into()]),
                 )
-                .with("tolerance", 1e-40),
+                .with("tolerance", 1e-40)
+                .into(),
         );
         g.add(a).unwrap();
         let mut b = Claim::new("clm_70d2d8761f5db56d".into(), "B = 1".into());

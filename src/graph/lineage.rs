@@ -73,15 +73,18 @@ fn files(entries: impl Iterator<Item = (String, Option<String>)>) -> Value {
 }
 
 /// The outputs a run claim recorded in its provenance: (path, digest).
-fn recorded_outputs(c: &Claim) -> Vec<(&str, &str)> {
-    c.provenance
-        .get("outputs")
-        .and_then(Value::as_array)
-        .unwrap_or_default()
+fn recorded_outputs(c: &Claim) -> Vec<(String, String)> {
+    let Some(Value::Array(outputs)) = c.provenance.get("outputs") else {
+        return Vec::new();
+    };
+    outputs
         .iter()
         .filter_map(|o| {
             let o = o.as_object()?;
-            Some((o.get("path")?.as_str()?, o.get("sha256")?.as_str()?))
+            Some((
+                o.get("path")?.as_str()?.to_string(),
+                o.get("sha256")?.as_str()?.to_string(),
+            ))
         })
         .collect()
 }
@@ -124,13 +127,13 @@ impl ClaimGraph {
             for c in self
                 .claims
                 .iter()
-                .filter(|c| c.check_kind() == Some(sciproof::MANIFEST))
+                .filter(|c| c.check_kind().as_deref() == Some(sciproof::MANIFEST))
             {
                 for (out_path, sha) in recorded_outputs(c) {
                     if sha == input.sha256 {
                         upstream.push((c.id.clone(), input.path.clone()));
                         depends_on.push(c.id.clone());
-                        let producer = self.value_claims_about(&c.id, out_path);
+                        let producer = self.value_claims_about(&c.id, &out_path);
                         depends_on.extend(producer);
                     }
                 }
@@ -288,9 +291,9 @@ impl ClaimGraph {
         self.claims
             .iter()
             .filter(|c| {
-                c.check_kind() == Some(sciproof::CLAIM)
+                c.check_kind().as_deref() == Some(sciproof::CLAIM)
                     && c.depends_on.iter().any(|d| d == run_claim)
-                    && c.provenance.get("output").and_then(Value::as_str) == Some(path)
+                    && c.provenance.get("output").as_ref().and_then(Value::as_str) == Some(path)
             })
             .map(|c| c.id.clone())
             .collect()

@@ -14,6 +14,7 @@ pub mod claim;
 pub mod document;
 pub mod error;
 pub mod id;
+pub mod index;
 pub mod query;
 pub mod store;
 

@@ -5,7 +5,7 @@ use super::claim::{self, Claim};
 use super::error::GraphError;
 use super::id::{canon, canon_hypotheses, claim_id};
 use super::store::ClaimGraph;
-use crate::json::{Object, Value};
+use crate::json::{Compact, Object, Value};
 
 /// What a checked result said about itself, when a statement is recorded from one.
 #[derive(Debug, Clone, Default)]
@@ -72,13 +72,14 @@ impl ClaimGraph {
         c.hypotheses = hypotheses;
         c.method = method.clone();
         c.depends_on = r.depends_on;
-        c.check = r.check.filter(|k| !k.is_empty());
+        c.check = r.check.filter(|k| !k.is_empty()).map(Compact::from);
         c.label = r.label;
         c.tags = dedup(r.tags);
         c.notes = r.notes;
         c.recorded_at = r.recorded_at;
-        c.provenance = r.provenance;
-        c.provenance.insert("operation", method.as_str());
+        let mut provenance = r.provenance;
+        provenance.insert("operation", method.as_str());
+        c.provenance = provenance.into();
         if let Some(result) = r.result {
             c.status = if result.status.is_empty() {
                 claim::UNVERIFIED.into()
@@ -90,13 +91,16 @@ impl ClaimGraph {
             } else {
                 result.evidence
             };
-            c.verification = result.verification;
-            let recipe_links = c.check_kind().is_some_and(super::recipe::is_recognised);
+            let mut verification = result.verification;
+            let recipe_links = c
+                .check_kind()
+                .is_some_and(|k| super::recipe::is_recognised(&k));
             if !result.statement_is_result && claim::claims_a_check(&c.status) && !recipe_links {
-                c.verification.insert("result_status", c.status.as_str());
-                c.verification.insert("statement_source", "caller");
+                verification.insert("result_status", c.status.as_str());
+                verification.insert("statement_source", "caller");
                 c.status = claim::ASSERTED.into();
             }
+            c.verification = verification.into();
         }
         self.add(c)
     }
@@ -118,15 +122,17 @@ impl ClaimGraph {
         c.evidence = evidence.clone();
         c.verification = Object::new()
             .with("status", claim::UNVERIFIED)
-            .with("evidence", Value::from(evidence));
+            .with("evidence", Value::from(evidence))
+            .into();
         c.depends_on = r.depends_on;
-        c.check = r.check.filter(|k| !k.is_empty());
+        c.check = r.check.filter(|k| !k.is_empty()).map(Compact::from);
         c.label = r.label;
         c.tags = tags;
         c.notes = r.notes;
         c.recorded_at = r.recorded_at;
-        c.provenance = r.provenance;
-        c.provenance.insert("operation", method.as_str());
+        let mut provenance = r.provenance;
+        provenance.insert("operation", method.as_str());
+        c.provenance = provenance.into();
         self.add(c)
     }
 }
@@ -157,8 +163,8 @@ mod tests {
             .unwrap();
         assert_eq!(c.status, claim::ASSERTED);
         assert_eq!(
-            c.verification.get("result_status").and_then(Value::as_str),
-            Some(claim::EXACTLY_VERIFIED)
+            c.verification.get("result_status"),
+            Some(Value::from(claim::EXACTLY_VERIFIED))
         );
         let c = g
             .record(Record {

@@ -3,8 +3,7 @@
 
 use super::claim::Claim;
 use super::error::GraphError;
-use crate::json::Object;
-use std::collections::HashMap;
+use crate::json::{Compact, Object};
 
 /// A directed acyclic graph of claims. Edges point from a claim to the claims it depends on,
 /// and always at claims already present, so no sequence of [`ClaimGraph::add`] calls can
@@ -16,7 +15,7 @@ pub struct ClaimGraph {
     /// Free-form metadata (written as given, keys sorted).
     pub metadata: Object,
     pub(super) claims: Vec<Claim>,
-    pub(super) index: HashMap<String, u32>,
+    pub(super) index: super::index::IdIndex,
     /// `deps[i]`: the positions of claim `i`'s dependencies (parallel to `depends_on`).
     pub(super) deps: Vec<Vec<u32>>,
 }
@@ -47,18 +46,18 @@ impl ClaimGraph {
 
     /// The claim with this exact ID.
     pub fn get(&self, id: &str) -> Option<&Claim> {
-        self.index.get(id).map(|&i| &self.claims[i as usize])
+        self.index.get(id).map(|i| &self.claims[i as usize])
     }
 
     /// Whether the ID is in the graph.
     pub fn contains(&self, id: &str) -> bool {
-        self.index.contains_key(id)
+        self.index.contains(id)
     }
 
     pub(super) fn position(&self, id: &str) -> Result<usize, GraphError> {
         self.index
             .get(id)
-            .map(|&i| i as usize)
+            .map(|i| i as usize)
             .ok_or_else(|| GraphError::Unknown(id.to_string()))
     }
 
@@ -101,7 +100,7 @@ impl ClaimGraph {
         let mut positions = Vec::with_capacity(deps.len());
         for d in &deps {
             match self.index.get(d) {
-                Some(&p) => positions.push(p),
+                Some(p) => positions.push(p),
                 None => {
                     return Err(GraphError::MissingDependency {
                         claim: claim.id,
@@ -110,10 +109,10 @@ impl ClaimGraph {
                 }
             }
         }
-        let Some(&at) = self.index.get(&claim.id) else {
+        let Some(at) = self.index.get(&claim.id) else {
             claim.depends_on = deps;
             let at = self.claims.len() as u32;
-            self.index.insert(claim.id.clone(), at);
+            self.index.insert(&claim.id, at);
             self.claims.push(claim);
             self.deps.push(positions);
             return Ok(&self.claims[at as usize]);
@@ -142,7 +141,7 @@ impl ClaimGraph {
                 stored.tags.push(t);
             }
         }
-        if stored.check.as_ref().is_none_or(Object::is_empty) {
+        if stored.check.as_ref().is_none_or(Compact::is_empty) {
             stored.check = claim.check.filter(|c| !c.is_empty());
         }
         stored.audit.extend(claim.audit);
@@ -180,7 +179,7 @@ impl ClaimGraph {
     /// Appends an audit entry to a claim.
     pub fn push_audit(&mut self, id: &str, entry: Object) -> Result<(), GraphError> {
         let at = self.position(id)?;
-        self.claims[at].audit.push(entry);
+        self.claims[at].audit.push(Compact::from_object(&entry));
         Ok(())
     }
 }

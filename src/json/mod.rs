@@ -11,14 +11,18 @@
 //!   byte for byte (ASCII escapes, float `repr`), so a manifest we write hashes and signs the
 //!   same way as one written by the reference implementation.
 
+pub mod compact;
 mod parse;
+pub mod stream;
 mod write;
 
 pub use parse::{ItemHook, JsonError, MAX_INT_DIGITS, MAX_NESTING, parse, parse_streaming};
 pub use write::{
-    Style, newline, to_string_compact, to_string_pretty, write_object, write_str, write_string,
-    write_value,
+    Style, newline, to_string_compact, to_string_pretty, write_array, write_object, write_str,
+    write_string, write_value,
 };
+
+pub use compact::Compact;
 
 use num_bigint::BigInt;
 
@@ -55,6 +59,13 @@ impl Object {
         Self::default()
     }
 
+    /// An empty object with room for `n` keys.
+    pub fn with_capacity(n: usize) -> Self {
+        Object {
+            entries: Vec::with_capacity(n),
+        }
+    }
+
     /// Appends `key` (or replaces its value in place if it is already there, keeping the order).
     pub fn insert(&mut self, key: impl Into<String>, value: impl Into<Value>) {
         let key = key.into();
@@ -80,6 +91,12 @@ impl Object {
     /// Whether `key` is present (even with a `null` value).
     pub fn contains_key(&self, key: &str) -> bool {
         self.get(key).is_some()
+    }
+
+    /// Removes `key` and returns its value.
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        let at = self.entries.iter().position(|(k, _)| k == key)?;
+        Some(self.entries.remove(at).1)
     }
 
     /// Entries in document order.

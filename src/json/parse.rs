@@ -182,7 +182,7 @@ impl Parser<'_, '_> {
     fn object(&mut self) -> Result<Value, JsonError> {
         self.pos += 1; // '{'
         let mut object = Object::new();
-        // Small objects are checked for repeated keys by a scan (no allocation); a hash set is
+        // Objects of up to 64 keys are checked for repeated keys by a scan (no allocation); a hash set is
         // built only once an object grows large.
         let mut seen: Option<std::collections::HashSet<String>> = None;
         self.skip_ws();
@@ -217,7 +217,7 @@ impl Parser<'_, '_> {
                 Some(set) => !set.insert(key.clone()),
                 None => {
                     let repeated = object.iter().any(|(k, _)| k == key);
-                    if object.len() >= 16 {
+                    if object.len() >= 64 {
                         seen = Some(
                             object
                                 .iter()

@@ -49,6 +49,50 @@ pub fn newline(out: &mut String, level: usize) {
     }
 }
 
+/// Appends a list of `len` items as `json.dumps` lays it out (`[]` when empty); `item` writes
+/// item `i` at the indentation it is given.
+pub fn write_array(
+    out: &mut String,
+    len: usize,
+    indent: Option<usize>,
+    item: &mut dyn FnMut(&mut String, usize, Option<usize>),
+) {
+    write_seq(out, ['[', ']'], len, indent, item);
+}
+
+/// The layout shared by lists and objects: `brackets` around `len` items, separators and
+/// indentation as `json.dumps` writes them.
+fn write_seq(
+    out: &mut String,
+    brackets: [char; 2],
+    len: usize,
+    indent: Option<usize>,
+    item: &mut dyn FnMut(&mut String, usize, Option<usize>),
+) {
+    if len == 0 {
+        out.push(brackets[0]);
+        out.push(brackets[1]);
+        return;
+    }
+    out.push(brackets[0]);
+    for i in 0..len {
+        if i > 0 {
+            out.push(',');
+            if indent.is_none() {
+                out.push(' ');
+            }
+        }
+        if let Some(level) = indent {
+            newline(out, level + 1);
+        }
+        item(out, i, indent.map(|l| l + 1));
+    }
+    if let Some(level) = indent {
+        newline(out, level);
+    }
+    out.push(brackets[1]);
+}
+
 /// Appends `value` as `json.dumps` writes it: `indent` is `Some(level)` for the `indent=2` form
 /// (the value starts at nesting `level`), `None` for the one-line form with `", "`/`": "`.
 pub fn write_value(out: &mut String, value: &Value, indent: Option<usize>, style: Style) {
@@ -59,62 +103,30 @@ pub fn write_value(out: &mut String, value: &Value, indent: Option<usize>, style
         Value::Number(Number::Int(i)) => out.push_str(&i.to_string()),
         Value::Number(Number::Float(f)) => out.push_str(&json_float(*f)),
         Value::String(s) => write_str(out, s, style.ensure_ascii),
-        Value::Array(items) => {
-            if items.is_empty() {
-                out.push_str("[]");
-                return;
-            }
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                    if indent.is_none() {
-                        out.push(' ');
-                    }
-                }
-                if let Some(level) = indent {
-                    newline(out, level + 1);
-                }
-                write_value(out, item, indent.map(|l| l + 1), style);
-            }
-            if let Some(level) = indent {
-                newline(out, level);
-            }
-            out.push(']');
-        }
+        Value::Array(items) => write_array(out, items.len(), indent, &mut |out, i, inner| {
+            write_value(out, &items[i], inner, style)
+        }),
         Value::Object(object) => write_object(out, object, indent, style),
     }
 }
 
 /// Appends an object as [`write_value`] does.
 pub fn write_object(out: &mut String, object: &Object, indent: Option<usize>, style: Style) {
-    if object.is_empty() {
-        out.push_str("{}");
-        return;
-    }
-    out.push('{');
     let mut entries: Vec<(&str, &Value)> = object.iter().collect();
     if style.sort_keys {
         entries.sort_by(|a, b| a.0.cmp(b.0));
     }
-    for (i, (key, item)) in entries.into_iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-            if indent.is_none() {
-                out.push(' ');
-            }
-        }
-        if let Some(level) = indent {
-            newline(out, level + 1);
-        }
-        write_str(out, key, style.ensure_ascii);
-        out.push_str(": ");
-        write_value(out, item, indent.map(|l| l + 1), style);
-    }
-    if let Some(level) = indent {
-        newline(out, level);
-    }
-    out.push('}');
+    write_seq(
+        out,
+        ['{', '}'],
+        entries.len(),
+        indent,
+        &mut |out, i, inner| {
+            write_str(out, entries[i].0, style.ensure_ascii);
+            out.push_str(": ");
+            write_value(out, entries[i].1, inner, style);
+        },
+    );
 }
 
 /// A float as Python's encoder writes it: `repr`, with `NaN`, `Infinity`, `-Infinity`.

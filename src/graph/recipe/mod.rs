@@ -187,51 +187,69 @@ fn recheck(check: Option<&Object>, options: &VerifyOptions, runs: &mut sciproof:
 }
 
 impl ClaimGraph {
-    /// Re-checks every claim that carries a recipe, in insertion order.
-    ///
-    /// Guarantees: every outcome but `skipped` appends an audit entry (`at`, `checker`,
-    /// `outcome`, `kind`, `detail`); a `failed` one sets `refuted` when `mark_refuted`; nothing
-    /// else changes and no outcome ever raises a status. `progress` is told each claim.
+    /// Re-checks every claim that carries a recipe, in insertion order, and returns every
+    /// outcome (see [`ClaimGraph::verify_each`]).
     pub fn verify(
         &mut self,
         options: &VerifyOptions,
         progress: &dyn crate::progress::Progress,
     ) -> VerificationReport {
-        let mut runs = sciproof::Runs::default();
         let mut outcomes = Vec::with_capacity(self.claims.len());
+        self.verify_each(options, progress, &mut |o| outcomes.push(o.clone()));
+        VerificationReport {
+            outcomes,
+            checked_at: options.checked_at.clone(),
+        }
+    }
+
+    /// Re-checks every claim that carries a recipe, in insertion order, handing each outcome
+    /// to `on_outcome` as it is decided (nothing is kept: large graphs stream their report).
+    ///
+    /// Guarantees: every outcome but `skipped` appends an audit entry (`at`, `checker`,
+    /// `outcome`, `kind`, `detail`); a `failed` one sets `refuted` when `mark_refuted`; nothing
+    /// else changes and no outcome ever raises a status. Returns the count per outcome.
+    pub fn verify_each(
+        &mut self,
+        options: &VerifyOptions,
+        progress: &dyn crate::progress::Progress,
+        on_outcome: &mut dyn FnMut(&RecheckOutcome),
+    ) -> BTreeMap<&'static str, usize> {
+        let mut runs = sciproof::Runs::default();
+        let mut summary = BTreeMap::new();
         progress.begin(
             "re-verifying claims",
             self.claims.len() as u64,
             crate::progress::Unit::Claims,
         );
         for i in 0..self.claims.len() {
-            let result = recheck(self.claims[i].check.as_ref(), options, &mut runs);
+            let check = self.claims[i].check.as_ref().map(|c| c.object());
+            let result = recheck(check.as_ref(), options, &mut runs);
             let claim = &mut self.claims[i];
             if result.outcome != Outcome::Skipped {
-                claim.audit.push(
-                    Object::new()
-                        .with("at", options.checked_at.as_str())
-                        .with("checker", "sciproof")
-                        .with("outcome", result.outcome.as_str())
-                        .with("kind", result.kind.as_str())
-                        .with("detail", result.detail.as_str()),
-                );
+                let mut entry = Object::with_capacity(5);
+                entry.insert("at", options.checked_at.as_str());
+                entry.insert("checker", "sciproof");
+                entry.insert("outcome", result.outcome.as_str());
+                entry.insert("kind", result.kind.as_str());
+                entry.insert("detail", result.detail.as_str());
+                claim.audit.reserve_exact(1);
+                claim.audit.push(entry.into());
                 if result.outcome == Outcome::Failed && options.mark_refuted {
                     claim.status = super::claim::REFUTED.into();
                 }
             }
-            outcomes.push(RecheckOutcome {
+            *summary.entry(result.outcome.as_str()).or_insert(0) += 1;
+            on_outcome(&RecheckOutcome {
                 claim_id: claim.id.clone(),
                 outcome: result.outcome,
                 kind: result.kind,
                 detail: result.detail,
             });
-            progress.advance(1);
+            if i % 1024 == 1023 {
+                progress.advance(1024);
+            }
         }
         progress.finish();
-        VerificationReport {
-            outcomes,
-            checked_at: options.checked_at.clone(),
-        }
+        summary
     }
 }

@@ -33,28 +33,32 @@ pub fn recheck(check: &Object, tolerance: f64) -> Recheck {
             "constant/coefficient length mismatch".into(),
         );
     }
+    let band = match decimal_band(&constants, &coefficients) {
+        Some(fast) => fast,
+        None => match rational_band(&constants, &coefficients) {
+            Ok(band) => band,
+            Err(e) => return done(Outcome::Inconclusive, e),
+        },
+    };
+    let (residual, upper, lower, uncertainty) = band;
+    decide(check, tolerance, residual, upper, lower, uncertainty)
+}
+
+/// `R`, `R+U`, `max(0, R-U)` and `U` in exact rational arithmetic, each correctly rounded to
+/// f64 (the general path: floats included).
+fn rational_band(
+    constants: &[Value],
+    coefficients: &[Value],
+) -> Result<(f64, f64, f64, f64), String> {
     let mut residual = BigRational::zero();
     let mut uncertainty = BigRational::zero();
-    for (c, a) in constants.iter().zip(&coefficients) {
-        let (c, uc) = match exact(c) {
-            Ok(x) => x,
-            Err(e) => return done(Outcome::Inconclusive, e),
-        };
-        let (a, ua) = match exact(a) {
-            Ok(x) => x,
-            Err(e) => return done(Outcome::Inconclusive, e),
-        };
+    for (c, a) in constants.iter().zip(coefficients) {
+        let (c, uc) = exact(c)?;
+        let (a, ua) = exact(a)?;
         uncertainty += a.abs() * uc + c.abs() * ua;
         residual += a * c;
     }
     let residual = residual.abs();
-    let bound = match check.get("tolerance") {
-        None => tolerance,
-        Some(v) => match py_float(v) {
-            Ok(b) => b,
-            Err(e) => return done(Outcome::Inconclusive, e),
-        },
-    };
     let upper = to_f64(&(&residual + &uncertainty));
     let lower_exact = &residual - &uncertainty;
     let lower = if lower_exact.is_negative() {
@@ -62,10 +66,27 @@ pub fn recheck(check: &Object, tolerance: f64) -> Recheck {
     } else {
         to_f64(&lower_exact)
     };
-    let at = format!(
-        "at the supplied precision (+-{})",
-        format_g(to_f64(&uncertainty), 3)
-    );
+    Ok((to_f64(&residual), upper, lower, to_f64(&uncertainty)))
+}
+
+/// The outcome from the band `[lower, upper]` (already rounded to f64) and the tolerance.
+fn decide(
+    check: &Object,
+    tolerance: f64,
+    residual: f64,
+    upper: f64,
+    lower: f64,
+    uncertainty: f64,
+) -> Recheck {
+    let done = |outcome, detail: String| Recheck::new(outcome, KIND, detail);
+    let bound = match check.get("tolerance") {
+        None => tolerance,
+        Some(v) => match py_float(v) {
+            Ok(b) => b,
+            Err(e) => return done(Outcome::Inconclusive, e),
+        },
+    };
+    let at = format!("at the supplied precision (+-{})", format_g(uncertainty, 3));
     if upper <= bound {
         done(
             Outcome::NumericOk,
@@ -89,11 +110,90 @@ pub fn recheck(check: &Object, tolerance: f64) -> Recheck {
             Outcome::Inconclusive,
             format!(
                 "|sum a_i c_i| = {} {at}, which straddles the tolerance {}: the constants were not supplied to enough digits to decide this relation",
-                format_g(to_f64(&residual), 6),
+                format_g(residual, 6),
                 format_g(bound, 6)
             ),
         )
     }
+}
+
+/// A number `m·10^e`, and whether its notation makes it uncertain by half a unit of `10^e`.
+struct Decimal {
+    mantissa: BigInt,
+    exp: i64,
+    uncertain: bool,
+}
+
+/// The fast path for the common case (integers and decimal strings only): everything is a
+/// multiple of a power of ten, so the exact sums need no fractions at all. Returns `R`, `R+U`,
+/// `max(0, R-U)` and `U`, each correctly rounded to f64, or `None` to take the general path
+/// (a float, a bad value, extreme exponents).
+fn decimal_band(constants: &[Value], coefficients: &[Value]) -> Option<(f64, f64, f64, f64)> {
+    let as_decimal = |v: &Value| -> Option<Decimal> {
+        match v {
+            Value::Number(Number::Int(i)) => Some(Decimal {
+                mantissa: i.clone(),
+                exp: 0,
+                uncertain: false,
+            }),
+            Value::String(s) => {
+                let (mantissa, exp, uncertain) = decimal_parts(s).ok()?;
+                (exp.abs() < 400).then_some(Decimal {
+                    mantissa,
+                    exp,
+                    uncertain,
+                })
+            }
+            _ => None,
+        }
+    };
+    // Terms of R and of 2U, as (mantissa, exponent).
+    let mut r_terms: Vec<(BigInt, i64)> = Vec::with_capacity(constants.len());
+    let mut u2_terms: Vec<(BigInt, i64)> = Vec::new();
+    for (c, a) in constants.iter().zip(coefficients) {
+        let c = as_decimal(c)?;
+        let a = as_decimal(a)?;
+        let e = c.exp + a.exp;
+        if c.uncertain {
+            u2_terms.push((a.mantissa.abs(), e));
+        }
+        if a.uncertain {
+            u2_terms.push((c.mantissa.abs(), e));
+        }
+        r_terms.push((a.mantissa * c.mantissa, e));
+    }
+    let sum = |terms: &[(BigInt, i64)]| -> (BigInt, i64) {
+        let low = terms.iter().map(|t| t.1).min().unwrap_or(0);
+        let mut total = BigInt::zero();
+        for (m, e) in terms {
+            if *e == low {
+                total += m;
+            } else {
+                total += m * num_traits::pow(BigInt::from(10), (*e - low) as usize);
+            }
+        }
+        (total, low)
+    };
+    let (r, er) = sum(&r_terms);
+    let r = r.abs();
+    let (u2, eu) = sum(&u2_terms);
+    // 2R and 2U on one exponent, so R±U = (2R ± 2U) / 2 exactly.
+    let low = er.min(eu);
+    let scale = |m: &BigInt, e: i64| m * num_traits::pow(BigInt::from(10), (e - low) as usize);
+    let two_r = scale(&r, er) * 2;
+    let two_u = scale(&u2, eu);
+    let f = |m: &BigInt| -> f64 { format!("{m}e{low}").parse::<f64>().unwrap_or(f64::NAN) / 2.0 };
+    let upper = f(&(&two_r + &two_u));
+    let lower_exact: BigInt = &two_r - &two_u;
+    let lower = if lower_exact.is_negative() {
+        0.0
+    } else {
+        f(&lower_exact)
+    };
+    let values = (f(&two_r), upper, lower, f(&two_u));
+    // Halving is exact except in the subnormal range: leave that to the general path.
+    let normal = |x: f64| x == 0.0 || x.is_normal();
+    (normal(values.0) && normal(values.1) && normal(values.2) && normal(values.3)).then_some(values)
 }
 
 /// Python's `float(Fraction)`: correctly rounded (infinite beyond the range).
@@ -183,6 +283,27 @@ fn ulp(x: f64) -> f64 {
 
 /// A string read with `Decimal`'s grammar after trimming Python whitespace.
 fn decimal(raw: &str) -> Result<(BigRational, BigRational), String> {
+    let (coefficient, exp, uncertain) = decimal_parts(raw)?;
+    let scale = |e: i64| -> BigRational {
+        let p = num_traits::pow(BigInt::from(10), e.unsigned_abs() as usize);
+        if e >= 0 {
+            BigRational::from_integer(p)
+        } else {
+            BigRational::new(BigInt::from(1), p)
+        }
+    };
+    let value = BigRational::from_integer(coefficient) * scale(exp);
+    let uncertainty = if uncertain {
+        scale(exp) / BigInt::from(2)
+    } else {
+        zero()
+    };
+    Ok((value, uncertainty))
+}
+
+/// A decimal numeral as `(m, e, uncertain)` with value `m·10^e`; `uncertain` when the text has
+/// a point or an exponent (then it is known to half a unit of `10^e`).
+fn decimal_parts(raw: &str) -> Result<(BigInt, i64, bool), String> {
     let text = raw.trim_matches(is_py_space);
     let bad = || format!("not a decimal numeral: {}", str_repr(raw));
     let (negative, body) = match text.strip_prefix('-') {
@@ -233,28 +354,14 @@ fn decimal(raw: &str) -> Result<(BigRational, BigRational), String> {
     if negative {
         coefficient = -coefficient;
     }
-    let scale = |e: i64| -> BigRational {
-        let p = num_traits::pow(BigInt::from(10), e.unsigned_abs() as usize);
-        if e >= 0 {
-            BigRational::from_integer(p)
-        } else {
-            BigRational::new(BigInt::from(1), p)
-        }
-    };
     if exp.unsigned_abs() > 100_000 {
         return Err(format!(
             "not a decimal numeral: {} (exponent too large)",
             str_repr(raw)
         ));
     }
-    let value = BigRational::from_integer(coefficient) * scale(exp);
-    let exact = !text.contains('.') && !text.contains(['e', 'E']);
-    let uncertainty = if exact {
-        zero()
-    } else {
-        scale(exp) / BigInt::from(2)
-    };
-    Ok((value, uncertainty))
+    let uncertain = text.contains('.') || text.contains(['e', 'E']);
+    Ok((coefficient, exp, uncertain))
 }
 
 /// ASCII digits of a digit run with Python's `_` separators (only between digits) and
@@ -365,6 +472,29 @@ mod tests {
             decimal("-Infinity").unwrap_err(),
             "not a finite constant: '-Infinity'"
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_path_equals_exact_fractions(
+            terms in proptest::collection::vec((-99999i64..99999, 0u32..8, proptest::bool::ANY, -50i64..50), 0..5)
+        ) {
+            let mut constants = Vec::new();
+            let mut coefficients = Vec::new();
+            for (m, places, written_as_decimal, coefficient) in terms {
+                let text = if written_as_decimal {
+                    let digits = format!("{:0>9}", m.unsigned_abs());
+                    let (a, b) = digits.split_at(9 - places as usize);
+                    format!("{}{a}.{b}", if m < 0 { "-" } else { "" })
+                } else {
+                    m.to_string()
+                };
+                constants.push(Value::from(text));
+                coefficients.push(Value::from(coefficient));
+            }
+            let fast = decimal_band(&constants, &coefficients).unwrap();
+            proptest::prop_assert_eq!(fast, rational_band(&constants, &coefficients).unwrap());
+        }
     }
 
     #[test]

@@ -150,6 +150,8 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
             lines.push(format!("- **Notes:** {}", md_escape(notes)));
         }
         if let Some(last) = claim.audit.last() {
+            let last = last.object();
+            let last = &last;
             lines.push(format!(
                 "- **Last re-check:** `{}` via `{}` {} — {}",
                 super::py_str(last.get("outcome")),
