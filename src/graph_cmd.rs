@@ -29,7 +29,8 @@ fn load(path: &Path) -> Result<ClaimGraph, Error> {
             path.display()
         )));
     }
-    let (graph, notes) = ClaimGraph::load(path)?;
+    let progress = crate::progress_for(true);
+    let (graph, notes) = ClaimGraph::load_with_progress(path, progress.as_ref())?;
     for w in notes.warnings {
         eprintln!("warning: {}: {}", path.display(), safe_text(&w, 500));
     }

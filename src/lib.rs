@@ -21,7 +21,7 @@
 //!
 //! | module | concept |
 //! | --- | --- |
-//! | [`json`] | strict JSON reader (no duplicate keys, exact integers, Python literals) and a writer byte-identical to Python's `json.dumps` |
+//! | [`json`] | strict JSON reader (no duplicate keys, exact integers, Python literals; streamed for large documents) and a writer byte-identical to Python's `json.dumps` |
 //! | [`pyfmt`] | Python `repr` of floats and strings, Python's `float()` grammar and `str.split()` |
 //! | [`text`] | escaping untrusted text for terminals |
 //! | [`timestamp`] | ISO 8601 timestamps as `datetime.isoformat`/`fromisoformat` handle them |
@@ -44,6 +44,7 @@
 //! | [`ledger`] | `list`: the manifests of a folder, with their integrity verdicts |
 //! | [`badge`] | the SVG badge of a verdict |
 //! | [`export`] | in-toto Statement and OpenLineage events of a manifest |
+//! | [`graph`] | claim graphs: content-addressed claims across runs, re-verification, lineage, Markdown/LaTeX |
 //! | [`inspect`] | a readable summary of a manifest (never executes anything) |
 //! | [`demo`] | the built-in example experiment |
 //! | [`progress`] | progress on a terminal for long work, nothing otherwise |

@@ -258,6 +258,20 @@ fn write_claim(out: &mut String, c: &Claim, indent: Option<usize>, stable: bool)
     out.push('}');
 }
 
+/// A reader that reports the bytes it delivers.
+struct Counted<'p, R> {
+    inner: R,
+    progress: &'p dyn crate::progress::Progress,
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.progress.advance(n as u64);
+        Ok(n)
+    }
+}
+
 /// What a load found besides the graph: things it dropped and said so.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LoadNotes {
@@ -671,6 +685,14 @@ impl ClaimGraph {
 
     /// Reads a document from a file (see [`ClaimGraph::from_json`]); errors name the file.
     pub fn load(path: &std::path::Path) -> crate::Result<(ClaimGraph, LoadNotes)> {
+        Self::load_with_progress(path, &crate::progress::NoProgress)
+    }
+
+    /// [`ClaimGraph::load`], telling `progress` how many bytes were read.
+    pub fn load_with_progress(
+        path: &std::path::Path,
+        progress: &dyn crate::progress::Progress,
+    ) -> crate::Result<(ClaimGraph, LoadNotes)> {
         let file = std::fs::File::open(path).map_err(|e| {
             crate::Error::Usage(format!(
                 "cannot read claim graph {}: {}",
@@ -679,9 +701,16 @@ impl ClaimGraph {
             ))
         })?;
         let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-        ClaimGraph::from_reader_sized(file, size).map_err(|e| {
+        progress.begin("reading claim graph", size, crate::progress::Unit::Bytes);
+        let reader = Counted {
+            inner: file,
+            progress,
+        };
+        let result = ClaimGraph::from_reader_sized(reader, size).map_err(|e| {
             crate::Error::Manifest(format!("while reading claim graph {}: {e}", path.display()))
-        })
+        });
+        progress.finish();
+        result
     }
 }
 
