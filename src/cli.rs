@@ -102,7 +102,7 @@ pub enum Command {
         /// What to write.
         #[arg(long, value_enum, default_value = "in-toto")]
         format: ExportFormat,
-        /// Write to this file instead of stdout.
+        /// Write to this file instead of stdout (ro-crate: a folder, or a .json file; default the manifest's folder).
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
         /// With --format latex: a macro \NAME for the value at LOCATION of OUTPUT; repeatable.
@@ -237,6 +237,10 @@ pub enum ExportFormat {
     Openlineage,
     /// LaTeX macros of values read from verified outputs (--value NAME OUTPUT LOCATION).
     Latex,
+    /// Claim-check records (reproducible.science/claim-check/0.1-experimental) as JSON Lines: one per claim, checked on the recorded outputs.
+    CheckRecords,
+    /// The claim-check RO-Crate of those records (-o DIR, default the manifest's folder, writes DIR/ro-crate-metadata.json).
+    RoCrate,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

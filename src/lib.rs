@@ -56,6 +56,7 @@
 
 pub mod badge;
 pub mod capture;
+pub mod checkcrate;
 pub mod claims;
 pub mod demo;
 pub mod diff;

@@ -398,7 +398,12 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 progress: &NoProgress,
             })?;
             let verdict = report.status();
-            if verdict != sciproof::report::Status::Pass && format != ExportFormat::Latex {
+            if verdict != sciproof::report::Status::Pass
+                && !matches!(
+                    format,
+                    ExportFormat::Latex | ExportFormat::CheckRecords | ExportFormat::RoCrate
+                )
+            {
                 eprintln!(
                     "warning: the evidence does not verify ({}): {}; the export describes what was recorded, not what is on disk now",
                     verdict.as_str(),
@@ -414,6 +419,34 @@ fn run(cli: Cli) -> Result<u8, Error> {
                         .map(|c| (c[0].clone(), c[1].clone(), c[2].clone()))
                         .collect();
                     sciproof::export::latex(&manifest, &triples, verdict, &report.reason())?
+                }
+                ExportFormat::CheckRecords | ExportFormat::RoCrate => {
+                    let now = sciproof::timestamp::format_utc(sciproof::timestamp::now_unix());
+                    let records = sciproof::checkcrate::records_of(&manifest, &report, &now)?;
+                    if records.is_empty() {
+                        return Err(Error::Usage(format!(
+                            "{} declares no claims, so there is no check record to write (declare claims with `capture --claim`)",
+                            manifest.display()
+                        )));
+                    }
+                    if format == ExportFormat::RoCrate {
+                        let root = sciproof::paths::resolve_base(&manifest)
+                            .parent()
+                            .map(std::path::Path::to_path_buf)
+                            .unwrap_or_default();
+                        let target = output.clone().unwrap_or_else(|| root.clone());
+                        let written = sciproof::checkcrate::save_crate(&records, &target)?;
+                        let folder = written.parent().map(sciproof::paths::resolve_lenient);
+                        if folder.as_deref() != Some(root.as_path()) {
+                            eprintln!(
+                                "warning: the crate's file identifiers are relative to the manifest's folder ({}); written elsewhere, those files are not part of its payload",
+                                root.display()
+                            );
+                        }
+                        println!("Wrote {}", written.display());
+                        return Ok(0);
+                    }
+                    sciproof::checkcrate::to_json_lines(&records)
                 }
             };
             match output {

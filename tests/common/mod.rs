@@ -213,3 +213,34 @@ pub fn reference_cmd(dir: &Path) -> Command {
     c.current_dir(dir);
     c
 }
+
+/// The Python of a venv with repro's claim-check code and the RO-Crate tools
+/// (`reproducible-science==0.6.1`, `roc-validator`, `rocrate`), made once.
+pub fn claimcheck_python() -> &'static Path {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        venv(
+            "claimcheck-venv",
+            "reproducible-science-0.6.1-roc-validator-rocrate",
+            &["reproducible-science==0.6.1", "roc-validator", "rocrate"],
+        )
+        .join("bin/python")
+    })
+}
+
+/// Runs a script of `tests/support/` with `python`; returns (exit code, stdout, stderr).
+pub fn support_script(python: &Path, script: &str, args: &[&str]) -> (i32, String, String) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/support")
+        .join(script);
+    let out = Command::new(python)
+        .arg(path)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {script}: {e}"));
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

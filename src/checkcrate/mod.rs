@@ -1,0 +1,104 @@
+//! The claim-check record and crate (`reproducible.science/claim-check/0.1-experimental`):
+//! what a verification checked, in the format of `repro` (reproducible-science 0.6.1).
+//!
+//! [`record`] is the record model and its JSON Lines form, [`native`] sciproof's own closed list
+//! of outcome words, [`produce`] turns a verification of a manifest into records (one per claim
+//! per phase).
+
+pub mod native;
+pub mod produce;
+pub mod record;
+pub mod write;
+
+pub use record::{CheckRecord, FileRead};
+
+use crate::error::{Error, Result};
+use std::path::Path;
+
+/// The records of a verification of the manifest at `manifest_path` that produced `report`:
+/// `checked_at` (RFC 3339) is written into every record; the manifest's folder is the root
+/// that paths are relative to.
+pub fn records_of(
+    manifest_path: &Path,
+    report: &crate::report::Report,
+    checked_at: &str,
+) -> Result<Vec<CheckRecord>> {
+    let (manifest, base) = crate::verify::load(manifest_path)?;
+    let bytes = std::fs::read(manifest_path).map_err(|e| {
+        Error::Manifest(format!(
+            "cannot read manifest {}: {}",
+            manifest_path.display(),
+            crate::error::strerror(&e)
+        ))
+    })?;
+    let ctx = produce::Context {
+        base: &base,
+        manifest: &manifest,
+        manifest_path: manifest_path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        manifest_digest: crate::hash::sha256_bytes(&bytes),
+        checked_at: checked_at.to_string(),
+        rerun_outputs_dir: report.rerun_outputs_dir.clone(),
+    };
+    Ok(produce::records(&ctx, report))
+}
+
+/// Records as JSON Lines (one compact object per line, each ending with a newline).
+pub fn to_json_lines(records: &[CheckRecord]) -> String {
+    let mut out = String::new();
+    for r in records {
+        out.push_str(&r.to_line());
+        out.push('\n');
+    }
+    out
+}
+
+/// Writes the crate of `records` to `target`: a folder gets `ro-crate-metadata.json`, a path
+/// ending in `.json` is the file itself. An existing file there is replaced only if it is a
+/// claim-check crate (anything else is refused, so nothing of the user's is overwritten).
+/// Returns the path written.
+pub fn save_crate(records: &[CheckRecord], target: &Path) -> Result<std::path::PathBuf> {
+    let text = write::to_crate(records).map_err(|e| Error::Usage(e.to_string()))?;
+    let file = if target.extension().is_some_and(|e| e == "json") {
+        target.to_path_buf()
+    } else {
+        std::fs::create_dir_all(target).map_err(|e| Error::Write {
+            path: target.display().to_string(),
+            reason: crate::error::strerror(&e),
+        })?;
+        target.join("ro-crate-metadata.json")
+    };
+    if file.exists() && !is_claim_check_crate(&file) {
+        return Err(Error::Usage(format!(
+            "{} exists and is not a claim-check crate; it was left as it is (move it away, or write the crate elsewhere with -o)",
+            file.display()
+        )));
+    }
+    crate::manifest::write_atomic(&file, text.as_bytes())?;
+    Ok(file)
+}
+
+/// Whether the file is a crate whose root conforms to the claim-check profile.
+fn is_claim_check_crate(path: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return false;
+    };
+    let Ok(crate::json::Value::Object(doc)) = crate::json::parse(&text) else {
+        return false;
+    };
+    let Some(graph) = doc.get("@graph").and_then(crate::json::Value::as_array) else {
+        return false;
+    };
+    graph
+        .iter()
+        .filter_map(crate::json::Value::as_object)
+        .any(|e| {
+            e.get("@id").and_then(crate::json::Value::as_str) == Some("./")
+                && crate::json::to_string_compact(
+                    e.get("conformsTo").unwrap_or(&crate::json::Value::Null),
+                )
+                .contains(write::PROFILE)
+        })
+}

@@ -1,0 +1,353 @@
+//! Check records from a verification: one record per claim of the manifest per phase
+//! (`recorded`, and `rerun` when the command was run again), mapped as the issue and spec §6.1
+//! describe.
+//!
+//! | sciproof claim | `check_type` | comparison |
+//! | --- | --- | --- |
+//! | `== <number>` | `value-comparison` | `absolute`, tolerance `0` |
+//! | `~=` with `rtol=0` | `value-comparison` | `absolute`, tolerance = atol |
+//! | printed (`~= 0.91 printed`) | `value-comparison` | `printed_precision` (+ tie) |
+//! | anything else | `other` | none; the predicate in the `sciproof` extension terms |
+
+use super::native;
+use super::record::{CheckRecord, FileRead, RECORD_VERSION, claim_digest};
+use crate::claims::{Claim, Op};
+use crate::json::{Number, Object, Value};
+use crate::manifest::Manifest;
+use crate::report::{Evidence, Report, Status};
+use std::path::Path;
+
+/// Where sciproof is published (the checker's `url`, which RO-Crate requires).
+pub const CHECKER_URL: &str = "https://crates.io/crates/sciproof";
+
+/// The media type of an output, from its name.
+pub fn media_type(path: &str) -> &'static str {
+    let lower = path.to_lowercase();
+    if lower.ends_with(".json") {
+        "application/json"
+    } else if lower.ends_with(".csv") {
+        "text/csv"
+    } else if lower.ends_with(".tsv") {
+        "text/tab-separated-values"
+    } else if lower.ends_with(".npz") {
+        "application/zip"
+    } else {
+        "application/octet-stream"
+    }
+}
+
+/// The canonical address object of a claim's location: a JSON path as an RFC 6901 `tree`
+/// pointer, `.npy`/`.npz` positions as `array`, CSV/TSV cells as sciproof's own `cell` kind
+/// (row 0 is the header line, columns by position: repro has no such address, so it reads a
+/// match on one as not-checked, which is safe).
+pub fn address(claim: &Claim) -> Option<Object> {
+    let lower = claim.output.to_lowercase();
+    let loc = claim.location.as_str();
+    if lower.ends_with(".json") {
+        let mut pointer = String::new();
+        let mut rest = loc.strip_prefix('$')?;
+        while !rest.is_empty() {
+            if let Some(after) = rest.strip_prefix('.') {
+                let end = after.find(['.', '[']).unwrap_or(after.len());
+                pointer.push('/');
+                pointer.push_str(&after[..end].replace('~', "~0").replace('/', "~1"));
+                rest = &after[end..];
+            } else if let Some(after) = rest.strip_prefix('[') {
+                let end = after.find(']')?;
+                pointer.push('/');
+                pointer.push_str(&after[..end]);
+                rest = &after[end + 1..];
+            } else {
+                return None;
+            }
+        }
+        return Some(
+            Object::new()
+                .with("contract", 1i64)
+                .with("kind", "tree")
+                .with("pointer", pointer),
+        );
+    }
+    if lower.ends_with(".csv") || lower.ends_with(".tsv") {
+        let (row, col) = loc.strip_prefix('r')?.split_once('c')?;
+        return Some(
+            Object::new()
+                .with("column", col.parse::<u64>().ok()?)
+                .with("contract", 1i64)
+                .with("kind", "cell")
+                .with("row", row.parse::<u64>().ok()?),
+        );
+    }
+    let (name, index) = crate::claims::parse_array_location(loc)?;
+    let array = if lower.ends_with(".npz") {
+        Value::from(name)
+    } else {
+        Value::Null
+    };
+    Some(
+        Object::new()
+            .with("array", array)
+            .with("contract", 1i64)
+            .with(
+                "index",
+                Value::Array(index.into_iter().map(Value::from).collect()),
+            )
+            .with("kind", "array"),
+    )
+}
+
+/// The text of a JSON value as a claim's threshold (`0.9`, `"abc"`, `true`, `null`).
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => crate::json::to_string_compact(other),
+    }
+}
+
+/// How a claim maps onto the profile: check type, printed value and comparison.
+fn comparison(claim: &Claim) -> (&'static str, Option<String>, Option<Object>) {
+    let number = matches!(claim.value, Value::Number(_));
+    match claim.op {
+        Op::Eq if number => (
+            "value-comparison",
+            Some(value_text(&claim.value)),
+            Some(
+                Object::new()
+                    .with("mode", "absolute")
+                    .with("tolerance", "0"),
+            ),
+        ),
+        Op::Approx if number && claim.tolerance.is_some_and(|(r, _)| r == 0.0) => {
+            let atol = claim.tolerance.map_or(0.0, |t| t.1);
+            (
+                "value-comparison",
+                Some(value_text(&claim.value)),
+                Some(
+                    Object::new()
+                        .with("mode", "absolute")
+                        .with("tolerance", crate::pyfmt::float_repr(atol)),
+                ),
+            )
+        }
+        Op::Printed if claim.scale.is_none() => (
+            "value-comparison",
+            Some(value_text(&claim.value)),
+            Some(
+                Object::new()
+                    .with("mode", "printed_precision")
+                    .with("tolerance", "0"),
+            ),
+        ),
+        _ => ("other", None, None),
+    }
+}
+
+/// sciproof's terms for the predicate, which the profile has no word for: the claim as the
+/// manifest stores it (without the output, which the read names), and the phase.
+fn extensions(claim: &Claim, phase: &str) -> Object {
+    let mut o = Object::new().with("phase", phase);
+    if let Value::Object(stored) = claim.to_json() {
+        for (k, v) in stored.iter().filter(|(k, _)| *k != "output") {
+            o.insert(k, v.clone());
+        }
+    }
+    o
+}
+
+/// The found value as text (`0.91`, `"abc"` as `abc`, `true`, `null`).
+fn stored_text(found: &Value) -> String {
+    match found {
+        Value::Number(Number::Float(f)) => crate::pyfmt::float_repr(*f),
+        other => value_text(other),
+    }
+}
+
+/// What the producer needs besides the report.
+pub struct Context<'a> {
+    /// The manifest's folder (the crate's root).
+    pub base: &'a Path,
+    pub manifest: &'a Manifest,
+    /// The manifest's path relative to the root (its file name).
+    pub manifest_path: String,
+    pub manifest_digest: String,
+    /// RFC 3339 with offset, e.g. `2026-11-30T08:00:00+00:00`.
+    pub checked_at: String,
+    /// Where the rerun's outputs are, relative to `base`, when a rerun ran.
+    pub rerun_outputs_dir: Option<String>,
+}
+
+/// One record per claim check of the report, in report order (recorded phase first, then rerun).
+pub fn records(ctx: &Context, report: &Report) -> Vec<CheckRecord> {
+    let mut out = Vec::new();
+    let mut per_phase = [0usize; 2];
+    for check in &report.checks {
+        let Some(Evidence::Claim {
+            phase,
+            claim,
+            found,
+            printed,
+        }) = &check.evidence
+        else {
+            continue;
+        };
+        let rerun = *phase == "rerun";
+        let claim_index = per_phase[usize::from(rerun)];
+        per_phase[usize::from(rerun)] += 1;
+        out.push(record(
+            ctx,
+            claim_index,
+            claim,
+            rerun,
+            check,
+            found,
+            printed.as_ref(),
+        ));
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn record(
+    ctx: &Context,
+    index: usize,
+    claim: &Claim,
+    rerun: bool,
+    check: &crate::report::Check,
+    found: &Option<Option<Value>>,
+    printed_outcome: Option<&crate::claims::printed::PrintedOutcome>,
+) -> CheckRecord {
+    let phase = if rerun { "rerun" } else { "recorded" };
+    let output = ctx.manifest.outputs.iter().find(|o| o.path == claim.output);
+    let pinned = output.and_then(|o| o.sha256.clone());
+    // The file read: the pinned output, or the rerun's copy of it.
+    let read_path = match (rerun, &ctx.rerun_outputs_dir) {
+        (true, Some(dir)) => format!("{dir}/{}", claim.output),
+        _ => claim.output.clone(),
+    };
+    let on_disk = crate::paths::resolve_inside(ctx.base, &read_path)
+        .ok()
+        .filter(|p| p.is_file())
+        .and_then(|p| crate::hash::sha256_file(&p, &crate::progress::NoProgress).ok())
+        .map(|(sha, _)| sha);
+    let validity = match (&pinned, &on_disk) {
+        (_, None) => "artifact_absent",
+        (None, Some(_)) => "unpinned_artifact",
+        (Some(p), Some(d)) if p == d => "authoritative",
+        (Some(_), Some(_)) => "broken_pin",
+    };
+    let (check_type, printed, mut comparison) = comparison(claim);
+    let numeric_comparison = check_type == "value-comparison";
+    let not_a_number = |v: &Value| match v {
+        Value::Number(Number::Float(f)) => f.is_nan(),
+        Value::Number(Number::Int(_)) => false,
+        Value::String(s) => s == "NaN",
+        _ => true,
+    };
+    let reason = match (check.status, found) {
+        (Status::Pass, _) => "holds",
+        (_, Some(None)) => "location_absent",
+        (Status::Fail, Some(Some(_)))
+            if check.message.ends_with("which is not a number")
+                || check.message.ends_with("which satisfies no comparison") =>
+        {
+            "not_a_number"
+        }
+        (Status::Fail, Some(Some(v))) if numeric_comparison && not_a_number(v) => "not_a_number",
+        (Status::Fail, Some(Some(_))) => "does_not_hold",
+        (_, Some(Some(_))) => "does_not_hold",
+        (_, None) if on_disk.is_none() && rerun => "rerun_output_missing",
+        (_, None) if on_disk.is_none() => "output_missing",
+        (Status::Fail, None) => "output_unreadable",
+        (_, None) if rerun => "rerun_not_run",
+        (_, None) => "output_modified",
+    };
+    let stored = match found {
+        Some(Some(v)) => Some(stored_text(v)),
+        _ => None,
+    };
+    if let (Some(c), Some(p)) = (comparison.as_mut(), printed_outcome)
+        && let Some((lower, upper)) = &p.tie
+    {
+        c.insert(
+            "tie",
+            Object::new()
+                .with("lower", lower.as_str())
+                .with("upper", upper.as_str())
+                .with("printed", value_text(&claim.value)),
+        );
+    }
+    let claim_id = format!("claim-{index}");
+    let claim_text = claim.text();
+    let extraction_digest = stored.as_deref().map_or_else(
+        || "unknown".to_string(),
+        |s| crate::hash::sha256_bytes(s.as_bytes()),
+    );
+    let version = env!("CARGO_PKG_VERSION");
+    let mut read_file = FileRead {
+        artifact: claim.output.clone(),
+        path: read_path.clone(),
+        media_type: media_type(&claim.output).into(),
+        validity: Some(validity.into()),
+        pinned: pinned.clone(),
+        on_disk,
+        address: address(claim),
+        stored,
+        ..FileRead::default()
+    };
+    if rerun {
+        // A fresh output of a re-run has no pin of its own: the recorded digest is shown as
+        // pinned, and there is no validity word for "fresh output" (spec §6.2).
+        read_file.artifact = format!("rerun:{}", claim.output);
+        if read_file.on_disk.is_some() {
+            read_file.validity = None;
+        }
+    }
+    CheckRecord {
+        record: RECORD_VERSION.into(),
+        checker_name: "sciproof".into(),
+        checker_version: version.into(),
+        checker_url: CHECKER_URL.into(),
+        checked_at: ctx.checked_at.clone(),
+        manifest_path: ctx.manifest_path.clone(),
+        manifest_digest: Some(ctx.manifest_digest.clone()),
+        claim_digest: claim_digest(&claim_id, &claim_text, None),
+        claim_id,
+        claim_text,
+        claim_where: None,
+        claim_line: None,
+        passages: Vec::new(),
+        assertion_kind: "claim".into(),
+        assertion_name: phase.into(),
+        assertion_position: 0,
+        assertion_index: u64::from(rerun),
+        assertion_line: None,
+        check_type: check_type.into(),
+        reads: vec![read_file],
+        printed,
+        comparison,
+        outcome: native::outcome_of(reason).into(),
+        native_outcome: native::native_outcome_of(reason).into(),
+        native_reason: reason.into(),
+        detail: check.message.clone(),
+        stages: None,
+        reader: Object::new()
+            .with(
+                "backend",
+                format!(
+                    "sciproof-{}",
+                    media_type(&claim.output)
+                        .rsplit('/')
+                        .next()
+                        .unwrap_or("file")
+                ),
+            )
+            .with("backend_version", "1")
+            .with("tool", "sciproof")
+            .with("tool_version", version)
+            .with("extraction_digest", extraction_digest),
+        warnings: Vec::new(),
+        execution: None,
+        history: None,
+        extensions: extensions(claim, phase),
+    }
+}

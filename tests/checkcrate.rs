@@ -1,0 +1,290 @@
+//! Claim-check records and the claim-check RO-Crate: `export --format check-records|ro-crate`,
+//! read by repro's own reader (reproducible-science 0.6.1), validated by rocrate-validator at the
+//! REQUIRED level offline, and loaded by ro-crate-py (all installed into a venv by the tests).
+
+mod common;
+
+use common::{Project, claimcheck_python, support_script};
+use sciproof::json::{Value, parse};
+
+/// `m.json` with a number, a string and a nested list; `t.csv` a small table.
+fn project() -> Project {
+    let p = Project::new();
+    p.write("make.sh", "#!/bin/sh\nprintf '{\"acc\": 0.91, \"n\": 120, \"label\": \"ok\", \"xs\": [1.5, 2.5]}\\n' > m.json\nprintf 'a,b\\n1,2\\n' > t.csv\n");
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "run",
+            "--output",
+            "m.json",
+            "--output",
+            "t.csv",
+            "--claim",
+            "m.json",
+            "$.acc >= 0.9",
+            "--claim",
+            "m.json",
+            "$.acc < 0.5",
+            "--claim",
+            "m.json",
+            "$.missing == 1",
+            "--claim",
+            "m.json",
+            "$.label > 1",
+            "--claim",
+            "m.json",
+            "$.n == 120",
+            "--claim",
+            "m.json",
+            "$.xs[1] ~= 2.5 atol=0.01",
+            "--claim",
+            "t.csv",
+            "r1c1 == 2",
+            "--",
+            "sh",
+            "make.sh",
+        ])
+        .assert()
+        .success();
+    p
+}
+
+/// `export run.sciproof.json --format FORMAT`, which must succeed; its stdout.
+fn export(p: &Project, format: &str) -> String {
+    let out = p
+        .cmd()
+        .args(["export", "run.sciproof.json", "--format", format])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn records(p: &Project) -> Vec<Value> {
+    export(p, "check-records")
+        .lines()
+        .map(|l| parse(l).unwrap())
+        .collect()
+}
+
+fn get<'a>(v: &'a Value, path: &[&str]) -> &'a Value {
+    let mut node = v;
+    for key in path {
+        node = match (node, key.parse::<usize>()) {
+            (Value::Array(a), Ok(i)) => &a[i],
+            (Value::Object(o), _) => o.get(key).unwrap_or_else(|| panic!("no {key} in {node:?}")),
+            _ => panic!("cannot index {node:?} with {key}"),
+        };
+    }
+    node
+}
+
+fn s<'a>(v: &'a Value, path: &[&str]) -> &'a str {
+    get(v, path).as_str().unwrap()
+}
+
+#[test]
+fn records_map_sciproof_claims_onto_the_profile() {
+    let p = project();
+    let r = records(&p);
+    assert_eq!(r.len(), 7);
+    let outcome = |i: usize| {
+        (
+            s(&r[i], &["outcome"]).to_string(),
+            s(&r[i], &["native_outcome"]).to_string(),
+            s(&r[i], &["native_reason"]).to_string(),
+            s(&r[i], &["check_type"]).to_string(),
+        )
+    };
+    let o = |a: &str, b: &str, c: &str, d: &str| {
+        (a.to_string(), b.to_string(), c.to_string(), d.to_string())
+    };
+    assert_eq!(outcome(0), o("match", "PASS", "holds", "other"));
+    assert_eq!(outcome(1), o("mismatch", "FAIL", "does_not_hold", "other"));
+    // A missing location or a non-number is not-found, never a mismatch.
+    assert_eq!(
+        outcome(2),
+        o("not-found", "FAIL", "location_absent", "value-comparison")
+    );
+    assert_eq!(outcome(3), o("not-found", "FAIL", "not_a_number", "other"));
+    assert_eq!(outcome(4), o("match", "PASS", "holds", "value-comparison"));
+    assert_eq!(s(&r[4], &["comparison", "mode"]), "absolute");
+    assert_eq!(s(&r[4], &["comparison", "tolerance"]), "0");
+    assert_eq!(s(&r[4], &["printed"]), "120");
+    assert_eq!(outcome(5), o("match", "PASS", "holds", "value-comparison"));
+    assert_eq!(s(&r[5], &["comparison", "tolerance"]), "0.01");
+    assert_eq!(s(&r[5], &["reads", "0", "address", "pointer"]), "/xs/1");
+    assert_eq!(s(&r[6], &["reads", "0", "address", "kind"]), "cell");
+    // The read: canonical address, the value found, both digests, validity.
+    let read = get(&r[0], &["reads", "0"]);
+    assert_eq!(s(read, &["stored"]), "0.91");
+    assert_eq!(s(read, &["validity"]), "authoritative");
+    assert_eq!(s(read, &["pinned"]), s(read, &["on_disk"]));
+    assert_eq!(s(&r[0], &["sciproof", "op"]), ">=");
+    assert!(s(&r[0], &["checked_at"]).ends_with('Z'));
+    // repro's record model reads every record (its consistency rules flag a checker it does not
+    // know, and read our matches as not-checked: unknown stays unknown).
+    std::fs::write(
+        p.join("r.jsonl"),
+        r.iter()
+            .map(sciproof::json::to_string_compact)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+    .unwrap();
+    let (code, out, err) = support_script(
+        claimcheck_python(),
+        "repro_interop.py",
+        &["validate", p.join("r.jsonl").to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    let read: Vec<Value> = out.lines().map(|l| parse(l).unwrap()).collect();
+    assert_eq!(read.len(), 7);
+    assert_eq!(s(&read[0], &["read_outcome"]), "not-checked");
+    assert_eq!(s(&read[1], &["read_outcome"]), "mismatch");
+}
+
+#[test]
+fn modified_and_missing_outputs_are_not_checked_with_their_validity() {
+    let p = project();
+    p.write("m.json", "{\"acc\": 0.1}\n");
+    std::fs::remove_file(p.join("t.csv")).unwrap();
+    let r = records(&p);
+    assert_eq!(s(&r[0], &["outcome"]), "not-checked");
+    assert_eq!(s(&r[0], &["native_reason"]), "output_modified");
+    let read = get(&r[0], &["reads", "0"]);
+    assert_eq!(s(read, &["validity"]), "broken_pin");
+    assert_ne!(s(read, &["pinned"]), s(read, &["on_disk"]));
+    assert!(
+        read.as_object().unwrap().get("stored").is_none(),
+        "not judged, nothing stored"
+    );
+    assert_eq!(s(&r[6], &["outcome"]), "not-checked");
+    assert_eq!(s(&r[6], &["native_reason"]), "output_missing");
+    assert_eq!(s(&r[6], &["reads", "0", "validity"]), "artifact_absent");
+    // In the crate, the absent file has a local identifier.
+    p.cmd()
+        .args(["export", "run.sciproof.json", "--format", "ro-crate"])
+        .assert()
+        .success();
+    let text = p.read("ro-crate-metadata.json");
+    assert!(text.contains("\"@id\": \"#artifact/t.csv\""), "{text}");
+    let (code, _, err) = support_script(
+        claimcheck_python(),
+        "repro_interop.py",
+        &["read", p.join("ro-crate-metadata.json").to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "repro reads it: {err}");
+}
+
+#[test]
+fn crate_passes_rocrate_validator_and_loads_in_both_readers() {
+    let p = project();
+    export(&p, "ro-crate");
+    let text = p.read("ro-crate-metadata.json");
+    let doc = parse(&text).unwrap();
+    let graph = get(&doc, &["@graph"]).as_array().unwrap();
+    let root = &graph[1];
+    assert_eq!(s(root, &["@id"]), "./");
+    assert_eq!(
+        s(root, &["conformsTo", "@id"]),
+        sciproof::checkcrate::write::PROFILE
+    );
+    // Our own match stays a match; the predicate is in sciproof's terms.
+    let first = graph
+        .iter()
+        .find(|e| s(e, &["@id"]) == "#check/claim-0/0")
+        .unwrap();
+    assert!(s(first, &["outcome", "@id"]).ends_with("#match"));
+    assert!(s(first, &["checkType", "@id"]).ends_with("#other"));
+    assert_eq!(s(first, &["sciproofOp"]), ">=");
+    assert_eq!(s(first, &["sciproofValue"]), "0.9");
+    // No property is a boolean anywhere.
+    assert!(!text.contains(": true") && !text.contains(": false"));
+    // repro's reader reads it back into the same records (outcomes as repro reads them).
+    let (code, back, err) = support_script(
+        claimcheck_python(),
+        "repro_interop.py",
+        &["read", p.join("ro-crate-metadata.json").to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(back.lines().count(), 7);
+    // rocrate-validator passes it at REQUIRED (offline), and ro-crate-py loads it.
+    let cache = p.join("validator-cache");
+    let (code, out, err) = support_script(
+        claimcheck_python(),
+        "rocrate_validate.py",
+        &[
+            p.path().to_str().unwrap(),
+            "required",
+            cache.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+}
+
+#[test]
+fn crate_writing_is_deterministic_and_never_overwrites_other_files() {
+    let p = project();
+    let manifest = p.join("run.sciproof.json");
+    let report = sciproof::verify::verify(&sciproof::verify::VerifyRequest {
+        manifest: manifest.clone(),
+        rerun: None,
+        allowed_signers: None,
+        policy: None,
+        progress: &sciproof::progress::NoProgress,
+    })
+    .unwrap();
+    let at = "2026-11-30T08:00:00+00:00";
+    let a = sciproof::checkcrate::records_of(&manifest, &report, at).unwrap();
+    let b = sciproof::checkcrate::records_of(&manifest, &report, at).unwrap();
+    let text = sciproof::checkcrate::write::to_crate(&a).unwrap();
+    assert_eq!(text, sciproof::checkcrate::write::to_crate(&b).unwrap());
+    // Records survive their JSON form unchanged.
+    for r in &a {
+        assert_eq!(
+            &sciproof::checkcrate::CheckRecord::from_json(&r.to_json()).unwrap(),
+            r
+        );
+    }
+    p.write("ro-crate-metadata.json", "{\"mine\": 1}\n");
+    let out = p
+        .cmd()
+        .args(["export", "run.sciproof.json", "--format", "ro-crate"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a claim-check crate"));
+    assert_eq!(p.read("ro-crate-metadata.json"), "{\"mine\": 1}\n");
+}
+
+#[test]
+fn repro_crates_are_rewritten_byte_for_byte() {
+    for name in ["01-demo-verified", "02-demo-rerun", "03-mixed-outcomes"] {
+        let dir = format!(
+            "{}/tests/data/claim-check-crates/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let original = std::fs::read_to_string(format!("{dir}/ro-crate-metadata.json")).unwrap();
+        let (code, lines, err) = support_script(
+            claimcheck_python(),
+            "repro_interop.py",
+            &["read", &format!("{dir}/ro-crate-metadata.json")],
+        );
+        assert_eq!(code, 0, "{err}");
+        let records: Vec<_> = lines
+            .lines()
+            .map(|l| sciproof::checkcrate::CheckRecord::from_json(&parse(l).unwrap()).unwrap())
+            .collect();
+        assert_eq!(
+            sciproof::checkcrate::write::to_crate(&records).unwrap(),
+            original,
+            "{name}"
+        );
+    }
+}
