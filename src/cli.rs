@@ -29,6 +29,9 @@ pub enum Command {
     Capture(CaptureArgs),
     /// Check a manifest: integrity of every declared file (nothing is executed).
     Verify(VerifyArgs),
+    /// Claim-check RO-Crates: read one back into its check records.
+    #[command(subcommand)]
+    Crate(CrateCommand),
     /// Claim graphs: a content-addressed DAG of claims across runs (claims.json).
     Graph(crate::cli_graph::GraphArgs),
     /// Show what a manifest records (never executes anything).
@@ -241,6 +244,18 @@ pub enum ExportFormat {
     CheckRecords,
     /// The claim-check RO-Crate of those records (-o DIR, default the manifest's folder, writes DIR/ro-crate-metadata.json).
     RoCrate,
+}
+
+#[derive(Subcommand)]
+pub enum CrateCommand {
+    /// Read a claim-check crate (a folder or its ro-crate-metadata.json) into the records it was written from, and list every way it departs from the profile. Exit 0 clean, 1 problems found, 3 not a claim-check crate.
+    Read {
+        /// The crate folder, or its ro-crate-metadata.json.
+        path: PathBuf,
+        /// Print the records as JSON Lines instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

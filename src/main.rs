@@ -549,6 +549,27 @@ fn run(cli: Cli) -> Result<u8, Error> {
             Ok(report.status().exit_code() as u8)
         }
         Command::Graph(args) => graph_cmd::run(args),
+        Command::Crate(CrateCommand::Read { path, json }) => {
+            let file = if path.is_dir() {
+                path.join("ro-crate-metadata.json")
+            } else {
+                path.clone()
+            };
+            let text = std::fs::read_to_string(&file).map_err(|e| {
+                Error::Usage(format!("cannot read {}: {}", file.display(), strerror(&e)))
+            })?;
+            let read = sciproof::checkcrate::read::from_crate(&text)
+                .map_err(|e| Error::Usage(format!("{}: {e}", file.display())))?;
+            if json {
+                print!("{}", sciproof::checkcrate::to_json_lines(&read.records));
+            } else {
+                print!("{}", sciproof::checkcrate::summary_table(&read.records));
+            }
+            for p in &read.problems {
+                eprintln!("problem: {}", safe_text(p, 1000));
+            }
+            Ok(if read.problems.is_empty() { 0 } else { 1 })
+        }
         Command::Demo { dir } => {
             let ok = sciproof::demo::run(&dir, &mut std::io::stdout())?;
             Ok(if ok { 0 } else { 1 })

@@ -72,6 +72,20 @@ fn records(p: &Project) -> Vec<Value> {
         .collect()
 }
 
+/// The records of an integrity verification of `run.sciproof.json`, checked at `at`.
+fn verified_records(p: &Project, at: &str) -> Vec<sciproof::checkcrate::CheckRecord> {
+    let manifest = p.join("run.sciproof.json");
+    let report = sciproof::verify::verify(&sciproof::verify::VerifyRequest {
+        manifest: manifest.clone(),
+        rerun: None,
+        allowed_signers: None,
+        policy: None,
+        progress: &sciproof::progress::NoProgress,
+    })
+    .unwrap();
+    sciproof::checkcrate::records_of(&manifest, &report, at).unwrap()
+}
+
 fn get<'a>(v: &'a Value, path: &[&str]) -> &'a Value {
     let mut node = v;
     for key in path {
@@ -231,18 +245,9 @@ fn crate_passes_rocrate_validator_and_loads_in_both_readers() {
 #[test]
 fn crate_writing_is_deterministic_and_never_overwrites_other_files() {
     let p = project();
-    let manifest = p.join("run.sciproof.json");
-    let report = sciproof::verify::verify(&sciproof::verify::VerifyRequest {
-        manifest: manifest.clone(),
-        rerun: None,
-        allowed_signers: None,
-        policy: None,
-        progress: &sciproof::progress::NoProgress,
-    })
-    .unwrap();
     let at = "2026-11-30T08:00:00+00:00";
-    let a = sciproof::checkcrate::records_of(&manifest, &report, at).unwrap();
-    let b = sciproof::checkcrate::records_of(&manifest, &report, at).unwrap();
+    let a = verified_records(&p, at);
+    let b = verified_records(&p, at);
     let text = sciproof::checkcrate::write::to_crate(&a).unwrap();
     assert_eq!(text, sciproof::checkcrate::write::to_crate(&b).unwrap());
     // Records survive their JSON form unchanged.
@@ -287,4 +292,152 @@ fn repro_crates_are_rewritten_byte_for_byte() {
             "{name}"
         );
     }
+}
+
+#[test]
+fn records_crate_records_is_the_identity_and_crate_read_reports() {
+    let p = project();
+    p.write("m.json", "{\"acc\": 0.1}\n");
+    let records = verified_records(&p, "2026-11-30T08:00:00+00:00");
+    let text = sciproof::checkcrate::write::to_crate(&records).unwrap();
+    let read = sciproof::checkcrate::read::from_crate(&text).unwrap();
+    assert_eq!(read.problems, Vec::<String>::new());
+    assert_eq!(read.records, records);
+    // crate -> records -> crate is byte-identical.
+    assert_eq!(
+        sciproof::checkcrate::write::to_crate(&read.records).unwrap(),
+        text
+    );
+    // The command line: a table, or the records as JSON Lines.
+    export(&p, "ro-crate");
+    let out = p.cmd().args(["crate", "read", "."]).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        table.starts_with("claim") && table.contains("not-checked") && table.contains("broken_pin"),
+        "{table}"
+    );
+    let out = p
+        .cmd()
+        .args(["crate", "read", "ro-crate-metadata.json", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 7);
+}
+
+#[test]
+fn repro_crates_read_as_repro_reads_them() {
+    for name in ["01-demo-verified", "02-demo-rerun", "03-mixed-outcomes"] {
+        let file = format!(
+            "{}/tests/data/claim-check-crates/{name}/ro-crate-metadata.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let original = std::fs::read_to_string(&file).unwrap();
+        let read = sciproof::checkcrate::read::from_crate(&original).unwrap();
+        assert_eq!(read.problems, Vec::<String>::new(), "{name}");
+        // Ours: crate -> records -> crate, byte for byte.
+        assert_eq!(
+            sciproof::checkcrate::write::to_crate(&read.records).unwrap(),
+            original,
+            "{name}"
+        );
+        // The same records repro's reader gives, line for line.
+        let (code, theirs, err) =
+            support_script(claimcheck_python(), "repro_interop.py", &["read", &file]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(
+            sciproof::checkcrate::to_json_lines(&read.records),
+            theirs,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn bad_crates_get_a_clear_error_or_a_list_of_problems() {
+    let p = project();
+    export(&p, "ro-crate");
+    let good = p.read("ro-crate-metadata.json");
+    let read = |text: &str| sciproof::checkcrate::read::from_crate(text);
+    for (text, expected) in [
+        ("not json".to_string(), "not JSON"),
+        ("{\"@graph\": {}}".to_string(), "no flattened graph"),
+        (
+            "{\"@graph\": [{\"@id\": \"x\"}]}".to_string(),
+            "no flattened graph",
+        ),
+        (
+            format!("{}{}", "[".repeat(100_000), "]".repeat(100_000)),
+            "not JSON",
+        ),
+        (
+            good.replace(
+                sciproof::checkcrate::write::PROFILE,
+                "https://example.org/other/",
+            ),
+            "does not conform",
+        ),
+    ] {
+        let err = read(&text).unwrap_err().to_string();
+        assert!(err.contains(expected), "{err}");
+    }
+    let problems = |text: String| read(&text).unwrap().problems.join("\n");
+    // An unknown outcome or check type is listed and the check is not read, never as a match.
+    let unknown = good.replacen("claim-check/0.1/#match", "claim-check/0.1/#great", 1);
+    let r = read(&unknown).unwrap();
+    assert!(
+        r.problems.iter().any(|p| p.contains("outcome great")),
+        "{:?}",
+        r.problems
+    );
+    assert_eq!(r.records.len(), 6);
+    assert!(
+        problems(good.replacen("claim-check/0.1/#other\"", "claim-check/0.1/#vibes\"", 1))
+            .contains("checkType vibes")
+    );
+    // Booleans, entities without @id, repeated identifiers, missing required properties.
+    assert!(
+        problems(good.replacen(
+            "\"assertionIndex\": 0",
+            "\"assertionIndex\": 0, \"flag\": true",
+            1
+        ))
+        .contains("boolean")
+    );
+    assert!(
+        problems(good.replacen(
+            "{\n      \"@id\": \"#claim/claim-0\",",
+            "{\"name\": \"x\"}, {\n      \"@id\": \"#claim/claim-0\",",
+            1
+        ))
+        .contains("has no @id")
+    );
+    let doc = parse(&good).unwrap();
+    let mut graph = get(&doc, &["@graph"]).as_array().unwrap().to_vec();
+    graph.push(graph[3].clone());
+    let mut o = doc.as_object().unwrap().clone();
+    o.insert("@graph", Value::Array(graph));
+    assert!(problems(sciproof::json::to_string_pretty(&Value::Object(o))).contains("repeats"));
+    assert!(
+        problems(good.replace("\"nativeReason\"", "\"nativeRationale\""))
+            .contains("required property nativeReason")
+    );
+    // A cycle of references does not loop: a command that is its own upstream input.
+    let cyclic = good.replacen("\"recordVersion\": \"reproducible", "\"upstream\": {\"@id\": \"#command/c\"}, \"freshness\": \"stale\", \"recordVersion\": \"reproducible", 1).replacen(
+        "\"@graph\": [",
+        "\"@graph\": [{\"@id\": \"#command/c\", \"@type\": [\"HowTo\", \"DeclaredCommand\"], \"identifier\": \"c\", \"argv\": \"[]\", \"declaredInput\": {\"@id\": \"m.json\"}, \"declaredOutput\": {\"@id\": \"m.json\"}, \"freshness\": \"stale\"},",
+        1,
+    );
+    let r = read(&cyclic).unwrap();
+    assert_eq!(r.problems, Vec::<String>::new());
+    let execution = r.records[0]
+        .execution
+        .as_ref()
+        .expect("the upstream command is read");
+    assert_eq!(execution.get("state"), Some(&Value::from("stale")));
 }

@@ -7,6 +7,7 @@
 
 pub mod native;
 pub mod produce;
+pub mod read;
 pub mod record;
 pub mod write;
 
@@ -101,4 +102,53 @@ fn is_claim_check_crate(path: &Path) -> bool {
                 )
                 .contains(write::PROFILE)
         })
+}
+
+/// `text` made safe for a terminal and cut to `width` characters (with `…`).
+fn clip(text: &str, width: usize) -> String {
+    let safe = crate::text::safe(text);
+    if safe.chars().count() <= width {
+        safe
+    } else {
+        safe.chars().take(width - 1).chain(['…']).collect()
+    }
+}
+
+/// A table for people: claim, phase (assertion name), outcome as read, the value found, and the
+/// validity of the file read.
+pub fn summary_table(records: &[CheckRecord]) -> String {
+    let rows: Vec<[String; 5]> = records
+        .iter()
+        .map(|r| {
+            let read = r.reads.first();
+            [
+                clip(&format!("{} {}", r.claim_id, r.claim_text), 60),
+                r.assertion_name.clone(),
+                r.read_outcome().to_string(),
+                clip(read.and_then(|f| f.stored.as_deref()).unwrap_or("-"), 24),
+                read.and_then(|f| f.validity.clone())
+                    .unwrap_or_else(|| "-".into()),
+            ]
+        })
+        .collect();
+    let header = ["claim", "phase", "outcome", "found", "file validity"];
+    let mut widths = header.map(str::len);
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: &[&str]| -> String {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        padded.join("  ").trim_end().to_string() + "\n"
+    };
+    let mut out = line(&header);
+    for row in &rows {
+        out.push_str(&line(&row.each_ref().map(String::as_str)));
+    }
+    out
 }

@@ -290,7 +290,7 @@ fn record(
         validity: Some(validity.into()),
         pinned: pinned.clone(),
         on_disk,
-        address: address(claim),
+        address: address(claim).map(|a| super::record::address_in_record_order(&a)),
         stored,
         ..FileRead::default()
     };

@@ -98,6 +98,23 @@ pub struct CheckRecord {
     pub extensions: Object,
 }
 
+/// An address object in the record's key order: `kind` first, then the other keys sorted (the
+/// canonical text sorts every key; this is only the JSON Lines layout).
+pub fn address_in_record_order(address: &Object) -> Object {
+    let mut keys: Vec<&str> = address.iter().map(|(k, _)| k).collect();
+    keys.sort_unstable();
+    let mut out = Object::with_capacity(keys.len());
+    if let Some(kind) = address.get("kind") {
+        out.insert("kind", kind.clone());
+    }
+    for k in keys.into_iter().filter(|k| *k != "kind") {
+        if let Some(v) = address.get(k) {
+            out.insert(k, v.clone());
+        }
+    }
+    out
+}
+
 /// `sha256(id NUL text NUL where)` in hex: the claim digest rule.
 pub fn claim_digest(id: &str, text: &str, where_stated: Option<&str>) -> String {
     let mut bytes = Vec::new();
