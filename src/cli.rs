@@ -302,4 +302,7 @@ pub struct VerifyArgs {
     /// Also write the JSON report to this file (whatever --format prints).
     #[arg(long, value_name = "FILE")]
     pub save_json: Option<PathBuf>,
+    /// Also write the claim-check RO-Crate of the claims this verification checked (re-run included) to this folder (its ro-crate-metadata.json) or .json file; the manifest's folder is the crate's root.
+    #[arg(long, value_name = "DIR")]
+    pub save_crate: Option<PathBuf>,
 }

@@ -204,7 +204,7 @@ fn run_verify(args: VerifyArgs) -> Result<u8, Error> {
         timeout: args.timeout,
     });
     let report = verify(&VerifyRequest {
-        manifest: args.manifest,
+        manifest: args.manifest.clone(),
         rerun,
         policy,
         allowed_signers,
@@ -224,6 +224,19 @@ fn run_verify(args: VerifyArgs) -> Result<u8, Error> {
             path: path.display().to_string(),
             reason: strerror(&e),
         })?;
+    }
+    if let Some(target) = &args.save_crate {
+        let now = sciproof::timestamp::format_utc(sciproof::timestamp::now_unix());
+        let records = sciproof::checkcrate::records_of(&args.manifest, &report, &now)?;
+        if records.is_empty() {
+            eprintln!(
+                "warning: no crate written: {} declares no claims, so no check was made that a claim-check crate could describe",
+                args.manifest.display()
+            );
+        } else {
+            let written = sciproof::checkcrate::save_crate(&records, target)?;
+            eprintln!("Wrote {}", written.display());
+        }
     }
     Ok(report.status().exit_code() as u8)
 }

@@ -229,16 +229,7 @@ fn crate_passes_rocrate_validator_and_loads_in_both_readers() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(back.lines().count(), 7);
     // rocrate-validator passes it at REQUIRED (offline), and ro-crate-py loads it.
-    let cache = p.join("validator-cache");
-    let (code, out, err) = support_script(
-        claimcheck_python(),
-        "rocrate_validate.py",
-        &[
-            p.path().to_str().unwrap(),
-            "required",
-            cache.to_str().unwrap(),
-        ],
-    );
+    let (code, out, err) = validate_required(&p);
     assert_eq!(code, 0, "{out}\n{err}");
 }
 
@@ -427,17 +418,114 @@ fn bad_crates_get_a_clear_error_or_a_list_of_problems() {
         problems(good.replace("\"nativeReason\"", "\"nativeRationale\""))
             .contains("required property nativeReason")
     );
-    // A cycle of references does not loop: a command that is its own upstream input.
-    let cyclic = good.replacen("\"recordVersion\": \"reproducible", "\"upstream\": {\"@id\": \"#command/c\"}, \"freshness\": \"stale\", \"recordVersion\": \"reproducible", 1).replacen(
-        "\"@graph\": [",
-        "\"@graph\": [{\"@id\": \"#command/c\", \"@type\": [\"HowTo\", \"DeclaredCommand\"], \"identifier\": \"c\", \"argv\": \"[]\", \"declaredInput\": {\"@id\": \"m.json\"}, \"declaredOutput\": {\"@id\": \"m.json\"}, \"freshness\": \"stale\"},",
+    // A cycle of references does not loop: a command that is its own input.
+    let cyclic = good.replacen(
+        "\"declaredOutput\": {",
+        "\"declaredInput\": {\"@id\": \"m.json\"}, \"declaredOutput\": {",
         1,
     );
+    assert_ne!(cyclic, good);
     let r = read(&cyclic).unwrap();
     assert_eq!(r.problems, Vec::<String>::new());
     let execution = r.records[0]
         .execution
         .as_ref()
         .expect("the upstream command is read");
-    assert_eq!(execution.get("state"), Some(&Value::from("stale")));
+    assert_eq!(execution.get("state"), Some(&Value::from("never_rerun")));
+}
+
+/// rocrate-validator (offline, REQUIRED level) and ro-crate-py on the project's crate.
+fn validate_required(p: &Project) -> (i32, String, String) {
+    let cache = p.join("validator-cache");
+    support_script(
+        claimcheck_python(),
+        "rocrate_validate.py",
+        &[
+            p.path().to_str().unwrap(),
+            "required",
+            cache.to_str().unwrap(),
+        ],
+    )
+}
+
+/// `verify --rerun --yes --save-crate TARGET`; its exit code.
+fn rerun_and_save(p: &Project, target: &str) -> Option<i32> {
+    p.cmd()
+        .args([
+            "verify",
+            "run.sciproof.json",
+            "--rerun",
+            "--yes",
+            "--save-crate",
+            target,
+        ])
+        .output()
+        .unwrap()
+        .status
+        .code()
+}
+
+#[test]
+fn verify_save_crate_describes_the_rerun() {
+    let p = project();
+    // Without a rerun: the command is declared, never re-run, and Process Run Crate is not claimed.
+    let out = p
+        .cmd()
+        .args(["verify", "run.sciproof.json", "--save-crate", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "two claims fail");
+    let text = p.read("ro-crate-metadata.json");
+    assert!(
+        text.contains("\"#command/run%3Am.json\"")
+            && text.contains("\"freshness\": \"never_rerun\"")
+    );
+    assert!(!text.contains(sciproof::checkcrate::write::PROCESS_RUN_CRATE));
+    // With one: a CreateAction with status, exit code and duration, and PRC 0.6 declared.
+    assert_eq!(rerun_and_save(&p, "."), Some(1));
+    let text = p.read("ro-crate-metadata.json");
+    let doc = parse(&text).unwrap();
+    let graph = get(&doc, &["@graph"]).as_array().unwrap();
+    let rerun = graph
+        .iter()
+        .find(|e| s(e, &["@id"]) == "#rerun/run%3Am.json")
+        .expect("a CreateAction");
+    assert_eq!(s(rerun, &["@type"]), "CreateAction");
+    assert_eq!(
+        s(rerun, &["actionStatus", "@id"]),
+        "http://schema.org/CompletedActionStatus"
+    );
+    assert_eq!(s(rerun, &["rerunState"]), "reproduced");
+    assert!(get(rerun, &["exitCode"]).as_f64() == Some(0.0));
+    assert!(get(rerun, &["durationSeconds"]).as_f64().unwrap() >= 0.0);
+    assert_eq!(get(&graph[1], &["conformsTo"]).as_array().unwrap().len(), 2);
+    // Both phases of every claim are checks; the rerun ones read the rerun's output.
+    let read = sciproof::checkcrate::read::from_crate(&text).unwrap();
+    assert_eq!(read.problems, Vec::<String>::new());
+    assert_eq!(read.records.len(), 14);
+    assert_eq!(read.records[7].assertion_name, "rerun");
+    assert_eq!(
+        sciproof::checkcrate::write::to_crate(&read.records).unwrap(),
+        text
+    );
+    let (code, _, err) = support_script(
+        claimcheck_python(),
+        "repro_interop.py",
+        &["read", p.join("ro-crate-metadata.json").to_str().unwrap()],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = validate_required(&p);
+    assert_eq!(
+        code, 0,
+        "a crate with a re-run is valid at REQUIRED too: {out}\n{err}"
+    );
+    // A command that now fails: FailedActionStatus, with the reason as the error.
+    p.write("make.sh", "#!/bin/sh\nexit 4\n");
+    assert_eq!(rerun_and_save(&p, "failed.json"), Some(1));
+    let text = p.read("failed.json");
+    assert!(
+        text.contains("http://schema.org/FailedActionStatus")
+            && text.contains("\"error\": \"command_failed\""),
+        "{text}"
+    );
 }

@@ -176,6 +176,157 @@ pub struct Context<'a> {
     pub rerun_outputs_dir: Option<String>,
 }
 
+/// The file state object of a declared input or output (digests now and as pinned).
+fn file_state(
+    ctx: &Context,
+    path: &str,
+    artifact: &crate::manifest::Artifact,
+    pinned: Option<&str>,
+) -> Value {
+    let state = crate::verify::integrity::state(
+        &ctx.base.join(path),
+        artifact,
+        pinned,
+        path,
+        &crate::progress::NoProgress,
+    );
+    let on_disk = state.digest.filter(|_| state.exists);
+    let validity = match (pinned, &on_disk) {
+        (_, None) => "artifact_absent",
+        (None, Some(_)) => "unpinned_artifact",
+        (Some(p), Some(d)) if p == d => "authoritative",
+        _ => "broken_pin",
+    };
+    let mut o = Object::new()
+        .with("artifact", path)
+        .with("path", path)
+        .with("media_type", media_type(path))
+        .with("validity", validity);
+    if let Some(p) = pinned {
+        o.insert("pinned", p);
+    }
+    if let Some(d) = on_disk {
+        o.insert("on_disk", d);
+    }
+    Value::Object(o)
+}
+
+/// The rerun's state and reason in the profile's words: `reproduced` when the command ended with
+/// its recorded exit code and every output compared equal, `changed` when an output differs, `failed` when the command did not run to
+/// its end, `unchecked` otherwise.
+fn rerun_state(report: &Report) -> (&'static str, &'static str) {
+    let rerun_checks: Vec<&crate::report::Check> = report
+        .checks
+        .iter()
+        .filter(|c| c.subject == "rerun" || c.subject.starts_with("rerun output "))
+        .collect();
+    if !report.rerun_executed {
+        return ("failed", "command_failed");
+    }
+    if report.rerun_run.as_ref().is_some_and(|r| r.exit_code != 0) {
+        return ("failed", "command_failed");
+    }
+    if rerun_checks.iter().any(|c| c.status == Status::Fail) {
+        ("changed", "output_changed")
+    } else if rerun_checks
+        .iter()
+        .any(|c| c.status == Status::Inconclusive)
+    {
+        ("unchecked", "skipped")
+    } else {
+        ("reproduced", "output_matches")
+    }
+}
+
+/// The `execution` block of a record on the recorded `output`: the manifest's command as the
+/// producer of that output (the profile allows one output per command, so a run with several
+/// outputs is described as one command per output read, named `NAME:OUTPUT`), with its declared
+/// inputs and its rerun when one ran.
+fn execution(ctx: &Context, report: &Report, output_path: &str) -> Option<Object> {
+    let m = ctx.manifest;
+    let output = m.outputs.iter().find(|o| o.path == output_path)?;
+    let id = if m.outputs.len() == 1 {
+        m.name.clone()
+    } else {
+        format!("{}:{}", m.name, output.path)
+    };
+    let inputs: Vec<Value> = m
+        .inputs
+        .iter()
+        .map(|i| file_state(ctx, &i.path, &i.artifact, Some(&i.sha256)))
+        .collect();
+    let mut command = Object::new()
+        .with("id", id)
+        .with(
+            "command",
+            Value::Array(m.command.argv.iter().map(Value::from).collect()),
+        )
+        .with("steps", 0i64)
+        .with(
+            "output",
+            file_state(
+                ctx,
+                &output.path,
+                &output.artifact,
+                output.sha256.as_deref(),
+            ),
+        )
+        .with("inputs", Value::Array(inputs));
+    let state = if report.rerun_requested && (report.rerun_executed || report.rerun_run.is_some()) {
+        let (rerun, reason) = rerun_state(report);
+        let run = report.rerun_run.clone().unwrap_or_default();
+        let mut last = Object::new()
+            .with("started_at", run.started_at.as_str())
+            .with("ended_at", run.ended_at.as_str())
+            .with("state", rerun)
+            .with("reason", reason)
+            .with("checker_version", env!("CARGO_PKG_VERSION"))
+            .with("exit_code", run.exit_code)
+            .with("duration_seconds", run.duration_seconds);
+        let fresh = report
+            .rerun_outputs_dir
+            .as_ref()
+            .map(|dir| format!("{dir}/{}", output.path))
+            .and_then(|p| crate::paths::resolve_inside(ctx.base, &p).ok())
+            .filter(|p| p.is_file())
+            .and_then(|p| crate::hash::sha256_file(&p, &crate::progress::NoProgress).ok());
+        if let Some((sha, _)) = fresh {
+            last.insert("output_digest", sha);
+        }
+        command.insert(
+            "state",
+            if rerun == "reproduced" {
+                "current"
+            } else {
+                "stale"
+            },
+        );
+        command.insert(
+            "causes",
+            Value::Array(if rerun == "reproduced" {
+                Vec::new()
+            } else {
+                vec![Value::from("later_rerun_did_not_reproduce")]
+            }),
+        );
+        command.insert("last_rerun", last);
+        if rerun == "reproduced" {
+            "current"
+        } else {
+            "stale"
+        }
+    } else {
+        command.insert("state", "never_rerun");
+        command.insert("causes", Value::Array(Vec::new()));
+        "never_rerun"
+    };
+    Some(
+        Object::new()
+            .with("state", state)
+            .with("commands", Value::Array(vec![Value::Object(command)])),
+    )
+}
+
 /// One record per claim check of the report, in report order (recorded phase first, then rerun).
 pub fn records(ctx: &Context, report: &Report) -> Vec<CheckRecord> {
     let mut out = Vec::new();
@@ -193,7 +344,7 @@ pub fn records(ctx: &Context, report: &Report) -> Vec<CheckRecord> {
         let rerun = *phase == "rerun";
         let claim_index = per_phase[usize::from(rerun)];
         per_phase[usize::from(rerun)] += 1;
-        out.push(record(
+        let mut r = record(
             ctx,
             claim_index,
             claim,
@@ -201,7 +352,13 @@ pub fn records(ctx: &Context, report: &Report) -> Vec<CheckRecord> {
             check,
             found,
             printed.as_ref(),
-        ));
+        );
+        // The rerun's reads are fresh files no declared command outputs; the rerun itself is
+        // described through the recorded-phase checks' command.
+        if !rerun {
+            r.execution = execution(ctx, report, &claim.output);
+        }
+        out.push(r);
     }
     out
 }

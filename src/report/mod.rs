@@ -117,6 +117,19 @@ pub struct Report {
     pub rerun_outputs_dir: Option<String>,
     /// Whether the manifest's claims were looked at.
     pub claims_checked: bool,
+    /// When the rerun ran and how it ended (not part of the JSON report, whose fields are the
+    /// reference's; the claim-check crate describes the rerun with them).
+    pub rerun_run: Option<RerunRun>,
+}
+
+/// The facts of an executed rerun.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RerunRun {
+    /// RFC 3339 UTC, whole seconds.
+    pub started_at: String,
+    pub ended_at: String,
+    pub exit_code: i64,
+    pub duration_seconds: f64,
 }
 
 impl Report {

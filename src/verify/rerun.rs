@@ -293,8 +293,17 @@ fn execute(
             0,
             Unit::Bytes,
         );
+        let started = crate::timestamp::now_unix();
         let r = run_command(&manifest.command.argv, base, Some(options.timeout), env, 0);
         progress.finish();
+        if let Ok(result) = &r {
+            report.rerun_run = Some(crate::report::RerunRun {
+                started_at: crate::timestamp::format_utc(started),
+                ended_at: crate::timestamp::format_utc(crate::timestamp::now_unix()),
+                exit_code: result.exit_code,
+                duration_seconds: result.duration_seconds,
+            });
+        }
         Some(r)
     };
     match run {
