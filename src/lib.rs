@@ -44,6 +44,7 @@
 //! | [`ledger`] | `list`: the manifests of a folder, with their integrity verdicts |
 //! | [`badge`] | the SVG badge of a verdict |
 //! | [`export`] | in-toto Statement and OpenLineage events of a manifest |
+//! | [`checkcrate`] | claim-check records and the claim-check RO-Crate (repro's format): write, read back, list problems |
 //! | [`graph`] | claim graphs: content-addressed claims across runs, re-verification, lineage, Markdown/LaTeX |
 //! | [`inspect`] | a readable summary of a manifest (never executes anything) |
 //! | [`demo`] | the built-in example experiment |

@@ -3,7 +3,22 @@
 //!
 //! [`record`] is the record model and its JSON Lines form, [`native`] sciproof's own closed list
 //! of outcome words, [`produce`] turns a verification of a manifest into records (one per claim
-//! per phase).
+//! per phase), [`write`] records into a crate, [`read`] a crate back into records with every
+//! problem listed.
+//!
+//! ## sciproof's terms
+//!
+//! A `ClaimCheck` written by sciproof carries the predicate the profile has no word for, under
+//! `https://docs.rs/sciproof/latest/sciproof/checkcrate/index.html#<term>`:
+//!
+//! | term | value |
+//! | --- | --- |
+//! | `sciproofPhase` | `recorded` (the pinned output) or `rerun` (the re-run's output) |
+//! | `sciproofLocation` | the claim's location as written (`$.a[0].b`, `r2c1`, `data[1, 2]`) |
+//! | `sciproofOp` | `==`, `!=`, `<`, `<=`, `>`, `>=`, `~=`, or `printed` |
+//! | `sciproofValue` | the claim's value as JSON text (`0.9`, `"ok"`, `true`, `null`) |
+//! | `sciproofRtol`, `sciproofAtol` | the tolerances of `~=` |
+//! | `sciproofScale` | the factor of a printed claim |
 
 pub mod native;
 pub mod produce;
