@@ -24,7 +24,7 @@ pub enum Error {
     Write { path: String, reason: String },
 }
 
-/// `Result` with [`Error`].
+/// `Result` with [`enum@Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// The operating system's text for an I/O error, without Rust's `(os error N)` suffix, as the

@@ -3,7 +3,7 @@
 //!
 //! [`record`] is the record model and its JSON Lines form, [`native`] sciproof's own closed list
 //! of outcome words, [`produce`] turns a verification of a manifest into records (one per claim
-//! per phase), [`write`] records into a crate, [`read`] a crate back into records with every
+//! per phase), [`mod@write`] records into a crate, [`mod@read`] a crate back into records with every
 //! problem listed.
 //!
 //! ## sciproof's terms
