@@ -529,3 +529,35 @@ fn verify_save_crate_describes_the_rerun() {
         "{text}"
     );
 }
+
+#[test]
+fn unknown_terms_and_huge_documents() {
+    let p = project();
+    export(&p, "ro-crate");
+    let good = p.read("ro-crate-metadata.json");
+    let odd = good.replacen(
+        "\"assertionIndex\": 0",
+        "\"assertionIndex\": 0, \"colour\": \"red\"",
+        1,
+    );
+    let r = sciproof::checkcrate::read::from_crate(&odd).unwrap();
+    assert!(
+        r.problems
+            .iter()
+            .any(|p| p.contains("unknown property 'colour'")),
+        "{:?}",
+        r.problems
+    );
+    assert_eq!(r.records.len(), 7, "an unknown term is reported, not fatal");
+    // 100 MB of JSON: a clear refusal, not a crash.
+    let mut big = String::with_capacity(100 << 20);
+    big.push_str("{\"@graph\": [");
+    let entity =
+        "{\"@id\": \"#x\", \"name\": \"padding padding padding padding padding padding\"}, ";
+    while big.len() < 100 << 20 {
+        big.push_str(entity);
+    }
+    big.push_str("{\"@id\": \"#end\"}]}");
+    let err = sciproof::checkcrate::read::from_crate(&big).unwrap_err();
+    assert!(err.to_string().contains("no flattened graph"), "{err}");
+}

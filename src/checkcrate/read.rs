@@ -350,7 +350,27 @@ pub fn from_crate(text: &str) -> Result<ReadCrate, NotACrate> {
         problems: Vec::new(),
     };
     let mut first_at: HashMap<&str, usize> = HashMap::new();
+    let mut unlisted = 0usize;
     for (i, e) in graph.iter().enumerate() {
+        // At most 1000 problems about entities are spelled out; the rest are counted.
+        if reader.problems.len() >= 1000 {
+            if e.as_object()
+                .and_then(|o| o.get("@id"))
+                .and_then(Value::as_str)
+                .is_none_or(|id| first_at.contains_key(id))
+                || has_boolean(e)
+            {
+                unlisted += 1;
+            }
+            if let Some(o) = e.as_object()
+                && let Some(id) = o.get("@id").and_then(Value::as_str)
+                && !first_at.contains_key(id)
+            {
+                first_at.insert(id, i);
+                reader.entities.insert(id, o);
+            }
+            continue;
+        }
         let Some(o) = e.as_object() else {
             reader
                 .problems
@@ -375,6 +395,11 @@ pub fn from_crate(text: &str) -> Result<ReadCrate, NotACrate> {
                 "@graph[{i}] has a boolean property (the profile has none)"
             ));
         }
+    }
+    if unlisted > 0 {
+        reader
+            .problems
+            .push(format!("… and {unlisted} more problems with entities"));
     }
     let root = *reader.entities.get("./").ok_or_else(no_graph)?;
     let conforms = unpacked(root.get("conformsTo"))
@@ -424,8 +449,48 @@ pub fn from_crate(text: &str) -> Result<ReadCrate, NotACrate> {
     })
 }
 
+/// Properties a `ClaimCheck` may carry besides the profile's terms.
+const CHECK_PROPERTIES: [&str; 7] = [
+    "@id",
+    "@type",
+    "name",
+    "description",
+    "instrument",
+    "endTime",
+    "object",
+];
+/// Properties of a `FileRead`.
+const READ_PROPERTIES: [&str; 9] = [
+    "@id",
+    "@type",
+    "name",
+    "readsFile",
+    "side",
+    "addressKind",
+    "canonicalAddress",
+    "value",
+    "convertedValue",
+];
+
+/// Lists the properties of `e` that are neither in `allowed` nor terms of the profile or of
+/// sciproof: they are ignored, and said to be.
+fn unknown_properties(reader: &mut Reader<'_>, id: &str, e: &Object, allowed: &[&str]) {
+    for (key, _) in e.iter() {
+        let known = allowed.contains(&key)
+            || super::write::TERMS.contains(&key)
+            || super::write::SCIPROOF_TERM_NAMES.contains(&key);
+        if !known {
+            reader.problems.push(format!(
+                "{id}: unknown property {} (not a term of the profile; ignored)",
+                crate::pyfmt::str_repr(key)
+            ));
+        }
+    }
+}
+
 fn read_check<'a>(reader: &mut Reader<'a>, check: &'a Object) -> Option<CheckRecord> {
     let id = id_of(check);
+    unknown_properties(reader, &id, check, &CHECK_PROPERTIES);
     let before = reader.problems.len();
     let checker = reader.entity(&id, check.get("instrument"));
     let claim = reader.entity(&id, check.get("object"));
@@ -453,6 +518,7 @@ fn read_check<'a>(reader: &mut Reader<'a>, check: &'a Object) -> Option<CheckRec
             continue;
         };
         let rid = id_of(fr);
+        unknown_properties(reader, &rid, fr, &READ_PROPERTIES);
         if let Some(f) = fr.get("readsFile").and_then(ref_id) {
             read_files.push(f.to_string());
         }
