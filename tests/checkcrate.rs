@@ -561,3 +561,52 @@ fn unknown_terms_and_huge_documents() {
     let err = sciproof::checkcrate::read::from_crate(&big).unwrap_err();
     assert!(err.to_string().contains("no flattened graph"), "{err}");
 }
+
+#[test]
+fn a_signed_manifest_puts_its_signature_in_the_payload() {
+    let p = project();
+    let keygen = std::process::Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-f", "key"])
+        .current_dir(p.path())
+        .status()
+        .expect("ssh-keygen (openssh-client) is installed by .ci/run");
+    assert!(keygen.success());
+    p.cmd()
+        .args(["sign", "run.sciproof.json", "--key", "key"])
+        .assert()
+        .success();
+    export(&p, "ro-crate");
+    let text = p.read("ro-crate-metadata.json");
+    let doc = parse(&text).unwrap();
+    let graph = get(&doc, &["@graph"]).as_array().unwrap();
+    let parts: Vec<&str> = get(&graph[1], &["hasPart"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| s(h, &["@id"]))
+        .collect();
+    assert!(parts.contains(&"run.sciproof.json.sig"), "{parts:?}");
+    let manifest = graph
+        .iter()
+        .find(|e| s(e, &["@id"]) == "run.sciproof.json")
+        .unwrap();
+    assert_eq!(
+        s(manifest, &["sciproofSignature", "@id"]),
+        "run.sciproof.json.sig"
+    );
+    let read = sciproof::checkcrate::read::from_crate(&text).unwrap();
+    assert_eq!(read.problems, Vec::<String>::new());
+    assert_eq!(
+        read.records[0]
+            .manifest_signature
+            .as_ref()
+            .map(|s| s.0.as_str()),
+        Some("run.sciproof.json.sig")
+    );
+    assert_eq!(
+        sciproof::checkcrate::write::to_crate(&read.records).unwrap(),
+        text
+    );
+    let (code, out, err) = validate_required(&p);
+    assert_eq!(code, 0, "{out}\n{err}");
+}

@@ -19,6 +19,7 @@
 //! | `sciproofValue` | the claim's value as JSON text (`0.9`, `"ok"`, `true`, `null`) |
 //! | `sciproofRtol`, `sciproofAtol` | the tolerances of `~=` |
 //! | `sciproofScale` | the factor of a printed claim |
+//! | `sciproofSignature` | on the manifest's `File`: its signature file (`NAME.sciproof.json.sig`) |
 
 pub mod native;
 pub mod produce;
@@ -47,14 +48,20 @@ pub fn records_of(
             crate::error::strerror(&e)
         ))
     })?;
+    let name = manifest_path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let signature_path = base.join(format!("{name}.sig"));
+    let manifest_signature = std::fs::read(&signature_path)
+        .ok()
+        .map(|sig| (format!("{name}.sig"), crate::hash::sha256_bytes(&sig)));
     let ctx = produce::Context {
         base: &base,
         manifest: &manifest,
-        manifest_path: manifest_path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
+        manifest_path: name,
         manifest_digest: crate::hash::sha256_bytes(&bytes),
+        manifest_signature,
         checked_at: checked_at.to_string(),
         rerun_outputs_dir: report.rerun_outputs_dir.clone(),
     };

@@ -170,6 +170,8 @@ pub struct Context<'a> {
     /// The manifest's path relative to the root (its file name).
     pub manifest_path: String,
     pub manifest_digest: String,
+    /// The signature file next to the manifest and its SHA-256, if there is one.
+    pub manifest_signature: Option<(String, String)>,
     /// RFC 3339 with offset, e.g. `2026-11-30T08:00:00+00:00`.
     pub checked_at: String,
     /// Where the rerun's outputs are, relative to `base`, when a rerun ran.
@@ -467,6 +469,7 @@ fn record(
         checked_at: ctx.checked_at.clone(),
         manifest_path: ctx.manifest_path.clone(),
         manifest_digest: Some(ctx.manifest_digest.clone()),
+        manifest_signature: ctx.manifest_signature.clone(),
         claim_digest: claim_digest(&claim_id, &claim_text, None),
         claim_id,
         claim_text,

@@ -651,17 +651,28 @@ fn read_check<'a>(reader: &mut Reader<'a>, check: &'a Object) -> Option<CheckRec
         }
     };
     let manifest = reader.entity(&id, check.get("manifest"));
-    let (manifest_path, manifest_digest) = match manifest {
+    let (manifest_path, manifest_digest, manifest_signature) = match manifest {
         Some(m) => {
             let mid = m.get("@id").and_then(Value::as_str).unwrap_or_default();
+            let signature = match reader.entity(mid, m.get("sciproofSignature")) {
+                Some(sig) => {
+                    let sid = id_of(sig);
+                    let path = reader.string(&sid, sig, "name").unwrap_or_default();
+                    reader
+                        .required(&sid, sig, "sha256")
+                        .map(|digest| (path, digest))
+                }
+                None => None,
+            };
             (
                 reader
                     .string(mid, m, "alternateName")
                     .unwrap_or_else(|| unquote(mid)),
                 reader.string(mid, m, "sha256"),
+                signature,
             )
         }
-        None => (String::new(), None),
+        None => (String::new(), None, None),
     };
     let (claim_id, claim_text, claim_where, claim_digest, claim_line) = match claim {
         Some(c) => {
@@ -691,6 +702,7 @@ fn read_check<'a>(reader: &mut Reader<'a>, check: &'a Object) -> Option<CheckRec
         checked_at: reader.required(&id, check, "endTime").unwrap_or_default(),
         manifest_path,
         manifest_digest,
+        manifest_signature,
         claim_id,
         claim_text,
         claim_where,

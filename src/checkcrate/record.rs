@@ -69,6 +69,9 @@ pub struct CheckRecord {
     pub checked_at: String,
     pub manifest_path: String,
     pub manifest_digest: Option<String>,
+    /// The manifest's signature file (`NAME.sciproof.json.sig`) and its SHA-256, when the
+    /// manifest is signed: written as `manifest.signature` and, in a crate, as a payload file.
+    pub manifest_signature: Option<(String, String)>,
     pub claim_id: String,
     pub claim_text: String,
     pub claim_where: Option<String>,
@@ -165,6 +168,14 @@ impl CheckRecord {
         o.insert("checked_at", self.checked_at.replace("+00:00", "Z"));
         let mut manifest = Object::new().with("path", self.manifest_path.as_str());
         opt(&mut manifest, "digest", self.manifest_digest.clone());
+        if let Some((path, digest)) = &self.manifest_signature {
+            manifest.insert(
+                "signature",
+                Object::new()
+                    .with("path", path.as_str())
+                    .with("digest", digest.as_str()),
+            );
+        }
         o.insert("manifest", manifest);
         let mut claim = Object::new()
             .with("id", self.claim_id.as_str())
@@ -290,6 +301,8 @@ impl CheckRecord {
             checked_at: s(o, "checked_at")?.replace('Z', "+00:00"),
             manifest_path: sd(&manifest, "path"),
             manifest_digest: os(&manifest, "digest"),
+            manifest_signature: oo(&manifest, "signature")
+                .and_then(|sig| Some((os(&sig, "path")?, os(&sig, "digest")?))),
             claim_id: s(&claim, "id").map_err(|e| format!("claim.{e}"))?,
             claim_text: sd(&claim, "text"),
             claim_where: os(&claim, "where"),

@@ -86,13 +86,14 @@ pub const TERMS: [&str; 60] = [
 ];
 
 /// sciproof's own terms on a `ClaimCheck`: the predicate the profile has no word for.
-pub const SCIPROOF_TERM_NAMES: [&str; 7] = [
+pub const SCIPROOF_TERM_NAMES: [&str; 8] = [
     "sciproofAtol",
     "sciproofLocation",
     "sciproofOp",
     "sciproofPhase",
     "sciproofRtol",
     "sciproofScale",
+    "sciproofSignature",
     "sciproofValue",
 ];
 
@@ -488,6 +489,19 @@ fn check(record: &CheckRecord, graph: &mut Graph) -> Result<String, WriteError> 
         } else {
             "application/yaml"
         };
+        let signature = match &record.manifest_signature {
+            Some((path, digest)) => Some(reference(&graph.add(
+                Entity::new(&quote(path, "/"), types(&["File"]))
+                    .set("name", path.as_str())
+                    .set(
+                        "description",
+                        "The OpenSSH signature (SSHSIG) of the manifest, checked by `sciproof verify --allowed-signers`.",
+                    )
+                    .set("encodingFormat", "text/plain")
+                    .set("sha256", digest.as_str()),
+            )?)),
+            None => None,
+        };
         Some(
             graph.add(
                 Entity::new(&quote(&name, "/"), types(&["File"]))
@@ -498,7 +512,8 @@ fn check(record: &CheckRecord, graph: &mut Graph) -> Result<String, WriteError> 
                     )
                     .set("description", "The manifest the assertions were read from.")
                     .set("encodingFormat", format)
-                    .opt("sha256", record.manifest_digest.clone()),
+                    .opt("sha256", record.manifest_digest.clone())
+                    .opt("sciproofSignature", signature),
             )?,
         )
     };
@@ -802,7 +817,10 @@ pub fn to_crate(records: &[CheckRecord]) -> Result<String, WriteError> {
         terms.insert(t, format!("{PROFILE}#{t}"));
     }
     let mut context = vec![Value::from(RO_CRATE_CONTEXT), Value::Object(terms)];
-    if records.iter().any(|r| !r.extensions.is_empty()) {
+    if records
+        .iter()
+        .any(|r| !r.extensions.is_empty() || r.manifest_signature.is_some())
+    {
         let mut ours = Object::new();
         for t in SCIPROOF_TERM_NAMES {
             ours.insert(t, format!("{SCIPROOF_TERMS}{t}"));
