@@ -41,6 +41,9 @@ fn project() -> Project {
             "--claim",
             "t.csv",
             "r1c1 == 2",
+            "--claim",
+            "m.json",
+            "$.acc ~= 91 printed scale=100",
             "--",
             "sh",
             "make.sh",
@@ -106,7 +109,7 @@ fn s<'a>(v: &'a Value, path: &[&str]) -> &'a str {
 fn records_map_sciproof_claims_onto_the_profile() {
     let p = project();
     let r = records(&p);
-    assert_eq!(r.len(), 7);
+    assert_eq!(r.len(), 8);
     let outcome = |i: usize| {
         (
             s(&r[i], &["outcome"]).to_string(),
@@ -134,6 +137,12 @@ fn records_map_sciproof_claims_onto_the_profile() {
     assert_eq!(s(&r[5], &["comparison", "tolerance"]), "0.01");
     assert_eq!(s(&r[5], &["reads", "0", "address", "pointer"]), "/xs/1");
     assert_eq!(s(&r[6], &["reads", "0", "address", "kind"]), "cell");
+    // A printed claim scaled by 100 is a printed-precision comparison with a percent conversion.
+    assert_eq!(outcome(7), o("match", "PASS", "holds", "value-comparison"));
+    assert_eq!(s(&r[7], &["comparison", "mode"]), "printed_precision");
+    assert_eq!(s(&r[7], &["comparison", "conversion"]), "percent");
+    assert_eq!(s(&r[7], &["reads", "0", "converted"]), "91");
+    assert_eq!(s(&r[7], &["printed"]), "91");
     // The read: canonical address, the value found, both digests, validity.
     let read = get(&r[0], &["reads", "0"]);
     assert_eq!(s(read, &["stored"]), "0.91");
@@ -158,7 +167,7 @@ fn records_map_sciproof_claims_onto_the_profile() {
     );
     assert_eq!(code, 0, "{err}");
     let read: Vec<Value> = out.lines().map(|l| parse(l).unwrap()).collect();
-    assert_eq!(read.len(), 7);
+    assert_eq!(read.len(), 8);
     assert_eq!(s(&read[0], &["read_outcome"]), "not-checked");
     assert_eq!(s(&read[1], &["read_outcome"]), "mismatch");
 }
@@ -227,7 +236,7 @@ fn crate_passes_rocrate_validator_and_loads_in_both_readers() {
         &["read", p.join("ro-crate-metadata.json").to_str().unwrap()],
     );
     assert_eq!(code, 0, "{err}");
-    assert_eq!(back.lines().count(), 7);
+    assert_eq!(back.lines().count(), 8);
     // rocrate-validator passes it at REQUIRED (offline), and ro-crate-py loads it.
     let (code, out, err) = validate_required(&p);
     assert_eq!(code, 0, "{out}\n{err}");
@@ -318,7 +327,7 @@ fn records_crate_records_is_the_identity_and_crate_read_reports() {
         .args(["crate", "read", "ro-crate-metadata.json", "--json"])
         .output()
         .unwrap();
-    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 7);
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 8);
 }
 
 #[test]
@@ -386,7 +395,7 @@ fn bad_crates_get_a_clear_error_or_a_list_of_problems() {
         "{:?}",
         r.problems
     );
-    assert_eq!(r.records.len(), 6);
+    assert_eq!(r.records.len(), 7);
     assert!(
         problems(good.replacen("claim-check/0.1/#other\"", "claim-check/0.1/#vibes\"", 1))
             .contains("checkType vibes")
@@ -502,8 +511,8 @@ fn verify_save_crate_describes_the_rerun() {
     // Both phases of every claim are checks; the rerun ones read the rerun's output.
     let read = sciproof::checkcrate::read::from_crate(&text).unwrap();
     assert_eq!(read.problems, Vec::<String>::new());
-    assert_eq!(read.records.len(), 14);
-    assert_eq!(read.records[7].assertion_name, "rerun");
+    assert_eq!(read.records.len(), 16);
+    assert_eq!(read.records[8].assertion_name, "rerun");
     assert_eq!(
         sciproof::checkcrate::write::to_crate(&read.records).unwrap(),
         text
@@ -548,7 +557,7 @@ fn unknown_terms_and_huge_documents() {
         "{:?}",
         r.problems
     );
-    assert_eq!(r.records.len(), 7, "an unknown term is reported, not fatal");
+    assert_eq!(r.records.len(), 8, "an unknown term is reported, not fatal");
     // 100 MB of JSON: a clear refusal, not a crash.
     let mut big = String::with_capacity(100 << 20);
     big.push_str("{\"@graph\": [");

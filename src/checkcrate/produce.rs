@@ -129,17 +129,37 @@ fn comparison(claim: &Claim) -> (&'static str, Option<String>, Option<Object>) {
                 ),
             )
         }
-        Op::Printed if claim.scale.is_none() => (
-            "value-comparison",
-            Some(value_text(&claim.value)),
-            Some(
-                Object::new()
-                    .with("mode", "printed_precision")
-                    .with("tolerance", "0"),
-            ),
-        ),
+        Op::Printed if conversion(claim).is_some() || claim.scale.is_none() => {
+            let mut c = Object::new()
+                .with("mode", "printed_precision")
+                .with("tolerance", "0");
+            if let Some((word, _)) = conversion(claim) {
+                c.insert("conversion", word);
+            }
+            ("value-comparison", Some(value_text(&claim.value)), Some(c))
+        }
         _ => ("other", None, None),
     }
+}
+
+/// A printed claim's `scale=` as the profile's conversion: `100` is `percent` (the decimal point
+/// moves two places right), `0.01` is `fraction`; other factors have no word in the profile.
+fn conversion(claim: &Claim) -> Option<(&'static str, i64)> {
+    match claim.scale.as_deref()? {
+        "100" => Some(("percent", 2)),
+        "0.01" => Some(("fraction", -2)),
+        _ => None,
+    }
+}
+
+/// The stored value after the conversion, in plain notation (`0.0424` -> `4.24`).
+fn converted(claim: &Claim, stored: &str) -> Option<String> {
+    let (_, shift) = conversion(claim)?;
+    let d = crate::claims::printed::Decimal::parse(stored)?;
+    Some(crate::claims::printed::Decimal::plain(
+        &d.mantissa,
+        d.exponent + shift,
+    ))
 }
 
 /// sciproof's terms for the predicate, which the profile has no word for: the claim as the
@@ -450,6 +470,7 @@ fn record(
         pinned: pinned.clone(),
         on_disk,
         address: address(claim).map(|a| super::record::address_in_record_order(&a)),
+        converted: stored.as_deref().and_then(|v| converted(claim, v)),
         stored,
         ..FileRead::default()
     };
