@@ -377,3 +377,62 @@ impl CheckRecord {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(version: &str, checker: &str, reason: &str) -> CheckRecord {
+        CheckRecord {
+            record: version.into(),
+            checker_name: checker.into(),
+            checker_version: "1".into(),
+            checked_at: "2026-11-30T08:00:00+00:00".into(),
+            claim_id: "c".into(),
+            claim_digest: claim_digest("c", "", None),
+            assertion_kind: "metric".into(),
+            check_type: "value-comparison".into(),
+            outcome: "match".into(),
+            native_outcome: "PASS".into(),
+            native_reason: reason.into(),
+            ..CheckRecord::default()
+        }
+    }
+
+    #[test]
+    fn unknown_stays_unknown() {
+        assert_eq!(
+            sample(RECORD_VERSION, "sciproof", "holds").read_outcome(),
+            "match"
+        );
+        assert_eq!(
+            sample(RECORD_VERSION_OLD, "sciproof", "holds").read_outcome(),
+            "match",
+            "the older record name is read"
+        );
+        assert_eq!(
+            sample("future/9", "sciproof", "holds").read_outcome(),
+            "not-checked"
+        );
+        assert_eq!(
+            sample(RECORD_VERSION, "sciproof", "vibes").read_outcome(),
+            "not-checked"
+        );
+        assert_eq!(
+            sample(RECORD_VERSION, "other-tool", "holds").read_outcome(),
+            "not-checked"
+        );
+        let mut r = sample(RECORD_VERSION, "sciproof", "holds");
+        r.check_type = "coverage-check".into();
+        assert_eq!(r.read_outcome(), "not-checked");
+        r.outcome = "mismatch".into();
+        assert_eq!(r.read_outcome(), "mismatch", "only a match is downgraded");
+        // JSON Lines: `Z` time, round trip.
+        let line = sample(RECORD_VERSION, "sciproof", "holds").to_line();
+        assert!(line.contains("\"checked_at\": \"2026-11-30T08:00:00Z\""));
+        let back = CheckRecord::from_json(&crate::json::parse(&line).unwrap()).unwrap();
+        assert_eq!(back, sample(RECORD_VERSION, "sciproof", "holds"));
+        let bad = line.replace("\"match\"", "\"great\"");
+        assert!(CheckRecord::from_json(&crate::json::parse(&bad).unwrap()).is_err());
+    }
+}
