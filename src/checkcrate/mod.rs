@@ -25,6 +25,7 @@ pub mod native;
 pub mod produce;
 pub mod read;
 pub mod record;
+pub mod vocab;
 pub mod write;
 
 pub use record::{CheckRecord, FileRead};

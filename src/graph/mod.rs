@@ -19,12 +19,14 @@ pub mod query;
 pub mod store;
 
 pub use claim::Claim;
-pub use document::{Form, LoadNotes};
+pub use document::Form;
 pub use error::GraphError;
 pub use id::{canon, claim_id};
+pub use load::LoadNotes;
 pub use store::ClaimGraph;
 pub mod compare;
 pub mod lineage;
+pub mod load;
 pub mod recipe;
 pub mod record;
 pub mod render;

@@ -1,0 +1,464 @@
+//! Reading a claim-graph document (spec §2.7): streamed, checked in full, every problem listed
+//! with its place.
+
+use super::claim::Claim;
+use super::document::{CLAIM_KEYS, DOCUMENT_KIND, SCHEMA_VERSION};
+use super::error::GraphError;
+use super::store::ClaimGraph;
+use crate::json::{Compact, Number, Object, Value};
+
+/// A reader that reports the bytes it delivers.
+struct Counted<'p, R> {
+    inner: R,
+    progress: &'p dyn crate::progress::Progress,
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.progress.advance(n as u64);
+        Ok(n)
+    }
+}
+
+/// What a load found besides the graph: things it dropped and said so.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LoadNotes {
+    /// Unknown keys that were dropped (`claims[3]: unknown key "colour" dropped`).
+    pub warnings: Vec<String>,
+}
+
+/// Takes the fields out of one claim object (no copies), collecting problems with their
+/// places.
+struct Fields<'a> {
+    object: Object,
+    place: String,
+    problems: &'a mut Vec<String>,
+}
+
+impl Fields<'_> {
+    fn wrong(&mut self, key: &str, expected: &str, found: &Value) {
+        self.problems.push(format!(
+            "{}.{key}: expected {expected}, found {}",
+            self.place,
+            describe(found)
+        ));
+    }
+
+    fn take(&mut self, key: &str) -> Option<Value> {
+        self.object.remove(key)
+    }
+
+    fn string(&mut self, key: &str, default: Option<&str>) -> String {
+        match self.take(key) {
+            Some(Value::String(s)) => s,
+            None | Some(Value::Null) if default.is_some() => default.unwrap_or_default().into(),
+            None => {
+                self.problems
+                    .push(format!("{}: required key \"{key}\" is missing", self.place));
+                String::new()
+            }
+            Some(v) => {
+                self.wrong(key, "a string", &v);
+                String::new()
+            }
+        }
+    }
+
+    fn optional(&mut self, key: &str) -> Option<String> {
+        match self.take(key) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s),
+            Some(v) => {
+                self.wrong(key, "a string or null", &v);
+                None
+            }
+        }
+    }
+
+    fn strings(&mut self, key: &str) -> Vec<String> {
+        match self.take(key) {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.into_iter().enumerate() {
+                    match item {
+                        Value::String(s) => out.push(s),
+                        v => self.wrong(&format!("{key}[{i}]"), "a string", &v),
+                    }
+                }
+                out
+            }
+            Some(v) => {
+                self.wrong(key, "a list of strings", &v);
+                Vec::new()
+            }
+        }
+    }
+
+    fn object(&mut self, key: &str) -> Compact {
+        match self.take(key) {
+            None | Some(Value::Null) => Compact::empty(),
+            Some(Value::Object(o)) => Compact::from_object(&o),
+            Some(v) => {
+                self.wrong(key, "an object", &v);
+                Compact::empty()
+            }
+        }
+    }
+
+    fn values(&mut self, key: &str) -> Vec<Value> {
+        match self.take(key) {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => items,
+            Some(v) => {
+                self.wrong(key, "a list", &v);
+                Vec::new()
+            }
+        }
+    }
+
+    fn objects(&mut self, key: &str) -> Vec<Compact> {
+        let mut out = Vec::new();
+        match self.take(key) {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    match item {
+                        Value::Object(o) => out.push(Compact::from_object(o)),
+                        v => self.wrong(&format!("{key}[{i}]"), "an object", v),
+                    }
+                }
+            }
+            Some(v) => self.wrong(key, "a list", &v),
+        }
+        out
+    }
+
+    fn check(&mut self) -> Option<Compact> {
+        match self.take("check") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(o)) if o.is_empty() => None,
+            Some(Value::Object(o)) => {
+                if let Some(kind) = o.get("kind").filter(|k| k.as_str().is_none()) {
+                    self.wrong("check.kind", "a string naming the recipe", kind);
+                }
+                Some(Compact::from_object(&o))
+            }
+            Some(v) => {
+                self.wrong("check", "a recipe object or null", &v);
+                None
+            }
+        }
+    }
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("{b}"),
+        Value::Number(Number::Int(i)) => format!("the integer {i}"),
+        Value::Number(Number::Float(f)) => format!("the number {}", crate::pyfmt::float_repr(*f)),
+        Value::String(s) => format!("the string {}", crate::pyfmt::str_repr(s)),
+        Value::Array(_) => "a list".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+fn claim_from(
+    value: Value,
+    at: usize,
+    problems: &mut Vec<String>,
+    notes: &mut LoadNotes,
+) -> Option<Claim> {
+    let place = format!("claims[{at}]");
+    let Value::Object(object) = value else {
+        problems.push(format!(
+            "{place}: expected a claim object, found {}",
+            describe(&value)
+        ));
+        return None;
+    };
+    for (key, _) in object.iter() {
+        if !CLAIM_KEYS.contains(&key) {
+            notes.warnings.push(format!(
+                "{place}: unknown key {} dropped",
+                crate::pyfmt::str_repr(key)
+            ));
+        }
+    }
+    let before = problems.len();
+    let mut f = Fields {
+        object,
+        place: place.clone(),
+        problems,
+    };
+    let id = f.string("id", None);
+    let check = f.check();
+    let claim = Claim {
+        statement: f.string("statement", None),
+        kind: f.string("kind", Some("expr")),
+        latex: f.optional("latex"),
+        hypotheses: f.strings("hypotheses"),
+        method: f.string("method", Some("")),
+        status: f.string("status", Some(super::claim::UNVERIFIED)),
+        evidence: f.string("evidence", Some("none")),
+        verification: f.object("verification"),
+        derivation: f.values("derivation"),
+        certificate: f.optional("certificate"),
+        certificate_format: f.optional("certificate_format"),
+        depends_on: f.strings("depends_on"),
+        check,
+        provenance: f.object("provenance"),
+        recorded_at: f.optional("recorded_at"),
+        audit: f.objects("audit"),
+        label: f.optional("label"),
+        tags: f.strings("tags"),
+        notes: f.optional("notes"),
+        id,
+    };
+    if problems.len() > before {
+        return None;
+    }
+    let content = claim.content_id();
+    if content != claim.id {
+        problems.push(format!(
+            "{place}: id {} does not match its content (statement, hypotheses and method hash to {content}): the claim was edited or the ID forged",
+            claim.id
+        ));
+        return None;
+    }
+    Some(claim)
+}
+
+impl ClaimGraph {
+    /// Reads a document (spec §2.7), checking all of it.
+    ///
+    /// Refused: another `kind`, a `schema_version` newer than 1, and every problem in the
+    /// claims, reported together (`Invalid`): values of the wrong type, a missing required
+    /// key, a repeated ID, an ID that does not match its content, a dependency on a claim that
+    /// is not in the document. A cycle is `Cycle`. Claims are placed in the reference's
+    /// topological pass order, so a document in topological order keeps its order.
+    pub fn from_json(text: &str) -> Result<(ClaimGraph, LoadNotes), GraphError> {
+        Self::from_reader(text.as_bytes())
+    }
+
+    /// [`ClaimGraph::from_json`] from a stream: claims are read one at a time, so memory is the
+    /// graph plus one claim's text, never the whole document.
+    pub fn from_reader(reader: impl std::io::Read) -> Result<(ClaimGraph, LoadNotes), GraphError> {
+        Self::from_reader_sized(reader, 0)
+    }
+
+    /// [`ClaimGraph::from_reader`] for a document of about `size` bytes: room for the claims is
+    /// reserved up front from the size (a claim takes at least 300 bytes of document), so the
+    /// claims are never moved while they are read. Reserved room that is never written is
+    /// address space only, not memory.
+    fn from_reader_sized(
+        reader: impl std::io::Read,
+        size: u64,
+    ) -> Result<(ClaimGraph, LoadNotes), GraphError> {
+        let mut problems = Vec::new();
+        let mut notes = LoadNotes::default();
+        let mut claims: Vec<Claim> = Vec::with_capacity(usize::try_from(size / 300).unwrap_or(0));
+        let mut index = super::index::IdIndex::default();
+        let mut first_at: Vec<usize> = Vec::new();
+        let mut at = 0usize;
+        let mut hook = |value: Value| -> Result<(), String> {
+            if problems.len() > 1000 {
+                return Ok(());
+            }
+            if let Some(claim) = claim_from(value, at, &mut problems, &mut notes) {
+                if let Some(first) = index.get(&claim.id) {
+                    problems.push(format!(
+                        "claims[{at}]: id {} repeats claims[{}] (an ID must appear once)",
+                        claim.id, first_at[first as usize]
+                    ));
+                } else {
+                    index.insert(&claim.id, claims.len() as u32);
+                    first_at.push(at);
+                    claims.push(claim);
+                }
+            }
+            at += 1;
+            Ok(())
+        };
+        let document = crate::json::stream::parse_reader(reader, "claims", &mut hook)
+            .map_err(|e| GraphError::Json(e.to_string()))?;
+        drop(first_at);
+        let Value::Object(top) = document else {
+            return Err(GraphError::Invalid(vec![format!(
+                "the document is {}, not a claim-graph object",
+                describe(&document)
+            )]));
+        };
+        match top.get("kind") {
+            None => {}
+            Some(Value::String(k)) if k == DOCUMENT_KIND => {}
+            Some(Value::String(k)) => return Err(GraphError::NotAGraph(crate::pyfmt::str_repr(k))),
+            Some(v) => return Err(GraphError::NotAGraph(describe(v))),
+        }
+        let version = match top.get("schema_version") {
+            None | Some(Value::Null) => 0.into(),
+            Some(Value::Number(Number::Int(i))) => i.clone(),
+            Some(Value::Number(Number::Float(f))) if f.is_finite() => {
+                num_bigint::BigInt::from(f.trunc() as i64)
+            }
+            Some(Value::String(s)) if s.trim().parse::<num_bigint::BigInt>().is_ok() => {
+                s.trim().parse().unwrap_or_default()
+            }
+            Some(v) => {
+                return Err(GraphError::Invalid(vec![format!(
+                    "schema_version: expected an integer, found {}",
+                    describe(v)
+                )]));
+            }
+        };
+        if version > SCHEMA_VERSION.into() {
+            return Err(GraphError::NewerSchema(version.to_string()));
+        }
+        if !top.contains_key("claims") {
+            problems.push("the document has no \"claims\" list".into());
+        } else if !matches!(top.get("claims"), Some(Value::Array(_))) {
+            problems.push(format!(
+                "claims: expected a list, found {}",
+                describe(top.get("claims").unwrap_or(&Value::Null))
+            ));
+        }
+        let title = match top.get("title") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(v) => {
+                problems.push(format!(
+                    "title: expected a string or null, found {}",
+                    describe(v)
+                ));
+                None
+            }
+        };
+        let metadata = match top.get("metadata") {
+            None | Some(Value::Null) => Object::new(),
+            Some(Value::Object(o)) => o.clone(),
+            Some(v) => {
+                problems.push(format!(
+                    "metadata: expected an object, found {}",
+                    describe(v)
+                ));
+                Object::new()
+            }
+        };
+        for (key, _) in top.iter() {
+            if !["claims", "kind", "metadata", "schema_version", "title"].contains(&key) {
+                notes.warnings.push(format!(
+                    "unknown top-level key {} dropped",
+                    crate::pyfmt::str_repr(key)
+                ));
+            }
+        }
+        let mut deps: Vec<Vec<u32>> = Vec::with_capacity(claims.len());
+        for c in &claims {
+            let mut d = Vec::with_capacity(c.depends_on.len());
+            for dep in &c.depends_on {
+                match index.get(dep) {
+                    Some(p) if dep != &c.id => {
+                        if !d.contains(&p) {
+                            d.push(p)
+                        }
+                    }
+                    Some(_) => {}
+                    None => problems.push(format!(
+                        "claim '{}' depends on '{dep}', which is not in this graph",
+                        c.id
+                    )),
+                }
+            }
+            deps.push(d);
+        }
+        if !problems.is_empty() {
+            if problems.len() > 1000 {
+                problems.truncate(1000);
+                problems.push("… more problems not listed".into());
+            }
+            return Err(GraphError::Invalid(problems));
+        }
+        let pass = match super::query::passes(&deps) {
+            Ok(p) => p,
+            Err(left) => {
+                let mut ids: Vec<&str> = left.iter().map(|&i| claims[i].id.as_str()).collect();
+                ids.sort_unstable();
+                return Err(GraphError::Cycle(ids.join(", ")));
+            }
+        };
+        let mut graph = ClaimGraph {
+            title,
+            metadata,
+            ..ClaimGraph::default()
+        };
+        for c in &mut claims {
+            // Self-references and repeats are dropped, as add() does.
+            if c.depends_on.contains(&c.id)
+                || c.depends_on.len() != deps[index.get(&c.id).unwrap_or(0) as usize].len()
+            {
+                let mut kept: Vec<String> = Vec::with_capacity(c.depends_on.len());
+                for d in std::mem::take(&mut c.depends_on) {
+                    if d != c.id && !kept.contains(&d) {
+                        kept.push(d);
+                    }
+                }
+                c.depends_on = kept;
+            }
+        }
+        if pass.iter().all(|&p| p == 1) {
+            // Already in topological order (every document we write is): no copy.
+            graph.claims = claims;
+            graph.index = index;
+            graph.deps = deps;
+            return Ok((graph, notes));
+        }
+        let mut order: Vec<usize> = (0..claims.len()).collect();
+        order.sort_by_key(|&i| (pass[i], i));
+        let mut slots: Vec<Option<Claim>> = claims.into_iter().map(Some).collect();
+        graph.claims.reserve(slots.len());
+        for i in order {
+            let claim = slots[i].take().expect("each claim is placed once");
+            let positions = claim
+                .depends_on
+                .iter()
+                .map(|d| graph.index.get(d).expect("dependencies are placed first"))
+                .collect();
+            graph.index.insert(&claim.id, graph.claims.len() as u32);
+            graph.claims.push(claim);
+            graph.deps.push(positions);
+        }
+        Ok((graph, notes))
+    }
+
+    /// Reads a document from a file (see [`ClaimGraph::from_json`]); errors name the file.
+    pub fn load(path: &std::path::Path) -> crate::Result<(ClaimGraph, LoadNotes)> {
+        Self::load_with_progress(path, &crate::progress::NoProgress)
+    }
+
+    /// [`ClaimGraph::load`], telling `progress` how many bytes were read.
+    pub fn load_with_progress(
+        path: &std::path::Path,
+        progress: &dyn crate::progress::Progress,
+    ) -> crate::Result<(ClaimGraph, LoadNotes)> {
+        let file = std::fs::File::open(path).map_err(|e| {
+            crate::Error::Usage(format!(
+                "cannot read claim graph {}: {}",
+                path.display(),
+                crate::error::strerror(&e)
+            ))
+        })?;
+        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+        progress.begin("reading claim graph", size, crate::progress::Unit::Bytes);
+        let reader = Counted {
+            inner: file,
+            progress,
+        };
+        let result = ClaimGraph::from_reader_sized(reader, size).map_err(|e| {
+            crate::Error::Manifest(format!("while reading claim graph {}: {e}", path.display()))
+        });
+        progress.finish();
+        result
+    }
+}
