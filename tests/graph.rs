@@ -523,9 +523,21 @@ fn latex_compiles_where_pdflatex_is_installed() {
         &p,
         &["record", "B", "--method", "m", "--depends-on", "clm_"],
     );
+    // Our documents open with the machine-checkable fraction, as the design document says.
+    let (_, md, _) = run_graph(&p, &["show"]);
+    let third = md.lines().nth(2).unwrap_or_default();
+    assert!(
+        third.starts_with("> **Machine-checkable subset: 0 of 2 claims (0%).**"),
+        "{md}"
+    );
+    assert_eq!(md.matches("Machine-checkable subset").count(), 1);
     let (code, tex, _) = run_graph(&p, &["show", "--format", "latex"]);
     assert_eq!(code, 0);
     assert!(tex.starts_with("\\documentclass[11pt]{article}"));
+    assert!(
+        tex.find("Machine-checkable subset") < tex.find("Verification summary"),
+        "the fraction comes first"
+    );
     assert!(tex.contains(&format!("\\label{{clm:{}}}", b.trim())));
     assert!(tex.contains("\\hyperref[clm:clm_"), "{tex}");
     assert!(

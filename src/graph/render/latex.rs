@@ -151,6 +151,20 @@ pub fn render(graph: &ClaimGraph, standalone: bool, derivations: bool) -> String
         lines.push(format!("\\section*{{{title}}}"));
         lines.push(String::new());
     }
+    // Documents sciproof writes open with the fraction, as the design document says; alkahest's
+    // are rendered as alkahest renders them (after the summary).
+    let opens_with_fraction = !super::is_alkahest(&graph.metadata);
+    let mut fraction = Vec::new();
+    if total > 0 {
+        fraction.push(format!(
+            "\\noindent\\textbf{{Machine-checkable subset: {checked} of {total} claims ({}\\%).}} Only claims marked \\emph{{verified}} were checked by a checker; everything else is recorded evidence and must not be read as proved.",
+            percent(checked, total)
+        ));
+        fraction.push(String::new());
+    }
+    if opens_with_fraction {
+        lines.append(&mut fraction);
+    }
     lines.push("\\section*{Verification summary}".into());
     lines.push("\\begin{tabular}{lrl}".into());
     lines.push("\\textbf{Status} & \\textbf{Claims} & \\textbf{Meaning} \\\\ \\hline".into());
@@ -163,13 +177,7 @@ pub fn render(graph: &ClaimGraph, standalone: bool, derivations: bool) -> String
     }
     lines.push("\\end{tabular}".into());
     lines.push(String::new());
-    if total > 0 {
-        lines.push(format!(
-            "\\noindent\\textbf{{Machine-checkable subset: {checked} of {total} claims ({}\\%).}} Only claims marked \\emph{{verified}} were checked by a checker; everything else is recorded evidence and must not be read as proved.",
-            percent(checked, total)
-        ));
-        lines.push(String::new());
-    }
+    lines.append(&mut fraction);
     lines.push("\\section*{Claims}".into());
     for (n, claim) in graph.topological_order().into_iter().enumerate() {
         let index = n + 1;

@@ -35,7 +35,23 @@ pub fn md_escape(text: &str) -> String {
 pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
     let total = graph.len();
     let checked = graph.machine_checkable().len();
+    let fraction = if total > 0 {
+        format!(
+            "> **Machine-checkable subset: {checked} of {total} claims ({}%).** Only claims marked *verified* were checked by a checker. Everything else is recorded evidence and must not be read as proved.",
+            percent(checked, total)
+        )
+    } else {
+        "> No claims recorded.".to_string()
+    };
+    // The design document says every document opens with the fraction; the reference puts it
+    // after the summary table. Documents sciproof writes follow the design; alkahest's are
+    // rendered exactly as alkahest renders them.
+    let opens_with_fraction = !super::is_alkahest(&graph.metadata);
     let mut lines: Vec<String> = vec![format!("# {}", title(graph)), String::new()];
+    if opens_with_fraction {
+        lines.push(fraction.clone());
+        lines.push(String::new());
+    }
     lines.push(format!(
         "*{} · claim-graph schema v1 · {total} claim{} · digest `{}`*",
         producer(&graph.metadata),
@@ -54,15 +70,10 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
         ));
     }
     lines.push(String::new());
-    if total > 0 {
-        lines.push(format!(
-            "> **Machine-checkable subset: {checked} of {total} claims ({}%).** Only claims marked *verified* were checked by a checker. Everything else is recorded evidence and must not be read as proved.",
-            percent(checked, total)
-        ));
-    } else {
-        lines.push("> No claims recorded.".into());
+    if !opens_with_fraction {
+        lines.push(fraction);
+        lines.push(String::new());
     }
-    lines.push(String::new());
     if let Some(errors) = graph
         .metadata
         .get("capture_errors")

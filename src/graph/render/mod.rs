@@ -46,6 +46,11 @@ pub(crate) fn producer(metadata: &Object) -> String {
     }
 }
 
+/// Whether alkahest wrote the document (then it is rendered exactly as alkahest renders it).
+pub(crate) fn is_alkahest(metadata: &Object) -> bool {
+    producer(metadata).starts_with("Alkahest")
+}
+
 /// Who performed a re-check: `on Alkahest <version>` for the reference's audit entries,
 /// `by <checker>` for ours.
 pub(crate) fn checker(entry: &Object) -> String {
@@ -59,7 +64,7 @@ pub(crate) fn checker(entry: &Object) -> String {
 pub(crate) fn title(graph: &super::ClaimGraph) -> String {
     match &graph.title {
         Some(t) if !t.is_empty() => t.clone(),
-        _ if producer(&graph.metadata).starts_with("Alkahest") => "Alkahest research record".into(),
+        _ if is_alkahest(&graph.metadata) => "Alkahest research record".into(),
         _ => "Claim graph".into(),
     }
 }
