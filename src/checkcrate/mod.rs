@@ -65,6 +65,7 @@ pub fn records_of(
         manifest_signature,
         checked_at: checked_at.to_string(),
         rerun_outputs_dir: report.rerun_outputs_dir.clone(),
+        digests: Default::default(),
     };
     Ok(produce::records(&ctx, report))
 }

@@ -196,6 +196,27 @@ pub struct Context<'a> {
     pub checked_at: String,
     /// Where the rerun's outputs are, relative to `base`, when a rerun ran.
     pub rerun_outputs_dir: Option<String>,
+    /// SHA-256 of files already hashed, by path relative to `base`.
+    pub digests: std::cell::RefCell<std::collections::HashMap<String, Option<String>>>,
+}
+
+impl Context<'_> {
+    /// The SHA-256 of the file at `path` (relative to the root) now, or `None` if there is no
+    /// such file; each file is hashed once however many claims read it.
+    pub fn digest_of(&self, path: &str) -> Option<String> {
+        if let Some(d) = self.digests.borrow().get(path) {
+            return d.clone();
+        }
+        let digest = crate::paths::resolve_inside(self.base, path)
+            .ok()
+            .filter(|p| p.is_file())
+            .and_then(|p| crate::hash::sha256_file(&p, &crate::progress::NoProgress).ok())
+            .map(|(sha, _)| sha);
+        self.digests
+            .borrow_mut()
+            .insert(path.to_string(), digest.clone());
+        digest
+    }
 }
 
 /// The file state object of a declared input or output (digests now and as pinned).
@@ -351,6 +372,10 @@ fn execution(ctx: &Context, report: &Report, output_path: &str) -> Option<Object
 
 /// One record per claim check of the report, in report order (recorded phase first, then rerun).
 pub fn records(ctx: &Context, report: &Report) -> Vec<CheckRecord> {
+    // Each output's command block is made once (it hashes the declared files), however many
+    // claims read that output.
+    let mut executions: std::collections::HashMap<String, Option<Object>> =
+        std::collections::HashMap::new();
     let mut out = Vec::new();
     let mut per_phase = [0usize; 2];
     for check in &report.checks {
@@ -378,7 +403,10 @@ pub fn records(ctx: &Context, report: &Report) -> Vec<CheckRecord> {
         // The rerun's reads are fresh files no declared command outputs; the rerun itself is
         // described through the recorded-phase checks' command.
         if !rerun {
-            r.execution = execution(ctx, report, &claim.output);
+            r.execution = executions
+                .entry(claim.output.clone())
+                .or_insert_with(|| execution(ctx, report, &claim.output))
+                .clone();
         }
         out.push(r);
     }
@@ -403,11 +431,7 @@ fn record(
         (true, Some(dir)) => format!("{dir}/{}", claim.output),
         _ => claim.output.clone(),
     };
-    let on_disk = crate::paths::resolve_inside(ctx.base, &read_path)
-        .ok()
-        .filter(|p| p.is_file())
-        .and_then(|p| crate::hash::sha256_file(&p, &crate::progress::NoProgress).ok())
-        .map(|(sha, _)| sha);
+    let on_disk = ctx.digest_of(&read_path);
     let validity = match (&pinned, &on_disk) {
         (_, None) => "artifact_absent",
         (None, Some(_)) => "unpinned_artifact",

@@ -356,8 +356,8 @@ impl CheckRecord {
     }
 
     /// The outcome a consumer may rely on: a `match` this tool does not understand (unknown
-    /// record version, checker word, or a check type that is not a comparison, except
-    /// sciproof's own predicate checks) is `not-checked`. Unknown stays unknown.
+    /// record version, checker word, address kind, or a check type that is not a comparison,
+    /// except sciproof's own predicate checks) is `not-checked`. Unknown stays unknown.
     pub fn read_outcome(&self) -> &str {
         let known_version = self.record == RECORD_VERSION || self.record == RECORD_VERSION_OLD;
         let known_words = match self.checker_name.as_str() {
@@ -366,11 +366,34 @@ impl CheckRecord {
             _ => false,
         };
         // sciproof's own `other` checks are comparisons too, of a predicate carried in its terms.
+        // Address kinds repro 0.6.1 knows, and the ones sciproof writes.
+        let known_kind = |kind: &str| match self.checker_name.as_str() {
+            "sciproof" => matches!(kind, "tree" | "cell" | "array"),
+            _ => matches!(
+                kind,
+                "tree"
+                    | "table"
+                    | "table_position"
+                    | "array"
+                    | "sheet"
+                    | "sqlite"
+                    | "prose"
+                    | "passage"
+            ),
+        };
+        let addresses_known = self.reads.iter().all(|r| {
+            r.address
+                .as_ref()
+                .and_then(|a| a.get("kind"))
+                .is_none_or(|k| k.as_str().is_some_and(known_kind))
+        });
         let comparison = CHECK_TYPES[..4].contains(&self.check_type.as_str())
             || (self.checker_name == "sciproof"
                 && self.check_type == "other"
                 && self.extensions.contains_key("op"));
-        if self.outcome == "match" && !(known_version && known_words && comparison) {
+        if self.outcome == "match"
+            && !(known_version && known_words && comparison && addresses_known)
+        {
             "not-checked"
         } else {
             &self.outcome
@@ -427,6 +450,16 @@ mod tests {
         assert_eq!(r.read_outcome(), "not-checked");
         r.outcome = "mismatch".into();
         assert_eq!(r.read_outcome(), "mismatch", "only a match is downgraded");
+        let mut r = sample(RECORD_VERSION, "sciproof", "holds");
+        r.reads.push(FileRead {
+            address: Some(Object::new().with("kind", "hologram")),
+            ..FileRead::default()
+        });
+        assert_eq!(
+            r.read_outcome(),
+            "not-checked",
+            "an unknown address kind is not a match"
+        );
         // JSON Lines: `Z` time, round trip.
         let line = sample(RECORD_VERSION, "sciproof", "holds").to_line();
         assert!(line.contains("\"checked_at\": \"2026-11-30T08:00:00Z\""));

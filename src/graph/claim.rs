@@ -181,3 +181,25 @@ impl Claim {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn machine_checked_only_for_exactly_verified_and_lean_checked() {
+        for (status, _, _) in STATUSES {
+            assert_eq!(
+                is_machine_checked(status),
+                status == EXACTLY_VERIFIED || status == LEAN_CHECKED,
+                "{status}"
+            );
+        }
+        assert!(
+            !is_machine_checked("proved"),
+            "an unknown word is never machine-checked"
+        );
+        assert_eq!(mark("proved"), "[UNKNOWN STATUS]");
+        assert!(claims_a_check(NUMERICALLY_CHECKED) && !claims_a_check(ASSERTED));
+    }
+}
