@@ -220,15 +220,7 @@ impl CheckRecord {
     /// One line of JSON Lines (no trailing newline): compact, non-ASCII raw.
     pub fn to_line(&self) -> String {
         let mut out = String::new();
-        crate::json::write_value(
-            &mut out,
-            &self.to_json(),
-            None,
-            crate::json::Style {
-                ensure_ascii: false,
-                sort_keys: false,
-            },
-        );
+        crate::json::write_value(&mut out, &self.to_json(), None, crate::json::Style::RAW);
         out
     }
 

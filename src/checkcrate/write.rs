@@ -249,10 +249,7 @@ impl Graph {
             &mut argv_text,
             &Value::Array(argv.iter().map(Value::from).collect()),
             None,
-            Style {
-                ensure_ascii: false,
-                sort_keys: false,
-            },
+            Style::RAW,
         );
         let causes: Vec<Value> = command
             .get("causes")
@@ -384,9 +381,8 @@ fn check(record: &CheckRecord, graph: &mut Graph) -> Result<String, WriteError> 
         let file = graph.file(read)?;
         let canonical = read.address.as_ref().map(|a| {
             let mut text = String::new();
-            crate::json::write_object(&mut text, a, None, Style::SORTED_RAW);
-            // Canonical form: no spaces at all (`,` and `:`).
-            compact_no_spaces(&text)
+            crate::json::write_object(&mut text, a, None, Style::CANONICAL);
+            text
         });
         let read_id = format!("{id}/read/{position}");
         graph.add(
@@ -539,35 +535,6 @@ fn check(record: &CheckRecord, graph: &mut Graph) -> Result<String, WriteError> 
     graph.add(entity)
 }
 
-/// `{"a": 1, "b": [1, 2]}` as `{"a":1,"b":[1,2]}` (outside strings).
-fn compact_no_spaces(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    let mut previous = ' ';
-    for c in text.chars() {
-        if in_string {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == ' ' && matches!(previous, ',' | ':') {
-            // the separator's space
-        } else {
-            if c == '"' {
-                in_string = true;
-            }
-            out.push(c);
-        }
-        previous = c;
-    }
-    out
-}
-
 /// The crate's `ro-crate-metadata.json` text for these records (indent 2, non-ASCII raw, one
 /// final newline). The same records always give the same bytes.
 pub fn to_crate(records: &[CheckRecord]) -> Result<String, WriteError> {
@@ -678,15 +645,7 @@ pub fn to_crate(records: &[CheckRecord]) -> Result<String, WriteError> {
         .with("@context", Value::Array(context))
         .with("@graph", Value::Array(graph_items));
     let mut text = String::new();
-    write_value(
-        &mut text,
-        &Value::Object(document),
-        Some(0),
-        Style {
-            ensure_ascii: false,
-            sort_keys: false,
-        },
-    );
+    write_value(&mut text, &Value::Object(document), Some(0), Style::RAW);
     text.push('\n');
     Ok(text)
 }

@@ -4,7 +4,7 @@
 //! not the kind, the status, the edges, a timestamp or a version. The same claim derived twice
 //! gets the same ID.
 
-use crate::json::write_str;
+use crate::json::{Object, Style, Value, write_object};
 use crate::pyfmt::is_py_space;
 use sha2::{Digest, Sha256};
 
@@ -34,18 +34,16 @@ pub fn canon_hypotheses<S: AsRef<str>>(hypotheses: &[S]) -> Vec<String> {
 /// [`canon`] of every part and sorting the hypotheses. Guaranteed to equal the reference's
 /// `claim_id(statement, hypotheses, method)` for any text.
 pub fn claim_id<S: AsRef<str>>(statement: &str, hypotheses: &[S], method: &str) -> String {
-    let mut text = String::from("{\"hypotheses\":[");
-    for (i, h) in canon_hypotheses(hypotheses).iter().enumerate() {
-        if i > 0 {
-            text.push(',');
-        }
-        write_str(&mut text, h, false);
-    }
-    text.push_str("],\"method\":");
-    write_str(&mut text, &canon(method), false);
-    text.push_str(",\"statement\":");
-    write_str(&mut text, &canon(statement), false);
-    text.push('}');
+    let hypotheses: Vec<Value> = canon_hypotheses(hypotheses)
+        .into_iter()
+        .map(Value::String)
+        .collect();
+    let key = Object::new()
+        .with("statement", canon(statement))
+        .with("hypotheses", Value::Array(hypotheses))
+        .with("method", canon(method));
+    let mut text = String::new();
+    write_object(&mut text, &key, None, Style::CANONICAL);
     let digest = Sha256::digest(text.as_bytes());
     format!("clm_{}", &hex::encode(digest)[..16])
 }

@@ -26,6 +26,8 @@ pub struct Style {
     pub ensure_ascii: bool,
     /// `sort_keys=True`: the keys of every object in code-point order.
     pub sort_keys: bool,
+    /// `separators=(",", ":")`: the one-line form without spaces (canonical JSON for hashing).
+    pub tight: bool,
 }
 
 impl Style {
@@ -33,11 +35,26 @@ impl Style {
     pub const ASCII: Style = Style {
         ensure_ascii: true,
         sort_keys: false,
+        tight: false,
+    };
+    /// `ensure_ascii=False`: non-ASCII raw, keys in their own order.
+    pub const RAW: Style = Style {
+        ensure_ascii: false,
+        sort_keys: false,
+        tight: false,
     };
     /// `ensure_ascii=False, sort_keys=True` (the claim-graph document).
     pub const SORTED_RAW: Style = Style {
         ensure_ascii: false,
         sort_keys: true,
+        tight: false,
+    };
+    /// `sort_keys=True, separators=(",", ":"), ensure_ascii=False`: the canonical text that
+    /// claim IDs and claim-check addresses are made of.
+    pub const CANONICAL: Style = Style {
+        ensure_ascii: false,
+        sort_keys: true,
+        tight: true,
     };
 }
 
@@ -57,7 +74,7 @@ pub fn write_array(
     indent: Option<usize>,
     item: &mut dyn FnMut(&mut String, usize, Option<usize>),
 ) {
-    write_seq(out, ['[', ']'], len, indent, item);
+    write_seq(out, ['[', ']'], len, indent, false, item);
 }
 
 /// The layout shared by lists and objects: `brackets` around `len` items, separators and
@@ -67,6 +84,7 @@ fn write_seq(
     brackets: [char; 2],
     len: usize,
     indent: Option<usize>,
+    tight: bool,
     item: &mut dyn FnMut(&mut String, usize, Option<usize>),
 ) {
     if len == 0 {
@@ -78,7 +96,7 @@ fn write_seq(
     for i in 0..len {
         if i > 0 {
             out.push(',');
-            if indent.is_none() {
+            if indent.is_none() && !tight {
                 out.push(' ');
             }
         }
@@ -94,7 +112,8 @@ fn write_seq(
 }
 
 /// Appends `value` as `json.dumps` writes it: `indent` is `Some(level)` for the `indent=2` form
-/// (the value starts at nesting `level`), `None` for the one-line form with `", "`/`": "`.
+/// (the value starts at nesting `level`), `None` for the one-line form with `", "`/`": "` (or
+/// `","`/`":"` with [`Style::tight`]).
 pub fn write_value(out: &mut String, value: &Value, indent: Option<usize>, style: Style) {
     match value {
         Value::Null => out.push_str("null"),
@@ -103,9 +122,14 @@ pub fn write_value(out: &mut String, value: &Value, indent: Option<usize>, style
         Value::Number(Number::Int(i)) => out.push_str(&i.to_string()),
         Value::Number(Number::Float(f)) => out.push_str(&json_float(*f)),
         Value::String(s) => write_str(out, s, style.ensure_ascii),
-        Value::Array(items) => write_array(out, items.len(), indent, &mut |out, i, inner| {
-            write_value(out, &items[i], inner, style)
-        }),
+        Value::Array(items) => write_seq(
+            out,
+            ['[', ']'],
+            items.len(),
+            indent,
+            style.tight,
+            &mut |out, i, inner| write_value(out, &items[i], inner, style),
+        ),
         Value::Object(object) => write_object(out, object, indent, style),
     }
 }
@@ -121,9 +145,10 @@ pub fn write_object(out: &mut String, object: &Object, indent: Option<usize>, st
         ['{', '}'],
         entries.len(),
         indent,
+        style.tight,
         &mut |out, i, inner| {
             write_str(out, entries[i].0, style.ensure_ascii);
-            out.push_str(": ");
+            out.push_str(if style.tight { ":" } else { ": " });
             write_value(out, entries[i].1, inner, style);
         },
     );
