@@ -6,7 +6,7 @@ use sciproof::graph::claim::Claim;
 use sciproof::graph::recipe::{Outcome, VerifyOptions};
 use sciproof::graph::record::Record;
 use sciproof::graph::render::{latex, markdown};
-use sciproof::graph::{ClaimGraph, Form};
+use sciproof::graph::{ClaimGraph, Form, GraphError};
 use sciproof::json::{Object, Value};
 use sciproof::text::safe_text;
 use std::path::{Path, PathBuf};
@@ -107,6 +107,20 @@ fn print_claims(claims: &[&Claim], format: ListFormat) {
     {
         eprintln!("error: cannot write to stdout: {e}");
     }
+}
+
+/// A query about one claim (given by a unique prefix), printed as a list.
+fn query(
+    path: &Path,
+    id: &str,
+    format: ListFormat,
+    ask: for<'g> fn(&'g ClaimGraph, &str) -> Result<Vec<&'g Claim>, GraphError>,
+) -> Result<u8, Error> {
+    let graph = load(path)?;
+    let id = resolve(&graph, id)?;
+    let found = ask(&graph, &id).map_err(|e| Error::Usage(e.to_string()))?;
+    print_claims(&found, format);
+    Ok(0)
 }
 
 fn parse_check(text: &str) -> Result<Object, Error> {
@@ -386,36 +400,10 @@ pub fn run(args: GraphArgs) -> Result<u8, Error> {
             }
             Ok(0)
         }
-        GraphCommand::Impact { id, format } => {
-            let graph = load(&path)?;
-            let id = resolve(&graph, &id)?;
-            print_claims(
-                &graph.impact(&id).map_err(|e| Error::Usage(e.to_string()))?,
-                format,
-            );
-            Ok(0)
-        }
-        GraphCommand::Ancestors { id, format } => {
-            let graph = load(&path)?;
-            let id = resolve(&graph, &id)?;
-            print_claims(
-                &graph
-                    .ancestors(&id)
-                    .map_err(|e| Error::Usage(e.to_string()))?,
-                format,
-            );
-            Ok(0)
-        }
+        GraphCommand::Impact { id, format } => query(&path, &id, format, ClaimGraph::impact),
+        GraphCommand::Ancestors { id, format } => query(&path, &id, format, ClaimGraph::ancestors),
         GraphCommand::Dependents { id, format } => {
-            let graph = load(&path)?;
-            let id = resolve(&graph, &id)?;
-            print_claims(
-                &graph
-                    .dependents(&id)
-                    .map_err(|e| Error::Usage(e.to_string()))?,
-                format,
-            );
-            Ok(0)
+            query(&path, &id, format, ClaimGraph::dependents)
         }
         GraphCommand::Roots { format } => {
             let graph = load(&path)?;
