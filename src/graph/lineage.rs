@@ -28,6 +28,15 @@ use crate::json::{Object, Value};
 use crate::report::Status;
 use std::path::Path;
 
+/// The file lineage recorded in a graph (see `ClaimGraph::recorded_lineage`).
+#[derive(Default)]
+struct Lineage {
+    /// Output digest -> (run claim, output path).
+    outputs: std::collections::HashMap<String, Vec<(String, String)>>,
+    /// (run claim, output path) -> value claims about that output.
+    claims: std::collections::HashMap<(String, String), Vec<String>>,
+}
+
 /// What `add_run` did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AddedRun {
@@ -120,22 +129,16 @@ impl ClaimGraph {
             .cloned()
             .collect();
         let verdict = crate::report::verdict(&integrity);
-        // Upstream: earlier runs whose outputs this run read.
+        // Upstream: earlier runs whose outputs this run read (one pass over the graph).
+        let lineage = self.recorded_lineage();
         let mut upstream: Vec<(String, String)> = Vec::new();
         let mut depends_on: Vec<String> = Vec::new();
         for input in &m.inputs {
-            for c in self
-                .claims
-                .iter()
-                .filter(|c| c.check_kind().as_deref() == Some(sciproof::MANIFEST))
-            {
-                for (out_path, sha) in recorded_outputs(c) {
-                    if sha == input.sha256 {
-                        upstream.push((c.id.clone(), input.path.clone()));
-                        depends_on.push(c.id.clone());
-                        let producer = self.value_claims_about(&c.id, &out_path);
-                        depends_on.extend(producer);
-                    }
+            for (run_claim, out_path) in lineage.outputs.get(&input.sha256).into_iter().flatten() {
+                upstream.push((run_claim.clone(), input.path.clone()));
+                depends_on.push(run_claim.clone());
+                if let Some(claims) = lineage.claims.get(&(run_claim.clone(), out_path.clone())) {
+                    depends_on.extend(claims.iter().cloned());
                 }
             }
         }
@@ -286,17 +289,37 @@ impl ClaimGraph {
         })
     }
 
-    /// The value claims recorded for `run_claim` about the output `path`.
-    fn value_claims_about(&self, run_claim: &str, path: &str) -> Vec<String> {
-        self.claims
-            .iter()
-            .filter(|c| {
-                c.check_kind().as_deref() == Some(sciproof::CLAIM)
-                    && c.depends_on.iter().any(|d| d == run_claim)
-                    && c.provenance.get("output").as_ref().and_then(Value::as_str) == Some(path)
-            })
-            .map(|c| c.id.clone())
-            .collect()
+    /// What the runs already in the graph recorded, read once: each output digest with the run
+    /// claims and paths that produced it, and the value claims of each (run claim, output).
+    fn recorded_lineage(&self) -> Lineage {
+        let mut lineage = Lineage::default();
+        for c in &self.claims {
+            match c.check_kind().as_deref() {
+                Some(sciproof::MANIFEST) => {
+                    for (path, sha) in recorded_outputs(c) {
+                        lineage
+                            .outputs
+                            .entry(sha)
+                            .or_default()
+                            .push((c.id.clone(), path));
+                    }
+                }
+                Some(sciproof::CLAIM) => {
+                    let output = c.provenance.get("output");
+                    if let Some(path) = output.as_ref().and_then(Value::as_str) {
+                        for run in &c.depends_on {
+                            lineage
+                                .claims
+                                .entry((run.clone(), path.to_string()))
+                                .or_default()
+                                .push(c.id.clone());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        lineage
     }
 
     /// Lowers a claim to `to` if that is lower confidence than its status (`refuted` below
