@@ -253,3 +253,87 @@ impl ClaimGraph {
         summary
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::record::{Record, ResultEvidence};
+    use crate::json::Value;
+
+    fn relation(coefficients: [i64; 2]) -> Object {
+        Object::new()
+            .with("kind", "numeric_relation")
+            .with(
+                "constants",
+                Value::Array(vec!["0.500000000000".into(), "1".into()]),
+            )
+            .with(
+                "coefficients",
+                Value::Array(coefficients.iter().map(|c| Value::from(*c)).collect()),
+            )
+    }
+
+    #[test]
+    fn verify_appends_audit_entries_and_only_ever_lowers() {
+        let mut g = ClaimGraph::new(None);
+        let result = ResultEvidence {
+            status: "numerically_checked".into(),
+            statement_is_result: true,
+            ..ResultEvidence::default()
+        };
+        let holds = g
+            .record(Record {
+                statement: "holds".into(),
+                check: Some(relation([2, -1])),
+                result: Some(result.clone()),
+                ..Record::default()
+            })
+            .unwrap()
+            .id
+            .clone();
+        let fails = g
+            .record(Record {
+                statement: "fails".into(),
+                check: Some(relation([1, 1])),
+                result: Some(result),
+                ..Record::default()
+            })
+            .unwrap()
+            .id
+            .clone();
+        let bare = g
+            .record(Record {
+                statement: "bare".into(),
+                ..Record::default()
+            })
+            .unwrap()
+            .id
+            .clone();
+        let options = VerifyOptions {
+            tolerance: 1e-8,
+            mark_refuted: true,
+            checked_at: "2026-11-30T00:00:00+00:00".into(),
+            base: PathBuf::from("."),
+        };
+        let report = g.verify(&options, &crate::progress::NoProgress);
+        assert!(!report.ok());
+        assert_eq!(
+            report.summary_repr(),
+            "{'failed': 1, 'numeric_ok': 1, 'skipped': 1}"
+        );
+        // A passing re-check appends an audit entry and promotes nothing.
+        let h = g.get(&holds).unwrap();
+        assert_eq!(
+            (h.status.as_str(), h.audit.len()),
+            ("numerically_checked", 1)
+        );
+        // A failed one refutes; a skipped one leaves no trace.
+        assert_eq!(g.get(&fails).unwrap().status, "refuted");
+        assert!(g.get(&bare).unwrap().audit.is_empty());
+        // Another pass appends another entry and still promotes nothing.
+        g.verify(&options, &crate::progress::NoProgress);
+        let h = g.get(&holds).unwrap();
+        assert_eq!((h.status.as_str(), h.audit.len()), ("numerically_checked", 2));
+        assert_eq!(g.get(&fails).unwrap().status, "refuted");
+    }
+}
