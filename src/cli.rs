@@ -16,11 +16,14 @@ pub fn py_float(text: &str) -> Result<f64, String> {
     about = "Record computational experiments and create verifiable evidence for them.",
     infer_long_args = true,
     args_override_self = true,
-    after_help = "Exit codes: 0 PASS/success, 1 FAIL (or the captured command failed), 2 INCONCLUSIVE, 3 usage error or invalid manifest."
+    after_help = "Exit codes: 0 PASS/success, 1 FAIL (or the captured command failed), 2 INCONCLUSIVE, 3 usage error or invalid manifest, 128+N interrupted by signal N (130 Ctrl+C, 143 SIGTERM)."
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// When another sciproof is changing the same evidence or claim graph, refuse at once (exit 3) instead of waiting for it.
+    #[arg(long, global = true)]
+    pub no_wait: bool,
 }
 
 #[derive(Subcommand)]
@@ -145,6 +148,15 @@ pub enum Command {
     /// Work with the claims of a manifest.
     #[command(subcommand)]
     Claims(ClaimsCommand),
+    /// Complete or undo what an interrupted sciproof left unfinished in a folder (the next command on an evidence does this by itself too).
+    Recover {
+        /// The folder (default: the current one).
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// Also look in subfolders (links are not followed; .git is skipped).
+        #[arg(short = 'r', long)]
+        recursive: bool,
+    },
     /// Capture, verify, tamper with and restore a built-in example experiment.
     Demo {
         /// Folder to create the experiment in (must be new, empty, or made by an earlier demo).

@@ -130,6 +130,7 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
         note: Some("built-in demo experiment".into()),
         record_hardware: false,
         progress: &NoProgress,
+        wait: crate::commit::lock::Wait::No,
     };
     let captured = capture(&request)?;
     let m = &captured.manifest;
@@ -142,15 +143,7 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
     )
     .map_err(io)?;
     let manifest: PathBuf = captured.manifest_path.clone();
-    let check = || {
-        verify(&VerifyRequest {
-            manifest: manifest.clone(),
-            rerun: None,
-            policy: None,
-            allowed_signers: None,
-            progress: &NoProgress,
-        })
-    };
+    let check = || verify(&VerifyRequest::integrity(&manifest, &NoProgress));
     let first = check()?;
     writeln!(
         out,
@@ -208,6 +201,7 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
             pass_env: Vec::new(),
             timeout: 60.0,
         }),
+        wait: crate::commit::lock::Wait::No,
         policy: None,
         allowed_signers: None,
         progress: &NoProgress,

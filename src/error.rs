@@ -22,6 +22,26 @@ pub enum Error {
     /// A file the user named could not be written.
     #[error("cannot write {path}: {reason}")]
     Write { path: String, reason: String },
+    /// A termination signal stopped the operation; `detail` says what was restored, or that
+    /// nothing was changed. The CLI exits with 128 + the signal's number.
+    #[error("{signal}; {detail}")]
+    Interrupted {
+        signal: crate::interrupt::Interrupted,
+        detail: String,
+    },
+    /// Another sciproof process holds the lock of what this one would change (`--no-wait`).
+    #[error("{0}")]
+    Busy(String),
+}
+
+impl Error {
+    /// An interruption before anything was changed.
+    pub fn interrupted(signal: crate::interrupt::Interrupted) -> Error {
+        Error::Interrupted {
+            signal,
+            detail: "nothing was changed".into(),
+        }
+    }
 }
 
 /// `Result` with [`enum@Error`].

@@ -1,6 +1,7 @@
 //! `sciproof graph`: turns the claim-graph commands into library calls and renders results.
 
 use crate::cli_graph::*;
+use sciproof::commit::lock::{Lock, Wait};
 use sciproof::error::Error;
 use sciproof::graph::claim::Claim;
 use sciproof::graph::recipe::{Outcome, VerifyOptions};
@@ -165,36 +166,52 @@ fn save(graph: &ClaimGraph, path: &Path) -> Result<(), Error> {
     graph.save(path, false)
 }
 
+/// Takes the lock of the graph document at `path` for a command that changes it: held from
+/// before the document is read until it is written, so two writers never lose each other's
+/// claims.
+fn lock_graph(path: &Path, what: &str, wait: Wait) -> Result<Lock, Error> {
+    sciproof::commit::lock::lock(path, what, wait)
+}
+
 /// Runs one `sciproof graph` command; returns the exit code.
-pub fn run(args: GraphArgs) -> Result<u8, Error> {
+pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
     let path = args.graph;
     match args.command {
         GraphCommand::AddRun { manifests, title } => {
+            let _lock = lock_graph(&path, "graph add-run", wait)?;
             let mut graph = load_or_new(&path, title)?;
             let dir = graph_dir(&path);
             let at = now();
+            // What was added is printed only once the document is written.
+            let mut lines = Vec::new();
             for manifest in manifests {
                 let added = graph.add_run(&manifest, &dir, &at)?;
                 let run = graph
                     .get(&added.run_claim)
                     .map(describe)
                     .unwrap_or_default();
-                println!(
+                lines.push(format!(
                     "added {}: integrity {}",
-                    manifest.display(),
+                    safe_text(&manifest.display().to_string(), 500),
                     added.verdict.as_str()
-                );
-                println!("  {run}");
+                ));
+                lines.push(format!("  {run}"));
                 for (id, _, _) in &added.claims {
                     if let Some(c) = graph.get(id) {
-                        println!("  {}", describe(c));
+                        lines.push(format!("  {}", describe(c)));
                     }
                 }
                 for (id, shared) in &added.upstream {
-                    println!("  reads {shared}, an output of {id}");
+                    lines.push(format!(
+                        "  reads {}, an output of {id}",
+                        safe_text(shared, 500)
+                    ));
                 }
             }
             save(&graph, &path)?;
+            for line in lines {
+                println!("{line}");
+            }
             Ok(0)
         }
         GraphCommand::Conjecture {
@@ -202,6 +219,7 @@ pub fn run(args: GraphArgs) -> Result<u8, Error> {
             evidence,
             args,
         } => {
+            let _lock = lock_graph(&path, "graph conjecture", wait)?;
             let mut graph = load_or_new(&path, args.title.clone())?;
             let request = record_request(&graph, statement, args)?;
             let id = graph
@@ -218,6 +236,7 @@ pub fn run(args: GraphArgs) -> Result<u8, Error> {
             method,
             args,
         } => {
+            let _lock = lock_graph(&path, "graph record", wait)?;
             let mut graph = load_or_new(&path, args.title.clone())?;
             let mut request = record_request(&graph, statement, args)?;
             request.method = Some(method);
@@ -235,6 +254,7 @@ pub fn run(args: GraphArgs) -> Result<u8, Error> {
             tolerance,
             format,
         } => {
+            let _lock = lock_graph(&path, "graph verify", wait)?;
             let mut graph = load(&path)?;
             let options = VerifyOptions {
                 tolerance,

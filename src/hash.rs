@@ -5,7 +5,6 @@
 
 use crate::progress::Progress;
 use sha2::{Digest, Sha256};
-use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -19,7 +18,7 @@ pub fn sha256_bytes(data: &[u8]) -> String {
 /// `(lower-case hex SHA-256, size in bytes)` of the file at `path`, read in 1 MiB chunks;
 /// `progress` is advanced by the bytes read.
 pub fn sha256_file(path: &Path, progress: &dyn Progress) -> io::Result<(String, u64)> {
-    let mut file = File::open(path)?;
+    let (mut file, _) = crate::untrusted::open_regular(path)?;
     sha256_reader(&mut file, progress)
 }
 
@@ -50,6 +49,10 @@ fn hash_with(
     let mut hasher = Sha256::new();
     let mut size = 0u64;
     loop {
+        // A termination signal during a critical section stops long hashing at once.
+        if let Some(signal) = crate::interrupt::pending() {
+            return Err(io::Error::other(signal.to_string()));
+        }
         let n = match reader.read(buffer) {
             Ok(0) => break,
             Ok(n) => n,

@@ -106,15 +106,9 @@ pub fn list(dir: &Path, recursive: bool, check: bool) -> Result<Vec<Entry>> {
                 },
                 Ok(m) => {
                     let verdict = check.then(|| {
-                        verify(&VerifyRequest {
-                            manifest: path.clone(),
-                            rerun: None,
-                            policy: None,
-                            allowed_signers: None,
-                            progress: &NoProgress,
-                        })
-                        .map(|r| r.status())
-                        .unwrap_or(Status::Fail)
+                        verify(&VerifyRequest::integrity(path, &NoProgress))
+                            .map(|r| r.status())
+                            .unwrap_or(Status::Fail)
                     });
                     Entry {
                         file,

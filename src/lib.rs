@@ -26,6 +26,9 @@
 //! | [`text`] | escaping untrusted text for terminals |
 //! | [`timestamp`] | ISO 8601 timestamps as `datetime.isoformat`/`fromisoformat` handle them |
 //! | [`paths`] | manifest path rules, resolution inside a base directory |
+//! | [`untrusted`] | the one way to read a file sciproof did not write: bounded, never blocking, regular files only |
+//! | [`commit`] | the commit protocol: locks, journals, atomic writes, moving outputs aside, recovery after a crash |
+//! | [`interrupt`] | termination signals: recorded during critical sections, which finish or roll back first |
 //! | [`hash`] | streaming SHA-256 (CPU SHA extensions via `sha2`) |
 //! | [`stat`] | proving a file unchanged from its status (`ctime`) without re-reading it |
 //! | [`tree`] | directory artifacts: walk, parallel hashing, tree digest, tree differences |
@@ -59,6 +62,7 @@ pub mod badge;
 pub mod capture;
 pub mod checkcrate;
 pub mod claims;
+pub mod commit;
 pub mod demo;
 pub mod diff;
 pub mod error;
@@ -66,6 +70,7 @@ pub mod export;
 pub mod graph;
 pub mod hash;
 pub mod inspect;
+pub mod interrupt;
 pub mod json;
 pub mod ledger;
 pub mod manifest;
@@ -82,6 +87,7 @@ pub mod stat;
 pub mod text;
 pub mod timestamp;
 pub mod tree;
+pub mod untrusted;
 pub mod update;
 pub mod verify;
 

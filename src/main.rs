@@ -11,13 +11,14 @@ mod graph_cmd;
 use clap::Parser;
 use cli::*;
 use sciproof::capture::{self, CaptureRequest, parse_tolerance_settings};
+use sciproof::commit::lock::Wait;
 use sciproof::error::{Error, strerror};
 use sciproof::progress::{NoProgress, Progress, TerminalProgress};
 use sciproof::report::Renderer;
 use sciproof::report::json::JsonRenderer;
 use sciproof::report::text::TextRenderer;
 use sciproof::text::safe_text;
-use sciproof::verify::{RerunOptions, VerifyRequest, verify};
+use sciproof::verify::{RerunOptions, VerifyRequest};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -80,7 +81,7 @@ fn check_first_word(command: &[String]) -> Result<(), Error> {
     )))
 }
 
-fn run_capture(args: CaptureArgs) -> Result<u8, Error> {
+fn run_capture(args: CaptureArgs, wait: Wait) -> Result<u8, Error> {
     let mut command = args.command;
     if command.first().map(String::as_str) == Some("--") {
         command.remove(0);
@@ -118,8 +119,10 @@ fn run_capture(args: CaptureArgs) -> Result<u8, Error> {
         note: args.note,
         record_hardware: args.record_hardware,
         progress: progress.as_ref(),
+        wait,
     };
     let result = capture::capture(&request)?;
+    report_recovered(result.recovered.iter());
     for w in &result.warnings {
         eprintln!("warning: {}", safe_text(w, 2000));
     }
@@ -151,7 +154,7 @@ fn run_capture(args: CaptureArgs) -> Result<u8, Error> {
     Ok(0)
 }
 
-fn run_verify(args: VerifyArgs) -> Result<u8, Error> {
+fn run_verify(args: VerifyArgs, wait: Wait) -> Result<u8, Error> {
     let format = match (args.json, args.format) {
         (true, Some(f)) if f != Format::Json => {
             let name = match f {
@@ -203,31 +206,34 @@ fn run_verify(args: VerifyArgs) -> Result<u8, Error> {
         pass_env: args.pass_env.clone(),
         timeout: args.timeout,
     });
-    let report = verify(&VerifyRequest {
+    let verified = sciproof::verify::verify_loaded(&VerifyRequest {
         manifest: args.manifest.clone(),
         rerun,
         policy,
         allowed_signers,
         progress: progress.as_ref(),
+        wait,
     })?;
+    report_recovered(verified.recovered.iter());
+    let report = &verified.report;
     let text = match format {
-        Format::Json => JsonRenderer.render(&report),
-        Format::Text => TextRenderer.render(&report),
-        Format::Markdown => sciproof::report::markdown::MarkdownRenderer.render(&report),
-        Format::Junit => sciproof::report::junit::JunitRenderer.render(&report),
+        Format::Json => JsonRenderer.render(report),
+        Format::Text => TextRenderer.render(report),
+        Format::Markdown => sciproof::report::markdown::MarkdownRenderer.render(report),
+        Format::Junit => sciproof::report::junit::JunitRenderer.render(report),
     };
     print!("{text}");
     let _ = std::io::stdout().flush();
+    if let Some(signal) = report.interrupted {
+        return Ok(signal.exit_code());
+    }
     if let Some(path) = args.save_json {
-        let json = JsonRenderer.render(&report);
-        std::fs::write(&path, json).map_err(|e| Error::Write {
-            path: path.display().to_string(),
-            reason: strerror(&e),
-        })?;
+        let json = JsonRenderer.render(report);
+        sciproof::manifest::write_atomic(&path, json.as_bytes())?;
     }
     if let Some(target) = &args.save_crate {
         let now = sciproof::timestamp::format_utc(sciproof::timestamp::now_unix());
-        let records = sciproof::checkcrate::records_of(&args.manifest, &report, &now)?;
+        let records = sciproof::checkcrate::records_of(&verified.loaded, report, &now)?;
         if records.is_empty() {
             eprintln!(
                 "warning: no crate written: {} declares no claims, so no check was made that a claim-check crate could describe",
@@ -291,10 +297,36 @@ fn ask_passphrase(key: &std::path::Path) -> Result<String, Error> {
         .map_err(|e| Error::Usage(format!("no passphrase received: {}", strerror(&e))))
 }
 
+/// Prints what was done about operations an earlier process left unfinished.
+fn report_recovered<'a>(lines: impl Iterator<Item = &'a String>) {
+    for line in lines {
+        eprintln!("recovered: {}", safe_text(line, 2000));
+    }
+}
+
 fn run(cli: Cli) -> Result<u8, Error> {
+    let notify = |message: &str| eprintln!("{}", safe_text(message, 2000));
+    let wait = if cli.no_wait {
+        Wait::No
+    } else {
+        Wait::Yes(&notify)
+    };
     match cli.command {
-        Command::Capture(args) => run_capture(args),
-        Command::Verify(args) => run_verify(args),
+        Command::Capture(args) => run_capture(args, wait),
+        Command::Verify(args) => run_verify(args, wait),
+        Command::Recover { dir, recursive } => {
+            let done = sciproof::commit::evidence::recover_folder(&dir, recursive, wait)?;
+            if done.is_empty() {
+                println!(
+                    "nothing to recover in {}",
+                    safe_text(&dir.display().to_string(), 500)
+                );
+            }
+            for line in done {
+                println!("{}", safe_text(&line, 2000));
+            }
+            Ok(0)
+        }
         Command::Inspect { manifest } => {
             let m = sciproof::manifest::load_manifest(&manifest)?;
             println!("{}", sciproof::inspect::describe(&m));
@@ -378,13 +410,22 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 timeout,
             });
             let progress = progress_for(true);
-            let report = verify(&VerifyRequest {
+            let verified = sciproof::verify::verify_loaded(&VerifyRequest {
                 manifest,
                 rerun,
                 policy: None,
                 allowed_signers: None,
                 progress: progress.as_ref(),
+                wait,
             })?;
+            report_recovered(verified.recovered.iter());
+            let report = verified.report;
+            if let Some(signal) = report.interrupted {
+                return Err(Error::Interrupted {
+                    signal,
+                    detail: "no badge was written".into(),
+                });
+            }
             let day =
                 sciproof::timestamp::format_utc(sciproof::timestamp::now_unix())[..10].to_string();
             let svg = sciproof::badge::render(report.status(), report.rerun_executed, &day);
@@ -403,13 +444,12 @@ fn run(cli: Cli) -> Result<u8, Error> {
                     "--value is only used with --format latex".into(),
                 ));
             }
-            let report = verify(&VerifyRequest {
-                manifest: manifest.clone(),
-                rerun: None,
-                policy: None,
-                allowed_signers: None,
-                progress: &NoProgress,
+            let verified = sciproof::verify::verify_loaded(&VerifyRequest {
+                wait,
+                ..VerifyRequest::integrity(&manifest, &NoProgress)
             })?;
+            report_recovered(verified.recovered.iter());
+            let report = verified.report;
             let verdict = report.status();
             if verdict != sciproof::report::Status::Pass
                 && !matches!(
@@ -435,7 +475,8 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 }
                 ExportFormat::CheckRecords | ExportFormat::RoCrate => {
                     let now = sciproof::timestamp::format_utc(sciproof::timestamp::now_unix());
-                    let records = sciproof::checkcrate::records_of(&manifest, &report, &now)?;
+                    let records =
+                        sciproof::checkcrate::records_of(&verified.loaded, &report, &now)?;
                     if records.is_empty() {
                         return Err(Error::Usage(format!(
                             "{} declares no claims, so there is no check record to write (declare claims with `capture --claim`)",
@@ -478,18 +519,29 @@ fn run(cli: Cli) -> Result<u8, Error> {
             note,
             timeout,
         } => {
-            let (m, base) = sciproof::update::load_for_update(&manifest)?;
-            let text = sciproof::update::prompt(&m, &base);
             if dry_run {
-                println!("{text}");
+                let loaded = sciproof::update::load_for_update(&manifest)?;
+                println!(
+                    "{}",
+                    sciproof::update::prompt(&loaded.manifest, &loaded.base)
+                );
                 return Ok(0);
             }
-            if !yes && !confirm_on_terminal(&text)? {
+            let progress = progress_for(true);
+            let confirm = |prompt: &str| confirm_on_terminal(prompt);
+            let Some(updated) = sciproof::update::update(&sciproof::update::UpdateRequest {
+                manifest: manifest.clone(),
+                note,
+                timeout,
+                confirm: (!yes).then_some(&confirm as &dyn Fn(&str) -> Result<bool, Error>),
+                wait,
+                progress: progress.as_ref(),
+            })?
+            else {
                 eprintln!("declined; nothing was executed and nothing was changed");
                 return Ok(2);
-            }
-            let progress = progress_for(true);
-            let updated = sciproof::update::update(&manifest, note, timeout, progress.as_ref())?;
+            };
+            report_recovered(updated.capture.recovered.iter());
             for w in updated.capture.warnings.iter().chain(&updated.warnings) {
                 eprintln!("warning: {}", safe_text(w, 2000));
             }
@@ -509,7 +561,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
             Ok(0)
         }
         Command::Sign { manifest, key } => {
-            let target = sciproof::signing::sign_manifest(&manifest, &key, &ask_passphrase)?;
+            let (target, recovered) =
+                sciproof::signing::sign_manifest(&manifest, &key, &ask_passphrase, wait)?;
+            report_recovered(recovered.iter());
             let name = target
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -547,11 +601,8 @@ fn run(cli: Cli) -> Result<u8, Error> {
         Command::Claims(ClaimsCommand::Check { manifest, json }) => {
             let progress = progress_for(!json);
             let report = sciproof::verify::verify_claims(&VerifyRequest {
-                manifest,
-                rerun: None,
-                policy: None,
-                allowed_signers: None,
-                progress: progress.as_ref(),
+                wait,
+                ..VerifyRequest::integrity(&manifest, progress.as_ref())
             })?;
             let text = if json {
                 sciproof::report::claims::ClaimsJson.render(&report)
@@ -561,7 +612,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
             print!("{text}");
             Ok(report.status().exit_code() as u8)
         }
-        Command::Graph(args) => graph_cmd::run(args),
+        Command::Graph(args) => graph_cmd::run(args, wait),
         Command::Crate(CrateCommand::Read { path, json }) => {
             let file = if path.is_dir() {
                 path.join("ro-crate-metadata.json")
@@ -590,15 +641,25 @@ fn run(cli: Cli) -> Result<u8, Error> {
     }
 }
 
-fn main() -> ExitCode {
-    let _ = ctrlc::set_handler(|| {
-        if sciproof::runner::DEFERRING.load(std::sync::atomic::Ordering::SeqCst) > 0 {
-            sciproof::runner::INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
-        } else {
-            eprintln!("interrupted");
-            std::process::exit(i32::from(EXIT_ERROR));
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT are handled alike (see `sciproof::interrupt`): outside
+/// a critical section the process ends at once with 128 + the signal's number; inside one the
+/// operation stops its command, finishes or rolls back, and says which.
+fn handle_signals() {
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(sciproof::interrupt::SIGNALS) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            sciproof::interrupt::deliver(signal, |i| {
+                eprintln!("{i}");
+                std::process::exit(i32::from(i.exit_code()));
+            });
         }
     });
+}
+
+fn main() -> ExitCode {
+    handle_signals();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -607,8 +668,22 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    match run(cli) {
+    let outcome = run(cli);
+    if let Some(signal) = sciproof::interrupt::pending()
+        && matches!(outcome, Ok(code) if code < 128)
+    {
+        // The signal arrived while something had to be finished (a commit); it was.
+        eprintln!(
+            "note: {} arrived while sciproof was writing; that work was completed first",
+            signal.name()
+        );
+    }
+    match outcome {
         Ok(code) => ExitCode::from(code),
+        Err(Error::Interrupted { signal, detail }) => {
+            eprintln!("{signal}; {}", safe_text(&detail, 2000));
+            ExitCode::from(signal.exit_code())
+        }
         Err(e) => {
             eprintln!("error: {}", safe_text(&e.to_string(), 2000));
             ExitCode::from(EXIT_ERROR)

@@ -1,58 +1,35 @@
 //! Running a command without a shell, with a timeout, and capturing its output.
 //!
 //! The command runs in its own process group with standard input closed, so it can never wait
-//! for terminal input, and a timeout or Ctrl+C stops everything it started. Output is hashed as
-//! it streams and only the first `max_log_bytes` are kept, so memory stays bounded whatever the
-//! command prints.
+//! for terminal input. Output is hashed as it streams and only the first `max_log_bytes` are
+//! kept, so memory stays bounded whatever the command prints.
+//!
+//! ## The command never outlives sciproof
+//!
+//! Before the command starts, a *watchdog* is forked: a tiny process that leads a new process
+//! group, holds nothing but the read end of a pipe whose only writer is sciproof, and blocks
+//! reading it. The command is started in the watchdog's group, so everything it starts joins
+//! that group too. When the pipe reaches end-of-file — sciproof finished, failed, was
+//! interrupted, or was killed with SIGKILL — the watchdog kills its whole group (itself last).
+//! sciproof also kills the group itself on every path out of [`run_command`], including
+//! success (a background process the command left behind would change files after the
+//! evidence was taken). Because the watchdog leads the group until the group is killed, the
+//! group ID can never be reused by an unrelated process while sciproof signals it. The command
+//! itself also asks the kernel for SIGKILL when its parent dies (`PR_SET_PDEATHSIG`).
 
 use crate::error::strerror;
+use crate::interrupt::{self, Critical, Interrupted};
 use crate::manifest::Stream;
 use crate::pyfmt::{float_repr, str_repr};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::io::Read;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Output, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::process::{Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-/// Set by the CLI's Ctrl+C handler; a running command is then stopped.
-pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// How many sections are running that must not be cut short by Ctrl+C (a command being run,
-/// outputs moved aside for a rerun). While it is above zero, a Ctrl+C handler should only set
-/// [`INTERRUPTED`] and let the section stop and clean up.
-pub static DEFERRING: AtomicUsize = AtomicUsize::new(0);
-
-/// Defers Ctrl+C while it lives (see [`DEFERRING`]).
-pub struct DeferInterrupts;
-
-impl DeferInterrupts {
-    /// Starts a section during which Ctrl+C only sets [`INTERRUPTED`].
-    pub fn new() -> Self {
-        DEFERRING.fetch_add(1, Ordering::SeqCst);
-        DeferInterrupts
-    }
-}
-
-impl Default for DeferInterrupts {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Drop for DeferInterrupts {
-    fn drop(&mut self) {
-        DEFERRING.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-/// Whether Ctrl+C was pressed during a deferred section.
-pub fn interrupted() -> bool {
-    INTERRUPTED.load(Ordering::SeqCst)
-}
 
 /// Why a command did not run to completion.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,8 +38,8 @@ pub enum RunError {
     NotRunnable(String),
     /// It was stopped after the timeout: `command did not finish within 0.5 seconds`.
     Timeout(String),
-    /// The user pressed Ctrl+C; it was stopped.
-    Interrupted,
+    /// A termination signal arrived; the command and everything it started were stopped.
+    Interrupted(Interrupted),
 }
 
 /// A finished run.
@@ -112,16 +89,137 @@ pub fn exit_code(status: ExitStatus) -> i64 {
     }
 }
 
-fn kill_group(child: &mut Child) {
-    // SAFETY: killpg only sends a signal; the group id is the child's pid (process_group(0)).
-    unsafe {
-        libc::killpg(child.id() as libc::pid_t, libc::SIGKILL);
+/// The leader of a process group that is killed whole when sciproof ends (see the module
+/// documentation). Dropping it kills the group and reaps the watchdog.
+pub struct ProcessGroup {
+    watchdog: libc::pid_t,
+    /// The only write end of the watchdog's pipe; closing it (or dying) releases the watchdog.
+    alive: Option<OwnedFd>,
+}
+
+impl ProcessGroup {
+    /// Forks the watchdog. Its group is empty until a command is started in it.
+    pub fn new() -> std::io::Result<ProcessGroup> {
+        let mut fds = [0 as libc::c_int; 2];
+        // SAFETY: pipe2 fills two descriptors, which are owned from here on.
+        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        // SAFETY: both descriptors were just created and are not owned elsewhere.
+        let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        // SAFETY: the child runs only async-signal-safe system calls (sigaction, setpgid,
+        // close_range/close, read, kill, _exit) and never returns into Rust code.
+        let pid = unsafe { libc::fork() };
+        if pid < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        if pid == 0 {
+            // SAFETY: see above; `watchdog` never returns.
+            unsafe { watchdog(read.as_raw_fd()) }
+        }
+        // Both sides set the group, so it exists before a command is started in it.
+        // SAFETY: setpgid on our own child.
+        unsafe { libc::setpgid(pid, pid) };
+        drop(read);
+        Ok(ProcessGroup {
+            watchdog: pid,
+            alive: Some(write),
+        })
     }
-    let _ = child.kill();
+
+    /// The group's ID (the watchdog's process ID).
+    pub fn id(&self) -> libc::pid_t {
+        self.watchdog
+    }
+
+    /// Prepares `command` to start in this group and to be killed when its parent dies.
+    pub fn adopt(&self, command: &mut Command) {
+        let parent = std::process::id() as libc::pid_t;
+        command.process_group(self.watchdog);
+        // SAFETY: prctl and getppid are async-signal-safe system calls.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // The parent may have died before prctl took effect.
+                if libc::getppid() != parent {
+                    libc::_exit(127);
+                }
+                Ok(())
+            });
+        }
+    }
+
+    /// Kills every process of the group (the watchdog included) and reaps the watchdog.
+    pub fn kill(&mut self) {
+        if self.alive.take().is_some() {
+            // SAFETY: the group is led by our own unreaped child, so its ID is ours to signal.
+            unsafe {
+                libc::killpg(self.watchdog, libc::SIGKILL);
+                let mut status = 0;
+                while libc::waitpid(self.watchdog, &mut status, 0) < 0
+                    && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+                {
+                }
+            }
+        }
+    }
+}
+
+impl Drop for ProcessGroup {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The watchdog's whole life: ignore termination signals, lead a new group, close every
+/// descriptor but `fd`, wait for end-of-file on it, kill the group.
+///
+/// # Safety
+/// Only for the child of `fork`; never returns.
+unsafe fn watchdog(fd: libc::c_int) -> ! {
+    unsafe {
+        for signal in [
+            libc::SIGINT,
+            libc::SIGTERM,
+            libc::SIGHUP,
+            libc::SIGQUIT,
+            libc::SIGPIPE,
+            libc::SIGTSTP,
+            libc::SIGTTIN,
+            libc::SIGTTOU,
+        ] {
+            libc::signal(signal, libc::SIG_IGN);
+        }
+        libc::setpgid(0, 0);
+        // Hold nothing but the pipe: an inherited pipe end would keep another reader waiting.
+        let max = libc::c_uint::MAX;
+        let fd_u = fd as libc::c_uint;
+        let closed = (fd_u == 0 || libc::syscall(libc::SYS_close_range, 0u32, fd_u - 1, 0u32) == 0)
+            && libc::syscall(libc::SYS_close_range, fd_u + 1, max, 0u32) == 0;
+        if !closed {
+            for other in 0..4096 {
+                if other != fd {
+                    libc::close(other);
+                }
+            }
+        }
+        let mut byte = 0u8;
+        loop {
+            let n = libc::read(fd, (&mut byte as *mut u8).cast(), 1);
+            if n == 0 || (n < 0 && *libc::__errno_location() != libc::EINTR) {
+                break;
+            }
+        }
+        libc::killpg(0, libc::SIGKILL);
+        libc::_exit(0)
+    }
 }
 
 /// Runs `argv` in `cwd` (never through a shell). `env` is the complete environment, or `None`
-/// for this process's. Returns when the command and its output streams are done.
+/// for this process's. Returns when the command and its output streams are done; the command's
+/// whole process group is gone by then, whatever happened.
 pub fn run_command(
     argv: &[String],
     cwd: &Path,
@@ -129,29 +227,30 @@ pub fn run_command(
     env: Option<&BTreeMap<String, String>>,
     max_log_bytes: usize,
 ) -> Result<ExecResult, RunError> {
-    let _defer = DeferInterrupts::new();
-    if interrupted() {
-        return Err(RunError::Interrupted);
-    }
+    let _section = Critical::enter().map_err(RunError::Interrupted)?;
     let started = Instant::now();
+    let not_runnable = |e: &std::io::Error| {
+        RunError::NotRunnable(format!(
+            "cannot start {}: {}",
+            str_repr(&argv[0]),
+            strerror(e)
+        ))
+    };
+    let mut group = ProcessGroup::new().map_err(|e| not_runnable(&e))?;
     let mut command = Command::new(&argv[0]);
     command
         .args(&argv[1..])
         .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+        .stderr(Stdio::piped());
+    group.adopt(&mut command);
     if let Some(env) = env {
         command.env_clear().envs(env);
     }
-    let mut child = command.spawn().map_err(|e| {
-        RunError::NotRunnable(format!(
-            "cannot start {}: {}",
-            str_repr(&argv[0]),
-            strerror(&e)
-        ))
-    })?;
+    crate::commit::failpoint("run.before_spawn");
+    let mut child = command.spawn().map_err(|e| not_runnable(&e))?;
+    crate::commit::failpoint("run.spawned");
     let (tx, rx) = mpsc::channel();
     for (index, pipe) in [
         child
@@ -179,8 +278,8 @@ pub fn run_command(
         if let Ok(Some(status)) = child.try_wait() {
             break Ok(status);
         }
-        if INTERRUPTED.load(Ordering::SeqCst) {
-            break Err(RunError::Interrupted);
+        if let Some(signal) = interrupt::pending() {
+            break Err(RunError::Interrupted(signal));
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break Err(RunError::Timeout(format!(
@@ -191,28 +290,13 @@ pub fn run_command(
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(20));
     };
-    let drain_until = |limit: Option<Duration>| {
-        let mut streams = [None, None];
-        let end = limit.map(|l| Instant::now() + l);
-        while streams.iter().any(Option::is_none) {
-            let received = match end {
-                Some(end) => rx
-                    .recv_timeout(end.saturating_duration_since(Instant::now()))
-                    .ok(),
-                None => rx.recv().ok(),
-            };
-            match received {
-                Some((i, s)) => streams[i] = Some(s),
-                None => break,
-            }
-        }
-        streams
-    };
     match status {
         Ok(status) => {
-            // Children that inherited the pipes may keep them open; wait for them to finish
-            // writing like the reference (which reads until EOF).
-            let [out, err] = drain_until(None);
+            let [out, err] = drain(&rx, &mut group, None);
+            group.kill();
+            if let Some(signal) = interrupt::pending() {
+                return Err(RunError::Interrupted(signal));
+            }
             let empty = || capture_stream(std::io::empty(), 0);
             Ok(ExecResult {
                 exit_code: exit_code(status),
@@ -222,21 +306,49 @@ pub fn run_command(
             })
         }
         Err(e) => {
-            kill_group(&mut child);
+            group.kill();
             let _ = child.wait();
-            drain_until(Some(Duration::from_secs(5)));
+            drain(&rx, &mut group, Some(Duration::from_secs(5)));
             Err(e)
         }
     }
 }
 
-/// Runs a helper (git, a probe) and collects its output, killing it after `timeout`. `None`
-/// when it cannot start or times out.
+type Received = (usize, Stream);
+
+/// Collects both captured streams. Children that inherited the pipes may keep them open; they
+/// are waited for like the reference (which reads until EOF), unless a signal arrives (then the
+/// group is killed, which closes the pipes) or `limit` passes.
+fn drain(
+    rx: &mpsc::Receiver<Received>,
+    group: &mut ProcessGroup,
+    limit: Option<Duration>,
+) -> [Option<Stream>; 2] {
+    let mut streams = [None, None];
+    let end = limit.map(|l| Instant::now() + l);
+    while streams.iter().any(Option::is_none) {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok((i, s)) => streams[i] = Some(s),
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if end.is_some_and(|e| Instant::now() >= e) {
+                    break;
+                }
+                if interrupt::pending().is_some() {
+                    group.kill();
+                }
+            }
+        }
+    }
+    streams
+}
+
+/// Runs a helper (git, a probe) and collects its output, killing its whole group after
+/// `timeout`. `None` when it cannot start or times out.
 pub fn output_with_timeout(mut command: Command, timeout: Duration) -> Option<Output> {
-    command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+    let mut group = ProcessGroup::new().ok()?;
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
+    group.adopt(&mut command);
     let mut child = command.spawn().ok()?;
     let (tx, rx) = mpsc::channel();
     let mut stdout = child.stdout.take()?;
@@ -258,7 +370,7 @@ pub fn output_with_timeout(mut command: Command, timeout: Duration) -> Option<Ou
             Ok(Some(status)) => break status,
             Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(2)),
             _ => {
-                kill_group(&mut child);
+                group.kill();
                 let _ = child.wait();
                 return None;
             }
@@ -275,6 +387,7 @@ pub fn output_with_timeout(mut command: Command, timeout: Duration) -> Option<Ou
             .ok()?;
         out[i] = buf;
     }
+    group.kill();
     let [stdout, stderr] = out;
     Some(Output {
         status,

@@ -2,24 +2,28 @@
 //! manifest (re-baseline), replace the evidence, and show what changed.
 //!
 //! The user's current outputs are moved aside first (so the new evidence is made by this run)
-//! and put back if the capture fails; the old manifest and snapshots stay untouched unless the
-//! capture succeeds (capture replaces them atomically).
+//! and put back if the capture fails or is interrupted; the old manifest and snapshots stay
+//! untouched unless the capture succeeds (see the [commit protocol](crate::commit)).
 
-use crate::capture::{CaptureRequest, CaptureResult, ToleranceSetting, capture};
-use crate::claims::{Claim, Op};
-use crate::diff::{Diff, diff_manifests};
-use crate::error::{Error, Result, strerror};
+use crate::capture::{CaptureRequest, CaptureResult, ToleranceSetting};
+use crate::claims::{Claim, Op as ClaimOp};
+use crate::commit::evidence::{Transaction, describe_undo};
+use crate::commit::journal::Op;
+use crate::commit::lock::Wait;
+use crate::diff::{Diff, Side};
+use crate::error::{Error, Result};
 use crate::json;
-use crate::manifest::{Compare, MANIFEST_SUFFIX, Manifest, load_manifest, snapshot_dir_name};
+use crate::manifest::{Compare, Loaded, MANIFEST_SUFFIX, Manifest, snapshot_dir_name};
 use crate::progress::Progress;
 use crate::pyfmt::float_repr;
 use crate::text::safe_text;
+use crate::verify::rerun::Confirm;
 use std::path::{Path, PathBuf};
 
 /// The `--claim` expression that re-creates `claim` (round-trips through the parser).
 pub fn claim_expression(claim: &Claim) -> String {
     match claim.op {
-        Op::Printed => {
+        ClaimOp::Printed => {
             let mut text = format!(
                 "{} ~= {} printed",
                 claim.location,
@@ -133,6 +137,8 @@ pub fn declarations_of<'a>(
         note: note.or_else(|| manifest.note.clone()),
         record_hardware: manifest.environment.hardware.is_some(),
         progress,
+        // The caller holds the evidence's lock already.
+        wait: Wait::No,
     }
 }
 
@@ -167,125 +173,102 @@ pub fn prompt(manifest: &Manifest, base: &Path) -> String {
 pub struct Updated {
     pub capture: CaptureResult,
     pub diff: Diff,
-    /// Warnings beyond the capture's (a stale signature).
+    /// Warnings beyond the capture's (a stale signature, the previous evidence kept).
     pub warnings: Vec<String>,
 }
 
 /// Loads the manifest at `path` and checks that it is named after its experiment.
-pub fn load_for_update(path: &Path) -> Result<(Manifest, PathBuf)> {
-    let manifest = load_manifest(path)?;
-    let file = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let expected = format!("{}{MANIFEST_SUFFIX}", manifest.name);
-    if file != expected {
+pub fn load_for_update(path: &Path) -> Result<Loaded> {
+    let loaded = crate::manifest::load(path)?;
+    let expected = format!("{}{MANIFEST_SUFFIX}", loaded.manifest.name);
+    if loaded.file_name != expected {
         return Err(Error::Usage(format!(
-            "{file} is not named after its experiment ({expected}); rename it back before updating"
+            "{} is not named after its experiment ({expected}); rename it back before updating",
+            loaded.file_name
         )));
     }
-    let base = crate::paths::resolve_base(path)
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    Ok((manifest, base))
+    Ok(loaded)
 }
 
-/// Re-captures the experiment of the manifest at `path` (after confirmation by the caller) and
-/// returns the new evidence and its difference from the old.
-pub fn update(
-    path: &Path,
-    note: Option<String>,
-    timeout: Option<f64>,
-    progress: &dyn Progress,
-) -> Result<Updated> {
-    let (manifest, base) = load_for_update(path)?;
-    let io = |p: &Path, e: std::io::Error| Error::Write {
-        path: p.display().to_string(),
-        reason: strerror(&e),
-    };
-    // keep a copy of the old evidence to compare with
-    let old = tempfile::tempdir().map_err(|e| io(Path::new("temp"), e))?;
-    let old_manifest = old
-        .path()
-        .join(format!("{}{MANIFEST_SUFFIX}", manifest.name));
-    std::fs::copy(path, &old_manifest).map_err(|e| io(path, e))?;
-    let snapshots = base.join(snapshot_dir_name(&manifest.name));
-    if snapshots.is_dir() {
-        let target = old.path().join(snapshot_dir_name(&manifest.name));
-        std::fs::create_dir_all(&target).map_err(|e| io(&target, e))?;
-        for entry in std::fs::read_dir(&snapshots)
-            .map_err(|e| io(&snapshots, e))?
-            .flatten()
-        {
-            std::fs::copy(entry.path(), target.join(entry.file_name()))
-                .map_err(|e| io(&entry.path(), e))?;
-        }
+/// What to update, and how.
+pub struct UpdateRequest<'a> {
+    pub manifest: PathBuf,
+    /// Replaces the recorded note.
+    pub note: Option<String>,
+    pub timeout: Option<f64>,
+    /// Asks the user, given the prompt, whether to go on (`None`: already confirmed).
+    pub confirm: Option<Confirm<'a>>,
+    pub wait: Wait<'a>,
+    pub progress: &'a dyn Progress,
+}
+
+/// Re-captures the experiment of the manifest: under the evidence's lock, reads the manifest
+/// (once), asks for confirmation with exactly the command that will run, moves the declared
+/// outputs aside, captures again with the same declarations (staged), computes the difference
+/// from the old evidence and commits. Any failure or interruption before the commit puts the
+/// outputs back as they were. `Ok(None)` when the user declined.
+pub fn update(req: &UpdateRequest) -> Result<Option<Updated>> {
+    let (mut evidence, recovered) = Transaction::open(&req.manifest, Op::Update, req.wait)?;
+    let loaded = load_for_update(&req.manifest)?;
+    let manifest = &loaded.manifest;
+    let base = loaded.base.clone();
+    if let Some(confirm) = req.confirm
+        && !confirm(&prompt(manifest, &base))?
+    {
+        return Ok(None);
     }
-    // move the current outputs aside; put them back if the capture fails
-    let _defer = crate::runner::DeferInterrupts::new();
-    let aside = tempfile::Builder::new()
-        .prefix(".sciproof-rerun-update-")
-        .tempdir_in(&base)
-        .map_err(|e| io(&base, e))?;
-    let mut moved = Vec::new();
-    for (i, o) in manifest.outputs.iter().enumerate() {
-        let target =
-            crate::paths::resolve_inside(&base, &o.path).map_err(|e| Error::Manifest(e.0))?;
-        if std::fs::symlink_metadata(&target).is_ok() {
-            let to = aside.path().join(i.to_string());
-            std::fs::rename(&target, &to).map_err(|e| io(&target, e))?;
-            moved.push((to, target));
-        }
+    let mut outputs = Vec::new();
+    for o in &manifest.outputs {
+        crate::paths::resolve_inside(&base, &o.path).map_err(|e| Error::Manifest(e.0))?;
+        outputs.push(o.path.clone());
     }
-    let request = declarations_of(&manifest, &base, note, timeout, progress);
-    let captured = match capture(&request) {
-        Ok(c) => c,
+    evidence.move_aside(&outputs)?;
+    let request = declarations_of(manifest, &base, req.note.clone(), req.timeout, req.progress);
+    let staged = match crate::capture::record(&request, &mut evidence) {
+        Ok(staged) => staged,
         Err(e) => {
-            for (from, to) in &moved {
-                let _ = std::fs::remove_dir_all(to).or_else(|_| std::fs::remove_file(to));
-                let _ = std::fs::rename(from, to);
-            }
-            return Err(e);
+            let restored = evidence.undo();
+            return Err(match crate::capture::interrupted_as(e, "") {
+                Error::Interrupted { signal, .. } => Error::Interrupted {
+                    signal,
+                    detail: describe_undo(&restored),
+                },
+                Error::Capture(m) => Error::Capture(format!("{m} ({})", describe_undo(&restored))),
+                other => other,
+            });
         }
     };
-    let diff = diff_manifests(&old_manifest, path, false)?;
+    let staging = evidence.staging_base()?;
+    let diff = crate::diff::between(
+        Side {
+            manifest,
+            base: &base,
+            file: &loaded.file_name,
+        },
+        Side {
+            manifest: &staged.manifest,
+            base: &staging,
+            file: &loaded.file_name,
+        },
+        false,
+    );
+    let failed = staged.manifest.execution.exit_code != 0;
+    let kept = evidence.commit(&staged.text, Some(&loaded.bytes), failed)?;
     let mut warnings = Vec::new();
-    if captured.manifest.execution.exit_code != 0 {
-        // The command now fails: keep the previous evidence and outputs where the user can
-        // restore them from.
-        let keep = aside.keep();
-        let _ = std::fs::copy(
-            &old_manifest,
-            keep.join(format!("{}{MANIFEST_SUFFIX}", manifest.name)),
-        );
-        let old_snapshots = old.path().join(snapshot_dir_name(&manifest.name));
-        if old_snapshots.is_dir() {
-            let target = keep.join(snapshot_dir_name(&manifest.name));
-            let _ = std::fs::create_dir_all(&target);
-            for entry in std::fs::read_dir(&old_snapshots)
-                .into_iter()
-                .flatten()
-                .flatten()
-            {
-                let _ = std::fs::copy(entry.path(), target.join(entry.file_name()));
-            }
-        }
+    if let Some(kept) = kept {
         warnings.push(format!(
-            "the command failed; the previous evidence and outputs are kept in {}/ (outputs by their position in the old manifest); move them back to restore the old baseline",
-            keep.strip_prefix(&base).unwrap_or(&keep).display()
+            "the command failed; the previous evidence and outputs are kept in {kept}/ (at their own paths); move them back to restore the old baseline"
         ));
     }
-    let sig = crate::signing::signature_path(path);
-    if sig.is_file() {
-        warnings.push(format!(
-            "{} signs the OLD manifest and no longer matches; sign the new one with `sciproof sign`",
-            sig.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-        ));
-    }
-    Ok(Updated {
-        capture: captured,
+    warnings.extend(crate::capture::stale_signature(&req.manifest));
+    Ok(Some(Updated {
+        capture: CaptureResult {
+            manifest_path: req.manifest.clone(),
+            manifest: staged.manifest,
+            warnings: staged.warnings,
+            recovered,
+        },
         diff,
         warnings,
-    })
+    }))
 }

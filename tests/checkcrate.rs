@@ -78,15 +78,12 @@ fn records(p: &Project) -> Vec<Value> {
 /// The records of an integrity verification of `run.sciproof.json`, checked at `at`.
 fn verified_records(p: &Project, at: &str) -> Vec<sciproof::checkcrate::CheckRecord> {
     let manifest = p.join("run.sciproof.json");
-    let report = sciproof::verify::verify(&sciproof::verify::VerifyRequest {
-        manifest: manifest.clone(),
-        rerun: None,
-        allowed_signers: None,
-        policy: None,
-        progress: &sciproof::progress::NoProgress,
-    })
+    let verified = sciproof::verify::verify_loaded(&sciproof::verify::VerifyRequest::integrity(
+        &manifest,
+        &sciproof::progress::NoProgress,
+    ))
     .unwrap();
-    sciproof::checkcrate::records_of(&manifest, &report, at).unwrap()
+    sciproof::checkcrate::records_of(&verified.loaded, &verified.report, at).unwrap()
 }
 
 fn get<'a>(v: &'a Value, path: &[&str]) -> &'a Value {

@@ -505,18 +505,24 @@ fn interrupting_the_rerun_restores_the_outputs() {
         .current_dir(p.path())
         .args(["verify", "i.sciproof.json", "--rerun", "--yes", "--json"])
         .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(800));
+    // Wait until the command has written its partial output (no sleep as synchronisation).
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(p.join("out.txt")).ok().as_deref() != Some("partial\n") {
+        assert!(started.elapsed().as_secs() < 30, "the rerun never started");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
     unsafe {
         libc::kill(child.id() as i32, libc::SIGINT);
     }
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(130), "128 + SIGINT");
     let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     assert_eq!(
         field(&check_for(&r, "rerun"), "message").as_str(),
-        Some("interrupted by the user; originals were restored")
+        Some("interrupted by SIGINT; the command was stopped and the originals were restored")
     );
     assert_eq!(p.read("out.txt"), "done\n");
 }

@@ -117,7 +117,7 @@ fn an_update_whose_command_now_fails_records_the_failure_and_keeps_the_old_evide
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("the previous evidence and outputs are kept in .sciproof-rerun-update-"),
+        stderr.contains("the previous evidence and outputs are kept in .sciproof-update-"),
         "{stderr}"
     );
     let m = load_manifest(&p.join("run.sciproof.json")).unwrap();
@@ -128,7 +128,7 @@ fn an_update_whose_command_now_fails_records_the_failure_and_keeps_the_old_evide
         .find(|e| {
             e.file_name()
                 .to_string_lossy()
-                .starts_with(".sciproof-rerun-update-")
+                .starts_with(".sciproof-update-")
         })
         .unwrap()
         .path();
@@ -136,4 +136,16 @@ fn an_update_whose_command_now_fails_records_the_failure_and_keeps_the_old_evide
         std::fs::read_to_string(kept.join("run.sciproof.json")).unwrap(),
         before
     );
+    // The old outputs are kept at their own paths, and nothing else is left behind.
+    assert_eq!(
+        std::fs::read_to_string(kept.join("out/log.txt")).unwrap(),
+        "log 21\n"
+    );
+    let leftovers: Vec<String> = std::fs::read_dir(p.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".sciproof-") && !n.starts_with(".sciproof-update-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }

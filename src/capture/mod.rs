@@ -1,21 +1,28 @@
 //! Capture: run a command once and write an evidence manifest.
 //!
 //! Everything that can be checked before the command runs is checked first, so a bad request
-//! never executes anything and never writes anything. The manifest and its snapshot folder are
-//! replaced only once everything succeeded; a failed capture leaves earlier evidence untouched.
+//! never executes anything and never writes anything. The stages, in order: validate the
+//! request ([`validate_request`]), lock the evidence, hash the inputs, note the outputs as they
+//! were, run the command, prove the inputs unchanged, record the outputs (numeric snapshots are
+//! staged in the work folder), check the claims, build the manifest, commit. The manifest and
+//! its snapshot folder are replaced together by the [commit protocol](crate::commit), only once
+//! everything succeeded; a failed or interrupted capture leaves earlier evidence untouched.
 
 mod tolerance;
 
 pub use tolerance::{ToleranceSetting, parse_tolerance_settings};
 
 use crate::claims::{Claim, parse_claim};
+use crate::commit::evidence::Transaction;
+use crate::commit::journal::Op;
+use crate::commit::lock::Wait;
 use crate::error::{Error, Result, strerror};
 use crate::hash::sha256_file;
 use crate::json::Object;
 use crate::manifest::{
     Artifact, CommandLine, Compare, Dependency, Environment, Execution, Input, MANIFEST_SUFFIX,
     MAX_NOTE_LENGTH, Manifest, Output, SCHEMA_1_0, SCHEMA_1_1, Snapshot, check_nesting,
-    is_valid_name, snapshot_dir_name, source, write_manifest,
+    is_valid_name, snapshot_dir_name, source,
 };
 use crate::paths::{resolve_base, to_manifest_path};
 use crate::probe::{self, git::git_state, hardware::hardware_info, python};
@@ -58,6 +65,8 @@ pub struct CaptureRequest<'a> {
     pub note: Option<String>,
     pub record_hardware: bool,
     pub progress: &'a dyn Progress,
+    /// What to do when another sciproof is writing the same evidence.
+    pub wait: Wait<'a>,
 }
 
 /// A successful capture.
@@ -67,6 +76,26 @@ pub struct CaptureResult {
     pub manifest: Manifest,
     /// Things worth knowing that do not stop the capture (printed as `warning: ...`).
     pub warnings: Vec<String>,
+    /// What was done about an operation an earlier process left unfinished.
+    pub recovered: Option<String>,
+}
+
+/// New evidence, built and staged but not yet committed.
+#[derive(Debug)]
+pub struct Staged {
+    pub manifest: Manifest,
+    /// The manifest's exact bytes.
+    pub text: String,
+    pub warnings: Vec<String>,
+}
+
+/// The request, checked and converted to manifest paths.
+struct Plan {
+    inputs: Vec<String>,
+    exact: Vec<String>,
+    numeric: Vec<String>,
+    tolerances: Vec<(String, ToleranceSetting)>,
+    claims: Vec<Claim>,
 }
 
 fn fail<T>(message: impl Into<String>) -> Result<T> {
@@ -246,19 +275,8 @@ fn parse_claims(
 }
 
 /// Checks everything about the request that can be checked without touching the disk beyond
-/// path resolution. Returns the converted `(inputs, exact outputs, numeric outputs, tolerances,
-/// claims)`.
-#[allow(clippy::type_complexity)]
-fn validate_request(
-    req: &CaptureRequest,
-    base: &Path,
-) -> Result<(
-    Vec<String>,
-    Vec<String>,
-    Vec<String>,
-    Vec<(String, ToleranceSetting)>,
-    Vec<Claim>,
-)> {
+/// path resolution.
+fn validate_request(req: &CaptureRequest, base: &Path) -> Result<Plan> {
     if !is_valid_name(&req.name) {
         return fail(format!(
             "invalid name {}: use letters, digits, '.', '_' or '-' (max 100 characters)",
@@ -305,8 +323,9 @@ fn validate_request(
     let all_outputs: Vec<String> = exact.iter().chain(&numeric).cloned().collect();
     unique(&all_outputs, "--output/--output-numeric")?;
     let snapshots = snapshot_dir_name(&req.name);
+    let manifest_file = format!("{}{MANIFEST_SUFFIX}", req.name);
     for relative in inputs.iter().chain(&all_outputs) {
-        if *relative == format!("{}{MANIFEST_SUFFIX}", req.name)
+        if *relative == manifest_file
             || *relative == snapshots
             || relative.starts_with(&format!("{snapshots}/"))
         {
@@ -314,6 +333,12 @@ fn validate_request(
                 "{} is where the evidence of this capture is written; it cannot also be declared as an input or output",
                 str_repr(relative)
             ));
+        }
+    }
+    for relative in &all_outputs {
+        if let Some(why) = crate::manifest::reserved_output(relative, &manifest_file, &[&snapshots])
+        {
+            return fail(why);
         }
     }
     let claims = parse_claims(base, &req.claims, &all_outputs)?;
@@ -337,55 +362,25 @@ fn validate_request(
             "declare at least one --input, --output or --output-numeric file; SciProof only verifies files that were declared",
         );
     }
-    Ok((inputs, exact, numeric, tolerances, claims))
+    Ok(Plan {
+        inputs,
+        exact,
+        numeric,
+        tolerances,
+        claims,
+    })
 }
 
-/// Replaces the snapshot folder and writes the manifest, so that either both are new or both
-/// are as before: the old folder is set aside, the new one moved in, the manifest written; on
-/// failure everything is put back.
-fn commit(
-    base: &Path,
-    manifest_path: &Path,
-    manifest: &Manifest,
-    staging: Option<tempfile::TempDir>,
-) -> Result<()> {
-    let snapshot_dir = base.join(snapshot_dir_name(&manifest.name));
-    let io = |e: std::io::Error| Error::Write {
-        path: snapshot_dir.display().to_string(),
-        reason: strerror(&e),
-    };
-    let aside = if std::fs::symlink_metadata(&snapshot_dir).is_ok() {
-        let holder = tempfile::Builder::new()
-            .prefix(".sciproof-old-")
-            .tempdir_in(base)
-            .map_err(io)?;
-        let target = holder.path().join("d");
-        std::fs::rename(&snapshot_dir, &target).map_err(io)?;
-        Some((holder, target))
-    } else {
-        None
-    };
-    let restore = |aside: &Option<(tempfile::TempDir, PathBuf)>| {
-        if let Some((_, target)) = aside {
-            let _ = std::fs::remove_dir_all(&snapshot_dir);
-            let _ = std::fs::rename(target, &snapshot_dir);
-        }
-    };
-    if let Some(staging) = staging {
-        let staged = staging.keep();
-        if let Err(e) = std::fs::rename(&staged, &snapshot_dir) {
-            let _ = std::fs::remove_dir_all(&staged);
-            restore(&aside);
-            return Err(io(e));
-        }
+/// An error caused by a pending signal becomes [`Error::Interrupted`] with `detail`.
+pub fn interrupted_as(e: Error, detail: &str) -> Error {
+    match (crate::interrupt::pending(), e) {
+        (_, e @ Error::Interrupted { .. }) => e,
+        (Some(signal), _) => Error::Interrupted {
+            signal,
+            detail: detail.to_string(),
+        },
+        (None, e) => e,
     }
-    if let Err(e) = write_manifest(manifest_path, manifest) {
-        let _ = std::fs::remove_dir_all(&snapshot_dir);
-        restore(&aside);
-        return Err(e);
-    }
-    drop(aside); // removes the old snapshots
-    Ok(())
 }
 
 /// Runs the command of `req` once and writes `NAME.sciproof.json` in `req.base`.
@@ -395,30 +390,148 @@ fn commit(
 /// input, a declared output is missing after a successful run) write nothing.
 pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
     let base = resolve_base(&req.base);
-    let (input_paths, exact_paths, numeric_paths, tolerances, claims) =
-        validate_request(req, &base)?;
+    let plan = validate_request(req, &base)?;
     let manifest_path = base.join(format!("{}{MANIFEST_SUFFIX}", req.name));
+    let (mut evidence, recovered) = Transaction::open(&manifest_path, Op::Capture, req.wait)?;
     if std::fs::symlink_metadata(&manifest_path).is_ok() && !req.force {
         return fail(format!(
             "{}{MANIFEST_SUFFIX} already exists (use --force to overwrite it)",
             req.name
         ));
     }
+    let staged = record_planned(req, &base, plan, &mut evidence)
+        .map_err(|e| interrupted_as(e, "no evidence was written"))?;
+    evidence.commit(&staged.text, None, false)?;
+    let mut warnings = staged.warnings;
+    warnings.extend(stale_signature(&manifest_path));
+    Ok(CaptureResult {
+        manifest_path,
+        manifest: staged.manifest,
+        warnings,
+        recovered,
+    })
+}
+
+/// The warning for a signature that signs a manifest that was just replaced.
+pub fn stale_signature(manifest: &Path) -> Option<String> {
+    let sig = crate::signing::signature_path(manifest);
+    std::fs::symlink_metadata(&sig).is_ok().then(|| {
+        let name = |p: &Path| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        format!(
+            "{} signs the previous manifest and no longer matches {}; sign the new one with `sciproof sign {} --key KEY` (or remove the old signature)",
+            name(&sig),
+            name(manifest),
+            name(manifest)
+        )
+    })
+}
+
+/// Runs the command of `req` and builds its evidence, staged in `evidence` (whose lock the
+/// caller holds); nothing live is changed. `sciproof update` commits it after its diff.
+pub fn record(req: &CaptureRequest, evidence: &mut Transaction) -> Result<Staged> {
+    let base = resolve_base(&req.base);
+    let plan = validate_request(req, &base)?;
+    record_planned(req, &base, plan, evidence)
+}
+
+fn record_planned(
+    req: &CaptureRequest,
+    base: &Path,
+    plan: Plan,
+    evidence: &mut Transaction,
+) -> Result<Staged> {
     let progress = req.progress;
     // The Git probe runs while the inputs are hashed.
     let (keyed_inputs, git) = std::thread::scope(|scope| {
-        let git = scope.spawn(|| git_state(&base));
-        let inputs = hash_inputs(&base, &input_paths, progress);
+        let git = scope.spawn(|| git_state(base));
+        let inputs = hash_inputs(base, &plan.inputs, progress);
         (inputs, git.join().unwrap_or(None))
     });
-    let keyed_inputs = keyed_inputs?;
-    let (inputs, input_keys): (Vec<Input>, Vec<InputKeys>) = keyed_inputs.into_iter().unzip();
+    let (inputs, input_keys): (Vec<Input>, Vec<InputKeys>) = keyed_inputs?.into_iter().unzip();
+    let all_outputs: Vec<(String, bool)> = plan
+        .exact
+        .iter()
+        .map(|p| (p.clone(), false))
+        .chain(plan.numeric.iter().map(|p| (p.clone(), true)))
+        .collect();
+    refuse_outputs_in_input_dirs(&inputs, &plan)?;
+    let before = outputs_before(base, &all_outputs, progress)?;
+    let mut warnings = tolerance_warnings(req, &plan);
+    if git.as_ref().is_some_and(|g| g.dirty) {
+        warnings.push(
+            "the Git working tree has uncommitted changes, so the commit alone does not identify the code that was run".into(),
+        );
+    }
+    let interpreter = python::probe(&req.argv[0], base);
+
+    let started = SystemTime::now();
+    let result = run(req, base)?;
+    for (input, keys) in inputs.iter().zip(&input_keys) {
+        if !input_unchanged(base, input, keys, started, progress) {
+            return fail(format!(
+                "the command modified or removed the declared input {}; inputs must be read-only. No evidence was written.",
+                str_repr(&input.path)
+            ));
+        }
+    }
+    let outputs = record_outputs(
+        req,
+        base,
+        &plan,
+        &all_outputs,
+        &before,
+        result.exit_code,
+        evidence,
+        &mut warnings,
+    )?;
+    let declared: Vec<(&str, bool)> = inputs
+        .iter()
+        .map(|i| (i.path.as_str(), i.artifact.is_directory()))
+        .chain(
+            outputs
+                .iter()
+                .map(|o| (o.path.as_str(), o.artifact.is_directory())),
+        )
+        .collect();
+    check_nesting(&declared).map_err(Error::Capture)?;
+    let has_directory = declared.iter().any(|(_, d)| *d);
+    check_claims_at_capture(base, &plan.claims, &outputs, &mut warnings)?;
+    let manifest = build_manifest(
+        req,
+        plan.claims,
+        has_directory,
+        interpreter,
+        git,
+        inputs,
+        result,
+        outputs,
+    );
+    let value = crate::manifest::to_json(&manifest);
+    crate::manifest::validate(&value).map_err(|e| {
+        Error::Capture(format!(
+            "internal error: generated an invalid manifest: {e}"
+        ))
+    })?;
+    let mut text = crate::json::to_string_pretty(&value);
+    text.push('\n');
+    Ok(Staged {
+        manifest,
+        text,
+        warnings,
+    })
+}
+
+fn refuse_outputs_in_input_dirs(inputs: &[Input], plan: &Plan) -> Result<()> {
     let input_dirs: Vec<&str> = inputs
         .iter()
         .filter(|i| i.artifact.is_directory())
         .map(|i| i.path.as_str())
         .collect();
-    for relative in input_paths.iter().chain(&exact_paths).chain(&numeric_paths) {
+    for relative in plan.inputs.iter().chain(&plan.exact).chain(&plan.numeric) {
         for dir in &input_dirs {
             if relative != dir && relative.starts_with(&format!("{dir}/")) {
                 return fail(format!(
@@ -429,13 +542,17 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
             }
         }
     }
-    let all_outputs: Vec<(String, bool)> = exact_paths
-        .iter()
-        .map(|p| (p.clone(), false))
-        .chain(numeric_paths.iter().map(|p| (p.clone(), true)))
-        .collect();
-    let mut before: Vec<Option<String>> = Vec::new();
-    for (relative, numeric) in &all_outputs {
+    Ok(())
+}
+
+/// The digest of each declared output before the run (`None` where absent).
+fn outputs_before(
+    base: &Path,
+    outputs: &[(String, bool)],
+    progress: &dyn Progress,
+) -> Result<Vec<Option<String>>> {
+    let mut before = Vec::new();
+    for (relative, numeric) in outputs {
         let path = base.join(relative);
         match std::fs::metadata(&path) {
             Ok(m) if m.is_dir() => {
@@ -450,23 +567,20 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
             Err(_) => before.push(None),
         }
     }
+    Ok(before)
+}
 
+fn tolerance_warnings(req: &CaptureRequest, plan: &Plan) -> Vec<String> {
     let mut warnings = Vec::new();
-    let setting_of = |relative: &str| {
-        tolerances
-            .iter()
-            .find(|(p, _)| p == relative)
-            .map(|(_, s)| *s)
-            .unwrap_or_default()
-    };
-    let uses_default_rtol = numeric_paths.iter().any(|p| setting_of(p).rtol.is_none());
+    let setting_of = |relative: &str| setting_for(&plan.tolerances, relative);
+    let uses_default_rtol = plan.numeric.iter().any(|p| setting_of(p).rtol.is_none());
     if uses_default_rtol && req.rtol >= 1.0 {
         warnings.push(format!(
             "rtol={} is 1 or more: {LARGE_RTOL}",
             float_repr(req.rtol)
         ));
     }
-    for relative in &numeric_paths {
+    for relative in &plan.numeric {
         if let Some(own) = setting_of(relative).rtol.filter(|r| *r >= 1.0) {
             warnings.push(format!(
                 "rtol={} for {} is 1 or more: {LARGE_RTOL}",
@@ -475,60 +589,66 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
             ));
         }
     }
-    if git.as_ref().is_some_and(|g| g.dirty) {
-        warnings.push(
-            "the Git working tree has uncommitted changes, so the commit alone does not identify the code that was run".into(),
-        );
-    }
-    let interpreter = python::probe(&req.argv[0], &base);
+    warnings
+}
 
-    let started = SystemTime::now();
-    progress.begin(
+fn setting_for(tolerances: &[(String, ToleranceSetting)], relative: &str) -> ToleranceSetting {
+    tolerances
+        .iter()
+        .find(|(p, _)| p == relative)
+        .map(|(_, s)| *s)
+        .unwrap_or_default()
+}
+
+fn run(req: &CaptureRequest, base: &Path) -> Result<crate::runner::ExecResult> {
+    req.progress.begin(
         &format!("running {}", req.argv[0]),
         0,
         crate::progress::Unit::Bytes,
     );
     let run = run_command(
         &req.argv,
-        &base,
+        base,
         req.timeout,
         None,
         usize::try_from(req.max_log_bytes).unwrap_or(usize::MAX),
     );
-    progress.finish();
-    let result = match run {
-        Ok(r) => r,
-        Err(RunError::Interrupted) => return fail("interrupted; no evidence was written"),
-        Err(RunError::Timeout(m)) => return fail(format!("{m}; no evidence was written")),
-        Err(RunError::NotRunnable(m)) => return fail(m),
-    };
-
-    for (input, keys) in inputs.iter().zip(&input_keys) {
-        if !input_unchanged(&base, input, keys, started, progress) {
-            return fail(format!(
-                "the command modified or removed the declared input {}; inputs must be read-only. No evidence was written.",
-                str_repr(&input.path)
-            ));
-        }
+    req.progress.finish();
+    match run {
+        Ok(r) => Ok(r),
+        Err(RunError::Interrupted(signal)) => Err(Error::Interrupted {
+            signal,
+            detail: "the command was stopped; no evidence was written".into(),
+        }),
+        Err(RunError::Timeout(m)) => fail(format!("{m}; no evidence was written")),
+        Err(RunError::NotRunnable(m)) => fail(m),
     }
+}
 
-    let staging = if numeric_paths.is_empty() {
-        None
-    } else {
-        let dir = tempfile::Builder::new()
-            .prefix(&format!(".{}.", snapshot_dir_name(&req.name)))
-            .tempdir_in(&base)
-            .map_err(|e| Error::Write {
-                path: base.display().to_string(),
-                reason: strerror(&e),
-            })?;
-        Some(dir)
+/// Records every declared output after the run; numeric outputs are checked and their copies
+/// staged in `evidence`.
+#[allow(clippy::too_many_arguments)]
+fn record_outputs(
+    req: &CaptureRequest,
+    base: &Path,
+    plan: &Plan,
+    all_outputs: &[(String, bool)],
+    before: &[Option<String>],
+    exit_code: i64,
+    evidence: &mut Transaction,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Output>> {
+    let progress = req.progress;
+    let unchanged = |relative: &str| {
+        format!(
+            "output {} existed before the run and was not changed by it",
+            str_repr(relative)
+        )
     };
     let mut outputs: Vec<Output> = Vec::new();
-    for ((relative, numeric), before) in all_outputs.iter().zip(&before) {
+    for ((relative, numeric), before) in all_outputs.iter().zip(before) {
         let path = base.join(relative);
-        let meta = std::fs::metadata(&path);
-        let mut output = match meta {
+        let mut output = match std::fs::metadata(&path) {
             Ok(m) if m.is_dir() => {
                 if *numeric {
                     return fail(numeric_directory_message(relative));
@@ -536,10 +656,7 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
                 let entries = scan(&path, &format!("output {}", str_repr(relative)), progress)?;
                 let digest = tree_digest(&entries);
                 if before.as_deref() == Some(digest.as_str()) {
-                    warnings.push(format!(
-                        "output {} existed before the run and was not changed by it",
-                        str_repr(relative)
-                    ));
+                    warnings.push(unchanged(relative));
                 }
                 Output {
                     path: relative.clone(),
@@ -553,10 +670,7 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
             Ok(m) if m.is_file() => {
                 let (digest, size) = hash_file(&path, relative, progress)?;
                 if before.as_deref() == Some(digest.as_str()) {
-                    warnings.push(format!(
-                        "output {} existed before the run and was not changed by it",
-                        str_repr(relative)
-                    ));
+                    warnings.push(unchanged(relative));
                 }
                 Output {
                     path: relative.clone(),
@@ -568,7 +682,7 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
                 }
             }
             Ok(_) => return Err(not_regular(relative, "output")),
-            Err(_) if result.exit_code == 0 => {
+            Err(_) if exit_code == 0 => {
                 return fail(format!(
                     "the command succeeded but the declared output {} does not exist. No evidence was written.",
                     str_repr(relative)
@@ -594,21 +708,14 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
         if *numeric {
             // A numeric output that cannot be compared later is refused now.
             crate::numeric::check_file(&path).map_err(|e| Error::Capture(e.0))?;
-            let staging = staging
-                .as_ref()
-                .expect("staging exists for numeric outputs");
             let file_name = path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             let snapshot_name = format!("{}-{file_name}", outputs.len());
-            let target = staging.path().join(&snapshot_name);
-            std::fs::copy(&path, &target).map_err(|e| Error::Write {
-                path: target.display().to_string(),
-                reason: strerror(&e),
-            })?;
+            let target = evidence.stage_snapshot(&path, &snapshot_name)?;
             let (snapshot_digest, _) = hash_file(&target, &snapshot_name, progress)?;
-            let setting = setting_of(relative);
+            let setting = setting_for(&plan.tolerances, relative);
             output.compare = Compare::Numeric {
                 rtol: setting.rtol.unwrap_or(req.rtol),
                 atol: setting.atol.unwrap_or(req.atol),
@@ -620,19 +727,19 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
         }
         outputs.push(output);
     }
+    Ok(outputs)
+}
 
-    let declared: Vec<(&str, bool)> = inputs
-        .iter()
-        .map(|i| (i.path.as_str(), i.artifact.is_directory()))
-        .chain(
-            outputs
-                .iter()
-                .map(|o| (o.path.as_str(), o.artifact.is_directory())),
-        )
-        .collect();
-    check_nesting(&declared).map_err(Error::Capture)?;
+/// Evaluates every claim on its output now: a claim on a missing output is refused, one that
+/// does not hold is recorded with a warning (verification keeps reporting it).
+fn check_claims_at_capture(
+    base: &Path,
+    claims: &[Claim],
+    outputs: &[Output],
+    warnings: &mut Vec<String>,
+) -> Result<()> {
     let mut documents = crate::claims::locate::Documents::default();
-    for claim in &claims {
+    for claim in claims {
         let present_file = outputs
             .iter()
             .any(|o| o.path == claim.output && o.present && !o.artifact.is_directory());
@@ -642,7 +749,6 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
                 str_repr(&claim.output)
             ));
         }
-        // A claim that does not hold is recorded anyway, with a warning; verify keeps reporting it.
         let found = documents
             .find(&base.join(&claim.output), &claim.output, &claim.location)
             .map_err(|e| Error::Capture(format!("claim on {}: {e}", str_repr(&claim.output))))?;
@@ -658,8 +764,20 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
             ));
         }
     }
+    Ok(())
+}
 
-    let has_directory = declared.iter().any(|(_, d)| *d);
+#[allow(clippy::too_many_arguments)]
+fn build_manifest(
+    req: &CaptureRequest,
+    claims: Vec<Claim>,
+    has_directory: bool,
+    interpreter: Option<python::Interpreter>,
+    git: Option<crate::manifest::GitState>,
+    inputs: Vec<Input>,
+    result: crate::runner::ExecResult,
+    outputs: Vec<Output>,
+) -> Manifest {
     let schema_version =
         if has_directory || !claims.is_empty() || req.note.is_some() || req.record_hardware {
             SCHEMA_1_1
@@ -684,7 +802,7 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
             Vec::new(),
         ),
     };
-    let manifest = Manifest {
+    Manifest {
         schema_version: schema_version.to_string(),
         minor: if schema_version == SCHEMA_1_1 { 1 } else { 0 },
         name: req.name.clone(),
@@ -715,11 +833,5 @@ pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
         outputs,
         claims,
         note: req.note.clone(),
-    };
-    commit(&base, &manifest_path, &manifest, staging)?;
-    Ok(CaptureResult {
-        manifest_path,
-        manifest,
-        warnings,
-    })
+    }
 }

@@ -33,35 +33,25 @@ pub use record::{CheckRecord, FileRead};
 use crate::error::{Error, Result};
 use std::path::Path;
 
-/// The records of a verification of the manifest at `manifest_path` that produced `report`:
-/// `checked_at` (RFC 3339) is written into every record; the manifest's folder is the root
-/// that paths are relative to.
+/// The records of a verification of the manifest `loaded` (as it was read, once) that
+/// produced `report`: `checked_at` (RFC 3339) is written into every record; the manifest's
+/// folder is the root that paths are relative to.
 pub fn records_of(
-    manifest_path: &Path,
+    loaded: &crate::manifest::Loaded,
     report: &crate::report::Report,
     checked_at: &str,
 ) -> Result<Vec<CheckRecord>> {
-    let (manifest, base) = crate::verify::load(manifest_path)?;
-    let bytes = std::fs::read(manifest_path).map_err(|e| {
-        Error::Manifest(format!(
-            "cannot read manifest {}: {}",
-            manifest_path.display(),
-            crate::error::strerror(&e)
-        ))
-    })?;
-    let name = manifest_path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let signature_path = base.join(format!("{name}.sig"));
-    let manifest_signature = std::fs::read(&signature_path)
-        .ok()
-        .map(|sig| (format!("{name}.sig"), crate::hash::sha256_bytes(&sig)));
+    let name = loaded.file_name.clone();
+    let signature_path = loaded.base.join(format!("{name}.sig"));
+    let manifest_signature =
+        crate::untrusted::read(&signature_path, crate::untrusted::Kind::Signature)
+            .ok()
+            .map(|sig| (format!("{name}.sig"), crate::hash::sha256_bytes(&sig)));
     let ctx = produce::Context {
-        base: &base,
-        manifest: &manifest,
+        base: &loaded.base,
+        manifest: &loaded.manifest,
         manifest_path: name,
-        manifest_digest: crate::hash::sha256_bytes(&bytes),
+        manifest_digest: loaded.sha256(),
         manifest_signature,
         checked_at: checked_at.to_string(),
         rerun_outputs_dir: report.rerun_outputs_dir.clone(),

@@ -11,7 +11,7 @@ pub mod render;
 
 use crate::error::Result;
 use crate::json::{Object, Value};
-use crate::manifest::{Artifact, Compare, Input, Manifest, Output, load_manifest};
+use crate::manifest::{Artifact, Compare, Input, Manifest, Output};
 use crate::paths::resolve_inside;
 use crate::probe::python::normalize_package_name;
 use crate::pyfmt::{float_repr, str_repr};
@@ -397,15 +397,37 @@ fn artifact(old: View, new: View) -> (Vec<String>, Object) {
 /// Compares the manifests at `old` and `new`. Nothing is executed; only the numeric snapshots
 /// the manifests reference are read.
 pub fn diff_manifests(old_path: &Path, new_path: &Path, show_values: bool) -> Result<Diff> {
-    let old = load_manifest(old_path)?;
-    let new = load_manifest(new_path)?;
-    let base = |p: &Path| {
-        crate::paths::resolve_base(p)
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default()
-    };
-    let (old_base, new_base) = (base(old_path), base(new_path));
+    let old = crate::manifest::load(old_path)?;
+    let new = crate::manifest::load(new_path)?;
+    Ok(between(
+        Side {
+            manifest: &old.manifest,
+            base: &old.base,
+            file: &old.file_name,
+        },
+        Side {
+            manifest: &new.manifest,
+            base: &new.base,
+            file: &new.file_name,
+        },
+        show_values,
+    ))
+}
+
+/// One manifest of a comparison.
+pub struct Side<'a> {
+    pub manifest: &'a Manifest,
+    /// The folder its snapshot paths are resolved in.
+    pub base: &'a Path,
+    /// Its file name, for the report.
+    pub file: &'a str,
+}
+
+/// Compares two loaded manifests. Nothing is executed; only the numeric snapshots they
+/// reference are read.
+pub fn between(old_side: Side, new_side: Side, show_values: bool) -> Diff {
+    let (old, old_base) = (old_side.manifest, old_side.base);
+    let (new, new_base) = (new_side.manifest, new_side.base);
     let mut b = Builder {
         changes: Vec::new(),
         notes: vec![NOTE_CAUSE.to_string()],
@@ -438,7 +460,7 @@ pub fn diff_manifests(old_path: &Path, new_path: &Path, show_values: bool) -> Re
         ),
         _ => {}
     }
-    environment(&mut b, &old, &new, show_values);
+    environment(&mut b, old, new, show_values);
     match (&old.git, &new.git) {
         (None, None) => {}
         (Some(_), None) | (None, Some(_)) => b.push(
@@ -475,7 +497,7 @@ pub fn diff_manifests(old_path: &Path, new_path: &Path, show_values: bool) -> Re
             .map(|i| (i.path.clone(), i.clone()))
             .collect()
     };
-    let (io, inn) = (inputs(&old), inputs(&new));
+    let (io, inn) = (inputs(old), inputs(new));
     for path in io.keys().chain(inn.keys()).collect::<BTreeSet<_>>() {
         let (a, c) = (io.get(path), inn.get(path));
         match (a, c) {
@@ -514,7 +536,7 @@ pub fn diff_manifests(old_path: &Path, new_path: &Path, show_values: bool) -> Re
             .map(|o| (o.path.clone(), o.clone()))
             .collect()
     };
-    let (oo, on) = (outputs(&old), outputs(&new));
+    let (oo, on) = (outputs(old), outputs(new));
     for path in oo.keys().chain(on.keys()).collect::<BTreeSet<_>>() {
         match (oo.get(path), on.get(path)) {
             (Some(_), None) => b.push(
@@ -558,8 +580,8 @@ pub fn diff_manifests(old_path: &Path, new_path: &Path, show_values: bool) -> Re
                     evidence.insert("baseline_rtol", *rtol);
                     evidence.insert("baseline_atol", *atol);
                     let tol = format!("(rtol={}, atol={})", float_repr(*rtol), float_repr(*atol));
-                    let compared = snapshot(&old_base, a)
-                        .and_then(|sa| snapshot(&new_base, c).map(|sc| (sa, sc)))
+                    let compared = snapshot(old_base, a)
+                        .and_then(|sa| snapshot(new_base, c).map(|sc| (sa, sc)))
                         .and_then(|(sa, sc)| {
                             crate::numeric::compare_files(&sa, &sc, &c.path, *rtol, *atol)
                                 .map_err(|e| e.0)
@@ -622,7 +644,7 @@ pub fn diff_manifests(old_path: &Path, new_path: &Path, show_values: bool) -> Re
         }
     }
     let claims = |m: &Manifest| -> BTreeSet<String> { m.claims.iter().map(|c| c.text()).collect() };
-    let (co, cn) = (claims(&old), claims(&new));
+    let (co, cn) = (claims(old), claims(new));
     for text in co.difference(&cn) {
         b.push(
             "claims",
@@ -662,17 +684,12 @@ pub fn diff_manifests(old_path: &Path, new_path: &Path, show_values: bool) -> Re
             });
         }
     }
-    let file = |p: &Path| {
-        p.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    Ok(Diff {
-        old_name: old.name,
-        old_file: file(old_path),
-        new_name: new.name,
-        new_file: file(new_path),
+    Diff {
+        old_name: old.name.clone(),
+        old_file: old_side.file.to_string(),
+        new_name: new.name.clone(),
+        new_file: new_side.file.to_string(),
         changes: b.changes,
         notes: b.notes,
-    })
+    }
 }

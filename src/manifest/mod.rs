@@ -7,8 +7,10 @@
 mod model;
 mod read;
 mod read_claims;
+mod reserved;
 mod write;
 
 pub use model::*;
-pub use read::{check_nesting, load_manifest, parse_manifest, validate};
+pub use read::{Identity, Loaded, check_nesting, load, load_manifest, parse_manifest, validate};
+pub use reserved::reserved_output;
 pub use write::{to_json, to_text, write_atomic, write_atomic_with, write_manifest};

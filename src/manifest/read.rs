@@ -754,47 +754,151 @@ pub fn parse_manifest(text: &str) -> Result<Manifest> {
     validate(&value)
 }
 
-/// Reads and validates the manifest at `path`: it must exist, be a regular file of at most
-/// 16 MiB, be UTF-8, be strict JSON (no repeated key) and pass validation. Never follows a
-/// FIFO or device (it is refused before it is opened).
-pub fn load_manifest(path: &Path) -> Result<Manifest> {
-    let shown = path.display();
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(Error::Manifest(format!(
-                "manifest not found: {shown} (check the path; manifests are named NAME.sciproof.json)"
-            )));
+/// Which file a manifest was read from, to tell later whether it was replaced meanwhile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Identity {
+    pub dev: u64,
+    pub ino: u64,
+    pub size: u64,
+    pub mtime_ns: i128,
+}
+
+impl Identity {
+    fn of(meta: &std::fs::Metadata) -> Identity {
+        use std::os::unix::fs::MetadataExt;
+        Identity {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            size: meta.size(),
+            mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
         }
-        Err(e) => {
-            return Err(Error::Manifest(format!(
-                "cannot read manifest {shown}: {}",
-                strerror(&e)
-            )));
-        }
-    };
-    if !meta.is_file() {
-        return Err(Error::Manifest(format!(
-            "manifest is not a regular file: {shown}"
-        )));
     }
+    /// The identity of what is at `path` now (`None` when nothing is).
+    pub fn now(path: &Path) -> Option<Identity> {
+        std::fs::metadata(path).ok().map(|m| Identity::of(&m))
+    }
+}
+
+/// A manifest read once: its exact bytes (what a signature covers and a claim graph hashes),
+/// the validated model, and where it is. Every command works on this one read.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The path as given.
+    pub path: std::path::PathBuf,
+    /// The manifest's folder (resolved): declared paths are relative to it.
+    pub base: std::path::PathBuf,
+    /// The file's name (`NAME.sciproof.json`).
+    pub file_name: String,
+    /// The exact bytes read.
+    pub bytes: Vec<u8>,
+    pub manifest: Manifest,
+    /// The file the bytes came from.
+    pub identity: Identity,
+}
+
+impl Loaded {
+    /// SHA-256 of the bytes.
+    pub fn sha256(&self) -> String {
+        crate::hash::sha256_bytes(&self.bytes)
+    }
+}
+
+/// Reads and validates the manifest at `path` once (see [`load_manifest`] for the rules).
+pub fn load(path: &Path) -> Result<Loaded> {
+    use crate::untrusted::Kind;
+    let shown = crate::text::safe_text(&path.display().to_string(), 300);
+    let resolved = crate::paths::resolve_base(path);
+    let (file, meta) =
+        crate::untrusted::open(path, Kind::Manifest, crate::untrusted::Links::Follow)
+            .map_err(|e| Error::Manifest(manifest_problem(&shown, &e.problem, e.to_string())))?;
     if meta.len() > MAX_MANIFEST_BYTES {
         return Err(Error::Manifest(format!(
             "manifest is larger than {MAX_MANIFEST_BYTES} bytes: {shown}"
         )));
     }
-    let bytes = std::fs::read(path)
-        .map_err(|e| Error::Manifest(format!("cannot read manifest {shown}: {}", strerror(&e))))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        Error::Manifest(format!(
-            "manifest is not valid UTF-8: {shown}: invalid byte at offset {}",
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
-    parse_manifest(&text).map_err(|e| match e {
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(file, MAX_MANIFEST_BYTES + 1),
+        &mut bytes,
+    )
+    .map_err(|e| Error::Manifest(format!("cannot read manifest {shown}: {}", strerror(&e))))?;
+    if bytes.len() as u64 > MAX_MANIFEST_BYTES {
+        return Err(Error::Manifest(format!(
+            "manifest is larger than {MAX_MANIFEST_BYTES} bytes: {shown}"
+        )));
+    }
+    let text = crate::untrusted::into_text(path, Kind::Manifest, bytes)
+        .map_err(|e| Error::Manifest(manifest_problem(&shown, &e.problem, e.to_string())))?;
+    let located = |e: Error| match e {
         Error::Manifest(m) => Error::Manifest(format!(
             "{m} (in {shown}; restore the manifest as it was published, or capture again)"
         )),
         other => other,
+    };
+    let manifest = parse_manifest(&text).map_err(located)?;
+    let file_name = resolved
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    check_reserved(&manifest, &file_name).map_err(located)?;
+    let bytes = text.into_bytes();
+    let base = resolved
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| std::path::PathBuf::from("/"));
+    Ok(Loaded {
+        path: path.to_path_buf(),
+        base,
+        file_name,
+        bytes,
+        manifest,
+        identity: Identity::of(&meta),
     })
+}
+
+/// The reference's wording for a manifest that cannot be read, with what it is instead.
+fn manifest_problem(shown: &str, problem: &crate::untrusted::Problem, other: String) -> String {
+    use crate::untrusted::Problem;
+    match problem {
+        Problem::NotFound => format!(
+            "manifest not found: {shown} (check the path; manifests are named NAME.sciproof.json)"
+        ),
+        Problem::NotRegular(kind) => {
+            format!("manifest is not a regular file: {shown} (it is {kind})")
+        }
+        Problem::NotUtf8(offset) => {
+            format!("manifest is not valid UTF-8: {shown}: invalid byte at offset {offset}")
+        }
+        Problem::ByteOrderMark => format!(
+            "manifest is not valid JSON: {shown} starts with a byte-order mark (U+FEFF); remove it (save the file as UTF-8 without a BOM)"
+        ),
+        Problem::TooLarge(limit) => format!("manifest is larger than {limit} bytes: {shown}"),
+        Problem::Io(_) => other,
+    }
+}
+
+/// Refuses outputs that name version-control data or sciproof evidence (see
+/// [`super::reserved_output`]).
+fn check_reserved(manifest: &Manifest, file_name: &str) -> Result<()> {
+    let folders: Vec<&str> = manifest
+        .outputs
+        .iter()
+        .filter_map(|o| match &o.compare {
+            Compare::Numeric { snapshot, .. } => snapshot.path.split('/').next(),
+            Compare::Exact => None,
+        })
+        .collect();
+    for (i, output) in manifest.outputs.iter().enumerate() {
+        if let Some(why) = super::reserved_output(&output.path, file_name, &folders) {
+            return Err(fail(&format!("outputs[{i}].path"), why));
+        }
+    }
+    Ok(())
+}
+
+/// Reads and validates the manifest at `path`: it must exist, be a regular file of at most
+/// 16 MiB, be UTF-8, be strict JSON (no repeated key) and pass validation. Never follows a
+/// FIFO or device (it is refused before it is opened).
+pub fn load_manifest(path: &Path) -> Result<Manifest> {
+    load(path).map(|l| l.manifest)
 }

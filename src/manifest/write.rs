@@ -3,7 +3,7 @@
 
 use super::model::*;
 use super::read::validate;
-use crate::error::{Error, Result, strerror};
+use crate::error::{Error, Result};
 use crate::json::{self, Object, Value};
 use crate::tree::FileEntry;
 use std::io::Write;
@@ -185,10 +185,9 @@ pub fn to_text(m: &Manifest) -> String {
     text
 }
 
-/// Writes `text` to `path` atomically: a temporary file in the same folder, flushed to disk,
-/// then renamed over `path`. On failure `path` is untouched and the temporary file is removed.
+/// Writes `text` to `path` atomically and durably (see [`crate::commit::atomic`]).
 pub fn write_atomic(path: &Path, text: &[u8]) -> Result<()> {
-    write_atomic_with(path, &mut |w| w.write_all(text))
+    crate::commit::atomic::write_file(path, text)
 }
 
 /// [`write_atomic`] with the content produced by `fill` into a buffered writer, so a large
@@ -197,44 +196,7 @@ pub fn write_atomic_with(
     path: &Path,
     fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let write_error = |e: std::io::Error| Error::Write {
-        path: path.display().to_string(),
-        reason: strerror(&e),
-    };
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    // A fresh name (never an existing file), created with the usual permissions (0666 & umask).
-    let (tmp_path, file) = loop {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let candidate = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&candidate)
-        {
-            Ok(f) => break (candidate, f),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(write_error(e)),
-        }
-    };
-    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, file);
-    let written = fill(&mut buffered)
-        .and_then(|_| buffered.into_inner().map_err(|e| e.into_error()))
-        .and_then(|f| f.sync_all())
-        .and_then(|_| std::fs::rename(&tmp_path, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp_path);
-        return Err(write_error(e));
-    }
-    Ok(())
+    crate::commit::atomic::write_file_with(path, fill)
 }
 
 /// Validates `m` as a reader would (so an invalid manifest is never written) and writes it

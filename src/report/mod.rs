@@ -120,6 +120,9 @@ pub struct Report {
     /// When the rerun ran and how it ended (not part of the JSON report, whose fields are the
     /// reference's; the claim-check crate describes the rerun with them).
     pub rerun_run: Option<RerunRun>,
+    /// A termination signal that arrived during the verification (the CLI exits with
+    /// 128 + its number; not part of the JSON report).
+    pub interrupted: Option<crate::interrupt::Interrupted>,
 }
 
 /// The facts of an executed rerun.

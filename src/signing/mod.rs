@@ -8,7 +8,7 @@ pub mod allowed;
 
 pub use allowed::{AllowedSigner, load_allowed_signers, parse_allowed_signers, pattern_matches};
 
-use crate::error::{Error, Result, strerror};
+use crate::error::{Error, Result};
 use crate::json::{Object, Value};
 use crate::pyfmt::str_repr;
 use ssh_key::{Algorithm, HashAlg, LineEnding, PrivateKey, SshSig};
@@ -31,37 +31,27 @@ pub fn signature_path(manifest: &Path) -> PathBuf {
 pub type Passphrase<'a> = &'a dyn Fn(&Path) -> Result<String>;
 
 /// Signs the manifest at `manifest` with the OpenSSH private key at `key` and writes
-/// `<manifest>.sig` atomically (an earlier signature is replaced only once the new one exists).
-/// The manifest is validated first: nothing that would be refused is signed.
-pub fn sign_manifest(manifest: &Path, key: &Path, passphrase: Passphrase) -> Result<PathBuf> {
-    crate::manifest::load_manifest(manifest)?;
-    let meta = std::fs::metadata(key)
-        .map_err(|_| Error::Usage(format!("signing key not found: {}", key.display())))?;
-    if !meta.is_file() {
-        return Err(Error::Usage(format!(
-            "signing key not found: {}",
-            key.display()
-        )));
-    }
-    let mut private = PrivateKey::read_openssh_file(key).map_err(|e| {
-        Error::Usage(format!(
-            "cannot read the signing key {}: {e} (an OpenSSH private key is expected)",
-            key.display()
-        ))
-    })?;
+/// `<manifest>.sig` atomically (an earlier signature is replaced only once the new one exists),
+/// under the evidence's lock. The manifest is read once and validated first: nothing that would
+/// be refused is signed, and what is signed is exactly what was validated. Returns the
+/// signature's path and what was recovered first.
+pub fn sign_manifest(
+    manifest: &Path,
+    key: &Path,
+    passphrase: Passphrase,
+    wait: crate::commit::lock::Wait,
+) -> Result<(PathBuf, Option<String>)> {
+    let _lock = crate::commit::lock::lock(manifest, "sign", wait)?;
+    let recovered = crate::commit::evidence::settle_locked(manifest)?;
+    let loaded = crate::manifest::load(manifest)?;
+    let mut private = read_private_key(key)?;
     if private.is_encrypted() {
         let secret = passphrase(key)?;
         private = private
             .decrypt(secret.as_bytes())
             .map_err(|_| Error::Usage(format!("wrong passphrase for {}", key.display())))?;
     }
-    let bytes = std::fs::read(manifest).map_err(|e| {
-        Error::Usage(format!(
-            "cannot read {}: {}",
-            manifest.display(),
-            strerror(&e)
-        ))
-    })?;
+    let bytes = loaded.bytes;
     let signature = match private.key_data().rsa() {
         Some(rsa) => sign_rsa(rsa, private.public_key(), &bytes),
         None => private
@@ -74,7 +64,37 @@ pub fn sign_manifest(manifest: &Path, key: &Path, passphrase: Passphrase) -> Res
         .map_err(|e| Error::Usage(format!("cannot encode the signature: {e}")))?;
     let target = signature_path(manifest);
     crate::manifest::write_atomic(&target, pem.as_bytes())?;
-    Ok(target)
+    Ok((target, recovered))
+}
+
+/// Reads an OpenSSH private key (bounded, regular files only), with a message that says what
+/// was given instead when it is not one (a public key, another format).
+fn read_private_key(key: &Path) -> Result<PrivateKey> {
+    use crate::untrusted::{Kind, Problem};
+    let text = crate::untrusted::read_text(key, Kind::Key).map_err(|e| match e.problem {
+        Problem::NotFound => Error::Usage(format!("signing key not found: {}", key.display())),
+        _ => Error::Usage(e.to_string()),
+    })?;
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with("-----BEGIN OPENSSH PRIVATE KEY-----") {
+        let what = if trimmed.starts_with("ssh-") || trimmed.starts_with("ecdsa-") {
+            "a public key"
+        } else if trimmed.starts_with("-----BEGIN ") {
+            "a PEM key in another format (convert it with `ssh-keygen -p -f KEY` to the OpenSSH format)"
+        } else {
+            "not an OpenSSH private key"
+        };
+        return Err(Error::Usage(format!(
+            "{} is {what}; sign with an OpenSSH private key (the file without .pub, for example ~/.ssh/id_ed25519)",
+            key.display()
+        )));
+    }
+    PrivateKey::from_openssh(text.as_bytes()).map_err(|e| {
+        Error::Usage(format!(
+            "cannot read the signing key {}: {e} (an OpenSSH private key is expected)",
+            key.display()
+        ))
+    })
 }
 
 /// An `rsa-sha2-512` SSHSIG signature. (ssh-key 0.6.7 builds the RSA private key from the
@@ -167,7 +187,12 @@ fn key_type(algorithm: &Algorithm) -> String {
 
 /// Checks `<manifest>.sig` against the allowed signers (`now` is the Unix time for
 /// `valid-after`/`valid-before`). Never executes anything.
-pub fn check_signature(manifest: &Path, signers: &[AllowedSigner], now: i64) -> SignatureResult {
+pub fn check_signature(
+    manifest: &Path,
+    bytes: &[u8],
+    signers: &[AllowedSigner],
+    now: i64,
+) -> SignatureResult {
     let sig_path = signature_path(manifest);
     let name = sig_path
         .file_name()
@@ -181,20 +206,15 @@ pub fn check_signature(manifest: &Path, signers: &[AllowedSigner], now: i64) -> 
         key_type: None,
         fingerprint: None,
     };
-    if !sig_path.is_file() {
-        return result(
-            "missing",
-            format!("no signature file {name} next to the manifest"),
-        );
-    }
-    let pem = match std::fs::read(&sig_path) {
+    let pem = match crate::untrusted::read(&sig_path, crate::untrusted::Kind::Signature) {
         Ok(p) => p,
-        Err(e) => {
+        Err(e) if e.is_not_found() => {
             return result(
-                "unavailable",
-                format!("cannot read {name}: {}", strerror(&e)),
+                "missing",
+                format!("no signature file {name} next to the manifest"),
             );
         }
+        Err(e) => return result("unavailable", e.to_string()),
     };
     let not_listed = || {
         result(
@@ -224,15 +244,6 @@ pub fn check_signature(manifest: &Path, signers: &[AllowedSigner], now: i64) -> 
             ),
         );
     }
-    let bytes = match std::fs::read(manifest) {
-        Ok(b) => b,
-        Err(e) => {
-            return result(
-                "unavailable",
-                format!("cannot read the manifest: {}", strerror(&e)),
-            );
-        }
-    };
     let mut refusals = Vec::new();
     for signer in candidates {
         if let Some(patterns) = &signer.namespaces
@@ -262,7 +273,7 @@ pub fn check_signature(manifest: &Path, signers: &[AllowedSigner], now: i64) -> 
             ));
             continue;
         }
-        if signer.key.verify(NAMESPACE, &bytes, &signature).is_ok() {
+        if signer.key.verify(NAMESPACE, bytes, &signature).is_ok() {
             let key_type = key_type(&signer.key.algorithm());
             let fingerprint = signer.key.fingerprint(HashAlg::Sha256).to_string();
             return SignatureResult {

@@ -10,12 +10,14 @@ pub mod rerun;
 
 pub use rerun::{DEFAULT_TIMEOUT, RerunOptions};
 
+use crate::commit::evidence::{Transaction, in_progress, settle};
+use crate::commit::journal::Op;
+use crate::commit::lock::Wait;
 use crate::error::{Error, Result};
-use crate::manifest::{Manifest, load_manifest, source};
-use crate::paths::resolve_base;
+use crate::manifest::{Identity, Loaded, Manifest, source};
 use crate::progress::Progress;
-use crate::report::Report;
-use std::path::{Path, PathBuf};
+use crate::report::{Report, Status};
+use std::path::PathBuf;
 
 /// The note of a verification that did not execute the command.
 pub const NOTE_INTEGRITY_ONLY: &str = "scope: artifact integrity only. The recorded command was NOT executed, so this does not show that the results can be reproduced.";
@@ -32,6 +34,32 @@ pub struct VerifyRequest<'a> {
     pub policy: Option<crate::policy::Policy>,
     /// Receives progress while large files are hashed and while the command runs.
     pub progress: &'a dyn Progress,
+    /// What to do when another sciproof is changing this evidence.
+    pub wait: Wait<'a>,
+}
+
+impl<'a> VerifyRequest<'a> {
+    /// An integrity-only verification of `manifest` (no rerun, signature or policy), which
+    /// waits for a writer of the same evidence.
+    pub fn integrity(manifest: &std::path::Path, progress: &'a dyn Progress) -> Self {
+        VerifyRequest {
+            manifest: manifest.to_path_buf(),
+            rerun: None,
+            allowed_signers: None,
+            policy: None,
+            progress,
+            wait: Wait::Yes(&|_| {}),
+        }
+    }
+}
+
+/// A verification, with the manifest it read (once) and what was done about operations an
+/// earlier process left unfinished.
+pub struct Verification {
+    pub report: Report,
+    pub loaded: Loaded,
+    /// One line per interrupted operation that was completed or undone first.
+    pub recovered: Vec<String>,
 }
 
 /// Warnings that follow from the recorded evidence alone.
@@ -56,19 +84,19 @@ pub fn recorded_warnings(manifest: &Manifest) -> Vec<String> {
     warnings
 }
 
-/// Loads the manifest and returns it with its base folder (the manifest's resolved parent).
-pub fn load(manifest_path: &Path) -> Result<(Manifest, PathBuf)> {
-    let resolved = resolve_base(manifest_path);
-    let manifest = load_manifest(manifest_path)?;
-    let base = resolved
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("/"));
-    Ok((manifest, base))
-}
-
 /// Verifies a manifest: integrity of inputs, outputs and snapshots, then (when asked) the rerun.
 pub fn verify(request: &VerifyRequest) -> Result<Report> {
+    verify_loaded(request).map(|v| v.report)
+}
+
+/// [`verify`], also returning the manifest as read and what was recovered first.
+///
+/// The manifest is read once and everything (the signature included) is checked on those
+/// bytes. A rerun holds the evidence's lock from before the read to the end. Without a rerun
+/// no lock is taken; a verification that does not pass while another sciproof is changing the
+/// evidence (or that finds the manifest replaced meanwhile) waits for it and reads again, so a
+/// reader never reports a half-written state.
+pub fn verify_loaded(request: &VerifyRequest) -> Result<Verification> {
     if let Some(r) = &request.rerun {
         if !(r.timeout.is_finite() && r.timeout > 0.0) {
             return Err(Error::Usage(
@@ -80,20 +108,57 @@ pub fn verify(request: &VerifyRequest) -> Result<Report> {
                 "--pass-env needs --clean-env (without it nothing is filtered)".into(),
             ));
         }
+        let (evidence, recovered) = Transaction::open(&request.manifest, Op::Rerun, request.wait)?;
+        let loaded = crate::manifest::load(&request.manifest)?;
+        let report = check(&loaded, request, Some(evidence))?;
+        return Ok(Verification {
+            report,
+            loaded,
+            recovered: recovered.into_iter().collect(),
+        });
     }
-    let (manifest, base) = load(&request.manifest)?;
+    let mut recovered: Vec<String> = settle(&request.manifest, request.wait)?
+        .into_iter()
+        .collect();
+    let mut attempts = 0;
+    loop {
+        let loaded = crate::manifest::load(&request.manifest)?;
+        let report = check(&loaded, request, None)?;
+        attempts += 1;
+        let disturbed = report.status() != Status::Pass
+            && (in_progress(&request.manifest)
+                || Identity::now(&request.manifest) != Some(loaded.identity));
+        if !disturbed || attempts >= 5 {
+            return Ok(Verification {
+                report,
+                loaded,
+                recovered,
+            });
+        }
+        recovered.extend(settle(&request.manifest, request.wait)?);
+    }
+}
+
+/// Every check of one verification of `loaded`.
+fn check(
+    loaded: &Loaded,
+    request: &VerifyRequest,
+    evidence: Option<Transaction>,
+) -> Result<Report> {
+    let (manifest, base) = (&loaded.manifest, &loaded.base);
     let mut report = Report::new(&manifest.name, request.rerun.is_some());
     if let Some(signers) = &request.allowed_signers {
         let result = crate::signing::check_signature(
             &request.manifest,
+            &loaded.bytes,
             signers,
             crate::timestamp::now_unix(),
         );
         report.signature = Some(result.to_json());
         let status = match result.status {
-            "good" => crate::report::Status::Pass,
-            "bad" => crate::report::Status::Fail,
-            _ => crate::report::Status::Inconclusive,
+            "good" => Status::Pass,
+            "bad" => Status::Fail,
+            _ => Status::Inconclusive,
         };
         let message = result.message.clone();
         report.add(
@@ -103,36 +168,40 @@ pub fn verify(request: &VerifyRequest) -> Result<Report> {
             Some(crate::report::Evidence::Signature(result)),
         );
     }
-    let inputs_intact = integrity::check_inputs(&base, &manifest, &mut report, request.progress);
-    let checked = integrity::check_outputs(&base, &manifest, &mut report, request.progress);
-    let intact = claims::intact_outputs(&manifest, &report);
+    let inputs_intact = integrity::check_inputs(base, manifest, &mut report, request.progress);
+    let checked = integrity::check_outputs(base, manifest, &mut report, request.progress);
+    let intact = claims::intact_outputs(manifest, &report);
     claims::check_claims(
-        &base,
-        &manifest,
+        base,
+        manifest,
         &mut report,
         claims::Phase::Recorded,
         &intact,
     );
-    report.warnings.extend(recorded_warnings(&manifest));
-    match &request.rerun {
-        None => report.notes.push(NOTE_INTEGRITY_ONLY.into()),
-        Some(options) => rerun::rerun(
-            &base,
-            &manifest,
+    report.warnings.extend(recorded_warnings(manifest));
+    match (&request.rerun, evidence) {
+        (Some(options), Some(evidence)) => rerun::rerun(
+            base,
+            manifest,
             &checked,
             inputs_intact,
             &mut report,
             options,
             request.progress,
+            evidence,
         )?,
+        _ => report.notes.push(NOTE_INTEGRITY_ONLY.into()),
     }
     if let Some(policy) = &request.policy {
         crate::policy::apply_policy(
             policy,
-            &manifest,
+            manifest,
             &mut report,
             crate::timestamp::now_unix() as f64,
         );
+    }
+    if let Some(signal) = crate::interrupt::pending() {
+        report.interrupted.get_or_insert(signal);
     }
     Ok(report)
 }
@@ -141,18 +210,20 @@ pub fn verify(request: &VerifyRequest) -> Result<Report> {
 /// outputs the claims are about are still hashed, because a claim about a file that no longer
 /// matches its evidence is not judged; those digest checks are not part of the report.
 pub fn verify_claims(request: &VerifyRequest) -> Result<Report> {
-    let (manifest, base) = load(&request.manifest)?;
+    settle(&request.manifest, request.wait)?;
+    let loaded = crate::manifest::load(&request.manifest)?;
+    let (manifest, base) = (&loaded.manifest, &loaded.base);
     let mut scratch = Report::new(&manifest.name, false);
     let claimed: std::collections::HashSet<&str> =
         manifest.claims.iter().map(|c| c.output.as_str()).collect();
     let mut subset = manifest.clone();
     subset.outputs.retain(|o| claimed.contains(o.path.as_str()));
-    integrity::check_outputs(&base, &subset, &mut scratch, request.progress);
+    integrity::check_outputs(base, &subset, &mut scratch, request.progress);
     let intact = claims::intact_outputs(&subset, &scratch);
     let mut report = Report::new(&manifest.name, false);
     claims::check_claims(
-        &base,
-        &manifest,
+        base,
+        manifest,
         &mut report,
         claims::Phase::Recorded,
         &intact,

@@ -1,15 +1,19 @@
 //! `verify --rerun`: execute the recorded command once and compare what it produces with the
 //! evidence.
 //!
-//! Nothing runs before the integrity checks passed and the user confirmed. The user's current
-//! outputs are moved aside (renamed into a hidden folder next to the manifest, so they stay on
-//! the same disk and in the project) and put back whatever happens — the command fails, times
-//! out, or is interrupted with Ctrl+C. What the rerun produced is moved to
-//! `.sciproof-rerun-<stamp>/` and named in the report, unless it is identical to the original.
+//! Nothing runs before the integrity checks passed and the user confirmed. Whatever stands at
+//! each declared output path (a file, a link, a folder, a FIFO) is moved aside as it is, never
+//! followed, into the evidence's work folder (same disk, inside the project), after a journal
+//! that lists it is on disk; it is put back whatever happens — the command fails, times out,
+//! is interrupted by a signal, or sciproof itself is killed (the next command then puts it
+//! back; see the [commit protocol](crate::commit)). What the rerun produced is moved to
+//! `.sciproof-rerun-<stamp>/` and named in the report, unless it is identical to the original;
+//! a link or special file it left at an output path is never accepted as an output.
 
 use super::environment::{clean_environment, differences};
 use super::integrity::{OutputsChecked, State, changed_message, resolve, state, state_evidence};
-use crate::error::{Error, Result, strerror};
+use crate::commit::evidence::{Product, Transaction};
+use crate::error::{Error, Result};
 use crate::manifest::{Artifact, Compare, Manifest};
 use crate::numeric::compare_files;
 use crate::paths::resolve_inside;
@@ -17,10 +21,10 @@ use crate::probe::git::git_state;
 use crate::progress::{Progress, Unit};
 use crate::pyfmt::float_repr;
 use crate::report::{DigestKind, Evidence, Report, Status};
-use crate::runner::{DeferInterrupts, RunError, interrupted, run_command};
+use crate::runner::{RunError, run_command};
 use crate::text::safe_text;
 use crate::tree::{MAX_TREE_FILES, scan_tree, tree_digest};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Default rerun timeout in seconds.
@@ -72,6 +76,7 @@ fn prompt(base: &Path, manifest: &Manifest, env_names: Option<&[String]>) -> Str
 
 /// Runs the rerun phase of a verification. `inputs_intact` comes from the integrity checks,
 /// `checked` holds what the output checks found (recorded copies, current digests).
+#[allow(clippy::too_many_arguments)]
 pub fn rerun(
     base: &Path,
     manifest: &Manifest,
@@ -80,6 +85,7 @@ pub fn rerun(
     report: &mut Report,
     options: &RerunOptions,
     progress: &dyn Progress,
+    evidence: Transaction,
 ) -> Result<()> {
     if !inputs_intact {
         report.add(
@@ -179,6 +185,7 @@ pub fn rerun(
         options,
         env.as_ref(),
         progress,
+        evidence,
     )?;
     if options.clean_env {
         report.notes.push(
@@ -195,18 +202,19 @@ pub fn rerun(
     Ok(())
 }
 
-/// Whether something is at `path` (without following a final symbolic link).
-fn present(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).is_ok()
-}
-
-fn remove_any(path: &Path) -> std::io::Result<()> {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
-        Ok(_) => std::fs::remove_file(path),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e),
+/// What the rerun left at a declared output path, when it is not something a command can
+/// produce as an output (a link, a FIFO, a socket, a device): its description.
+fn not_producible(path: &Path, directory: bool) -> Option<&'static str> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    let t = meta.file_type();
+    if t.is_symlink() {
+        return Some("a symbolic link");
     }
+    if t.is_file() || t.is_dir() {
+        return None;
+    }
+    let _ = directory;
+    Some(crate::untrusted::describe(&meta))
 }
 
 fn digest_of(path: &Path, directory: bool) -> Option<String> {
@@ -230,6 +238,7 @@ fn digest_of(path: &Path, directory: bool) -> Option<String> {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn execute(
     base: &Path,
     manifest: &Manifest,
@@ -238,90 +247,45 @@ fn execute(
     options: &RerunOptions,
     env: Option<&BTreeMap<String, String>>,
     progress: &dyn Progress,
+    mut evidence: Transaction,
 ) -> Result<()> {
-    let _defer = DeferInterrupts::new();
-    let io = |what: &Path, e: std::io::Error| Error::Write {
-        path: what.display().to_string(),
-        reason: strerror(&e),
-    };
-    let backup = tempfile::Builder::new()
-        .prefix(".sciproof-rerun-backup-")
-        .tempdir_in(base)
-        .map_err(|e| io(base, e))?;
-    let outputs: Vec<(PathBuf, bool)> = manifest
-        .outputs
-        .iter()
-        .map(|o| (base.join(&o.path), o.artifact.is_directory()))
-        .collect();
-    let preexisting: BTreeSet<PathBuf> = manifest
-        .outputs
-        .iter()
-        .flat_map(|o| {
-            Path::new(&o.path)
-                .ancestors()
-                .skip(1)
-                .map(|p| base.join(p))
-                .collect::<Vec<_>>()
-        })
-        .filter(|p| p.is_dir())
-        .collect();
-    // Move the current outputs aside, so a stale output cannot "reproduce" itself.
-    let mut moved: Vec<Option<PathBuf>> = vec![None; outputs.len()];
-    let mut failure = None;
-    for (i, (target, directory)) in outputs.iter().enumerate() {
-        let kind_matches = std::fs::symlink_metadata(target)
-            .is_ok_and(|m| if *directory { m.is_dir() } else { m.is_file() });
-        if kind_matches {
-            let aside = backup.path().join(i.to_string());
-            match std::fs::rename(target, &aside) {
-                Ok(()) => moved[i] = Some(aside),
-                Err(e) => {
-                    failure = Some(io(target, e));
-                    break;
-                }
-            }
-        }
-    }
+    let outputs: Vec<String> = manifest.outputs.iter().map(|o| o.path.clone()).collect();
+    // Move whatever stands at each output path aside, so a stale output cannot "reproduce"
+    // itself and nothing of the user's is written through.
+    evidence.move_aside(&outputs)?;
+    progress.begin(
+        &format!("rerunning {}", safe_text(&manifest.command.argv[0], 40)),
+        0,
+        Unit::Bytes,
+    );
+    let started = crate::timestamp::now_unix();
+    let run = run_command(&manifest.command.argv, base, Some(options.timeout), env, 0);
+    progress.finish();
     let mut rerun_digests: Vec<Option<String>> = vec![None; outputs.len()];
-    let run = if failure.is_some() {
-        None
-    } else if interrupted() {
-        Some(Err(RunError::Interrupted))
-    } else {
-        progress.begin(
-            &format!("rerunning {}", safe_text(&manifest.command.argv[0], 40)),
-            0,
-            Unit::Bytes,
-        );
-        let started = crate::timestamp::now_unix();
-        let r = run_command(&manifest.command.argv, base, Some(options.timeout), env, 0);
-        progress.finish();
-        if let Ok(result) = &r {
+    match run {
+        Err(RunError::Timeout(m)) => report.add(Status::Inconclusive, "rerun", m, None),
+        Err(RunError::Interrupted(signal)) => {
+            report.interrupted = Some(signal);
+            report.add(
+                Status::Inconclusive,
+                "rerun",
+                format!("{signal}; the command was stopped and the originals were restored"),
+                None,
+            );
+        }
+        Err(RunError::NotRunnable(m)) => report.add(
+            Status::Inconclusive,
+            "rerun",
+            format!("{m} (is it installed here?)"),
+            None,
+        ),
+        Ok(result) => {
             report.rerun_run = Some(crate::report::RerunRun {
                 started_at: crate::timestamp::format_utc(started),
                 ended_at: crate::timestamp::format_utc(crate::timestamp::now_unix()),
                 exit_code: result.exit_code,
                 duration_seconds: result.duration_seconds,
             });
-        }
-        Some(r)
-    };
-    match run {
-        None => {}
-        Some(Err(RunError::Timeout(m))) => report.add(Status::Inconclusive, "rerun", m, None),
-        Some(Err(RunError::Interrupted)) => report.add(
-            Status::Inconclusive,
-            "rerun",
-            "interrupted by the user; originals were restored",
-            None,
-        ),
-        Some(Err(RunError::NotRunnable(m))) => report.add(
-            Status::Inconclusive,
-            "rerun",
-            format!("{m} (is it installed here?)"),
-            None,
-        ),
-        Some(Ok(result)) => {
             report.rerun_executed = true;
             rerun_digests =
                 compare_outputs(base, manifest, checked, result.exit_code, report, progress);
@@ -373,90 +337,34 @@ fn execute(
             }
         }
     }
-    // Put everything back; what the rerun made goes to .sciproof-rerun-<stamp>/.
-    let stamp = crate::timestamp::format_stamp(crate::timestamp::now_unix());
-    let mut counter = 0;
-    let folder_name = |n: usize| {
-        if n == 0 {
-            format!(".sciproof-rerun-{stamp}")
+    // Put everything back; what the rerun made goes to .sciproof-rerun-<stamp>/, unless it is
+    // identical to the original (digests already computed by the checks are reused).
+    crate::commit::failpoint("rerun.before_restore");
+    let originals: Vec<Option<PathBuf>> =
+        (0..outputs.len()).map(|i| evidence.original(i)).collect();
+    let restored = evidence.restore(&mut |i, product| {
+        let directory = manifest.outputs[i].artifact.is_directory();
+        let Some(original) = &originals[i] else {
+            return Product::Keep;
+        };
+        let after = rerun_digests[i]
+            .clone()
+            .or_else(|| digest_of(product, directory));
+        let before = checked
+            .digests
+            .get(i)
+            .cloned()
+            .flatten()
+            .or_else(|| digest_of(original, directory));
+        if after.is_some() && after == before && not_producible(product, directory).is_none() {
+            Product::Discard
         } else {
-            format!(".sciproof-rerun-{stamp}-{n}")
+            Product::Keep
         }
-    };
-    while present(&base.join(folder_name(counter))) {
-        counter += 1;
-    }
-    let rerun_dir = base.join(folder_name(counter));
-    let mut kept_backup = false;
-    for (i, ((target, directory), item)) in outputs.iter().zip(&manifest.outputs).enumerate() {
-        if present(target) {
-            // Digests already computed by the checks are reused: nothing is hashed twice.
-            let unchanged = moved[i].as_ref().is_some_and(|orig| {
-                let after = rerun_digests[i]
-                    .clone()
-                    .or_else(|| digest_of(target, *directory));
-                let before = checked
-                    .digests
-                    .get(i)
-                    .cloned()
-                    .flatten()
-                    .or_else(|| digest_of(orig, *directory));
-                after.is_some() && after == before
-            });
-            let cleared = if unchanged {
-                remove_any(target)
-            } else {
-                let destination = rerun_dir.join(&item.path);
-                destination
-                    .parent()
-                    .map_or(Ok(()), std::fs::create_dir_all)
-                    .and_then(|_| std::fs::rename(target, &destination))
-            };
-            if let Err(e) = cleared {
-                report.warnings.push(format!(
-                    "could not move the rerun's {} aside: {}",
-                    item.path,
-                    strerror(&e)
-                ));
-            }
-        }
-        if let Some(original) = &moved[i] {
-            let restored = target
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|_| std::fs::rename(original, target));
-            if let Err(e) = restored {
-                kept_backup = true;
-                report.warnings.push(format!(
-                    "could not restore {}: {}; the original is kept in {}",
-                    item.path,
-                    strerror(&e),
-                    original.display()
-                ));
-            }
-        }
-    }
-    for item in &manifest.outputs {
-        for parent in Path::new(&item.path).ancestors().skip(1) {
-            let dir = base.join(parent);
-            if parent.as_os_str().is_empty()
-                || preexisting.contains(&dir)
-                || std::fs::remove_dir(&dir).is_err()
-            {
-                break;
-            }
-        }
-    }
-    if present(&rerun_dir) {
-        report.rerun_outputs_dir = Some(folder_name(counter));
-    }
-    if kept_backup {
-        let _ = backup.keep();
-    }
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    });
+    report.warnings.extend(restored.failures);
+    report.rerun_outputs_dir = restored.products;
+    Ok(())
 }
 
 /// Adds the exit-code and rerun-output checks; returns the digest of each output the rerun
@@ -495,6 +403,18 @@ fn compare_outputs(
         let Some(path) = resolve(base, &item.path, report, &subject) else {
             continue;
         };
+        if let Some(what) = not_producible(&base.join(&item.path), item.artifact.is_directory()) {
+            report.add(
+                Status::Fail,
+                subject,
+                format!(
+                    "the rerun left {what} at this path, not {}: that is never an output the command produced",
+                    if item.artifact.is_directory() { "a directory" } else { "a regular file" }
+                ),
+                None,
+            );
+            continue;
+        }
         let st: State = state(
             &path,
             &item.artifact,

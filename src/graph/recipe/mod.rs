@@ -333,7 +333,10 @@ mod tests {
         // Another pass appends another entry and still promotes nothing.
         g.verify(&options, &crate::progress::NoProgress);
         let h = g.get(&holds).unwrap();
-        assert_eq!((h.status.as_str(), h.audit.len()), ("numerically_checked", 2));
+        assert_eq!(
+            (h.status.as_str(), h.audit.len()),
+            ("numerically_checked", 2)
+        );
         assert_eq!(g.get(&fails).unwrap().status, "refuted");
     }
 }

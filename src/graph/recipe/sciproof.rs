@@ -35,29 +35,15 @@ pub struct Runs {
     cache: HashMap<PathBuf, Result<std::sync::Arc<VerifiedRun>, String>>,
 }
 
-/// Reads a manifest, hashes its bytes and verifies its integrity (nothing is executed).
+/// Reads a manifest once, hashes those bytes and verifies its integrity on them (nothing is
+/// executed).
 pub fn verify_run(path: &Path) -> Result<VerifiedRun, String> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        format!(
-            "cannot read manifest {}: {}",
-            path.display(),
-            crate::error::strerror(&e)
-        )
-    })?;
-    let sha256 = crate::hash::sha256_bytes(&bytes);
-    let request = crate::verify::VerifyRequest {
-        manifest: path.to_path_buf(),
-        rerun: None,
-        allowed_signers: None,
-        policy: None,
-        progress: &crate::progress::NoProgress,
-    };
-    let report = crate::verify::verify(&request).map_err(|e| e.to_string())?;
-    let (manifest, _) = crate::verify::load(path).map_err(|e| e.to_string())?;
+    let request = crate::verify::VerifyRequest::integrity(path, &crate::progress::NoProgress);
+    let verified = crate::verify::verify_loaded(&request).map_err(|e| e.to_string())?;
     Ok(VerifiedRun {
-        sha256,
-        manifest,
-        report,
+        sha256: verified.loaded.sha256(),
+        manifest: verified.loaded.manifest,
+        report: verified.report,
     })
 }
 
