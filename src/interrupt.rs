@@ -13,6 +13,7 @@
 //! Invariant: [`deliver`] decides "exit now" and a section starts under one mutex, so a process
 //! can never be ended by a signal between the moment a section began and the moment it ended.
 
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// A termination signal that stopped, or arrived during, an operation.
@@ -57,26 +58,47 @@ struct State {
     pending: Option<i32>,
     /// How many critical sections are running.
     depth: usize,
+    /// Files to remove if a signal ends the process (lock files this process holds).
+    cleanup: Vec<PathBuf>,
 }
 
 static STATE: Mutex<State> = Mutex::new(State {
     pending: None,
     depth: 0,
+    cleanup: Vec::new(),
 });
 
 fn state() -> std::sync::MutexGuard<'static, State> {
     STATE.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Records `signal`. Outside a critical section `exit` is called (with the lock held, so no
-/// section can start meanwhile); it must not return. Inside one, the signal is only recorded.
+/// Records `signal`. Outside a critical section the registered files are removed and `exit`
+/// is called (with the lock held, so no section can start meanwhile); it must not return.
+/// Inside one, the signal is only recorded.
 pub fn deliver(signal: i32, exit: impl FnOnce(Interrupted)) {
     let mut s = state();
     if s.pending.is_none() {
         s.pending = Some(signal);
     }
     if s.depth == 0 {
+        for path in s.cleanup.drain(..) {
+            let _ = std::fs::remove_file(path);
+        }
         exit(Interrupted(s.pending.unwrap_or(signal)));
+    }
+}
+
+/// Removes `path` if a signal ends the process before [`forget_on_exit`] (for a lock file,
+/// which only its holder may remove).
+pub fn remove_on_exit(path: &Path) {
+    state().cleanup.push(path.to_path_buf());
+}
+
+/// Undoes [`remove_on_exit`].
+pub fn forget_on_exit(path: &Path) {
+    let mut s = state();
+    if let Some(i) = s.cleanup.iter().position(|p| p == path) {
+        s.cleanup.remove(i);
     }
 }
 

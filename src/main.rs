@@ -225,6 +225,9 @@ fn run_verify(args: VerifyArgs, wait: Wait) -> Result<u8, Error> {
     print!("{text}");
     let _ = std::io::stdout().flush();
     if let Some(signal) = report.interrupted {
+        eprintln!(
+            "{signal}; the rerun was stopped and every declared output was put back as it was"
+        );
         return Ok(signal.exit_code());
     }
     if let Some(path) = args.save_json {

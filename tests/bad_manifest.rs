@@ -240,3 +240,91 @@ fn demo_refuses_a_folder_it_did_not_create() {
         ));
     assert_eq!(p.read("data.json"), "{\"x\": 21}\n");
 }
+
+#[test]
+fn outputs_that_name_version_control_or_evidence_are_refused_at_load() {
+    let p = Project::new();
+    p.capture("run");
+    for (name, what) in [
+        (".git", "is version-control data (.git)"),
+        ("src/.hg", "is version-control data (.hg)"),
+        (".svn", "is version-control data (.svn)"),
+        ("run.sciproof.json", "is sciproof evidence"),
+        ("run.sciproof.json.sig", "is sciproof evidence"),
+        ("run.sciproof.d", "is sciproof evidence"),
+        (
+            ".sciproof-rerun-20260101T000000Z",
+            "is one of sciproof's working folders",
+        ),
+        (
+            ".sciproof-work-run.sciproof.json",
+            "is one of sciproof's working folders",
+        ),
+    ] {
+        edited(
+            &p,
+            "\"path\": \"out/log.txt\"",
+            &format!("\"path\": \"{name}\""),
+        );
+        refuse(
+            &p,
+            "bad.sciproof.json",
+            &format!("invalid manifest: outputs[0].path: '{name}' {what}"),
+        );
+        // A rerun of such a manifest never starts, and nothing moves.
+        let out = p
+            .cmd()
+            .args(["verify", "bad.sciproof.json", "--rerun", "--yes"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3));
+    }
+    // The manifest's own file, whatever it is called, is its evidence.
+    let text = p
+        .read("run.sciproof.json")
+        .replace("\"path\": \"out/log.txt\"", "\"path\": \"renamed.json\"");
+    p.write("renamed.json", &text);
+    refuse(
+        &p,
+        "renamed.json",
+        "'renamed.json' is this manifest's own evidence",
+    );
+}
+
+#[test]
+fn a_full_disk_never_truncates_an_existing_report() {
+    use std::os::unix::process::CommandExt;
+    let p = Project::new();
+    p.capture("run");
+    p.write("report.json", "the previous report\n");
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("sciproof"));
+    cmd.current_dir(p.path())
+        .args(["verify", "run.sciproof.json", "--save-json", "report.json"]);
+    // A file size limit of 64 bytes: any larger write fails as it does on a full disk.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: 64,
+                rlim_max: 64,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error: cannot write report.json: File too large"),
+        "{stderr}"
+    );
+    assert_eq!(p.read("report.json"), "the previous report\n");
+    let left: Vec<String> = std::fs::read_dir(p.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".sciproof-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

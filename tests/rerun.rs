@@ -10,6 +10,7 @@ fn rerun_json(p: &Project, manifest: &str, extra: &[&str]) -> (i32, Value) {
         .cmd()
         .args(["verify", manifest, "--rerun", "--yes", "--json"])
         .args(extra)
+        .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
@@ -525,4 +526,167 @@ fn interrupting_the_rerun_restores_the_outputs() {
         Some("interrupted by SIGINT; the command was stopped and the originals were restored")
     );
     assert_eq!(p.read("out.txt"), "done\n");
+}
+
+/// What stands at `path` now: `file:<content>`, `link:<target>`, `dir`, `fifo`, `socket`.
+fn kind_at(path: &std::path::Path) -> String {
+    use std::os::unix::fs::FileTypeExt;
+    let meta = std::fs::symlink_metadata(path).unwrap();
+    let t = meta.file_type();
+    if t.is_symlink() {
+        format!("link:{}", std::fs::read_link(path).unwrap().display())
+    } else if t.is_file() {
+        format!("file:{}", std::fs::read_to_string(path).unwrap())
+    } else if t.is_dir() {
+        "dir".into()
+    } else if t.is_fifo() {
+        "fifo".into()
+    } else if t.is_socket() {
+        "socket".into()
+    } else {
+        "other".into()
+    }
+}
+
+fn mkfifo(path: &std::path::Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+#[test]
+fn whatever_stands_at_an_output_path_is_moved_aside_as_it_is_and_put_back_never_followed() {
+    for kind in ["symlink", "directory", "fifo", "socket"] {
+        let p = Project::new();
+        capture_custom(&p, "k", &["--output", "out.txt"], "echo rerun > out.txt\n");
+        p.write("victim.txt", "the user's own file\n");
+        let out = p.join("out.txt");
+        std::fs::remove_file(&out).unwrap();
+        let _listener;
+        match kind {
+            "symlink" => std::os::unix::fs::symlink("victim.txt", &out).unwrap(),
+            "directory" => {
+                std::fs::create_dir(&out).unwrap();
+                p.write("out.txt/inside", "kept\n");
+            }
+            "fifo" => mkfifo(&out),
+            _ => _listener = Some(std::os::unix::net::UnixListener::bind(&out).unwrap()),
+        }
+        let before = kind_at(&out);
+        let (_, report) = rerun_json(&p, "k.sciproof.json", &[]);
+        assert_eq!(kind_at(&out), before, "{kind}: not put back as it was");
+        assert_eq!(
+            p.read("victim.txt"),
+            "the user's own file\n",
+            "{kind}: written through"
+        );
+        if kind == "directory" {
+            assert_eq!(p.read("out.txt/inside"), "kept\n");
+        }
+        // The rerun's own product was a regular file: compared, then kept aside or discarded.
+        let check = check_for(&report, "rerun output out.txt");
+        assert_eq!(
+            field(&check, "status").as_str(),
+            Some("PASS"),
+            "{kind}: {check:?}"
+        );
+        let names: Vec<String> = std::fs::read_dir(p.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".sciproof-") && !n.starts_with(".sciproof-rerun-"))
+            .collect();
+        assert!(names.is_empty(), "{kind}: left {names:?}");
+    }
+}
+
+#[test]
+fn a_link_left_at_an_output_path_is_never_an_output_and_nothing_is_not_a_pass() {
+    let p = Project::new();
+    capture_custom(&p, "l", &["--output", "out.txt"], "echo made > out.txt\n");
+    p.write("copy.txt", "made\n");
+    // The rerun makes a link to an identical file instead of the file itself.
+    p.write("run.sh", "rm -f out.txt; ln -s copy.txt out.txt\n");
+    let (code, report) = rerun_json(&p, "l.sciproof.json", &[]);
+    assert_eq!(code, 1);
+    let check = check_for(&report, "rerun output out.txt");
+    assert_eq!(field(&check, "status").as_str(), Some("FAIL"));
+    assert!(
+        field(&check, "message")
+            .as_str()
+            .unwrap()
+            .contains("the rerun left a symbolic link at this path, not a regular file"),
+        "{check:?}"
+    );
+    assert_eq!(p.read("out.txt"), "made\n", "the original is back");
+    // A user's link at the output path and a command that produces nothing: not a PASS.
+    p.write("run.sh", "true\n");
+    std::fs::remove_file(p.join("out.txt")).unwrap();
+    std::os::unix::fs::symlink("copy.txt", p.join("out.txt")).unwrap();
+    let (_, report) = rerun_json(&p, "l.sciproof.json", &[]);
+    let check = check_for(&report, "rerun output out.txt");
+    assert_eq!(
+        field(&check, "message").as_str(),
+        Some("the rerun did not produce this file")
+    );
+    assert_eq!(kind_at(&p.join("out.txt")), "link:copy.txt");
+}
+
+#[test]
+fn a_killed_rerun_is_undone_by_the_next_command_which_says_so() {
+    let p = Project::new();
+    capture_custom(&p, "d", &["--output", "out.txt"], "echo done > out.txt\n");
+    p.write(
+        "run.sh",
+        "echo partial > out.txt; sleep 30; echo late > out.txt\n",
+    );
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sciproof"))
+        .current_dir(p.path())
+        .args(["verify", "d.sciproof.json", "--rerun", "--yes"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(p.join("out.txt")).ok().as_deref() != Some("partial\n") {
+        assert!(started.elapsed().as_secs() < 30, "the rerun never started");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL: nothing can be handled
+    child.wait().unwrap();
+    // The command's process group died with sciproof: nothing writes "late" later.
+    let out = p
+        .cmd()
+        .args(["verify", "d.sciproof.json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("recovered: undid an interrupted rerun of d.sciproof.json (process "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("put back out.txt as it was before"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("what it had produced is in .sciproof-rerun-"),
+        "{stderr}"
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "PASS after recovery, not 'modified'"
+    );
+    assert_eq!(p.read("out.txt"), "done\n");
+    let out = std::process::Command::new("pgrep")
+        .args(["-f", "sleep 30"])
+        .output();
+    if let Ok(out) = out {
+        // pgrep may be absent; when present, no orphan is left.
+        let pids = String::from_utf8_lossy(&out.stdout);
+        for pid in pids.split_whitespace() {
+            let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).unwrap_or_default();
+            assert_ne!(cwd, p.path(), "the command outlived sciproof");
+        }
+    }
 }

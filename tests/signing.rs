@@ -364,3 +364,104 @@ fn an_encrypted_key_takes_its_passphrase_from_ssh_askpass() {
     // the good signature is still there
     assert_eq!(signature_check(&p, "allowed").0, 0);
 }
+
+/// How many times the file at `path` is opened while `run` runs (inotify `IN_OPEN`; closes
+/// are watched too, because the kernel merges identical events that follow each other).
+fn opens_during(path: &std::path::Path, run: impl FnOnce()) -> usize {
+    let fd = unsafe { libc::inotify_init1(libc::IN_NONBLOCK | libc::IN_CLOEXEC) };
+    assert!(fd >= 0);
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    let wd =
+        unsafe { libc::inotify_add_watch(fd, c.as_ptr(), libc::IN_OPEN | libc::IN_CLOSE_NOWRITE) };
+    assert!(wd >= 0);
+    run();
+    let mut count = 0;
+    let mut buffer = [0u8; 4096];
+    loop {
+        let n = unsafe { libc::read(fd, buffer.as_mut_ptr().cast(), buffer.len()) };
+        if n <= 0 {
+            break;
+        }
+        let mut offset = 0usize;
+        while offset < n as usize {
+            let event = unsafe {
+                std::ptr::read_unaligned(buffer[offset..].as_ptr() as *const libc::inotify_event)
+            };
+            if event.mask & libc::IN_OPEN != 0 {
+                count += 1;
+            }
+            offset += std::mem::size_of::<libc::inotify_event>() + event.len as usize;
+        }
+    }
+    unsafe { libc::close(fd) };
+    count
+}
+
+#[test]
+fn what_is_signed_is_read_once_so_a_file_swapped_between_reads_cannot_pass() {
+    let p = Project::new();
+    p.capture("run");
+    keygen(&p, "key", "ed25519", "");
+    p.cmd()
+        .args(["sign", "run.sciproof.json", "--key", "key"])
+        .assert()
+        .success();
+    allow(&p, "allowed", &[("alice", "", "key")]);
+    let manifest = p.join("run.sciproof.json");
+    let opens = opens_during(&manifest, || {
+        let (code, check) = signature_check(&p, "allowed");
+        assert_eq!(code, 0);
+        assert_eq!(field(&check, "status").as_str(), Some("PASS"));
+    });
+    assert_eq!(
+        opens, 1,
+        "verify --allowed-signers must read the manifest once"
+    );
+    let opens = opens_during(&manifest, || {
+        p.cmd()
+            .args(["graph", "add-run", "run.sciproof.json"])
+            .assert()
+            .success();
+    });
+    assert_eq!(opens, 1, "graph add-run must read the manifest once");
+}
+
+#[test]
+fn a_replaced_manifest_warns_that_its_signature_is_stale() {
+    let p = Project::new();
+    p.capture("run");
+    keygen(&p, "key", "ed25519", "");
+    p.cmd()
+        .args(["sign", "run.sciproof.json", "--key", "key"])
+        .assert()
+        .success();
+    let warning = "run.sciproof.json.sig signs the previous manifest and no longer matches run.sciproof.json; sign the new one with `sciproof sign run.sciproof.json --key KEY`";
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "run",
+            "--force",
+            "--input",
+            "data.json",
+            "--output",
+            "out/log.txt",
+            "--",
+            "sh",
+            "train.sh",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(warning));
+    p.cmd()
+        .args(["update", "run.sciproof.json", "--yes"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(warning));
+    // ... and a signature that is not stale is not warned about.
+    p.cmd()
+        .args(["sign", "run.sciproof.json", "--key", "key"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("no longer matches").not());
+}

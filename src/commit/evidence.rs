@@ -369,12 +369,18 @@ fn remove_if_dead(path: &Path) -> bool {
     }
 }
 
-/// Settles what an earlier, interrupted process left for the manifest at `manifest`: nothing
-/// to do is the common case and costs two `lstat`s; otherwise the lock is taken (waiting as
-/// `wait` says) and the operation is completed or undone. Returns the one-line account.
+/// Whether a writer holds (or held, before it died) the evidence of `place`, or left work.
+fn busy(place: &Place) -> bool {
+    lexists(&place.work) || lexists(&lock::lock_path(&place.manifest())) || has_temporaries(place)
+}
+
+/// Settles what another process is doing or left undone for the manifest at `manifest`:
+/// nothing to do is the common case and costs a few `lstat`s; otherwise the lock is taken
+/// (waiting for a live writer as `wait` says) and an interrupted operation is completed or
+/// undone. Returns the one-line account.
 pub fn settle(manifest: &Path, wait: Wait) -> Result<Option<String>> {
     let place = Place::of(manifest);
-    if !lexists(&place.work) && !has_temporaries(&place) {
+    if !busy(&place) {
         return Ok(None);
     }
     let _lock = lock::lock(&place.manifest(), "recover", wait)?;
@@ -396,9 +402,9 @@ fn has_temporaries(place: &Place) -> bool {
 }
 
 /// Whether an operation on the manifest at `manifest` is under way or was interrupted (its work
-/// folder exists).
+/// folder or its lock file exists).
 pub fn in_progress(manifest: &Path) -> bool {
-    lexists(&Place::of(manifest).work)
+    busy(&Place::of(manifest))
 }
 
 /// `sciproof recover DIR`: settles every interrupted operation in `dir` (and below it when
@@ -467,6 +473,7 @@ impl Transaction {
         let section = Critical::enter().map_err(Error::interrupted)?;
         let place = Place::of(manifest);
         let lock = lock::lock(&place.manifest(), op.as_str(), wait)?;
+        failpoint("lock.acquired");
         let recovered = recover_locked(&place)?;
         let stamp = crate::timestamp::format_stamp(crate::timestamp::now_unix());
         let mut products = format!(
@@ -607,6 +614,7 @@ impl Transaction {
         let mut to = std::fs::File::create(&target).map_err(&io)?;
         std::io::copy(&mut from, &mut to).map_err(&io)?;
         to.sync_all().map_err(&io)?;
+        failpoint("stage.snapshot");
         Ok(target)
     }
 

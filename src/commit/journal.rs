@@ -211,6 +211,7 @@ impl Journal {
         let mut file = std::fs::File::create(&tmp).map_err(io)?;
         std::io::Write::write_all(&mut file, self.to_json().as_bytes()).map_err(io)?;
         file.sync_all().map_err(io)?;
+        super::failpoint("journal.written");
         std::fs::rename(&tmp, &target).map_err(io)?;
         super::atomic::sync_dir(work).map_err(io)
     }

@@ -77,6 +77,7 @@ pub fn lock(target: &Path, what: &str, wait: Wait) -> Result<Lock> {
         ),
     };
     let mut told = false;
+    let mut polls = 0u32;
     loop {
         let mut file = open(&path).map_err(io)?;
         if !file.metadata().map_err(io)?.is_file() {
@@ -88,6 +89,7 @@ pub fn lock(target: &Path, what: &str, wait: Wait) -> Result<Lock> {
             }
             let _ = file.set_len(0);
             let _ = file.write_all(format!("{} {what}\n", std::process::id()).as_bytes());
+            interrupt::remove_on_exit(&path);
             return Ok(Lock {
                 path,
                 file: Some(file),
@@ -118,7 +120,10 @@ pub fn lock(target: &Path, what: &str, wait: Wait) -> Result<Lock> {
                 if let Some(signal) = interrupt::pending() {
                     return Err(Error::interrupted(signal));
                 }
-                std::thread::sleep(Duration::from_millis(50));
+                // Poll often at first: a writer that releases the lock is often followed by
+                // another that takes it within milliseconds.
+                polls += 1;
+                std::thread::sleep(Duration::from_millis(if polls < 400 { 5 } else { 50 }));
             }
         }
     }
@@ -134,6 +139,7 @@ impl Lock {
 impl Drop for Lock {
     fn drop(&mut self) {
         if let Some(file) = self.file.take() {
+            interrupt::forget_on_exit(&self.path);
             if same_file(&file, &self.path) {
                 let _ = std::fs::remove_file(&self.path);
             }

@@ -200,9 +200,6 @@ fn check(
             crate::timestamp::now_unix() as f64,
         );
     }
-    if let Some(signal) = crate::interrupt::pending() {
-        report.interrupted.get_or_insert(signal);
-    }
     Ok(report)
 }
 

@@ -262,6 +262,7 @@ fn execute(
     let run = run_command(&manifest.command.argv, base, Some(options.timeout), env, 0);
     progress.finish();
     let mut rerun_digests: Vec<Option<String>> = vec![None; outputs.len()];
+    let (checks_before, notes_before) = (report.checks.len(), report.notes.len());
     match run {
         Err(RunError::Timeout(m)) => report.add(Status::Inconclusive, "rerun", m, None),
         Err(RunError::Interrupted(signal)) => {
@@ -336,6 +337,22 @@ fn execute(
                 }
             }
         }
+    }
+    if let Some(signal) = crate::interrupt::pending()
+        && report.interrupted.is_none()
+        && report.rerun_executed
+    {
+        // A signal during the comparison: what was compared so far says nothing.
+        report.checks.truncate(checks_before);
+        report.notes.truncate(notes_before);
+        report.rerun_executed = false;
+        report.interrupted = Some(signal);
+        report.add(
+            Status::Inconclusive,
+            "rerun",
+            format!("{signal} while the results were compared; the originals were restored"),
+            None,
+        );
     }
     // Put everything back; what the rerun made goes to .sciproof-rerun-<stamp>/, unless it is
     // identical to the original (digests already computed by the checks are reused).

@@ -122,6 +122,29 @@ pub fn statuses(report: &sciproof::json::Value) -> Vec<(String, String)> {
         .collect()
 }
 
+/// An exclusive lock between test processes: an `flock` on `path`, which the kernel releases
+/// when the process dies and this guard releases when dropped (also when a test panics), so a
+/// waiting process is never left waiting for an install that no longer runs, and a running
+/// install is never broken into.
+pub struct DirLock(std::fs::File);
+
+impl DirLock {
+    pub fn acquire(path: &Path) -> DirLock {
+        use std::os::fd::AsRawFd;
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .unwrap_or_else(|e| panic!("cannot open the lock {}: {e}", path.display()));
+        // SAFETY: flock on a descriptor we own; blocks until the holder releases it.
+        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+        assert_eq!(rc, 0, "cannot lock {}", path.display());
+        DirLock(file)
+    }
+}
+
 /// A venv under the target directory with `packages` installed from the package registry, made
 /// once (`marker` names the package set; a different set rebuilds it). Concurrent test
 /// binaries wait for each other. Panics with pip's output if that fails: the interop tests must
@@ -129,16 +152,7 @@ pub fn statuses(report: &sciproof::json::Value) -> Vec<(String, String)> {
 fn venv(name: &str, marker: &str, packages: &[&str]) -> PathBuf {
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let root = tmp.join(name);
-    let lock_dir = tmp.join(format!("{name}.lock"));
-    std::fs::create_dir_all(&tmp).unwrap();
-    // A directory is created atomically: it serialises concurrent test binaries.
-    let started = std::time::Instant::now();
-    while std::fs::create_dir(&lock_dir).is_err() {
-        if started.elapsed().as_secs() > 900 {
-            let _ = std::fs::remove_dir(&lock_dir);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    }
+    let _lock = DirLock::acquire(&tmp.join(format!("{name}.lock")));
     let ready = root.join(format!(".ready-{marker}"));
     if !ready.exists() {
         let _ = std::fs::remove_dir_all(&root);
@@ -151,7 +165,6 @@ fn venv(name: &str, marker: &str, packages: &[&str]) -> PathBuf {
         );
         std::fs::write(&ready, "ok\n").unwrap();
     }
-    let _ = std::fs::remove_dir(&lock_dir);
     root
 }
 
