@@ -22,6 +22,18 @@ pub fn sha256_file(path: &Path, progress: &dyn Progress) -> io::Result<(String, 
     sha256_reader(&mut file, progress)
 }
 
+/// [`sha256_file`] for a file a directory walk has just listed as a regular file: opened
+/// without blocking (an entry swapped for a FIFO meanwhile reads as empty, it cannot hang)
+/// and without a second status call, which would cost a system call per file of a large tree.
+pub fn sha256_listed(path: &Path) -> io::Result<(String, u64)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY)
+        .open(path)?;
+    sha256_reader(&mut file, &crate::progress::NoProgress)
+}
+
 thread_local! {
     // One read buffer per thread, reused: zeroing 1 MiB per small file would cost more than
     // hashing it.

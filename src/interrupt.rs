@@ -15,6 +15,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A termination signal that stopped, or arrived during, an operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,6 +63,10 @@ struct State {
     cleanup: Vec<PathBuf>,
 }
 
+/// Set once a signal was recorded: lets [`pending`] answer without the mutex in the common case
+/// (it is polled per chunk of every file hashed).
+static ANY: AtomicBool = AtomicBool::new(false);
+
 static STATE: Mutex<State> = Mutex::new(State {
     pending: None,
     depth: 0,
@@ -79,6 +84,7 @@ pub fn deliver(signal: i32, exit: impl FnOnce(Interrupted)) {
     let mut s = state();
     if s.pending.is_none() {
         s.pending = Some(signal);
+        ANY.store(true, Ordering::SeqCst);
     }
     if s.depth == 0 {
         for path in s.cleanup.drain(..) {
@@ -104,6 +110,9 @@ pub fn forget_on_exit(path: &Path) {
 
 /// The signal received so far, if any. Cheap enough to poll in a loop.
 pub fn pending() -> Option<Interrupted> {
+    if !ANY.load(Ordering::SeqCst) {
+        return None;
+    }
     state().pending.map(Interrupted)
 }
 
@@ -146,6 +155,7 @@ impl Drop for Critical {
 #[doc(hidden)]
 pub fn reset_for_tests() {
     state().pending = None;
+    ANY.store(false, Ordering::SeqCst);
 }
 
 #[cfg(test)]

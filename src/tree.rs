@@ -8,7 +8,6 @@
 //! manifest path rules. The walk is sequential; the files are hashed in parallel.
 
 use crate::error::strerror;
-use crate::hash::sha256_file;
 use crate::json::{Object, Value};
 use crate::paths::validate_relative_path;
 use crate::progress::{NoProgress, Progress, Unit};
@@ -51,7 +50,7 @@ pub fn scan_tree(
     progress: &dyn Progress,
 ) -> Result<Vec<FileEntry>, TreeError> {
     let plain =
-        |path: &Path| sha256_file(path, &NoProgress).map(|(sha256, size)| (sha256, size, None));
+        |path: &Path| crate::hash::sha256_listed(path).map(|(sha256, size)| (sha256, size, None));
     Ok(walk(root, limit, progress, &plain)?
         .into_iter()
         .map(|(e, _)| e)
@@ -66,8 +65,8 @@ pub fn scan_tree_keyed(
     progress: &dyn Progress,
 ) -> Result<Vec<(FileEntry, StatKey)>, TreeError> {
     let keyed = |path: &Path| -> std::io::Result<(String, u64, Option<StatKey>)> {
-        let mut file = std::fs::File::open(path)?;
-        let key = StatKey::of(&file.metadata()?);
+        let (mut file, meta) = crate::untrusted::open_regular(path)?;
+        let key = StatKey::of(&meta);
         let (sha256, size) = crate::hash::sha256_reader(&mut file, &NoProgress)?;
         Ok((sha256, size, Some(key)))
     };
@@ -99,7 +98,7 @@ pub fn rescan_tree(
                 return Ok((entry.sha256.clone(), entry.size, None));
             }
         }
-        sha256_file(path, &NoProgress).map(|(sha256, size)| (sha256, size, None))
+        crate::hash::sha256_listed(path).map(|(sha256, size)| (sha256, size, None))
     };
     Ok(walk(root, limit, progress, &reuse)?
         .into_iter()

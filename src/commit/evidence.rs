@@ -636,6 +636,16 @@ impl Transaction {
         old_manifest: Option<&[u8]>,
         keep_old: bool,
     ) -> Result<Option<String>> {
+        let single_rename = !self.journaled
+            && !lexists(&self.place.work)
+            && !lexists(&self.place.base.join(self.place.snapshot_name()));
+        if single_rename {
+            // Nothing staged, nothing aside, no snapshot folder to replace: the commit is one
+            // atomic replacement of the manifest, which needs no journal.
+            self.finished = true;
+            return super::atomic::write_file(&self.place.manifest(), manifest_text.as_bytes())
+                .map(|()| None);
+        }
         let work = self.staging_base()?;
         let staged_manifest = work.join(&self.place.file_name);
         let write = |path: &Path, bytes: &[u8]| -> Result<()> {
