@@ -6,8 +6,7 @@
 use crate::claims::Claim;
 use crate::error::{Error, Result};
 use crate::json::{self, Object, Value};
-use crate::manifest::{Artifact, Compare, Manifest, load_manifest};
-use std::path::Path;
+use crate::manifest::{Artifact, Compare, Loaded};
 
 /// The in-toto Statement type.
 pub const STATEMENT_TYPE: &str = "https://in-toto.io/Statement/v1";
@@ -51,22 +50,9 @@ fn subjects(items: Vec<(&str, &Artifact, Option<&str>, bool)>, only_present: boo
     Value::Array(out)
 }
 
-/// The manifest and the SHA-256 of its bytes.
-fn read(path: &Path) -> Result<(Manifest, String)> {
-    let manifest = load_manifest(path)?;
-    let bytes = std::fs::read(path).map_err(|e| {
-        Error::Manifest(format!(
-            "cannot read manifest {}: {}",
-            path.display(),
-            crate::error::strerror(&e)
-        ))
-    })?;
-    Ok((manifest, crate::hash::sha256_bytes(&bytes)))
-}
-
 /// The in-toto Statement v1 (unsigned) with the verdict of an integrity check (`verdict`).
-pub fn in_toto(path: &Path, verdict: &str) -> Result<String> {
-    let (m, digest) = read(path)?;
+pub fn in_toto(loaded: &Loaded, verdict: &str) -> Result<String> {
+    let (m, digest) = (&loaded.manifest, loaded.sha256());
     let env = &m.environment;
     let outputs: Vec<Value> = m
         .outputs
@@ -86,7 +72,7 @@ pub fn in_toto(path: &Path, verdict: &str) -> Result<String> {
                 .into()
         })
         .collect();
-    let manifest_json = crate::manifest::to_json(&m);
+    let manifest_json = crate::manifest::to_json(m);
     let manifest_obj = manifest_json.as_object().cloned().unwrap_or_default();
     let environment_obj = manifest_obj
         .get("environment")
@@ -142,8 +128,8 @@ pub fn in_toto(path: &Path, verdict: &str) -> Result<String> {
 
 /// START and COMPLETE (or FAIL) OpenLineage run events, with the reference's deterministic run
 /// id (UUIDv5 of the manifest digest).
-pub fn openlineage(path: &Path) -> Result<String> {
-    let (m, digest) = read(path)?;
+pub fn openlineage(loaded: &Loaded) -> Result<String> {
+    let (m, digest) = (&loaded.manifest, loaded.sha256());
     let run_id = uuid::Uuid::new_v5(
         &uuid::Uuid::NAMESPACE_URL,
         format!("sciproof:manifest:{digest}").as_bytes(),
@@ -273,7 +259,7 @@ pub fn latex_value(v: &crate::numeric::value::Scalar) -> String {
 /// recorded outputs. Refused unless the integrity verification passed (`verdict`), so a paper
 /// never quotes numbers from files that no longer match their evidence.
 pub fn latex(
-    path: &Path,
+    loaded: &Loaded,
     values: &[(String, String, String)],
     verdict: crate::report::Status,
     reason: &str,
@@ -285,7 +271,7 @@ pub fn latex(
     if values.len() > MAX_LATEX_VALUES {
         return usage(format!("at most {MAX_LATEX_VALUES} values per export"));
     }
-    let m = load_manifest(path)?;
+    let m = &loaded.manifest;
     let mut names = std::collections::HashSet::new();
     for (name, output, location) in values {
         if name.is_empty() || name.len() > 40 || !name.bytes().all(|b| b.is_ascii_alphabetic()) {
@@ -315,20 +301,14 @@ pub fn latex(
             ));
         }
     }
-    let file = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let file = &loaded.file_name;
     if verdict != crate::report::Status::Pass {
         return usage(format!(
             "not exporting values: the verification of {file} is {} ({reason}). Run 'sciproof verify' to see why.",
             verdict.as_str()
         ));
     }
-    let base = crate::paths::resolve_base(path)
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
+    let base = &loaded.base;
     let mut documents = crate::claims::locate::Documents::default();
     let mut lines = vec![
         format!(

@@ -331,6 +331,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
             Ok(0)
         }
         Command::Inspect { manifest } => {
+            report_recovered(sciproof::commit::evidence::settle(&manifest, wait)?.iter());
             let m = sciproof::manifest::load_manifest(&manifest)?;
             println!("{}", sciproof::inspect::describe(&m));
             Ok(0)
@@ -354,6 +355,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 (true, _) => DiffFormat::Json,
                 (false, f) => f.unwrap_or(DiffFormat::Text),
             };
+            for path in [&old, &new] {
+                report_recovered(sciproof::commit::evidence::settle(path, wait)?.iter());
+            }
             let d = sciproof::diff::diff_manifests(&old, &new, show_values)?;
             let text = match format {
                 DiffFormat::Text => sciproof::diff::render::text(&d),
@@ -467,14 +471,16 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 );
             }
             let text = match format {
-                ExportFormat::InToto => sciproof::export::in_toto(&manifest, verdict.as_str())?,
-                ExportFormat::Openlineage => sciproof::export::openlineage(&manifest)?,
+                ExportFormat::InToto => {
+                    sciproof::export::in_toto(&verified.loaded, verdict.as_str())?
+                }
+                ExportFormat::Openlineage => sciproof::export::openlineage(&verified.loaded)?,
                 ExportFormat::Latex => {
                     let triples: Vec<(String, String, String)> = values
                         .chunks(3)
                         .map(|c| (c[0].clone(), c[1].clone(), c[2].clone()))
                         .collect();
-                    sciproof::export::latex(&manifest, &triples, verdict, &report.reason())?
+                    sciproof::export::latex(&verified.loaded, &triples, verdict, &report.reason())?
                 }
                 ExportFormat::CheckRecords | ExportFormat::RoCrate => {
                     let now = sciproof::timestamp::format_utc(sciproof::timestamp::now_unix());
@@ -622,9 +628,8 @@ fn run(cli: Cli) -> Result<u8, Error> {
             } else {
                 path.clone()
             };
-            let text = std::fs::read_to_string(&file).map_err(|e| {
-                Error::Usage(format!("cannot read {}: {}", file.display(), strerror(&e)))
-            })?;
+            let text = sciproof::untrusted::read_text(&file, sciproof::untrusted::Kind::Crate)
+                .map_err(|e| Error::Usage(e.to_string()))?;
             let read = sciproof::checkcrate::read::from_crate(&text)
                 .map_err(|e| Error::Usage(format!("{}: {e}", file.display())))?;
             if json {

@@ -97,7 +97,7 @@ pub fn save_crate(records: &[CheckRecord], target: &Path) -> Result<std::path::P
 
 /// Whether the file is a crate whose root conforms to the claim-check profile.
 fn is_claim_check_crate(path: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Ok(text) = crate::untrusted::read_text(path, crate::untrusted::Kind::Crate) else {
         return false;
     };
     let Ok(crate::json::Value::Object(doc)) = crate::json::parse(&text) else {

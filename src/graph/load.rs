@@ -442,17 +442,28 @@ impl ClaimGraph {
         path: &std::path::Path,
         progress: &dyn crate::progress::Progress,
     ) -> crate::Result<(ClaimGraph, LoadNotes)> {
-        let file = std::fs::File::open(path).map_err(|e| {
-            crate::Error::Usage(format!(
-                "cannot read claim graph {}: {}",
+        use crate::untrusted::{Bounded, Kind, Links, Problem};
+        let (file, meta) =
+            crate::untrusted::open(path, Kind::ClaimGraph, Links::Follow).map_err(|e| {
+                match e.problem {
+                    Problem::Io(reason) => crate::Error::Usage(format!(
+                        "cannot read claim graph {}: {reason}",
+                        path.display()
+                    )),
+                    _ => crate::Error::Usage(e.to_string()),
+                }
+            })?;
+        let size = meta.len();
+        if size > Kind::ClaimGraph.limit() {
+            return Err(crate::Error::Usage(format!(
+                "claim graph {} is larger than {} bytes, the limit for a claim graph",
                 path.display(),
-                crate::error::strerror(&e)
-            ))
-        })?;
-        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+                Kind::ClaimGraph.limit()
+            )));
+        }
         progress.begin("reading claim graph", size, crate::progress::Unit::Bytes);
         let reader = Counted {
-            inner: file,
+            inner: Bounded::new(file, Kind::ClaimGraph),
             progress,
         };
         let result = ClaimGraph::from_reader_sized(reader, size).map_err(|e| {

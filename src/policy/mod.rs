@@ -7,7 +7,7 @@ mod apply;
 
 pub use apply::apply_policy;
 
-use crate::error::{Error, Result, strerror};
+use crate::error::{Error, Result};
 use crate::json::{Object, Value};
 use crate::paths::validate_relative_path;
 use crate::pyfmt::{format_g6, str_repr};
@@ -283,40 +283,20 @@ pub fn parse_policy(text: &str, file: &str) -> Result<Policy> {
     })
 }
 
-/// Reads and validates a policy file (at most 64 KiB of UTF-8 TOML).
+/// Reads (once, bounded: never a FIFO or device) and validates a policy file (at most 64 KiB
+/// of UTF-8 TOML).
 pub fn load_policy(path: &Path) -> Result<Policy> {
+    use crate::untrusted::{Kind, Problem};
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let meta = std::fs::metadata(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            Error::Usage(format!("policy file not found: {}", path.display()))
-        } else {
-            Error::Usage(format!(
-                "cannot read policy {}: {}",
-                path.display(),
-                strerror(&e)
-            ))
-        }
-    })?;
-    if !meta.is_file() {
-        return Err(Error::Usage(format!(
-            "policy {} is not a regular file",
-            path.display()
-        )));
-    }
-    if meta.len() > MAX_POLICY_BYTES {
-        return Err(Error::Usage(format!(
-            "{name}: larger than {MAX_POLICY_BYTES} bytes"
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|e| {
-        Error::Usage(format!(
-            "cannot read policy {}: {}",
-            path.display(),
-            strerror(&e)
-        ))
+    let bytes = crate::untrusted::read(path, Kind::Policy).map_err(|e| {
+        Error::Usage(match e.problem {
+            Problem::NotFound => format!("policy file not found: {}", path.display()),
+            Problem::TooLarge(_) => format!("{name}: larger than {MAX_POLICY_BYTES} bytes"),
+            _ => e.to_string(),
+        })
     })?;
     let text = String::from_utf8(bytes).map_err(|e| {
         Error::Usage(format!(

@@ -163,21 +163,15 @@ pub fn parse_allowed_signers(text: &str, file: &str) -> Result<Vec<AllowedSigner
     Ok(out)
 }
 
-/// Reads and parses an allowed-signers file (the user's trust root: an error is exit 3).
+/// Reads (once, bounded: never a FIFO or device) and parses an allowed-signers file (the
+/// user's trust root: an error is exit 3).
 pub fn load_allowed_signers(path: &Path) -> Result<Vec<AllowedSigner>> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            Error::Usage(format!(
-                "allowed signers file not found: {}",
-                path.display()
-            ))
-        } else {
-            Error::Usage(format!(
-                "cannot read allowed signers file {}: {}",
-                path.display(),
-                crate::error::strerror(&e)
-            ))
-        }
+    use crate::untrusted::{Kind, Problem};
+    let text = crate::untrusted::read_text(path, Kind::AllowedSigners).map_err(|e| {
+        Error::Usage(match e.problem {
+            Problem::NotFound => format!("allowed signers file not found: {}", path.display()),
+            _ => e.to_string(),
+        })
     })?;
     parse_allowed_signers(&text, &path.display().to_string())
 }
