@@ -33,7 +33,7 @@ fn load(path: &Path) -> Result<ClaimGraph, Error> {
     let progress = crate::progress_for(true);
     let (graph, notes) = ClaimGraph::load_with_progress(path, progress.as_ref())?;
     for w in notes.warnings {
-        eprintln!("warning: {}: {}", path.display(), safe_text(&w, 500));
+        errln!("warning: {}: {}", path.display(), safe_text(&w, 500));
     }
     Ok(graph)
 }
@@ -65,48 +65,43 @@ fn describe(c: &Claim) -> String {
 }
 
 fn print_claims(claims: &[&Claim], format: ListFormat) {
-    use std::io::Write;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let result = (|| -> std::io::Result<()> {
-        match format {
-            ListFormat::Text => {
-                for c in claims {
-                    writeln!(out, "{}", describe(c))?;
-                }
+    match format {
+        ListFormat::Text => {
+            let mut out = crate::output::Writer::new();
+            for c in claims {
+                out.put(&describe(c));
+                out.put("\n");
             }
-            ListFormat::Json => {
-                if claims.is_empty() {
-                    writeln!(out, "[]")?;
-                    return Ok(());
-                }
-                write!(out, "[")?;
-                for (i, c) in claims.iter().enumerate() {
-                    let item = Value::Object(
-                        Object::new()
-                            .with("id", c.id.as_str())
-                            .with("status", c.status.as_str())
-                            .with("statement", c.statement.as_str())
-                            .with("label", Value::from(c.label.clone())),
-                    );
-                    let mut text = String::from(if i == 0 { "\n  " } else { ",\n  " });
-                    sciproof::json::write_value(
-                        &mut text,
-                        &item,
-                        Some(1),
-                        sciproof::json::Style::ASCII,
-                    );
-                    out.write_all(text.as_bytes())?;
-                }
-                writeln!(out, "\n]")?;
-            }
+            out.finish();
         }
-        out.flush()
-    })();
-    if let Err(e) = result
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        eprintln!("error: cannot write to stdout: {e}");
+        ListFormat::Json => {
+            let mut out = crate::output::Writer::new();
+            if claims.is_empty() {
+                out.put("[]\n");
+                out.finish();
+                return;
+            }
+            out.put("[");
+            for (i, c) in claims.iter().enumerate() {
+                let item = Value::Object(
+                    Object::new()
+                        .with("id", c.id.as_str())
+                        .with("status", c.status.as_str())
+                        .with("statement", c.statement.as_str())
+                        .with("label", Value::from(c.label.clone())),
+                );
+                let mut text = String::from(if i == 0 { "\n  " } else { ",\n  " });
+                sciproof::json::write_value(
+                    &mut text,
+                    &item,
+                    Some(1),
+                    sciproof::json::Style::ASCII,
+                );
+                out.put(&text);
+            }
+            out.put("\n]\n");
+            out.finish();
+        }
     }
 }
 
@@ -210,7 +205,7 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
             }
             save(&graph, &path)?;
             for line in lines {
-                println!("{line}");
+                outln!("{line}");
             }
             Ok(0)
         }
@@ -228,7 +223,7 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
                 .id
                 .clone();
             save(&graph, &path)?;
-            println!("{id}");
+            outln!("{id}");
             Ok(0)
         }
         GraphCommand::Record {
@@ -246,7 +241,7 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
                 .id
                 .clone();
             save(&graph, &path)?;
-            println!("{id}");
+            outln!("{id}");
             Ok(0)
         }
         GraphCommand::Verify {
@@ -269,7 +264,10 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
             let mut out = std::io::BufWriter::new(stdout.lock());
             let mut failed = None;
             let mut first = true;
+            // A failed write (a closed pipe) does not stop the re-verification: its outcomes
+            // are still saved in the graph, and the write error is reported afterwards.
             let mut write = |out: &mut dyn std::io::Write, text: &str| {
+                let text = sciproof::text::terminal_guard(text);
                 if failed.is_none()
                     && let Err(e) = out.write_all(text.as_bytes())
                 {
@@ -293,11 +291,11 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
             let summary = graph.verify_each(&options, progress.as_ref(), &mut |o| {
                 let line = match format {
                     VerifyFormat::Markdown => format!(
-                        "| `{}` | `{}` | `{}` | {} |\n",
+                        "| `{}` | `{}` | {} | {} |\n",
                         o.claim_id,
                         o.outcome.as_str(),
-                        o.kind,
-                        markdown::md_escape(&o.detail)
+                        markdown::md_code(&o.kind),
+                        markdown::md_text(&o.detail)
                     ),
                     VerifyFormat::Json => {
                         let item = Value::Object(
@@ -362,10 +360,7 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
             drop(out);
             save(&graph, &path)?;
             if let Some(e) = failed {
-                return Err(Error::Write {
-                    path: "stdout".into(),
-                    reason: e.to_string(),
-                });
+                crate::output::fail(&e);
             }
             Ok(if summary.contains_key("failed") {
                 1
@@ -383,7 +378,7 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
         } => {
             let graph = load(&path)?;
             match format {
-                ShowFormat::Markdown => print!(
+                ShowFormat::Markdown => out!(
                     "{}",
                     markdown::render(
                         &graph,
@@ -394,28 +389,19 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
                     )
                 ),
                 ShowFormat::Latex => {
-                    print!("{}", latex::render(&graph, !body_only, !no_derivations))
+                    out!("{}", latex::render(&graph, !body_only, !no_derivations))
                 }
                 ShowFormat::Json => {
-                    let mut out = std::io::stdout().lock();
-                    let mut result = Ok(());
+                    let mut out = crate::output::Writer::new();
                     graph.write_json(
                         Form {
                             pretty: true,
                             stable,
                         },
-                        &mut |piece| {
-                            if result.is_ok() {
-                                result = std::io::Write::write_all(&mut out, piece.as_bytes());
-                            }
-                        },
+                        &mut |piece| out.put(piece),
                     );
-                    result
-                        .and_then(|_| std::io::Write::write_all(&mut out, b"\n"))
-                        .map_err(|e| Error::Write {
-                            path: "stdout".into(),
-                            reason: e.to_string(),
-                        })?;
+                    out.put("\n");
+                    out.finish();
                 }
             }
             Ok(0)
@@ -441,9 +427,9 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
             match format {
                 ListFormat::Text => {
                     for (status, count) in graph.summary() {
-                        println!("{status:<22} {count}");
+                        outln!("{status:<22} {count}");
                     }
-                    println!(
+                    outln!(
                         "machine-checkable: {checked} of {} claims; everything else is recorded evidence and must not be read as proved",
                         graph.len()
                     );
@@ -458,13 +444,13 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
                         .with("machine_checkable", checked)
                         .with("by_status", counts)
                         .with("digest", graph.digest());
-                    println!("{}", sciproof::json::to_string_pretty(&Value::Object(doc)));
+                    outln!("{}", sciproof::json::to_string_pretty(&Value::Object(doc)));
                 }
             }
             Ok(0)
         }
         GraphCommand::Digest => {
-            println!("{}", load(&path)?.digest());
+            outln!("{}", load(&path)?.digest());
             Ok(0)
         }
         GraphCommand::Diff { old, new, format } => {
@@ -472,22 +458,22 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
             let b = load(&new)?;
             let d = sciproof::graph::compare::diff(&a, &b);
             match format {
-                ListFormat::Json => println!("{}", sciproof::json::to_string_pretty(&d.to_json())),
+                ListFormat::Json => outln!("{}", sciproof::json::to_string_pretty(&d.to_json())),
                 ListFormat::Text => {
                     if d.is_empty() {
-                        println!("no differences in claims, statuses or dependencies");
+                        outln!("no differences in claims, statuses or dependencies");
                     }
                     for id in &d.added {
-                        println!("added    {}", b.get(id).map(describe).unwrap_or_default());
+                        outln!("added    {}", b.get(id).map(describe).unwrap_or_default());
                     }
                     for id in &d.removed {
-                        println!("removed  {}", a.get(id).map(describe).unwrap_or_default());
+                        outln!("removed  {}", a.get(id).map(describe).unwrap_or_default());
                     }
                     for c in &d.status_changed {
-                        println!("status   {}  {} -> {}", c.id, c.old, c.new);
+                        outln!("status   {}  {} -> {}", c.id, c.old, c.new);
                     }
                     for id in &d.edges_changed {
-                        println!("edges    {id}  dependencies changed");
+                        outln!("edges    {id}  dependencies changed");
                     }
                 }
             }

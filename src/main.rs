@@ -5,6 +5,8 @@
 //! 3 usage error, invalid manifest, or a capture that could not be completed.
 
 mod cli;
+#[macro_use]
+mod output;
 mod cli_graph;
 mod graph_cmd;
 
@@ -124,7 +126,7 @@ fn run_capture(args: CaptureArgs, wait: Wait) -> Result<u8, Error> {
     let result = capture::capture(&request)?;
     report_recovered(result.recovered.iter());
     for w in &result.warnings {
-        eprintln!("warning: {}", safe_text(w, 2000));
+        errln!("warning: {}", safe_text(w, 2000));
     }
     let m = &result.manifest;
     let name = result
@@ -132,20 +134,20 @@ fn run_capture(args: CaptureArgs, wait: Wait) -> Result<u8, Error> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    println!("Evidence written to {name}");
-    println!("  command exit code: {}", m.execution.exit_code);
-    println!("  inputs recorded:   {}", m.inputs.len());
-    println!("  outputs recorded:  {}", m.outputs.len());
-    println!(
+    outln!("Evidence written to {name}");
+    outln!("  command exit code: {}", m.execution.exit_code);
+    outln!("  inputs recorded:   {}", m.inputs.len());
+    outln!("  outputs recorded:  {}", m.outputs.len());
+    outln!(
         "Note: stdout/stderr are stored in the manifest; check them for secrets before sharing it."
     );
     if m.claims.iter().any(|c| c.needs_this_tool()) {
-        println!(
+        outln!(
             "Note: this manifest has claims that only this sciproof reads (printed-precision claims, or claims on .tsv, .npy or .npz outputs); sciproof 0.4.1 (Python) refuses it as invalid rather than misreading it."
         );
     }
     if m.execution.exit_code != 0 {
-        eprintln!(
+        errln!(
             "The command failed (exit code {}); the failure was recorded.",
             m.execution.exit_code
         );
@@ -194,7 +196,7 @@ fn run_verify(args: VerifyArgs, wait: Wait) -> Result<u8, Error> {
         ));
     }
     if args.strict_env && !args.rerun {
-        eprintln!("warning: --strict-env only applies to --rerun; it has no effect here");
+        errln!("warning: --strict-env only applies to --rerun; it has no effect here");
     }
     let progress = progress_for(format == Format::Text);
     let confirm = |prompt: &str| confirm_on_terminal(prompt);
@@ -222,12 +224,10 @@ fn run_verify(args: VerifyArgs, wait: Wait) -> Result<u8, Error> {
         Format::Markdown => sciproof::report::markdown::MarkdownRenderer.render(report),
         Format::Junit => sciproof::report::junit::JunitRenderer.render(report),
     };
-    print!("{text}");
+    out!("{text}");
     let _ = std::io::stdout().flush();
     if let Some(signal) = report.interrupted {
-        eprintln!(
-            "{signal}; the rerun was stopped and every declared output was put back as it was"
-        );
+        errln!("{signal}; the rerun was stopped and every declared output was put back as it was");
         return Ok(signal.exit_code());
     }
     if let Some(path) = args.save_json {
@@ -238,13 +238,13 @@ fn run_verify(args: VerifyArgs, wait: Wait) -> Result<u8, Error> {
         let now = sciproof::timestamp::format_utc(sciproof::timestamp::now_unix());
         let records = sciproof::checkcrate::records_of(&verified.loaded, report, &now)?;
         if records.is_empty() {
-            eprintln!(
+            errln!(
                 "warning: no crate written: {} declares no claims, so no check was made that a claim-check crate could describe",
                 args.manifest.display()
             );
         } else {
             let written = sciproof::checkcrate::save_crate(&records, target)?;
-            eprintln!("Wrote {}", written.display());
+            errln!("Wrote {}", written.display());
         }
     }
     Ok(report.status().exit_code() as u8)
@@ -259,9 +259,8 @@ fn confirm_on_terminal(prompt: &str) -> Result<bool, Error> {
             "refusing to execute the recorded command: no terminal to ask for confirmation; re-run with --yes after reading the command (see 'sciproof inspect')".into(),
         ));
     }
-    eprintln!("{prompt}");
-    eprint!("\nExecute this command? Type 'yes' to continue: ");
-    let _ = std::io::stderr().flush();
+    errln!("{prompt}");
+    output::error_text("\nExecute this command? Type 'yes' to continue: ");
     let mut answer = String::new();
     match std::io::stdin().read_line(&mut answer) {
         Ok(0) | Err(_) => Err(Error::ConfirmationRequired(
@@ -303,12 +302,12 @@ fn ask_passphrase(key: &std::path::Path) -> Result<String, Error> {
 /// Prints what was done about operations an earlier process left unfinished.
 fn report_recovered<'a>(lines: impl Iterator<Item = &'a String>) {
     for line in lines {
-        eprintln!("recovered: {}", safe_text(line, 2000));
+        errln!("recovered: {}", safe_text(line, 2000));
     }
 }
 
 fn run(cli: Cli) -> Result<u8, Error> {
-    let notify = |message: &str| eprintln!("{}", safe_text(message, 2000));
+    let notify = |message: &str| errln!("{}", safe_text(message, 2000));
     let wait = if cli.no_wait {
         Wait::No
     } else {
@@ -320,20 +319,20 @@ fn run(cli: Cli) -> Result<u8, Error> {
         Command::Recover { dir, recursive } => {
             let done = sciproof::commit::evidence::recover_folder(&dir, recursive, wait)?;
             if done.is_empty() {
-                println!(
+                outln!(
                     "nothing to recover in {}",
                     safe_text(&dir.display().to_string(), 500)
                 );
             }
             for line in done {
-                println!("{}", safe_text(&line, 2000));
+                outln!("{}", safe_text(&line, 2000));
             }
             Ok(0)
         }
         Command::Inspect { manifest } => {
             report_recovered(sciproof::commit::evidence::settle(&manifest, wait)?.iter());
             let m = sciproof::manifest::load_manifest(&manifest)?;
-            println!("{}", sciproof::inspect::describe(&m));
+            outln!("{}", sciproof::inspect::describe(&m));
             Ok(0)
         }
         Command::Diff {
@@ -364,7 +363,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 DiffFormat::Json => sciproof::diff::render::json_text(&d),
                 DiffFormat::Markdown => sciproof::diff::render::markdown(&d),
             };
-            print!("{text}");
+            out!("{text}");
             Ok(if d.identical() { 0 } else { 1 })
         }
         Command::List {
@@ -388,7 +387,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 Format::Markdown => sciproof::ledger::markdown(&entries),
                 Format::Junit => sciproof::ledger::junit(&entries),
             };
-            print!("{text}");
+            out!("{text}");
             Ok(match sciproof::ledger::result(&entries, check) {
                 Some(s) => s.exit_code() as u8,
                 None => 0,
@@ -437,7 +436,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 sciproof::timestamp::format_utc(sciproof::timestamp::now_unix())[..10].to_string();
             let svg = sciproof::badge::render(report.status(), report.rerun_executed, &day);
             sciproof::manifest::write_atomic(&output, svg.as_bytes())?;
-            println!("{}: wrote {}", report.status().as_str(), output.display());
+            outln!("{}: wrote {}", report.status().as_str(), output.display());
             Ok(report.status().exit_code() as u8)
         }
         Command::Export {
@@ -464,7 +463,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                     ExportFormat::Latex | ExportFormat::CheckRecords | ExportFormat::RoCrate
                 )
             {
-                eprintln!(
+                errln!(
                     "warning: the evidence does not verify ({}): {}; the export describes what was recorded, not what is on disk now",
                     verdict.as_str(),
                     safe_text(&report.reason(), 1000)
@@ -501,22 +500,28 @@ fn run(cli: Cli) -> Result<u8, Error> {
                         let written = sciproof::checkcrate::save_crate(&records, &target)?;
                         let folder = written.parent().map(sciproof::paths::resolve_lenient);
                         if folder.as_deref() != Some(root.as_path()) {
-                            eprintln!(
+                            errln!(
                                 "warning: the crate's file identifiers are relative to the manifest's folder ({}); written elsewhere, those files are not part of its payload",
                                 root.display()
                             );
                         }
-                        println!("Wrote {}", written.display());
+                        outln!("Wrote {}", written.display());
                         return Ok(0);
                     }
                     sciproof::checkcrate::to_json_lines(&records)
                 }
             };
+            // JSON exports: every control that could reach a terminal, escaped (same value).
+            let text = if format == ExportFormat::Latex {
+                text
+            } else {
+                sciproof::text::json_inert(&text).into_owned()
+            };
             match output {
-                None => print!("{text}"),
+                None => out!("{text}"),
                 Some(path) => {
                     sciproof::manifest::write_atomic(&path, text.as_bytes())?;
-                    println!("Wrote {}", path.display());
+                    outln!("Wrote {}", path.display());
                 }
             }
             Ok(0)
@@ -530,7 +535,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
         } => {
             if dry_run {
                 let loaded = sciproof::update::load_for_update(&manifest)?;
-                println!(
+                outln!(
                     "{}",
                     sciproof::update::prompt(&loaded.manifest, &loaded.base)
                 );
@@ -547,24 +552,24 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 progress: progress.as_ref(),
             })?
             else {
-                eprintln!("declined; nothing was executed and nothing was changed");
+                errln!("declined; nothing was executed and nothing was changed");
                 return Ok(2);
             };
             report_recovered(updated.capture.recovered.iter());
             for w in updated.capture.warnings.iter().chain(&updated.warnings) {
-                eprintln!("warning: {}", safe_text(w, 2000));
+                errln!("warning: {}", safe_text(w, 2000));
             }
             let code = updated.capture.manifest.execution.exit_code;
-            println!(
+            outln!(
                 "Updated {} (command exit code {code})\n",
                 manifest
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default()
             );
-            print!("{}", sciproof::diff::render::text(&updated.diff));
+            out!("{}", sciproof::diff::render::text(&updated.diff));
             if code != 0 {
-                eprintln!("The command failed; the failure was recorded.");
+                errln!("The command failed; the failure was recorded.");
                 return Ok(1);
             }
             Ok(0)
@@ -577,22 +582,22 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            println!("Signature written to {name}");
-            println!(
+            outln!("Signature written to {name}");
+            outln!(
                 "Note: a signature shows that the holder of the key vouched for this exact manifest. Check it with 'sciproof verify MANIFEST --allowed-signers FILE'."
             );
             Ok(0)
         }
         Command::CheckPolicy { policy } => {
             let p = sciproof::policy::load_policy(&policy)?;
-            println!(
+            outln!(
                 "policy {} is valid (version {}, sha256 {}...)",
                 safe_text(&p.file, 500),
                 sciproof::policy::POLICY_VERSION,
                 &p.sha256[..16]
             );
             if p.rules.is_empty() {
-                println!("  (no rules: every verification passes this policy)");
+                outln!("  (no rules: every verification passes this policy)");
             }
             for (section, key, value) in &p.rules {
                 let off = if *value == sciproof::policy::RuleValue::Bool(false) {
@@ -600,7 +605,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 } else {
                     ""
                 };
-                println!(
+                outln!(
                     "  {section}.{key} = {}{off}",
                     safe_text(&value.toml_text(), 500)
                 );
@@ -618,7 +623,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
             } else {
                 sciproof::report::claims::ClaimsTable.render(&report)
             };
-            print!("{text}");
+            out!("{text}");
             Ok(report.status().exit_code() as u8)
         }
         Command::Graph(args) => graph_cmd::run(args, wait),
@@ -633,12 +638,12 @@ fn run(cli: Cli) -> Result<u8, Error> {
             let read = sciproof::checkcrate::read::from_crate(&text)
                 .map_err(|e| Error::Usage(format!("{}: {e}", file.display())))?;
             if json {
-                print!("{}", sciproof::checkcrate::to_json_lines(&read.records));
+                out!("{}", sciproof::checkcrate::to_json_lines(&read.records));
             } else {
-                print!("{}", sciproof::checkcrate::summary_table(&read.records));
+                out!("{}", sciproof::checkcrate::summary_table(&read.records));
             }
             for p in &read.problems {
-                eprintln!("problem: {}", safe_text(p, 1000));
+                errln!("problem: {}", safe_text(p, 1000));
             }
             Ok(if read.problems.is_empty() { 0 } else { 1 })
         }
@@ -659,7 +664,7 @@ fn handle_signals() {
     std::thread::spawn(move || {
         for signal in signals.forever() {
             sciproof::interrupt::deliver(signal, |i| {
-                eprintln!("{i}");
+                errln!("{i}");
                 std::process::exit(i32::from(i.exit_code()));
             });
         }
@@ -681,7 +686,7 @@ fn main() -> ExitCode {
         && matches!(outcome, Ok(code) if code < 128)
     {
         // The signal arrived while something had to be finished (a commit); it was.
-        eprintln!(
+        errln!(
             "note: {} arrived while sciproof was writing; that work was completed first",
             signal.name()
         );
@@ -689,11 +694,11 @@ fn main() -> ExitCode {
     match outcome {
         Ok(code) => ExitCode::from(code),
         Err(Error::Interrupted { signal, detail }) => {
-            eprintln!("{signal}; {}", safe_text(&detail, 2000));
+            errln!("{signal}; {}", safe_text(&detail, 2000));
             ExitCode::from(signal.exit_code())
         }
         Err(e) => {
-            eprintln!("error: {}", safe_text(&e.to_string(), 2000));
+            errln!("error: {}", safe_text(&e.to_string(), 2000));
             ExitCode::from(EXIT_ERROR)
         }
     }

@@ -26,9 +26,96 @@ impl Default for MarkdownOptions {
     }
 }
 
-/// `|` as `\|` and line breaks as spaces, so a value stays inside its table cell or line.
+/// The longest text of one field that a document shows (a 1 MB statement is cut, with the
+/// number of characters left out).
+const FIELD_LIMIT: usize = 20_000;
+
+/// Untrusted text made safe to stand on one line: terminal controls and bidirectional or
+/// invisible format controls shown as escapes, line breaks as spaces, `|` as `\|` (so a value
+/// stays inside its table cell).
+fn one_line(text: &str) -> String {
+    crate::text::safe_text(&text.replace('\n', " "), FIELD_LIMIT).replace('|', "\\|")
+}
+
+/// `|` as `\|` and line breaks as spaces, so a value stays inside its table cell or line, with
+/// every control neutralised (see [`one_line`]).
 pub fn md_escape(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+    one_line(text)
+}
+
+/// An inline code span of untrusted text that nothing can break out of: delimited by one
+/// backtick more than the longest run of backticks inside (padded with spaces when the text
+/// starts or ends with one, as CommonMark requires). Inside a code span no Markdown or HTML is
+/// interpreted. Plain text without backticks gives `` `text` ``, as the reference writes it.
+pub fn md_code(text: &str) -> String {
+    let body = one_line(text);
+    let mut longest = 0;
+    let mut run = 0;
+    for c in body.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    if longest == 0 {
+        return format!("`{body}`");
+    }
+    let fence = "`".repeat(longest + 1);
+    format!("{fence} {body} {fence}")
+}
+
+/// Untrusted text in a plain-text position of a line (a list item: the evidence, notes, a
+/// re-check's detail), with `|` escaped as the reference escapes it there. See [`md_inert`].
+pub fn md_text(text: &str) -> String {
+    md_inert(&one_line(text))
+}
+
+/// Untrusted text in a heading (the title, a claim's label), where the reference does not
+/// escape `|`. See [`md_inert`].
+pub fn md_heading(text: &str) -> String {
+    md_inert(&crate::text::safe_text(
+        &text.replace('\n', " "),
+        FIELD_LIMIT,
+    ))
+}
+
+/// Makes everything GitHub would turn into live markup inert, with the escapes of the
+/// verification report, and leaves ordinary prose as it is (a benign document renders as the
+/// reference renders it): `<` before a letter, `/`, `!` or `?` (a tag, comment or autolink),
+/// `&` before `#` or a letter (a character reference, which could decode into markup or a
+/// mention), `[` and `]` (links and images), `@` before a name (a mention), `#` before a digit
+/// (an issue reference), `:` before `/` or a name character (a URL scheme or an emoji
+/// shortcode), `www.` (an autolink).
+fn md_inert(line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::with_capacity(line.len() + 8);
+    for (i, &c) in chars.iter().enumerate() {
+        let next = chars.get(i + 1).copied();
+        let name = |n: char| n.is_alphanumeric() || matches!(n, '_' | '-' | '+');
+        match c {
+            '<' if next
+                .is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?')) =>
+            {
+                out.push_str("&lt;")
+            }
+            '&' if next.is_some_and(|n| n == '#' || n.is_ascii_alphanumeric()) => {
+                out.push_str("&amp;")
+            }
+            '[' => out.push_str("\\["),
+            ']' => out.push_str("\\]"),
+            '@' if next.is_some_and(name) => out.push_str("&#64;&#8203;"),
+            '#' if next.is_some_and(|n| n.is_ascii_digit()) => out.push_str("&#35;&#8203;"),
+            ':' if next.is_some_and(|n| n == '/' || name(n)) => out.push_str("&#58;&#8203;"),
+            '.' if i >= 3
+                && chars[i - 3..i]
+                    .iter()
+                    .collect::<String>()
+                    .eq_ignore_ascii_case("www") =>
+            {
+                out.push_str("&#46;")
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Renders the graph (the reference's bytes for its own documents). Ends with one newline.
@@ -47,14 +134,14 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
     // after the summary table. Documents sciproof writes follow the design; alkahest's are
     // rendered exactly as alkahest renders them.
     let opens_with_fraction = !super::is_alkahest(&graph.metadata);
-    let mut lines: Vec<String> = vec![format!("# {}", title(graph)), String::new()];
+    let mut lines: Vec<String> = vec![format!("# {}", md_heading(&title(graph))), String::new()];
     if opens_with_fraction {
         lines.push(fraction.clone());
         lines.push(String::new());
     }
     lines.push(format!(
         "*{} · claim-graph schema v1 · {total} claim{} · digest `{}`*",
-        producer(&graph.metadata),
+        md_heading(&producer(&graph.metadata)),
         if total == 1 { "" } else { "s" },
         &graph.digest()[..16]
     ));
@@ -65,8 +152,9 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
     lines.push("| --- | ---: | --- |".into());
     for (status, count) in graph.summary() {
         lines.push(format!(
-            "| `{status}` | {count} | {} |",
-            md_escape(badge(&status).unwrap_or(&status))
+            "| {} | {count} | {} |",
+            md_code(&status),
+            md_text(badge(&status).unwrap_or(&status))
         ));
     }
     lines.push(String::new());
@@ -83,7 +171,7 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
         lines.push("> **Capture warnings** — the following results could not be recorded, so this document is incomplete:".into());
         lines.push(">".into());
         for e in errors {
-            lines.push(format!("> - `{}`", md_escape(&super::py_str(Some(e)))));
+            lines.push(format!("> - {}", md_code(&super::py_str(Some(e)))));
         }
         lines.push(String::new());
     }
@@ -99,38 +187,37 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
             _ => format!("Claim {index}"),
         };
         lines.push(format!(
-            "### {index}. {heading} <a id=\"{}\"></a>",
+            "### {index}. {} <a id=\"{}\"></a>",
+            md_heading(&heading),
             claim.id
         ));
         lines.push(String::new());
         lines.push(format!(
-            "**Status:** {} `{}` — {}",
+            "**Status:** {} {} — {}",
             mark(&claim.status),
-            claim.status,
+            md_code(&claim.status),
             badge(&claim.status).unwrap_or("unrecognised status")
         ));
         lines.push(String::new());
-        if let Some(latex) = claim.latex.as_ref().filter(|l| !l.is_empty()) {
-            lines.extend(["$$".into(), latex.clone(), "$$".into(), String::new()]);
+        if let Some(latex) = claim
+            .latex
+            .as_ref()
+            .filter(|l| !l.is_empty())
+            .and_then(|l| display_math(l))
+        {
+            lines.extend(["$$".into(), latex, "$$".into(), String::new()]);
         }
-        lines.push(format!(
-            "- **Statement:** `{}`",
-            md_escape(&claim.statement)
-        ));
+        lines.push(format!("- **Statement:** {}", md_code(&claim.statement)));
         lines.push(format!("- **Claim ID:** `{}`", claim.id));
-        lines.push(format!("- **Method:** `{}`", claim.method));
+        lines.push(format!("- **Method:** {}", md_code(&claim.method)));
         if claim.hypotheses.is_empty() {
             lines.push("- **Hypotheses:** none recorded (claim asserted unconditionally)".into());
         } else {
-            let rendered: Vec<String> = claim
-                .hypotheses
-                .iter()
-                .map(|h| format!("`{}`", md_escape(h)))
-                .collect();
+            let rendered: Vec<String> = claim.hypotheses.iter().map(|h| md_code(h)).collect();
             lines.push(format!("- **Hypotheses:** {}", rendered.join(", ")));
         }
         if !claim.evidence.is_empty() && claim.evidence != "none" {
-            lines.push(format!("- **Evidence:** {}", md_escape(&claim.evidence)));
+            lines.push(format!("- **Evidence:** {}", md_text(&claim.evidence)));
         }
         let links = |ids: &mut dyn Iterator<Item = &str>| {
             ids.map(|d| format!("[`{d}`](#{d})"))
@@ -151,24 +238,30 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
         }
         match claim.certificate.as_ref().filter(|c| !c.is_empty()) {
             Some(c) => lines.push(format!(
-                "- **Certificate:** {} bytes of `{}` source emitted (generated, not machine-checked)",
+                "- **Certificate:** {} bytes of {} source emitted (generated, not machine-checked)",
                 c.chars().count(),
-                claim.certificate_format.as_deref().filter(|f| !f.is_empty()).unwrap_or("unknown")
+                md_code(
+                    claim
+                        .certificate_format
+                        .as_deref()
+                        .filter(|f| !f.is_empty())
+                        .unwrap_or("unknown")
+                )
             )),
             None => lines.push("- **Certificate:** none emitted".into()),
         }
         if let Some(notes) = claim.notes.as_ref().filter(|n| !n.is_empty()) {
-            lines.push(format!("- **Notes:** {}", md_escape(notes)));
+            lines.push(format!("- **Notes:** {}", md_text(notes)));
         }
         if let Some(last) = claim.audit.last() {
             let last = last.object();
             let last = &last;
             lines.push(format!(
-                "- **Last re-check:** `{}` via `{}` {} — {}",
-                super::py_str(last.get("outcome")),
-                super::py_str(last.get("kind")),
-                checker(last),
-                md_escape(&field_or_empty(last, "detail"))
+                "- **Last re-check:** {} via {} {} — {}",
+                md_code(&super::py_str(last.get("outcome"))),
+                md_code(&super::py_str(last.get("kind"))),
+                md_text(&checker(last)),
+                md_text(&field_or_empty(last, "detail"))
             ));
         }
         lines.push(String::new());
@@ -183,11 +276,11 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
             lines.push("| ---: | --- | --- | --- |".into());
             for (j, step) in claim.derivation.iter().take(options.max_steps).enumerate() {
                 let cell = |key: &str| match step.as_object() {
-                    Some(o) => md_escape(&field_or_empty(o, key)),
-                    None => String::new(),
+                    Some(o) => md_code(&field_or_empty(o, key)),
+                    None => md_code(""),
                 };
                 lines.push(format!(
-                    "| {} | `{}` | `{}` | `{}` |",
+                    "| {} | {} | {} | {} |",
                     j + 1,
                     cell("rule"),
                     cell("before"),
@@ -205,18 +298,42 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
         if options.certificates
             && let Some(c) = claim.certificate.as_ref().filter(|c| !c.is_empty())
         {
-            lines.push(format!(
-                "```{}",
-                claim.certificate_format.as_deref().unwrap_or("")
-            ));
-            lines.push(c.trim_end().to_string());
-            lines.push("```".into());
+            // A fence longer than any run of backticks in the certificate, which cannot end it.
+            let longest = c.split(|ch| ch != '`').map(str::len).max().unwrap_or(0);
+            let fence = "`".repeat(longest.max(2) + 1);
+            let info: String = claim
+                .certificate_format
+                .as_deref()
+                .unwrap_or("")
+                .chars()
+                .filter(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | '+' | '.'))
+                .collect();
+            lines.push(format!("{fence}{info}"));
+            lines.push(
+                c.trim_end()
+                    .lines()
+                    .map(|l| crate::text::safe_text(l, usize::MAX))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            );
+            lines.push(fence);
             lines.push(String::new());
         }
     }
     let mut text = lines.join("\n").trim_end().to_string();
     text.push('\n');
     text
+}
+
+/// A claim's LaTeX for a `$$` display block, or `None` (left out) when it could end the block
+/// or carry markup: a display formula is one line of TeX, without `$`, HTML or controls.
+fn display_math(latex: &str) -> Option<String> {
+    let safe = !latex.contains('$')
+        && !latex.contains('<')
+        && !latex.contains('&')
+        && !latex.chars().any(crate::text::is_unsafe)
+        && latex.len() <= FIELD_LIMIT;
+    safe.then(|| latex.to_string())
 }
 
 /// For each claim position, the positions of the claims that cite it, in insertion order.
