@@ -477,7 +477,10 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 ExportFormat::Latex => {
                     let triples: Vec<(String, String, String)> = values
                         .chunks(3)
-                        .map(|c| (c[0].clone(), c[1].clone(), c[2].clone()))
+                        .map(|c| {
+                            let location = sciproof::claims::typed_location(&c[1], &c[2]);
+                            (c[0].clone(), c[1].clone(), location)
+                        })
                         .collect();
                     sciproof::export::latex(&verified.loaded, &triples, verdict, &report.reason())?
                 }

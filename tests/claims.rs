@@ -395,3 +395,36 @@ fn standard_claims_verify_alike_with_the_reference() {
         .success();
     compare("ours.sciproof.json");
 }
+
+#[test]
+fn a_two_dimensional_array_location_is_accepted_as_the_readme_writes_it() {
+    let p = project();
+    let mut header = "{'descr': '<i8', 'fortran_order': False, 'shape': (2, 3), }".to_string();
+    while !(10 + header.len() + 1).is_multiple_of(64) {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut npy = b"\x93NUMPY\x01\x00".to_vec();
+    npy.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    npy.extend_from_slice(header.as_bytes());
+    npy.extend([1i64, 2, 3, 4, 5, 6].iter().flat_map(|x| x.to_le_bytes()));
+    std::fs::write(p.join("a.npy"), npy).unwrap();
+    p.cmd()
+        .args(["capture", "--name", "x", "--output", "a.npy"])
+        .args(["--claim", "a.npy", "data[1, 2] == 6"])
+        .args(["--claim", "a.npy", "data[0,1] == 2"])
+        .args(["--", "true"])
+        .assert()
+        .success();
+    let (code, r) = p.verify_json("x.sciproof.json");
+    assert_eq!(code, 0);
+    for subject in [
+        "claim a.npy: data[1, 2] == 6",
+        "claim a.npy: data[0, 1] == 2",
+    ] {
+        assert_eq!(
+            field(&check_for(&r, subject), "status").as_str(),
+            Some("PASS")
+        );
+    }
+}

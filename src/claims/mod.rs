@@ -156,6 +156,54 @@ pub fn supported_output(output: &str) -> bool {
         .any(|s| lower.ends_with(s))
 }
 
+/// The location at the start of `expression` (leading spaces skipped) and what follows it: the
+/// first word, where whitespace inside `[...]` does not end the word.
+fn split_location(expression: &str) -> (&str, &str) {
+    let text = expression.trim_start_matches(is_py_space);
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            c if depth == 0 && is_py_space(c) => return (&text[..i], &text[i..]),
+            _ => {}
+        }
+    }
+    (text, "")
+}
+
+/// A location as a user typed it, in the form manifests and difference reports use: an array
+/// location of a `.npy`/`.npz` output may be typed with any spacing after its commas
+/// (`data[1,2]`, `data[1,  2]` are `data[1, 2]`); anything else is kept as it is.
+pub fn typed_location(output: &str, location: &str) -> String {
+    let lower = output.to_lowercase();
+    if lower.ends_with(".npy") || lower.ends_with(".npz") {
+        canonical_array_location(location).unwrap_or_else(|| location.to_string())
+    } else {
+        location.to_string()
+    }
+}
+
+/// See [`typed_location`]; `None` when `location` is not an array location.
+fn canonical_array_location(location: &str) -> Option<String> {
+    let open = location.find('[')?;
+    let inner = location[open + 1..].strip_suffix(']')?;
+    let parts: Vec<&str> = inner
+        .split(',')
+        .map(|p| p.trim_matches(is_py_space))
+        .collect();
+    if inner.trim_matches(is_py_space).is_empty() {
+        return Some(format!("{}[]", &location[..open]));
+    }
+    if parts
+        .iter()
+        .any(|p| p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    Some(format!("{}[{}]", &location[..open], parts.join(", ")))
+}
+
 /// `data[i, j]` (`.npy`) or `member[i]` (`.npz`): the name before `[` and the index.
 pub fn parse_array_location(location: &str) -> Option<(&str, Vec<u64>)> {
     let open = location.find('[')?;
@@ -276,11 +324,24 @@ pub fn parse_claim(output: &str, expression: &str) -> Result<Claim, ClaimSyntaxE
         };
         Err(ClaimSyntaxError(format!("claim {e}: {message}{form}")))
     };
-    let parts = py_split(expression, 2);
-    if parts.len() != 3 {
+    // The location is the first word, but an index of an array location may contain spaces
+    // (`data[1, 2]`, as difference reports write it): a space inside brackets does not end it.
+    let (location_text, after) = split_location(expression);
+    let parts = py_split(after, 1);
+    if location_text.is_empty() || parts.len() != 2 {
         return fail("expected 'LOCATION OP VALUE', for example '$.accuracy >= 0.9'".into());
     }
-    let (location, op_text, rest) = (parts[0], parts[1], parts[2]);
+    let array = {
+        let lower = output.to_lowercase();
+        lower.ends_with(".npy") || lower.ends_with(".npz")
+    };
+    let canonical = if array {
+        canonical_array_location(location_text)
+    } else {
+        None
+    };
+    let location = canonical.as_deref().unwrap_or(location_text);
+    let (op_text, rest) = (parts[0], parts[1]);
     let Some(op) = Op::parse(op_text) else {
         return fail(format!(
             "unknown comparison {}; use one of ==, !=, <, <=, >, >=, ~=",
@@ -423,6 +484,48 @@ pub fn parse_claim(output: &str, expression: &str) -> Result<Claim, ClaimSyntaxE
         tolerance,
         scale: None,
     })
+}
+
+#[cfg(test)]
+mod location_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn array_locations_are_accepted_as_reports_write_them_and_without_spaces() {
+        for typed in ["data[1, 2] == 6", "data[1,2] == 6", "  data[1,  2]  ==  6"] {
+            let claim = parse_claim("a.npy", typed).unwrap();
+            assert_eq!(claim.location, "data[1, 2]", "{typed}");
+        }
+        assert_eq!(
+            parse_claim("w.npz", "weights[3, 1] >= 0").unwrap().location,
+            "weights[3, 1]"
+        );
+        assert!(parse_claim("a.npy", "data[1, x] == 6").is_err());
+    }
+
+    fn location(kind: u8, a: u32, b: u32, key: &str) -> (String, String) {
+        match kind % 4 {
+            0 => ("m.json".into(), format!("$.{key}[{a}].{key}")),
+            1 => ("t.csv".into(), format!("r{a}c{b}")),
+            2 => ("a.npy".into(), format!("data[{a}, {b}]")),
+            _ => ("z.npz".into(), format!("{key}[{a}]")),
+        }
+    }
+
+    proptest! {
+        /// Every location a manifest may hold can be typed on the command line, and means the
+        /// same there.
+        #[test]
+        fn every_location_a_manifest_accepts_is_accepted_on_the_command_line(
+            kind in 0u8..4, a in 0u32..1000, b in 0u32..50, key in "[a-z_][a-z0-9_]{0,8}",
+        ) {
+            let (output, loc) = location(kind, a, b, &key);
+            prop_assert!(location_matches_file(&loc, &output));
+            let claim = parse_claim(&output, &format!("{loc} == 1")).unwrap();
+            prop_assert_eq!(claim.location, loc);
+        }
+    }
 }
 
 #[cfg(test)]

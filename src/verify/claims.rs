@@ -20,16 +20,19 @@ pub enum Phase {
 
 /// The outputs whose integrity check passed (subject `output <path>` is PASS).
 pub fn intact_outputs(manifest: &Manifest, report: &Report) -> HashSet<String> {
+    if manifest.claims.is_empty() {
+        return HashSet::new();
+    }
+    let passed: HashSet<&str> = report
+        .checks
+        .iter()
+        .filter(|c| c.status == Status::Pass)
+        .filter_map(|c| c.subject.strip_prefix("output "))
+        .collect();
     manifest
         .outputs
         .iter()
-        .filter(|o| {
-            let subject = format!("output {}", o.path);
-            report
-                .checks
-                .iter()
-                .any(|c| c.subject == subject && c.status == Status::Pass)
-        })
+        .filter(|o| passed.contains(o.path.as_str()))
         .map(|o| o.path.clone())
         .collect()
 }
