@@ -616,3 +616,88 @@ fn a_signed_manifest_puts_its_signature_in_the_payload() {
     let (code, out, err) = validate_required(&p);
     assert_eq!(code, 0, "{out}\n{err}");
 }
+
+#[test]
+fn a_check_in_words_its_checker_never_emits_is_never_read_as_a_match() {
+    let file = format!(
+        "{}/tests/data/claim-check-crates/01-demo-verified/ro-crate-metadata.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let original = std::fs::read_to_string(&file).unwrap();
+    assert!(original.contains("\"nativeOutcome\": \"verified\""));
+    for (from, to) in [
+        (
+            "\"nativeOutcome\": \"verified\"",
+            "\"nativeOutcome\": \"looks_fine\"",
+        ),
+        (
+            "\"nativeReason\": \"value_match\"",
+            "\"nativeReason\": \"trust_me\"",
+        ),
+        (
+            "\"nativeOutcome\": \"verified\"",
+            "\"nativeOutcome\": \"mismatch\"",
+        ),
+    ] {
+        let edited = original.replacen(from, to, 1);
+        assert_ne!(edited, original, "{from}");
+        let read = sciproof::checkcrate::read::from_crate(&edited).unwrap();
+        assert!(
+            read.problems
+                .iter()
+                .any(|p| p.contains("it is read as not-checked")),
+            "{to}: {:?}",
+            read.problems
+        );
+        let matches = read.records.iter().filter(|r| r.outcome == "match").count();
+        let before = sciproof::checkcrate::read::from_crate(&original)
+            .unwrap()
+            .records
+            .iter()
+            .filter(|r| r.outcome == "match")
+            .count();
+        assert_eq!(
+            matches,
+            before - 1,
+            "{to}: the doubtful match is not a match"
+        );
+        // And the command line says so too.
+        let p = Project::new();
+        p.write("crate/ro-crate-metadata.json", &edited);
+        let out = p.cmd().args(["crate", "read", "crate"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("read as not-checked"));
+    }
+}
+
+#[test]
+fn after_a_rerun_every_read_of_a_match_or_mismatch_is_a_file_in_the_crate() {
+    let p = project();
+    assert_eq!(rerun_and_save(&p, "."), Some(1));
+    let text = p.read("ro-crate-metadata.json");
+    let read = sciproof::checkcrate::read::from_crate(&text).unwrap();
+    let mut rerun_reads = 0;
+    for record in &read.records {
+        for file in &record.reads {
+            if matches!(record.outcome.as_str(), "match" | "mismatch") {
+                assert_ne!(
+                    file.validity.as_deref(),
+                    Some("artifact_absent"),
+                    "{}: a {} read a file that is not there",
+                    record.claim_text,
+                    record.outcome
+                );
+                assert!(
+                    p.join(&file.path).is_file(),
+                    "{}: {} is not in the crate",
+                    record.claim_text,
+                    file.path
+                );
+            }
+            if record.assertion_name == "rerun" {
+                rerun_reads += 1;
+            }
+        }
+    }
+    assert!(rerun_reads > 0);
+}

@@ -55,6 +55,7 @@ pub fn records_of(
         manifest_signature,
         checked_at: checked_at.to_string(),
         rerun_outputs_dir: report.rerun_outputs_dir.clone(),
+        rerun_identical: report.rerun_identical.clone(),
         digests: Default::default(),
     };
     Ok(produce::records(&ctx, report))

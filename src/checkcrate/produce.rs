@@ -196,6 +196,8 @@ pub struct Context<'a> {
     pub checked_at: String,
     /// Where the rerun's outputs are, relative to `base`, when a rerun ran.
     pub rerun_outputs_dir: Option<String>,
+    /// Outputs whose rerun product was identical to the original (read at their own path).
+    pub rerun_identical: Vec<String>,
     /// SHA-256 of files already hashed, by path relative to `base`.
     pub digests: std::cell::RefCell<std::collections::HashMap<String, Option<String>>>,
 }
@@ -426,9 +428,13 @@ fn record(
     let phase = if rerun { "rerun" } else { "recorded" };
     let output = ctx.manifest.outputs.iter().find(|o| o.path == claim.output);
     let pinned = output.and_then(|o| o.sha256.clone());
-    // The file read: the pinned output, or the rerun's copy of it.
+    // The file read: the pinned output, or the rerun's copy of it — kept in the rerun folder,
+    // or, when it was byte-identical to the original, the original back at its path.
+    let identical = ctx.rerun_identical.contains(&claim.output);
     let read_path = match (rerun, &ctx.rerun_outputs_dir) {
+        (true, _) if identical => claim.output.clone(),
         (true, Some(dir)) => format!("{dir}/{}", claim.output),
+        (true, None) => format!("#rerun/{}", claim.output),
         _ => claim.output.clone(),
     };
     let on_disk = ctx.digest_of(&read_path);
@@ -447,6 +453,9 @@ fn record(
         _ => true,
     };
     let reason = match (check.status, found) {
+        // A match or mismatch needs the file it read to be in the crate: a rerun's file that
+        // is not there is not-checked, whatever its check said.
+        _ if rerun && on_disk.is_none() => "rerun_output_missing",
         (Status::Pass, _) => "holds",
         (_, Some(None)) => "location_absent",
         (Status::Fail, Some(Some(_)))

@@ -748,6 +748,25 @@ fn read_check<'a>(reader: &mut Reader<'a>, check: &'a Object) -> Option<CheckRec
             "{id}: a match whose file was not read (no value was stored); it is read as not-checked"
         ));
     }
+    let mut record = record;
+    if record.outcome == "match" && record.read_outcome() != "match" {
+        // The profile: a consumer that does not know a nativeOutcome, a checkType or an
+        // addressKind must not read the check as a match.
+        reader.problems.push(format!(
+            "{id}: a match whose words this reader does not know (checker {}, nativeOutcome {}, nativeReason {}, checkType {}, address kinds {}); it is read as not-checked",
+            crate::pyfmt::str_repr(&record.checker_name),
+            crate::pyfmt::str_repr(&record.native_outcome),
+            crate::pyfmt::str_repr(&record.native_reason),
+            crate::pyfmt::str_repr(&record.check_type),
+            record
+                .reads
+                .iter()
+                .filter_map(|r| r.address.as_ref()?.get("kind")?.as_str().map(crate::pyfmt::str_repr))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        record.outcome = "not-checked".into();
+    }
     if reader.problems.len() > before
         && (!OUTCOMES.contains(&record.outcome.as_str())
             || !CHECK_TYPES.contains(&record.check_type.as_str())

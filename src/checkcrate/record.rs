@@ -354,7 +354,7 @@ impl CheckRecord {
         let known_version = self.record == RECORD_VERSION || self.record == RECORD_VERSION_OLD;
         let known_words = match self.checker_name.as_str() {
             "sciproof" => super::native::is_known(&self.native_outcome, &self.native_reason),
-            "repro" => true,
+            "repro" => repro_words_known(&self.native_outcome, &self.native_reason, &self.outcome),
             _ => false,
         };
         // sciproof's own `other` checks are comparisons too, of a predicate carried in its terms.
@@ -391,6 +391,52 @@ impl CheckRecord {
             &self.outcome
         }
     }
+}
+
+/// repro's native outcomes (spec §2.3.3) with the outcome each normalises to.
+const REPRO_OUTCOMES: [(&str, &str); 6] = [
+    ("verified", "match"),
+    ("mismatch", "mismatch"),
+    ("not_found", "not-found"),
+    ("unchecked", "not-checked"),
+    ("not_offered", "not-checked"),
+    ("error", "error"),
+];
+
+/// repro's native reasons (spec §2.3.4).
+const REPRO_REASONS: [&str; 22] = [
+    "passage_present",
+    "passage_absent",
+    "wrong_page",
+    "quotation_ambiguous",
+    "extractors_disagree",
+    "value_match",
+    "value_mismatch",
+    "places_mismatch",
+    "pointer_absent",
+    "row_absent",
+    "column_absent",
+    "row_ambiguous",
+    "row_selector_invalid",
+    "selector_not_scalar",
+    "number_as_word",
+    "passage_ambiguous",
+    "value_not_numeric",
+    "format_unsupported",
+    "extractor_missing",
+    "artifact_missing",
+    "artifact_undeclared",
+    "artifact_unreadable",
+];
+
+/// Whether a check written by repro uses words repro emits, consistently: its native outcome
+/// normalises to its outcome, and its native reason is one of repro's (`backend_defect` for an
+/// error). A word repro never emits is not understood.
+fn repro_words_known(native_outcome: &str, native_reason: &str, outcome: &str) -> bool {
+    let normalises = REPRO_OUTCOMES
+        .iter()
+        .any(|(native, normal)| *native == native_outcome && *normal == outcome);
+    normalises && (REPRO_REASONS.contains(&native_reason) || native_reason == "backend_defect")
 }
 
 #[cfg(test)]

@@ -115,6 +115,10 @@ pub struct Report {
     pub notes: Vec<String>,
     /// Where files produced by the rerun were moved, relative to the manifest's folder.
     pub rerun_outputs_dir: Option<String>,
+    /// Declared outputs whose rerun product was byte-identical to the original, which is back
+    /// at its path (the product itself was removed, not kept in `rerun_outputs_dir`). Not part
+    /// of the JSON report.
+    pub rerun_identical: Vec<String>,
     /// Whether the manifest's claims were looked at.
     pub claims_checked: bool,
     /// When the rerun ran and how it ended (not part of the JSON report, whose fields are the

@@ -359,6 +359,7 @@ fn execute(
     crate::commit::failpoint("rerun.before_restore");
     let originals: Vec<Option<PathBuf>> =
         (0..outputs.len()).map(|i| evidence.original(i)).collect();
+    let mut identical = Vec::new();
     let restored = evidence.restore(&mut |i, product| {
         let directory = manifest.outputs[i].artifact.is_directory();
         let Some(original) = &originals[i] else {
@@ -374,6 +375,7 @@ fn execute(
             .flatten()
             .or_else(|| digest_of(original, directory));
         if after.is_some() && after == before && not_producible(product, directory).is_none() {
+            identical.push(manifest.outputs[i].path.clone());
             Product::Discard
         } else {
             Product::Keep
@@ -381,6 +383,7 @@ fn execute(
     });
     report.warnings.extend(restored.failures);
     report.rerun_outputs_dir = restored.products;
+    report.rerun_identical = identical;
     Ok(())
 }
 
