@@ -701,7 +701,16 @@ fn main() -> ExitCode {
             ExitCode::from(signal.exit_code())
         }
         Err(e) => {
-            errln!("error: {}", safe_text(&e.to_string(), 2000));
+            // One line, or a list whose lines the library made safe one by one (a line break
+            // inside a quoted value is escaped there, so only the list's own breaks remain).
+            for (i, line) in e.to_string().split('\n').enumerate() {
+                let line = safe_text(line, 2000);
+                if i == 0 {
+                    errln!("error: {line}");
+                } else {
+                    errln!("{line}");
+                }
+            }
             ExitCode::from(EXIT_ERROR)
         }
     }

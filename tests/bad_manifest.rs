@@ -170,11 +170,29 @@ fn wrong_types_and_values_name_the_field() {
             "\"schema_version\": \"1.0\", \"note\": \"n\"",
             "invalid manifest: note: a note needs schema_version 1.1 or later",
         ),
+        (
+            "\"schema_version\": \"1.0\"",
+            "\"schema_version\": \"1.1\", \"note\": \"a\\u0000b\"",
+            "invalid manifest: note: contains a NUL character (\\u0000), which no note may hold; remove it",
+        ),
     ];
     for (from, to, message) in cases {
         edited(&p, from, to);
         refuse(&p, "bad.sciproof.json", message);
     }
+}
+
+#[test]
+fn a_byte_order_mark_is_named() {
+    let p = Project::new();
+    p.capture("run");
+    let text = p.read("run.sciproof.json");
+    std::fs::write(p.join("bom.sciproof.json"), format!("\u{feff}{text}")).unwrap();
+    refuse(
+        &p,
+        "bom.sciproof.json",
+        "bom.sciproof.json starts with a byte-order mark (U+FEFF); remove it (save the file as UTF-8 without a BOM)",
+    );
 }
 
 #[test]

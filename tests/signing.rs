@@ -74,7 +74,8 @@ fn keygen_verify(p: &Project, allowed: &str, principal: &str) -> bool {
         .spawn()
         .unwrap();
     use std::io::Write;
-    child.stdin.take().unwrap().write_all(&data).unwrap();
+    // ssh-keygen may refuse the signature before it reads the message.
+    let _ = child.stdin.take().unwrap().write_all(&data);
     child.wait().unwrap().success()
 }
 
@@ -289,7 +290,40 @@ fn every_way_a_signature_can_be_wrong_says_which() {
         field(&c, "message")
             .as_str()
             .unwrap()
-            .contains("or the signature file is damaged")
+            .contains("is not a signature that ssh-keygen would read: it has no -----END SSH SIGNATURE----- line"),
+        "{c:?}"
+    );
+    // armor that ssh-keygen refuses is refused too: CRLF line ends, text before the header
+    let crlf = sig.replace('\n', "\r\n");
+    p.write("run.sciproof.json.sig", &crlf);
+    assert!(
+        !keygen_verify(&p, "allowed", "alice"),
+        "ssh-keygen refuses CRLF armor"
+    );
+    let (code, c) = signature_check(&p, "allowed");
+    assert_eq!(code, 1, "{c:?}");
+    p.write("run.sciproof.json.sig", &format!("note\n{sig}"));
+    assert!(!keygen_verify(&p, "allowed", "alice"));
+    assert_eq!(signature_check(&p, "allowed").0, 1);
+    // ... and armor it accepts is accepted: text after the footer, no final line break
+    p.write("run.sciproof.json.sig", &format!("{sig}comment\n"));
+    assert!(keygen_verify(&p, "allowed", "alice"));
+    assert_eq!(signature_check(&p, "allowed").0, 0);
+    p.write("run.sciproof.json.sig", sig.trim_end());
+    assert!(keygen_verify(&p, "allowed", "alice"));
+    assert_eq!(signature_check(&p, "allowed").0, 0);
+    // a FIFO instead of a signature: named, unavailable, never waited for
+    std::fs::remove_file(p.join("run.sciproof.json.sig")).unwrap();
+    let c_path = std::ffi::CString::new(p.join("run.sciproof.json.sig").to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    let (code, c) = signature_check(&p, "allowed");
+    assert_eq!(code, 2);
+    assert!(
+        field(&c, "message")
+            .as_str()
+            .unwrap()
+            .contains("is a FIFO, not a regular file"),
+        "{c:?}"
     );
 }
 
@@ -424,6 +458,21 @@ fn what_is_signed_is_read_once_so_a_file_swapped_between_reads_cannot_pass() {
             .success();
     });
     assert_eq!(opens, 1, "graph add-run must read the manifest once");
+}
+
+#[test]
+fn a_public_key_given_to_sign_is_named_as_one() {
+    let p = Project::new();
+    p.capture("run");
+    keygen(&p, "key", "ed25519", "");
+    p.cmd()
+        .args(["sign", "run.sciproof.json", "--key", "key.pub"])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "key.pub is a public key; sign with an OpenSSH private key (the file without .pub",
+        ));
+    assert!(!p.join("run.sciproof.json.sig").exists());
 }
 
 #[test]

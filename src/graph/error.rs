@@ -37,7 +37,32 @@ pub enum GraphError {
     /// The document is not valid JSON.
     #[error("not valid JSON: {0}")]
     Json(String),
-    /// The document has problems (every one is listed, with its place).
-    #[error("{} problem{} in the claim graph:\n  - {}", .0.len(), if .0.len() == 1 { "" } else { "s" }, .0.join("\n  - "))]
+    /// The document has problems (each with its place; the first 50 are spelled out, one a
+    /// line).
+    #[error("{}", problem_list(.0))]
     Invalid(Vec<String>),
+}
+
+/// How many problems a message spells out.
+const PROBLEMS_SHOWN: usize = 50;
+
+/// `N problems in the claim graph:` and one line per problem (terminal-safe: a problem that
+/// quotes the document cannot start a line of its own), at most [`PROBLEMS_SHOWN`].
+fn problem_list(problems: &[String]) -> String {
+    let mut text = format!(
+        "{} problem{} in the claim graph:",
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" }
+    );
+    for p in problems.iter().take(PROBLEMS_SHOWN) {
+        text.push_str("\n  - ");
+        text.push_str(&crate::text::safe_text(p, 1000));
+    }
+    if problems.len() > PROBLEMS_SHOWN {
+        text.push_str(&format!(
+            "\n  ... and {} more",
+            problems.len() - PROBLEMS_SHOWN
+        ));
+    }
+    text
 }

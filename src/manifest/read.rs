@@ -404,10 +404,13 @@ fn check_note(value: Option<&Value>, minor: u64) -> Result<Option<String>> {
         return Err(fail("note", "a note needs schema_version 1.1 or later"));
     }
     match value {
+        Value::String(s) if s.contains('\0') => Err(fail(
+            "note",
+            "contains a NUL character (\\u0000), which no note may hold; remove it",
+        )),
         Value::String(s)
             if !s.trim_matches(crate::pyfmt::is_py_space).is_empty()
-                && s.chars().count() <= MAX_NOTE_LENGTH
-                && !s.contains('\0') =>
+                && s.chars().count() <= MAX_NOTE_LENGTH =>
         {
             Ok(Some(s.clone()))
         }

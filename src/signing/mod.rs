@@ -5,6 +5,7 @@
 //! the caller names, never from the manifest.
 
 pub mod allowed;
+pub mod armor;
 
 pub use allowed::{AllowedSigner, load_allowed_signers, parse_allowed_signers, pattern_matches};
 
@@ -224,8 +225,14 @@ pub fn check_signature(
             ),
         )
     };
-    let Ok(signature) = SshSig::from_pem(&pem) else {
-        return not_listed();
+    let signature = match armor::parse(&pem) {
+        Ok(signature) => signature,
+        Err(why) => {
+            return result(
+                "bad",
+                format!("{name} is not a signature that ssh-keygen would read: {why}"),
+            );
+        }
     };
     let candidates: Vec<&AllowedSigner> = signers
         .iter()
