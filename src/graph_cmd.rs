@@ -378,18 +378,25 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
         } => {
             let graph = load(&path)?;
             match format {
-                ShowFormat::Markdown => out!(
-                    "{}",
-                    markdown::render(
+                // Documents are streamed: a graph of a million claims is never rendered whole.
+                ShowFormat::Markdown => {
+                    let mut out = crate::output::Writer::new();
+                    markdown::render_to(
                         &graph,
                         markdown::MarkdownOptions {
                             derivations: !no_derivations,
                             ..Default::default()
-                        }
-                    )
-                ),
+                        },
+                        &mut |piece| out.put(piece),
+                    );
+                    out.finish();
+                }
                 ShowFormat::Latex => {
-                    out!("{}", latex::render(&graph, !body_only, !no_derivations))
+                    let mut out = crate::output::Writer::new();
+                    latex::render_to(&graph, !body_only, !no_derivations, &mut |piece| {
+                        out.put(piece)
+                    });
+                    out.finish();
                 }
                 ShowFormat::Json => {
                     let mut out = crate::output::Writer::new();

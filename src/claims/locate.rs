@@ -4,7 +4,7 @@
 //! archive (read directly at the element's position).
 
 use super::parse_array_location;
-use crate::json::Value;
+use crate::json::tape::Tape;
 use crate::numeric::json::scalar;
 use crate::numeric::value::Scalar;
 use crate::numeric::{NumericError, csv, json, npy, npz};
@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// Parsed JSON documents by path, so several claims on one output parse it once.
 #[derive(Default)]
 pub struct Documents {
-    parsed: HashMap<PathBuf, Value>,
+    parsed: HashMap<PathBuf, Tape>,
 }
 
 enum Segment<'a> {
@@ -63,12 +63,11 @@ impl Documents {
                 let doc = json::load(path, &name)?;
                 self.parsed.insert(path.to_path_buf(), doc);
             }
-            let mut node = &self.parsed[path];
+            let mut node = self.parsed[path].root();
             for segment in segments(location).unwrap_or_default() {
-                let next = match (segment, node) {
-                    (Segment::Key(k), Value::Object(o)) => o.get(k),
-                    (Segment::Index(i), Value::Array(a)) => a.get(i),
-                    _ => None,
+                let next = match segment {
+                    Segment::Key(k) => node.get(k),
+                    Segment::Index(i) => node.index(i),
                 };
                 match next {
                     Some(n) => node = n,
@@ -182,7 +181,7 @@ mod property_tests {
                 output: "m.json".into(),
                 location: "$.x".into(),
                 op,
-                value: Value::from(threshold),
+                value: crate::json::Value::from(threshold),
                 tolerance: (op == Op::Approx).then_some((1e-3, 0.0)),
                 scale: None,
             };

@@ -12,8 +12,9 @@
 //!   same way as one written by the reference implementation.
 
 pub mod compact;
-mod parse;
+pub(crate) mod parse;
 pub mod stream;
+pub mod tape;
 mod write;
 
 pub use parse::{ItemHook, JsonError, MAX_INT_DIGITS, MAX_NESTING, parse, parse_streaming};

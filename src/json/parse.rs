@@ -91,16 +91,16 @@ fn run(mut parser: Parser<'_, '_>) -> Result<Value, JsonError> {
     Ok(value)
 }
 
-struct Parser<'a, 'h> {
-    text: &'a str,
-    bytes: &'a [u8],
-    pos: usize,
-    depth: usize,
-    hook: Option<(String, &'h mut ItemHook<'h>)>,
+pub(super) struct Parser<'a, 'h> {
+    pub(super) text: &'a str,
+    pub(super) bytes: &'a [u8],
+    pub(super) pos: usize,
+    pub(super) depth: usize,
+    pub(super) hook: Option<(String, &'h mut ItemHook<'h>)>,
 }
 
 impl Parser<'_, '_> {
-    fn error_at(&self, message: impl Into<String>, byte_pos: usize) -> JsonError {
+    pub(super) fn error_at(&self, message: impl Into<String>, byte_pos: usize) -> JsonError {
         let before = &self.text[..byte_pos.min(self.text.len())];
         let offset = before.chars().count();
         let line = before.matches('\n').count() + 1;
@@ -115,17 +115,17 @@ impl Parser<'_, '_> {
         }
     }
 
-    fn skip_ws(&mut self) {
+    pub(super) fn skip_ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
             self.pos += 1;
         }
     }
 
-    fn peek(&self) -> Option<u8> {
+    pub(super) fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
-    fn starts_with(&self, literal: &str) -> bool {
+    pub(super) fn starts_with(&self, literal: &str) -> bool {
         self.bytes[self.pos..].starts_with(literal.as_bytes())
     }
 
@@ -163,10 +163,10 @@ impl Parser<'_, '_> {
         }
     }
 
-    fn nested(
+    pub(super) fn nested<T>(
         &mut self,
-        inner: fn(&mut Self) -> Result<Value, JsonError>,
-    ) -> Result<Value, JsonError> {
+        inner: impl FnOnce(&mut Self) -> Result<T, JsonError>,
+    ) -> Result<T, JsonError> {
         if self.depth >= MAX_NESTING {
             return Err(self.error_at(
                 format!("nesting deeper than {MAX_NESTING} levels"),
@@ -179,39 +179,81 @@ impl Parser<'_, '_> {
         result
     }
 
-    fn object(&mut self) -> Result<Value, JsonError> {
-        self.pos += 1; // '{'
-        let mut object = Object::new();
-        // Objects of up to 64 keys are checked for repeated keys by a scan (no allocation); a hash set is
-        // built only once an object grows large.
-        let mut seen: Option<std::collections::HashSet<String>> = None;
+    /// The members of an object or the items of an array, after its opening bracket: `item`
+    /// is called for each, the separators and the closing bracket `close` are checked here.
+    pub(super) fn members(
+        &mut self,
+        close: u8,
+        item: &mut dyn FnMut(&mut Self) -> Result<(), JsonError>,
+    ) -> Result<(), JsonError> {
+        self.pos += 1; // the opening bracket
         self.skip_ws();
-        if self.peek() == Some(b'}') {
+        if self.peek() == Some(close) {
             self.pos += 1;
-            return Ok(Value::Object(object));
+            return Ok(());
         }
         loop {
-            if self.peek() != Some(b'"') {
-                return Err(self.error_at(
-                    "Expecting property name enclosed in double quotes",
-                    self.pos,
-                ));
-            }
-            let key_pos = self.pos;
-            let key = self.string()?;
+            item(self)?;
             self.skip_ws();
-            if self.peek() != Some(b':') {
-                return Err(self.error_at("Expecting ':' delimiter", self.pos));
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                }
+                Some(c) if c == close => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.error_at("Expecting ',' delimiter", self.pos)),
             }
-            self.pos += 1;
-            self.skip_ws();
-            let streamed = self.depth == 1
-                && self.peek() == Some(b'[')
-                && self.hook.as_ref().is_some_and(|(k, _)| *k == key);
+        }
+    }
+
+    /// An object member's key and its `:`; returns where the key's literal starts (for a
+    /// repeated-key error) and ends. The value follows.
+    pub(super) fn key(&mut self, decoded: &mut String) -> Result<(usize, usize), JsonError> {
+        if self.peek() != Some(b'"') {
+            return Err(self.error_at(
+                "Expecting property name enclosed in double quotes",
+                self.pos,
+            ));
+        }
+        let key_pos = self.pos;
+        decoded.clear();
+        self.scan_string(Some(decoded))?;
+        let key_end = self.pos;
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err(self.error_at("Expecting ':' delimiter", self.pos));
+        }
+        self.pos += 1;
+        self.skip_ws();
+        Ok((key_pos, key_end))
+    }
+
+    /// The error for a repeated key at `key_pos`.
+    pub(super) fn repeated_key(&self, key: &str, key_pos: usize) -> JsonError {
+        let mut error = self.error_at(duplicate_key_message(key), key_pos);
+        error.detail =
+            Some("parsers disagree about which value wins, so the content is ambiguous".into());
+        error
+    }
+
+    fn object(&mut self) -> Result<Value, JsonError> {
+        let mut object = Object::new();
+        // Objects of up to 64 keys are checked for repeated keys by a scan (no allocation); a
+        // hash set is built only once an object grows large.
+        let mut seen: Option<std::collections::HashSet<String>> = None;
+        let mut key = String::new();
+        self.members(b'}', &mut |p| {
+            let (key_pos, _) = p.key(&mut key)?;
+            let streamed = p.depth == 1
+                && p.peek() == Some(b'[')
+                && p.hook.as_ref().is_some_and(|(k, _)| *k == key);
             let value = if streamed {
-                self.streamed_array()?
+                p.streamed_array()?
             } else {
-                self.value()?
+                p.value()?
             };
             let repeated = match &mut seen {
                 Some(set) => !set.insert(key.clone()),
@@ -230,85 +272,38 @@ impl Parser<'_, '_> {
                 }
             };
             if repeated {
-                let mut error = self.error_at(duplicate_key_message(&key), key_pos);
-                error.detail = Some(
-                    "parsers disagree about which value wins, so the content is ambiguous".into(),
-                );
-                return Err(error);
+                return Err(p.repeated_key(&key, key_pos));
             }
-            object.push_unchecked(key, value);
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.pos += 1;
-                    self.skip_ws();
-                }
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(Value::Object(object));
-                }
-                _ => return Err(self.error_at("Expecting ',' delimiter", self.pos)),
-            }
-        }
+            object.push_unchecked(std::mem::take(&mut key), value);
+            Ok(())
+        })?;
+        Ok(Value::Object(object))
     }
 
     /// An array whose items go to the hook instead of into the document.
     fn streamed_array(&mut self) -> Result<Value, JsonError> {
         self.depth += 1;
-        self.pos += 1; // '['
-        self.skip_ws();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
-            self.depth -= 1;
-            return Ok(Value::Array(Vec::new()));
-        }
-        loop {
-            let at = self.pos;
-            let item = self.value()?;
-            if let Some((_, hook)) = self.hook.as_mut()
+        let result = self.members(b']', &mut |p| {
+            let at = p.pos;
+            let item = p.value()?;
+            if let Some((_, hook)) = p.hook.as_mut()
                 && let Err(message) = hook(item)
             {
-                return Err(self.error_at(message, at));
+                return Err(p.error_at(message, at));
             }
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.pos += 1;
-                    self.skip_ws();
-                }
-                Some(b']') => {
-                    self.pos += 1;
-                    self.depth -= 1;
-                    return Ok(Value::Array(Vec::new()));
-                }
-                _ => return Err(self.error_at("Expecting ',' delimiter", self.pos)),
-            }
-        }
+            Ok(())
+        });
+        self.depth -= 1;
+        result.map(|()| Value::Array(Vec::new()))
     }
 
     fn array(&mut self) -> Result<Value, JsonError> {
-        self.pos += 1; // '['
         let mut items = Vec::new();
-        self.skip_ws();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
-            return Ok(Value::Array(items));
-        }
-        loop {
-            items.push(self.value()?);
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.pos += 1;
-                    self.skip_ws();
-                }
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(Value::Array(items));
-                }
-                _ => return Err(self.error_at("Expecting ',' delimiter", self.pos)),
-            }
-        }
+        self.members(b']', &mut |p| {
+            items.push(p.value()?);
+            Ok(())
+        })?;
+        Ok(Value::Array(items))
     }
 
     fn hex4(&self, at: usize) -> Option<u32> {
@@ -321,9 +316,17 @@ impl Parser<'_, '_> {
     }
 
     fn string(&mut self) -> Result<String, JsonError> {
+        let mut out = String::new();
+        self.scan_string(Some(&mut out))?;
+        Ok(out)
+    }
+
+    /// Reads a string literal (escapes and control characters checked); its text is appended
+    /// to `out` when given. Returns whether it held an escape.
+    pub(super) fn scan_string(&mut self, mut out: Option<&mut String>) -> Result<bool, JsonError> {
         let start = self.pos;
         self.pos += 1; // opening quote
-        let mut out = String::new();
+        let mut escaped = false;
         loop {
             let run_start = self.pos;
             while let Some(b) = self.peek() {
@@ -332,16 +335,19 @@ impl Parser<'_, '_> {
                 }
                 self.pos += 1;
             }
-            out.push_str(&self.text[run_start..self.pos]);
+            if let Some(out) = out.as_deref_mut() {
+                out.push_str(&self.text[run_start..self.pos]);
+            }
             match self.peek() {
                 None => {
                     return Err(self.error_at("Unterminated string starting at", start));
                 }
                 Some(b'"') => {
                     self.pos += 1;
-                    return Ok(out);
+                    return Ok(escaped);
                 }
                 Some(b'\\') => {
+                    escaped = true;
                     let escape_pos = self.pos;
                     let Some(kind) = self.bytes.get(self.pos + 1).copied() else {
                         return Err(self.error_at("Unterminated string starting at", start));
@@ -360,7 +366,9 @@ impl Parser<'_, '_> {
                         _ => return Err(self.error_at("Invalid \\escape", escape_pos)),
                     };
                     if let Some(c) = simple {
-                        out.push(c);
+                        if let Some(out) = out.as_deref_mut() {
+                            out.push(c);
+                        }
                         continue;
                     }
                     let Some(first) = self.hex4(self.pos) else {
@@ -380,7 +388,11 @@ impl Parser<'_, '_> {
                         first
                     };
                     match char::from_u32(code) {
-                        Some(c) => out.push(c),
+                        Some(c) => {
+                            if let Some(out) = out.as_deref_mut() {
+                                out.push(c);
+                            }
+                        }
                         None => {
                             return Err(self.error_at(
                                 format!(
@@ -407,7 +419,23 @@ impl Parser<'_, '_> {
     }
 
     fn number(&mut self) -> Result<Value, JsonError> {
-        // Python's grammar: -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?
+        let token = self.scan_number()?;
+        let literal = &self.text[token.start..token.end];
+        if token.float {
+            let value: f64 = literal
+                .parse()
+                .map_err(|_| self.error_at("Expecting value", token.start))?;
+            return Ok(Value::Number(Number::Float(value)));
+        }
+        let value: BigInt = literal
+            .parse()
+            .map_err(|_| self.error_at("Expecting value", token.start))?;
+        Ok(Value::Number(Number::Int(value)))
+    }
+
+    /// Reads a number literal in Python's grammar (`-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?`),
+    /// refusing an integer of more than [`MAX_INT_DIGITS`] digits.
+    pub(super) fn scan_number(&mut self) -> Result<NumberToken, JsonError> {
         let start = self.pos;
         if self.peek() == Some(b'-') {
             self.pos += 1;
@@ -420,12 +448,12 @@ impl Parser<'_, '_> {
             _ => return Err(self.error_at("Expecting value", start)),
         }
         let int_end = self.pos;
-        let mut is_float = false;
+        let mut float = false;
         if self.peek() == Some(b'.') && self.bytes.get(self.pos + 1).is_some_and(u8::is_ascii_digit)
         {
             self.pos += 1;
             self.digits();
-            is_float = true;
+            float = true;
         }
         if let Some(b'e' | b'E') = self.peek() {
             let save = self.pos;
@@ -436,31 +464,35 @@ impl Parser<'_, '_> {
             if self.digits() == 0 {
                 self.pos = save;
             } else {
-                is_float = true;
+                float = true;
             }
         }
-        let literal = &self.text[start..self.pos];
-        if is_float {
-            let value: f64 = literal
-                .parse()
-                .map_err(|_| self.error_at("Expecting value", start))?;
-            return Ok(Value::Number(Number::Float(value)));
+        if !float {
+            let digit_count = int_end - start - usize::from(self.bytes[start] == b'-');
+            if digit_count > MAX_INT_DIGITS {
+                return Err(self.error_at(
+                    format!(
+                        "Exceeds the limit ({MAX_INT_DIGITS} digits) for integer string conversion: \
+                         value has {digit_count} digits"
+                    ),
+                    start,
+                ));
+            }
         }
-        let digit_count = int_end - start - usize::from(literal.starts_with('-'));
-        if digit_count > MAX_INT_DIGITS {
-            return Err(self.error_at(
-                format!(
-                    "Exceeds the limit ({MAX_INT_DIGITS} digits) for integer string conversion: \
-                     value has {digit_count} digits"
-                ),
-                start,
-            ));
-        }
-        let value: BigInt = literal
-            .parse()
-            .map_err(|_| self.error_at("Expecting value", start))?;
-        Ok(Value::Number(Number::Int(value)))
+        Ok(NumberToken {
+            start,
+            end: self.pos,
+            float,
+        })
     }
+}
+
+/// A number literal's place in the text.
+pub(super) struct NumberToken {
+    pub start: usize,
+    pub end: usize,
+    /// Written with a fraction or an exponent.
+    pub float: bool,
 }
 
 fn duplicate_key_message(key: &str) -> String {

@@ -130,9 +130,19 @@ fn math_symbol(c: char) -> Option<&'static str> {
 /// Renders the graph: a standalone `article`, or (with `standalone` false) the body only.
 /// Ends with one newline.
 pub fn render(graph: &ClaimGraph, standalone: bool, derivations: bool) -> String {
+    super::collect(|sink| render_to(graph, standalone, derivations, sink))
+}
+
+/// [`render`], written piece by piece to `sink` (never held whole).
+pub fn render_to(
+    graph: &ClaimGraph,
+    standalone: bool,
+    derivations: bool,
+    sink: &mut dyn FnMut(&str),
+) {
     let total = graph.len();
     let checked = graph.machine_checkable().len();
-    let mut lines: Vec<String> = Vec::new();
+    let mut lines = super::Lines::new(sink);
     let title = tex_escape(&title(graph));
     if standalone {
         lines.extend([
@@ -149,7 +159,7 @@ pub fn render(graph: &ClaimGraph, standalone: bool, derivations: bool) -> String
         ]);
     } else {
         lines.push(format!("\\section*{{{title}}}"));
-        lines.push(String::new());
+        lines.push("");
     }
     // Documents sciproof writes open with the fraction, as the design document says; alkahest's
     // are rendered as alkahest renders them (after the summary).
@@ -163,11 +173,11 @@ pub fn render(graph: &ClaimGraph, standalone: bool, derivations: bool) -> String
         fraction.push(String::new());
     }
     if opens_with_fraction {
-        lines.append(&mut fraction);
+        lines.extend(fraction.drain(..));
     }
-    lines.push("\\section*{Verification summary}".into());
-    lines.push("\\begin{tabular}{lrl}".into());
-    lines.push("\\textbf{Status} & \\textbf{Claims} & \\textbf{Meaning} \\\\ \\hline".into());
+    lines.push("\\section*{Verification summary}");
+    lines.push("\\begin{tabular}{lrl}");
+    lines.push("\\textbf{Status} & \\textbf{Claims} & \\textbf{Meaning} \\\\ \\hline");
     for (status, count) in graph.summary() {
         lines.push(format!(
             "\\texttt{{{}}} & {count} & {} \\\\",
@@ -175,10 +185,10 @@ pub fn render(graph: &ClaimGraph, standalone: bool, derivations: bool) -> String
             tex_escape(badge(&status).unwrap_or(&status))
         ));
     }
-    lines.push("\\end{tabular}".into());
-    lines.push(String::new());
-    lines.append(&mut fraction);
-    lines.push("\\section*{Claims}".into());
+    lines.push("\\end{tabular}");
+    lines.push("");
+    lines.extend(fraction.drain(..));
+    lines.push("\\section*{Claims}");
     for (n, claim) in graph.topological_order().into_iter().enumerate() {
         let index = n + 1;
         let heading = match (&claim.label, claim.method.as_str()) {
@@ -192,10 +202,10 @@ pub fn render(graph: &ClaimGraph, standalone: bool, derivations: bool) -> String
         ));
         lines.push(format!("\\label{{clm:{}}}", claim.id));
         match claim.latex.as_ref().filter(|l| !l.is_empty()) {
-            Some(latex) => lines.push(format!("\\[{latex}\\]")),
-            None => lines.push(format!("\\texttt{{{}}}", tex_escape(&claim.statement))),
+            Some(latex) if super::safe_math(latex) => lines.push(format!("\\[{latex}\\]")),
+            _ => lines.push(format!("\\texttt{{{}}}", tex_escape(&claim.statement))),
         }
-        lines.push("\\begin{itemize}".into());
+        lines.push("\\begin{itemize}");
         lines.push(format!(
             "\\item \\textbf{{Status:}} {} \\texttt{{{}}} -- {}",
             tex_escape(mark(&claim.status)),
@@ -211,7 +221,7 @@ pub fn render(graph: &ClaimGraph, standalone: bool, derivations: bool) -> String
             tex_escape(&claim.method)
         ));
         if claim.hypotheses.is_empty() {
-            lines.push("\\item \\textbf{Hypotheses:} none recorded".into());
+            lines.push("\\item \\textbf{Hypotheses:} none recorded");
         } else {
             let rendered: Vec<String> = claim
                 .hypotheses
@@ -252,7 +262,7 @@ pub fn render(graph: &ClaimGraph, standalone: bool, derivations: bool) -> String
                         .unwrap_or("unknown")
                 )
             )),
-            None => lines.push("\\item \\textbf{Certificate:} none emitted".into()),
+            None => lines.push("\\item \\textbf{Certificate:} none emitted"),
         }
         if derivations && !claim.derivation.is_empty() {
             let steps: Vec<String> = claim
@@ -272,15 +282,13 @@ pub fn render(graph: &ClaimGraph, standalone: bool, derivations: bool) -> String
                 steps.join(", ")
             ));
         }
-        lines.push("\\end{itemize}".into());
-        lines.push(String::new());
+        lines.push("\\end{itemize}");
+        lines.push("");
     }
     if standalone {
-        lines.push("\\end{document}".into());
+        lines.push("\\end{document}");
     }
-    let mut text = lines.join("\n").trim_end().to_string();
-    text.push('\n');
-    text
+    lines.finish();
 }
 
 #[cfg(test)]

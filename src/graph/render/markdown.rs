@@ -120,6 +120,11 @@ fn md_inert(line: &str) -> String {
 
 /// Renders the graph (the reference's bytes for its own documents). Ends with one newline.
 pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
+    super::collect(|sink| render_to(graph, options, sink))
+}
+
+/// [`render`], written piece by piece to `sink` (never held whole).
+pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn FnMut(&str)) {
     let total = graph.len();
     let checked = graph.machine_checkable().len();
     let fraction = if total > 0 {
@@ -134,10 +139,12 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
     // after the summary table. Documents sciproof writes follow the design; alkahest's are
     // rendered exactly as alkahest renders them.
     let opens_with_fraction = !super::is_alkahest(&graph.metadata);
-    let mut lines: Vec<String> = vec![format!("# {}", md_heading(&title(graph))), String::new()];
+    let mut lines = super::Lines::new(sink);
+    lines.push(format!("# {}", md_heading(&title(graph))));
+    lines.push("");
     if opens_with_fraction {
         lines.push(fraction.clone());
-        lines.push(String::new());
+        lines.push("");
     }
     lines.push(format!(
         "*{} · claim-graph schema v1 · {total} claim{} · digest `{}`*",
@@ -145,11 +152,11 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
         if total == 1 { "" } else { "s" },
         &graph.digest()[..16]
     ));
-    lines.push(String::new());
-    lines.push("## Verification summary".into());
-    lines.push(String::new());
-    lines.push("| Status | Claims | What it means |".into());
-    lines.push("| --- | ---: | --- |".into());
+    lines.push("");
+    lines.push("## Verification summary");
+    lines.push("");
+    lines.push("| Status | Claims | What it means |");
+    lines.push("| --- | ---: | --- |");
     for (status, count) in graph.summary() {
         lines.push(format!(
             "| {} | {count} | {} |",
@@ -157,10 +164,10 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
             md_text(badge(&status).unwrap_or(&status))
         ));
     }
-    lines.push(String::new());
+    lines.push("");
     if !opens_with_fraction {
         lines.push(fraction);
-        lines.push(String::new());
+        lines.push("");
     }
     if let Some(errors) = graph
         .metadata
@@ -168,15 +175,15 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
         .and_then(|e| e.as_array())
         .filter(|e| !e.is_empty())
     {
-        lines.push("> **Capture warnings** — the following results could not be recorded, so this document is incomplete:".into());
-        lines.push(">".into());
+        lines.push("> **Capture warnings** — the following results could not be recorded, so this document is incomplete:");
+        lines.push(">");
         for e in errors {
             lines.push(format!("> - {}", md_code(&super::py_str(Some(e)))));
         }
-        lines.push(String::new());
+        lines.push("");
     }
-    lines.push("## Claims".into());
-    lines.push(String::new());
+    lines.push("## Claims");
+    lines.push("");
     let dependents = dependents_by_position(graph);
     for (n, &at) in graph.topological_positions().iter().enumerate() {
         let index = n + 1;
@@ -191,27 +198,27 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
             md_heading(&heading),
             claim.id
         ));
-        lines.push(String::new());
+        lines.push("");
         lines.push(format!(
             "**Status:** {} {} — {}",
             mark(&claim.status),
             md_code(&claim.status),
             badge(&claim.status).unwrap_or("unrecognised status")
         ));
-        lines.push(String::new());
+        lines.push("");
         if let Some(latex) = claim
             .latex
             .as_ref()
             .filter(|l| !l.is_empty())
             .and_then(|l| display_math(l))
         {
-            lines.extend(["$$".into(), latex, "$$".into(), String::new()]);
+            lines.extend(["$$", &latex, "$$", ""]);
         }
         lines.push(format!("- **Statement:** {}", md_code(&claim.statement)));
         lines.push(format!("- **Claim ID:** `{}`", claim.id));
         lines.push(format!("- **Method:** {}", md_code(&claim.method)));
         if claim.hypotheses.is_empty() {
-            lines.push("- **Hypotheses:** none recorded (claim asserted unconditionally)".into());
+            lines.push("- **Hypotheses:** none recorded (claim asserted unconditionally)");
         } else {
             let rendered: Vec<String> = claim.hypotheses.iter().map(|h| md_code(h)).collect();
             lines.push(format!("- **Hypotheses:** {}", rendered.join(", ")));
@@ -248,7 +255,7 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
                         .unwrap_or("unknown")
                 )
             )),
-            None => lines.push("- **Certificate:** none emitted".into()),
+            None => lines.push("- **Certificate:** none emitted"),
         }
         if let Some(notes) = claim.notes.as_ref().filter(|n| !n.is_empty()) {
             lines.push(format!("- **Notes:** {}", md_text(notes)));
@@ -264,16 +271,16 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
                 md_text(&field_or_empty(last, "detail"))
             ));
         }
-        lines.push(String::new());
+        lines.push("");
         if options.derivations && !claim.derivation.is_empty() {
             let m = claim.derivation.len();
             lines.push(format!(
                 "<details><summary>Derivation ({m} step{})</summary>",
                 if m == 1 { "" } else { "s" }
             ));
-            lines.push(String::new());
-            lines.push("| # | Rule | Before | After |".into());
-            lines.push("| ---: | --- | --- | --- |".into());
+            lines.push("");
+            lines.push("| # | Rule | Before | After |");
+            lines.push("| ---: | --- | --- | --- |");
             for (j, step) in claim.derivation.iter().take(options.max_steps).enumerate() {
                 let cell = |key: &str| match step.as_object() {
                     Some(o) => md_code(&field_or_empty(o, key)),
@@ -293,7 +300,7 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
                     m - options.max_steps
                 ));
             }
-            lines.extend([String::new(), "</details>".into(), String::new()]);
+            lines.extend(["", "</details>", ""]);
         }
         if options.certificates
             && let Some(c) = claim.certificate.as_ref().filter(|c| !c.is_empty())
@@ -317,23 +324,16 @@ pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
                     .join("\n"),
             );
             lines.push(fence);
-            lines.push(String::new());
+            lines.push("");
         }
     }
-    let mut text = lines.join("\n").trim_end().to_string();
-    text.push('\n');
-    text
+    lines.finish();
 }
 
 /// A claim's LaTeX for a `$$` display block, or `None` (left out) when it could end the block
 /// or carry markup: a display formula is one line of TeX, without `$`, HTML or controls.
 fn display_math(latex: &str) -> Option<String> {
-    let safe = !latex.contains('$')
-        && !latex.contains('<')
-        && !latex.contains('&')
-        && !latex.chars().any(crate::text::is_unsafe)
-        && latex.len() <= FIELD_LIMIT;
-    safe.then(|| latex.to_string())
+    super::safe_math(latex).then(|| latex.to_string())
 }
 
 /// For each claim position, the positions of the claims that cite it, in insertion order.
