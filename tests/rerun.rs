@@ -678,15 +678,13 @@ fn a_killed_rerun_is_undone_by_the_next_command_which_says_so() {
         "PASS after recovery, not 'modified'"
     );
     assert_eq!(p.read("out.txt"), "done\n");
-    let out = std::process::Command::new("pgrep")
-        .args(["-f", "sleep 30"])
-        .output();
-    if let Ok(out) = out {
-        // pgrep may be absent; when present, no orphan is left.
-        let pids = String::from_utf8_lossy(&out.stdout);
-        for pid in pids.split_whitespace() {
-            let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).unwrap_or_default();
-            assert_ne!(cwd, p.path(), "the command outlived sciproof");
+    // No process is left whose working directory is the project (the command's group died).
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
         }
+        let cwd = std::fs::read_link(entry.path().join("cwd")).unwrap_or_default();
+        assert_ne!(cwd, p.path(), "process {name} outlived sciproof");
     }
 }

@@ -196,6 +196,10 @@ fn object(p: &mut Parser<'_, '_>, nodes: &mut Vec<Node>) -> Result<(), JsonError
         } else {
             Cow::Borrowed(literal)
         };
+        count += 1;
+        // The value is read before the key is checked, as the tree reader does, so that both
+        // report the same first error.
+        value(p, nodes)?;
         let repeated = match &mut seen {
             Some(set) => !set.insert(this),
             None => {
@@ -210,8 +214,7 @@ fn object(p: &mut Parser<'_, '_>, nodes: &mut Vec<Node>) -> Result<(), JsonError
         if repeated {
             return Err(p.repeated_key(&key, key_pos));
         }
-        count += 1;
-        value(p, nodes)
+        Ok(())
     })?;
     nodes[at].a = count as u32;
     nodes[at].b = nodes.len() as u32;
@@ -369,6 +372,7 @@ mod tests {
     fn refuses_what_the_tree_reader_refuses_with_the_same_message() {
         for text in [
             r#"{"a": 1, "a": 2}"#,
+            r#"{"kb": 1, "kb": x"#,
             r#"{"a\u0062": 1, "ab": 2}"#,
             "[1, 2,]",
             "{\n  \"a\": }",

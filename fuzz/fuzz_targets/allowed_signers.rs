@@ -1,0 +1,7 @@
+//! OpenSSH allowed-signers files: entries or a line-numbered error.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = sciproof::signing::parse_allowed_signers(text, "allowed_signers");
+    }
+});

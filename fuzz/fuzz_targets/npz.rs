@@ -1,0 +1,11 @@
+//! `.npz` archives (zip files of `.npy` members): validation, comparison, one element.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let dir = std::env::temp_dir().join(format!("sciproof-fuzz-npz-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let path = dir.join("a.npz");
+    std::fs::write(&path, data).unwrap();
+    let _ = sciproof::numeric::npz::validate(&path, "a.npz");
+    let _ = sciproof::numeric::compare_files(&path, &path, "a.npz", 1e-9, 0.0);
+    let _ = sciproof::numeric::npz::element_at(&path, "a.npz", "arr_0", &[0]);
+});
