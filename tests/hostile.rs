@@ -291,3 +291,258 @@ fn no_command_or_format_lets_hostile_text_through() {
     inert(&p, &["check-policy", "bad.toml"]);
     inert(&p, &["verify", m, "--policy", "bad.toml"]);
 }
+
+fn mkfifo(path: &std::path::Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+/// Runs with a time limit (a read that blocks would hang forever); returns (code, stderr).
+fn refused(p: &Project, args: &[&str]) -> (i32, String) {
+    let out = p
+        .cmd()
+        .args(args)
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn fifos_and_devices_are_named_and_never_waited_for() {
+    let p = Project::new();
+    p.capture("run");
+    mkfifo(&p.join("ff"));
+    for args in [
+        &["graph", "--graph", "ff", "summary"][..],
+        &["graph", "diff", "ff", "ff"],
+        &["graph", "add-run", "ff"],
+        &["verify", "run.sciproof.json", "--allowed-signers", "ff"],
+        &["verify", "run.sciproof.json", "--policy", "ff"],
+        &["check-policy", "ff"],
+        &["verify", "ff"],
+        &["sign", "run.sciproof.json", "--key", "ff"],
+    ] {
+        let (code, stderr) = refused(&p, args);
+        assert_eq!(code, 3, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("is a FIFO, not a regular file") || stderr.contains("(it is a FIFO)"),
+            "{args:?}: {stderr}"
+        );
+    }
+    std::fs::create_dir(p.join("crate")).unwrap();
+    mkfifo(&p.join("crate/ro-crate-metadata.json"));
+    let (code, stderr) = refused(&p, &["crate", "read", "crate"]);
+    assert_eq!(code, 3);
+    assert!(stderr.contains("is a FIFO"), "{stderr}");
+    std::os::unix::fs::symlink("/dev/zero", p.join("zero.json")).unwrap();
+    let (code, stderr) = refused(&p, &["graph", "--graph", "zero.json", "summary"]);
+    assert_eq!(code, 3);
+    assert!(stderr.contains("is a character device"), "{stderr}");
+    // A FIFO signature beside the manifest: unavailable (INCONCLUSIVE), named, not waited for.
+    mkfifo(&p.join("run.sciproof.json.sig"));
+    p.write("allowed", "");
+    let (code, _) = refused(
+        &p,
+        &[
+            "verify",
+            "run.sciproof.json",
+            "--allowed-signers",
+            "allowed",
+        ],
+    );
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn oversized_files_are_refused_before_they_are_read() {
+    let p = Project::new();
+    p.capture("run");
+    let big = |name: &str, size: usize| {
+        let f = std::fs::File::create(p.join(name)).unwrap();
+        f.set_len(size as u64).unwrap(); // sparse: costs no disk
+    };
+    big("signers", 5 << 20);
+    let (code, stderr) = refused(
+        &p,
+        &[
+            "verify",
+            "run.sciproof.json",
+            "--allowed-signers",
+            "signers",
+        ],
+    );
+    assert_eq!(code, 3);
+    assert!(stderr.contains("is larger than 4194304 bytes"), "{stderr}");
+    big("run.sciproof.json.sig", 1 << 20);
+    p.write("allowed", "");
+    let out = p
+        .cmd()
+        .args([
+            "verify",
+            "run.sciproof.json",
+            "--allowed-signers",
+            "allowed",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("is larger than 65536 bytes"), "{text}");
+    std::fs::create_dir(p.join("crate")).unwrap();
+    big("crate/ro-crate-metadata.json", 101 << 20);
+    let (code, stderr) = refused(&p, &["crate", "read", "crate"]);
+    assert_eq!(code, 3);
+    assert!(
+        stderr.contains("is larger than 104857600 bytes"),
+        "{stderr}"
+    );
+    big("key", 1 << 20);
+    let (code, stderr) = refused(&p, &["sign", "run.sciproof.json", "--key", "key"]);
+    assert_eq!(code, 3);
+    assert!(stderr.contains("is larger than 65536 bytes"), "{stderr}");
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_and_a_full_stdout_is_one_error_line() {
+    let p = Project::new();
+    p.capture("run");
+    for i in 0..200 {
+        p.cmd()
+            .args([
+                "graph",
+                "conjecture",
+                &format!("claim {i}"),
+                "--evidence",
+                "e",
+            ])
+            .assert()
+            .success();
+    }
+    for args in [
+        &["verify", "run.sciproof.json"][..],
+        &["inspect", "run.sciproof.json"],
+        &["graph", "show"],
+        &["graph", "roots"],
+        &["graph", "show", "--format", "json"],
+    ] {
+        // a pipe whose reader has gone
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sciproof"))
+            .current_dir(p.path())
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {:?}", out.stderr);
+        assert!(
+            out.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // a full device
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("sciproof"))
+            .current_dir(p.path())
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "error: cannot write to standard output: No space left on device\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn a_graph_with_problems_lists_them_one_a_line() {
+    let p = Project::new();
+    p.write(
+        "g.json",
+        r#"{"claims": [{"id": "clm_0000000000000000", "statement": "s", "method": "m", "hypotheses": [], "depends_on": ["clm_ffffffffffffffff"], "status": "unverified"}], "kind": "alkahest.claim_graph", "schema_version": 1}"#,
+    );
+    let (code, stderr) = refused(&p, &["graph", "--graph", "g.json", "summary"]);
+    assert_eq!(code, 3);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(
+        lines[0].starts_with("error: while reading claim graph g.json: "),
+        "{stderr}"
+    );
+    assert!(
+        lines.len() >= 2 && lines[1..].iter().all(|l| l.starts_with("  - ")),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("\\n"), "a literal \\n: {stderr}");
+}
+
+#[test]
+fn a_manifest_of_195000_outputs_is_read_verified_and_inspected() {
+    // Validation and verification are linear (this took minutes when they were quadratic;
+    // the benchmark times it).
+    let p = Project::new();
+    p.write("o0", "x\n");
+    p.cmd()
+        .args(["capture", "--name", "big", "--output", "o0", "--", "true"])
+        .assert()
+        .success();
+    let manifest = sciproof::json::parse(&p.read("big.sciproof.json")).unwrap();
+    let mut object = manifest.as_object().unwrap().clone();
+    let outputs: Vec<Value> = (0..195_000)
+        .map(|i| {
+            sciproof::json::Object::new()
+                .with("path", format!("p{i}"))
+                .with("present", false)
+                .with("size", 0u64)
+                .with(
+                    "compare",
+                    sciproof::json::Object::new().with("mode", "exact"),
+                )
+                .into()
+        })
+        .collect();
+    object.insert("outputs", Value::Array(outputs));
+    let mut execution = object
+        .get("execution")
+        .unwrap()
+        .as_object()
+        .unwrap()
+        .clone();
+    execution.insert("exit_code", 1u64);
+    object.insert("execution", Value::Object(execution));
+    let mut text = String::new();
+    sciproof::json::write_value(
+        &mut text,
+        &Value::Object(object),
+        None,
+        sciproof::json::Style::CANONICAL,
+    );
+    assert!(text.len() < 16 << 20, "{}", text.len());
+    p.write("big.sciproof.json", &text);
+    let (code, report) = p.verify_json("big.sciproof.json");
+    assert_eq!(
+        code,
+        0,
+        "{}",
+        sciproof::json::to_string_compact(&report)
+            .chars()
+            .take(500)
+            .collect::<String>()
+    );
+    // one check per output; the recorded exit status is a warning, not a check
+    assert_eq!(field(&report, "checks").as_array().unwrap().len(), 195_000);
+    p.cmd()
+        .args(["inspect", "big.sciproof.json"])
+        .assert()
+        .success();
+}
