@@ -78,12 +78,14 @@ pub fn scan_tree_keyed(
 }
 
 /// The current file list of `root`, re-reading only files whose status could hide a change
-/// since `previous` was scanned (see [`crate::stat`]); `started` is when the command started.
+/// since `previous` was scanned (see [`crate::stat`]); `started` is when the command started,
+/// `trusted` whether the file system's change times can be trusted at all.
 pub fn rescan_tree(
     root: &Path,
     limit: usize,
     previous: &[(FileEntry, StatKey)],
     started: std::time::SystemTime,
+    trusted: bool,
     progress: &dyn Progress,
 ) -> Result<Vec<FileEntry>, TreeError> {
     let known: std::collections::HashMap<&Path, &(FileEntry, StatKey)> = previous
@@ -94,7 +96,7 @@ pub fn rescan_tree(
         let relative = path.strip_prefix(root).unwrap_or(path);
         if let Some((entry, key)) = known.get(relative) {
             let now = StatKey::of(&std::fs::symlink_metadata(path)?);
-            if key.proves_unchanged(&now, started) {
+            if key.proves_unchanged(&now, started, trusted) {
                 return Ok((entry.sha256.clone(), entry.size, None));
             }
         }

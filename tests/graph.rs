@@ -17,6 +17,13 @@ fn stdout(out: &std::process::Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
+/// Runs a graph command that must succeed (exit 0); returns stdout.
+fn ok_graph(p: &Project, args: &[&str]) -> String {
+    let (code, out, err) = run_graph(p, args);
+    assert_eq!(code, 0, "graph {args:?}: {err}");
+    out
+}
+
 fn run_graph(p: &Project, args: &[&str]) -> (i32, String, String) {
     let out = graph(p).args(args).output().unwrap();
     (
@@ -120,10 +127,10 @@ fn lineage_across_runs_answers_what_dies() {
     );
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("reads clean.csv, an output of clm_"), "{out}");
-    let (_, roots, _) = run_graph(&p, &["roots"]);
+    let roots = ok_graph(&p, &["roots"]);
     let roots = ids(&roots);
     assert_eq!(roots.len(), 1, "only the prep run depends on nothing");
-    let (_, impact, _) = run_graph(&p, &["impact", &roots[0][..9]]);
+    let impact = ok_graph(&p, &["impact", &roots[0][..9]]);
     assert_eq!(
         ids(&impact).len(),
         3,
@@ -131,7 +138,7 @@ fn lineage_across_runs_answers_what_dies() {
     );
     assert!(impact.contains("$.n >= 2") && impact.contains("$.mean ~= 2.5"));
     // Statuses never overstate: PASS is evidence, not a proof; nothing is machine-checked.
-    let (_, summary, _) = run_graph(&p, &["summary", "--format", "json"]);
+    let summary = ok_graph(&p, &["summary", "--format", "json"]);
     let summary = parse(&summary).unwrap();
     let o = summary.as_object().unwrap();
     assert_eq!(o.get("machine_checkable"), Some(&Value::from(0i64)));
@@ -156,13 +163,13 @@ fn lineage_across_runs_answers_what_dies() {
         report.as_object().unwrap().get("ok"),
         Some(&Value::Bool(false))
     );
-    let (_, refuted, _) = run_graph(&p, &["summary"]);
+    let refuted = ok_graph(&p, &["summary"]);
     assert!(refuted.contains("refuted                2"), "{refuted}");
     // The value claims were checked on an intact m.json: they hold, and stay as they were.
     assert!(refuted.contains("numerically_checked    2"), "{refuted}");
     // Re-adding can only lower: the runs stay refuted.
-    run_graph(&p, &["add-run", "analysis.sciproof.json"]);
-    let (_, after, _) = run_graph(&p, &["summary"]);
+    ok_graph(&p, &["add-run", "analysis.sciproof.json"]);
+    let after = ok_graph(&p, &["summary"]);
     assert!(after.contains("refuted                2"), "{after}");
 }
 
@@ -170,7 +177,7 @@ fn lineage_across_runs_answers_what_dies() {
 fn a_changed_claim_output_makes_the_value_claim_inconclusive_and_the_run_refuted() {
     let p = Project::new();
     two_runs(&p);
-    run_graph(&p, &["add-run", "analysis.sciproof.json"]);
+    ok_graph(&p, &["add-run", "analysis.sciproof.json"]);
     p.write("m.json", "{\"n\": 1, \"mean\": 0}\n");
     let (code, out, _) = run_graph(&p, &["verify"]);
     assert_eq!(code, 1, "{out}");
@@ -217,7 +224,7 @@ fn honesty_invariant_on_the_command_line() {
     );
     assert_eq!(code, 0);
     let wrong = wrong.trim().to_string();
-    run_graph(
+    ok_graph(
         &p,
         &[
             "record",
@@ -234,7 +241,7 @@ fn honesty_invariant_on_the_command_line() {
         out.contains("needs a symbolic engine"),
         "skipped, never a fake pass: {out}"
     );
-    let (_, summary, _) = run_graph(&p, &["summary"]);
+    let summary = ok_graph(&p, &["summary"]);
     assert!(
         !summary.contains("refuted"),
         "--no-mark-refuted leaves statuses: {summary}"
@@ -270,18 +277,18 @@ fn honesty_invariant_on_the_command_line() {
         "a passing re-check never raises a status"
     );
     assert_eq!(status(&wrong), "refuted");
-    let (_, impact, _) = run_graph(&p, &["impact", &id]);
+    let impact = ok_graph(&p, &["impact", &id]);
     assert_eq!(ids(&impact), vec![wrong.clone()]);
 }
 
 #[test]
 fn ids_and_prefixes() {
     let p = Project::new();
-    let (_, a, _) = run_graph(&p, &["conjecture", "A", "--evidence", "e"]);
+    let a = ok_graph(&p, &["conjecture", "A", "--evidence", "e"]);
     assert_eq!(a.trim(), "clm_33f5df3fc90490cc", "the spec's test vector");
     let (code, _, err) = run_graph(&p, &["impact", "clm_"]);
     assert_eq!(code, 0, "{err}");
-    run_graph(&p, &["record", "B", "--method", "m"]);
+    ok_graph(&p, &["record", "B", "--method", "m"]);
     let (code, _, err) = run_graph(&p, &["impact", "clm_"]);
     assert_eq!(code, 3);
     assert!(err.contains("ambiguous"), "{err}");
@@ -293,7 +300,7 @@ fn ids_and_prefixes() {
 #[test]
 fn refusals_leave_the_graph_untouched() {
     let p = Project::new();
-    run_graph(&p, &["conjecture", "A", "--evidence", "e"]);
+    ok_graph(&p, &["conjecture", "A", "--evidence", "e"]);
     let before = p.read("claims.json");
     for args in [
         vec!["record", "B", "--method", "m", "--depends-on", "clm_0000"],
@@ -307,7 +314,7 @@ fn refusals_leave_the_graph_untouched() {
         assert_eq!(p.read("claims.json"), before);
     }
     // A merge edge that would close a cycle.
-    let (_, b, _) = run_graph(
+    let b = ok_graph(
         &p,
         &["record", "B", "--method", "m", "--depends-on", "clm_33f5"],
     );
@@ -468,10 +475,10 @@ fn bad_documents_get_a_list_of_problems() {
 #[test]
 fn diff_and_digest() {
     let p = Project::new();
-    run_graph(&p, &["conjecture", "A", "--evidence", "e"]);
+    ok_graph(&p, &["conjecture", "A", "--evidence", "e"]);
     std::fs::copy(p.join("claims.json"), p.join("old.json")).unwrap();
-    let (_, d1, _) = run_graph(&p, &["digest"]);
-    run_graph(
+    let d1 = ok_graph(&p, &["digest"]);
+    ok_graph(
         &p,
         &[
             "record",
@@ -482,8 +489,8 @@ fn diff_and_digest() {
             r#"{"kind": "numeric_relation", "constants": ["1"], "coefficients": [1]}"#,
         ],
     );
-    run_graph(&p, &["verify"]);
-    let (_, d2, _) = run_graph(&p, &["digest"]);
+    assert_eq!(run_graph(&p, &["verify"]).0, 1, "B is refuted");
+    let d2 = ok_graph(&p, &["digest"]);
     assert_ne!(d1, d2);
     let (code, out, _) = run_graph(&p, &["diff", "old.json", "claims.json"]);
     assert_eq!(code, 1);
@@ -496,17 +503,58 @@ fn diff_and_digest() {
         (code, out.trim()),
         (0, "no differences in claims, statuses or dependencies")
     );
-    // The digest leaves out time: re-recording the same claims later gives the same digest.
-    let q = Project::new();
-    run_graph(&q, &["conjecture", "A", "--evidence", "e"]);
-    let (_, d3, _) = run_graph(&q, &["digest"]);
-    assert_eq!(d1, d3);
+}
+
+#[test]
+fn changing_only_volatile_fields_leaves_the_digest_unchanged() {
+    let p = Project::new();
+    ok_graph(
+        &p,
+        &[
+            "record",
+            "B",
+            "--method",
+            "m",
+            "--check",
+            r#"{"kind": "numeric_relation", "constants": ["1", "1"], "coefficients": [-1, 1]}"#,
+        ],
+    );
+    ok_graph(&p, &["verify"]);
+    let (code, before, _) = run_graph(&p, &["digest"]);
+    assert_eq!(code, 0);
+    // Timestamps are whole seconds, so two runs in one second prove nothing: edit them.
+    let text = p.read("claims.json");
+    let edited = text
+        .replace("\"recorded_at\": \"20", "\"recorded_at\": \"19")
+        .replace("\"at\": \"20", "\"at\": \"19");
+    assert_ne!(edited, text);
+    assert_eq!(
+        edited.matches("\"recorded_at\": \"19").count(),
+        1,
+        "{edited}"
+    );
+    assert_eq!(
+        edited.matches("\"at\": \"19").count(),
+        1,
+        "the audit entry's time"
+    );
+    p.write("claims.json", &edited);
+    let (code, after, _) = run_graph(&p, &["digest"]);
+    assert_eq!(code, 0);
+    assert_eq!(before, after, "time is not part of the digest");
+    // ... while a field that is not volatile is.
+    p.write(
+        "claims.json",
+        &edited.replace("\"evidence\": \"", "\"evidence\": \"x"),
+    );
+    let changed = ok_graph(&p, &["digest"]);
+    assert_ne!(before, changed);
 }
 
 #[test]
 fn latex_compiles_where_pdflatex_is_installed() {
     let p = Project::new();
-    run_graph(
+    ok_graph(
         &p,
         &[
             "conjecture",
@@ -519,12 +567,12 @@ fn latex_compiles_where_pdflatex_is_installed() {
             "A_1",
         ],
     );
-    let (_, b, _) = run_graph(
+    let b = ok_graph(
         &p,
         &["record", "B", "--method", "m", "--depends-on", "clm_"],
     );
     // Our documents open with the machine-checkable fraction, as the design document says.
-    let (_, md, _) = run_graph(&p, &["show"]);
+    let md = ok_graph(&p, &["show"]);
     let third = md.lines().nth(2).unwrap_or_default();
     assert!(
         third.starts_with("> **Machine-checkable subset: 0 of 2 claims (0%).**"),
@@ -544,7 +592,7 @@ fn latex_compiles_where_pdflatex_is_installed() {
         tex.contains("\\ensuremath{\\neq}") && tex.contains("\\texttt{U+2603}"),
         "{tex}"
     );
-    let (_, body, _) = run_graph(&p, &["show", "--format", "latex", "--body-only"]);
+    let body = ok_graph(&p, &["show", "--format", "latex", "--body-only"]);
     assert!(body.starts_with("\\section*{Claim graph}") && !body.contains("\\begin{document}"));
     // The compile step runs, or the test fails (./test installs pdflatex).
     p.write("g.tex", &tex);
@@ -603,13 +651,13 @@ fn interop_alkahest_documents_load_render_and_verify_the_same() {
     let (code, digest, err) = run_graph(&p, &["--graph", "ref.json", "digest"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(digest.trim(), p.read("ref.digest"));
-    let (_, md, _) = run_graph(&p, &["--graph", "ref.json", "show"]);
+    let md = ok_graph(&p, &["--graph", "ref.json", "show"]);
     assert_eq!(md, p.read("ref.md"));
     // The same pretty JSON back.
-    let (_, json, _) = run_graph(&p, &["--graph", "ref.json", "show", "--format", "json"]);
+    let json = ok_graph(&p, &["--graph", "ref.json", "show", "--format", "json"]);
     assert_eq!(json, p.read("ref.json"));
     // Re-verification of the unverified document: the same outcomes and details.
-    let (_, ours, _) = run_graph(
+    let (code, ours, _) = run_graph(
         &p,
         &[
             "--graph",
@@ -619,12 +667,13 @@ fn interop_alkahest_documents_load_render_and_verify_the_same() {
             "markdown",
         ],
     );
+    assert_eq!(code, 1, "a re-check failed (the wrong relation)");
     let theirs = p.read("ref.verify.md");
     let rows = |t: &str| t.lines().skip(1).map(String::from).collect::<Vec<_>>();
     assert_eq!(rows(&ours), rows(&theirs));
     // LaTeX: the reference's lines, except where it writes characters pdflatex cannot typeset.
     let theirs = alkahest(&["latex", p.join("ref.json").to_str().unwrap()], None);
-    let (_, ours, _) = run_graph(&p, &["--graph", "ref.json", "show", "--format", "latex"]);
+    let ours = ok_graph(&p, &["--graph", "ref.json", "show", "--format", "latex"]);
     assert_eq!(ours.lines().count(), theirs.lines().count());
     for (a, b) in ours.lines().zip(theirs.lines()) {
         if b.is_ascii() {
@@ -634,7 +683,7 @@ fn interop_alkahest_documents_load_render_and_verify_the_same() {
         }
     }
     // And the statuses after it: the wrong relation refuted, nothing raised.
-    let (_, ours_loaded, _) = run_graph(&p, &["--graph", "ref.unverified.json", "summary"]);
+    let ours_loaded = ok_graph(&p, &["--graph", "ref.unverified.json", "summary"]);
     assert!(
         ours_loaded.contains("refuted                1"),
         "{ours_loaded}"
@@ -645,7 +694,7 @@ fn interop_alkahest_documents_load_render_and_verify_the_same() {
 fn interop_our_documents_load_in_alkahest() {
     let p = Project::new();
     two_runs(&p);
-    run_graph(
+    ok_graph(
         &p,
         &[
             "add-run",
@@ -655,7 +704,7 @@ fn interop_our_documents_load_in_alkahest() {
             "Ours",
         ],
     );
-    run_graph(
+    ok_graph(
         &p,
         &[
             "conjecture",
@@ -670,10 +719,10 @@ fn interop_our_documents_load_in_alkahest() {
             r#"{"kind": "numeric_relation", "constants": ["0.1"], "coefficients": [0], "tolerance": 1e-40}"#,
         ],
     );
-    run_graph(&p, &["verify"]);
+    ok_graph(&p, &["verify"]);
     // Force a merge edge that is not in insertion order: the first claim gains a dependency.
-    let (_, last, _) = run_graph(&p, &["record", "later", "--method", "m"]);
-    run_graph(
+    let last = ok_graph(&p, &["record", "later", "--method", "m"]);
+    ok_graph(
         &p,
         &[
             "conjecture",
@@ -686,7 +735,7 @@ fn interop_our_documents_load_in_alkahest() {
             last.trim(),
         ],
     );
-    let (_, digest, _) = run_graph(&p, &["digest"]);
+    let digest = ok_graph(&p, &["digest"]);
     let theirs = alkahest(&["load", p.join("claims.json").to_str().unwrap()], None);
     let mut lines = theirs.lines();
     assert_eq!(
@@ -694,7 +743,7 @@ fn interop_our_documents_load_in_alkahest() {
         digest.trim(),
         "alkahest computes our digest"
     );
-    let (_, json, _) = run_graph(&p, &["show", "--format", "json"]);
+    let json = ok_graph(&p, &["show", "--format", "json"]);
     let doc = parse(&json).unwrap();
     let ours: Vec<String> = doc
         .as_object()
@@ -720,4 +769,36 @@ fn interop_our_documents_load_in_alkahest() {
     );
     let latex = alkahest(&["latex", p.join("claims.json").to_str().unwrap()], None);
     assert!(latex.contains("\\section*{Claims}"));
+}
+
+#[test]
+fn re_verifying_the_example_documents_gives_alkahests_recorded_outcomes() {
+    for name in ["example-a", "example-b"] {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/claim-graphs/");
+        let p = Project::new();
+        p.write(
+            "g.json",
+            &std::fs::read_to_string(format!("{dir}{name}.json")).unwrap(),
+        );
+        let expected = std::fs::read_to_string(format!("{dir}{name}.verify.md")).unwrap();
+        let (_, ours, err) =
+            run_graph(&p, &["--graph", "g.json", "verify", "--format", "markdown"]);
+        let rows = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| l.starts_with("| `clm_"))
+                .map(String::from)
+                .collect()
+        };
+        let (ours, theirs) = (rows(&ours), rows(&expected));
+        assert_eq!(ours.len(), theirs.len(), "{name}: {err}");
+        for (a, b) in ours.iter().zip(&theirs) {
+            // Expression recipes are re-verified by the symbolic checker (issue #15); until it
+            // lands they are skipped with the reason, never passed.
+            if a.contains("needs a symbolic engine") {
+                assert!(a.contains("| `skipped` |"), "{a}");
+                continue;
+            }
+            assert_eq!(a, b, "{name}");
+        }
+    }
 }

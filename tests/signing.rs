@@ -233,7 +233,12 @@ fn every_way_a_signature_can_be_wrong_says_which() {
         .args(["-Y", "sign", "-f", "key", "-n", "file", "run.sciproof.json"])
         .output()
         .unwrap();
-    let (_, c) = signature_check(&p, "allowed");
+    let (code, c) = signature_check(&p, "allowed");
+    assert_eq!(
+        (code, field(&c, "status").as_str()),
+        (1, Some("FAIL")),
+        "the seed: a wrong signature is FAIL"
+    );
     assert!(
         field(&c, "message")
             .as_str()
@@ -252,7 +257,12 @@ fn every_way_a_signature_can_be_wrong_says_which() {
         "run.sciproof.json",
         &text.replace("\"cwd\": \".\"", "\"cwd\": \".\" "),
     );
-    let (_, c) = signature_check(&p, "allowed");
+    let (code, c) = signature_check(&p, "allowed");
+    assert_eq!(
+        (code, field(&c, "status").as_str()),
+        (1, Some("FAIL")),
+        "the seed: a wrong signature is FAIL"
+    );
     assert!(
         field(&c, "message")
             .as_str()
@@ -266,7 +276,12 @@ fn every_way_a_signature_can_be_wrong_says_which() {
         "expired",
         &[("alice", "valid-before=\"20200101\"", "key")],
     );
-    let (_, c) = signature_check(&p, "expired");
+    let (code, c) = signature_check(&p, "expired");
+    assert_eq!(
+        (code, field(&c, "status").as_str()),
+        (1, Some("FAIL")),
+        "the seed: a wrong signature is FAIL"
+    );
     assert!(
         field(&c, "message")
             .as_str()
@@ -274,7 +289,12 @@ fn every_way_a_signature_can_be_wrong_says_which() {
             .contains("expired (valid-before, line 1)")
     );
     allow(&p, "ns", &[("alice", "namespaces=\"git\"", "key")]);
-    let (_, c) = signature_check(&p, "ns");
+    let (code, c) = signature_check(&p, "ns");
+    assert_eq!(
+        (code, field(&c, "status").as_str()),
+        (1, Some("FAIL")),
+        "the seed: a wrong signature is FAIL"
+    );
     assert!(
         field(&c, "message")
             .as_str()

@@ -61,10 +61,20 @@ fn update_recaptures_with_the_same_declarations_and_shows_the_diff() {
         "out/result.json: $.value ~= 42.5 printed"
     );
     assert_eq!(m.note.as_deref(), Some("second"));
-    p.cmd()
-        .args(["verify", "run.sciproof.json"])
-        .assert()
-        .code(1); // the printed claim no longer holds
+    // The printed claim no longer holds, and that is the only failure.
+    let (code, report) = p.verify_json("run.sciproof.json");
+    assert_eq!(code, 1);
+    let failed: Vec<(String, String)> = statuses(&report)
+        .into_iter()
+        .filter(|(status, _)| status == "FAIL")
+        .collect();
+    assert_eq!(
+        failed,
+        [(
+            "FAIL".to_string(),
+            "claim out/result.json: $.value ~= 42.5 printed".to_string()
+        )]
+    );
 }
 
 #[test]

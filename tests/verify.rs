@@ -132,21 +132,44 @@ fn verify_resolves_paths_against_the_manifest_folder_not_the_cwd() {
 fn text_report_escapes_control_characters_from_the_manifest() {
     let p = Project::new();
     p.capture("run");
-    let text = p
-        .read("run.sciproof.json")
-        .replace("\"version\": \"\"", "\"version\": \"\\u001b[2J\"");
+    // ESC in fields that are shown: the command line, the platform, a claim-free note.
+    let original = p.read("run.sciproof.json");
+    let text = original
+        .replace(
+            "\"sh\",\n      \"train.sh\"",
+            "\"sh\",\n      \"train\\u001b[2J.sh\"",
+        )
+        .replace(
+            "\"platform\": \"Linux-",
+            "\"platform\": \"Li\\u001b]0;x\\u0007nux-",
+        );
+    assert_ne!(text, original, "the edit happened");
+    assert_eq!(text.matches("\\u001b").count(), 2, "both edits happened");
     p.write("run.sciproof.json", &text);
-    p.cmd()
+    let out = p
+        .cmd()
         .args(["inspect", "run.sciproof.json"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("\u{1b}").not());
-    // An escape sequence in a path cannot be recorded (path rules), and a name cannot hold one.
-    p.cmd()
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !shown.contains('\u{1b}') && !shown.contains('\u{7}'),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("train\\x1b[2J.sh"),
+        "the escaped form is shown: {shown}"
+    );
+    assert!(shown.contains("Li\\x1b]0;x\\x07nux"), "{shown}");
+    // verify shows the inputs it checks; an input named like this cannot exist (path rules),
+    // so the report's own text is checked for the same guarantee.
+    let out = p
+        .cmd()
         .args(["verify", "run.sciproof.json"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("\u{1b}").not());
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains('\u{1b}'));
 }
 
 #[test]

@@ -229,6 +229,7 @@ fn input_unchanged(
     input: &Input,
     keys: &InputKeys,
     started: SystemTime,
+    trusted: bool,
     progress: &dyn Progress,
 ) -> bool {
     let path = base.join(&input.path);
@@ -240,7 +241,7 @@ fn input_unchanged(
             if !meta.is_file() {
                 return false;
             }
-            if before.proves_unchanged(&StatKey::of(&meta), started) {
+            if before.proves_unchanged(&StatKey::of(&meta), started, trusted) {
                 return true;
             }
             current_digest(&path, false, progress).as_deref() == Some(input.sha256.as_str())
@@ -249,7 +250,7 @@ fn input_unchanged(
             if !std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
                 return false;
             }
-            rescan_tree(&path, MAX_TREE_FILES, previous, started, progress)
+            rescan_tree(&path, MAX_TREE_FILES, previous, started, trusted, progress)
                 .is_ok_and(|entries| tree_digest(&entries) == input.sha256)
         }
     }
@@ -468,10 +469,11 @@ fn record_planned(
     }
     let interpreter = python::probe(&req.argv[0], base);
 
+    let trusted = crate::stat::ctime_trusted(base);
     let started = SystemTime::now();
     let result = run(req, base)?;
     for (input, keys) in inputs.iter().zip(&input_keys) {
-        if !input_unchanged(base, input, keys, started, progress) {
+        if !input_unchanged(base, input, keys, started, trusted, progress) {
             return fail(format!(
                 "the command modified or removed the declared input {}; inputs must be read-only. No evidence was written.",
                 str_repr(&input.path)
@@ -833,5 +835,91 @@ fn build_manifest(
         outputs,
         claims,
         note: req.note.clone(),
+    }
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// An input recorded with a digest it does not have: only a re-read can tell.
+    fn planted(dir: &Path) -> (Input, InputKeys) {
+        std::fs::write(dir.join("in.txt"), "content").unwrap();
+        let meta = std::fs::metadata(dir.join("in.txt")).unwrap();
+        let input = Input {
+            path: "in.txt".into(),
+            sha256: "0".repeat(64),
+            size: 7,
+            artifact: Artifact::File,
+        };
+        (input, InputKeys::File(StatKey::of(&meta)))
+    }
+
+    #[test]
+    fn a_settled_unchanged_status_proves_an_input_unchanged_without_reading_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (input, keys) = planted(dir.path());
+        let progress = &crate::progress::NoProgress;
+        // The command started long after the file's ctime: the status alone proves it (the
+        // planted digest is never compared, so it "matches").
+        let later = SystemTime::now() + Duration::from_secs(60);
+        assert!(input_unchanged(
+            dir.path(),
+            &input,
+            &keys,
+            later,
+            true,
+            progress
+        ));
+        // A ctime too close to the start: the file is read, and the planted digest differs.
+        assert!(!input_unchanged(
+            dir.path(),
+            &input,
+            &keys,
+            SystemTime::now(),
+            true,
+            progress
+        ));
+        // A file system whose change times are not trusted: always read.
+        assert!(!input_unchanged(
+            dir.path(),
+            &input,
+            &keys,
+            later,
+            false,
+            progress
+        ));
+    }
+
+    #[test]
+    fn a_directory_input_reuses_only_what_its_status_proves() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("d")).unwrap();
+        std::fs::write(dir.path().join("d/a"), "a").unwrap();
+        let progress = &crate::progress::NoProgress;
+        let keyed = scan_tree_keyed(&dir.path().join("d"), 10, progress).unwrap();
+        let planted: Vec<(FileEntry, StatKey)> = keyed
+            .into_iter()
+            .map(|(mut e, k)| {
+                e.sha256 = "0".repeat(64);
+                (e, k)
+            })
+            .collect();
+        let later = SystemTime::now() + Duration::from_secs(60);
+        let reused =
+            rescan_tree(&dir.path().join("d"), 10, &planted, later, true, progress).unwrap();
+        assert_eq!(
+            reused[0].sha256,
+            "0".repeat(64),
+            "the settled status was trusted"
+        );
+        let reread =
+            rescan_tree(&dir.path().join("d"), 10, &planted, later, false, progress).unwrap();
+        assert_eq!(
+            reread[0].sha256,
+            crate::hash::sha256_bytes(b"a"),
+            "untrusted: read again"
+        );
     }
 }
