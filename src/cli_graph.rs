@@ -138,6 +138,45 @@ pub enum GraphCommand {
         #[arg(long, value_enum, default_value = "text")]
         format: ListFormat,
     },
+    /// The claims this one depends on directly, in its own order.
+    Dependencies {
+        id: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+    /// Claims with exactly this status (unverified, refuted, exactly_verified, ...).
+    ByStatus {
+        status: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+    /// Claims carrying this tag.
+    ByTag {
+        tag: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+    /// Claims recorded by this method.
+    ByMethod {
+        method: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+    /// Claims a checker checked (exactly_verified, lean_checked).
+    MachineCheckable {
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+    /// Every claim, each after all of its dependencies.
+    TopologicalOrder {
+        #[arg(long, value_enum, default_value = "text")]
+        format: ListFormat,
+    },
+    /// Merge another claim graph into this one: a claim already here keeps its status and gains only edges, tags, audit entries, and a recipe it had none of.
+    Merge {
+        /// The other graph document.
+        other: PathBuf,
+    },
     /// Claims that depend on nothing.
     Roots {
         #[arg(long, value_enum, default_value = "text")]

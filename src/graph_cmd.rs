@@ -418,6 +418,55 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
         GraphCommand::Dependents { id, format } => {
             query(&path, &id, format, ClaimGraph::dependents)
         }
+        GraphCommand::Dependencies { id, format } => {
+            query(&path, &id, format, ClaimGraph::dependencies)
+        }
+        GraphCommand::ByStatus { status, format } => {
+            let graph = load(&path)?;
+            print_claims(&graph.by_status(&status), format);
+            Ok(0)
+        }
+        GraphCommand::ByTag { tag, format } => {
+            let graph = load(&path)?;
+            print_claims(&graph.by_tag(&tag), format);
+            Ok(0)
+        }
+        GraphCommand::ByMethod { method, format } => {
+            let graph = load(&path)?;
+            print_claims(&graph.by_method(&method), format);
+            Ok(0)
+        }
+        GraphCommand::MachineCheckable { format } => {
+            let graph = load(&path)?;
+            print_claims(&graph.machine_checkable(), format);
+            Ok(0)
+        }
+        GraphCommand::TopologicalOrder { format } => {
+            let graph = load(&path)?;
+            print_claims(&graph.topological_order(), format);
+            Ok(0)
+        }
+        GraphCommand::Merge { other } => {
+            let _lock = lock_graph(&path, "graph merge", wait)?;
+            let graph = load_or_new(&path, None)?;
+            let theirs = load(&other)?;
+            let before = graph.len();
+            let merged = graph.merge(&theirs).map_err(|e| {
+                Error::Usage(format!(
+                    "{}: {e}",
+                    safe_text(&other.display().to_string(), 500)
+                ))
+            })?;
+            save(&merged, &path)?;
+            outln!(
+                "merged {} claims of {}: {} new, {} already here (their statuses kept)",
+                theirs.len(),
+                safe_text(&other.display().to_string(), 500),
+                merged.len() - before,
+                theirs.len() - (merged.len() - before)
+            );
+            Ok(0)
+        }
         GraphCommand::Roots { format } => {
             let graph = load(&path)?;
             print_claims(&graph.roots(), format);

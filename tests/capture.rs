@@ -700,3 +700,143 @@ fn an_input_changed_by_the_command_is_caught_even_with_its_mtime_restored() {
         .assert()
         .success();
 }
+
+// ---- Rules of the numeric comparison seed (../shared/seeds/numeric-comparison.txt) ----
+
+#[test]
+fn seed_numeric_negative_rtol_or_atol_is_refused_at_capture() {
+    let p = Project::new();
+    for args in [
+        &["--rtol", "-1e-9"][..],
+        &["--atol", "-0.5"],
+        &["--tolerance", "out/result.json", "rtol=-1"],
+        &["--tolerance", "out/result.json", "atol=-1e-3"],
+    ] {
+        let out = p
+            .cmd()
+            .args([
+                "capture",
+                "--name",
+                "n",
+                "--output-numeric",
+                "out/result.json",
+            ])
+            .args(args)
+            .args(["--", "sh", "train.sh"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("not be negative") || stderr.contains("not negative"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!p.join("n.sciproof.json").exists());
+        assert!(!p.join("out").exists(), "{args:?}: the command ran");
+    }
+}
+
+#[test]
+fn seed_numeric_the_large_rtol_warning_starts_at_one_also_per_output() {
+    let p = Project::new();
+    let warns = |args: &[&str]| -> bool {
+        let out = p
+            .cmd()
+            .args([
+                "capture",
+                "--name",
+                "w",
+                "--force",
+                "--output-numeric",
+                "out/result.json",
+            ])
+            .args(args)
+            .args(["--", "sh", "train.sh"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).contains("is 1 or more")
+    };
+    assert!(warns(&["--rtol", "1"]), "the boundary warns");
+    assert!(!warns(&["--rtol", "0.9999999"]));
+    assert!(
+        warns(&["--tolerance", "out/result.json", "rtol=1"]),
+        "a per-output rtol warns"
+    );
+    assert!(
+        !warns(&["--rtol", "5", "--tolerance", "out/result.json", "rtol=0.5"]),
+        "the default is not used"
+    );
+}
+
+#[test]
+fn seed_numeric_text_is_compared_without_unicode_normalisation() {
+    let p = Project::new();
+    p.write(
+        "make.sh",
+        "printf '{\"name\": \"caf\\303\\251\"}' > t.json\n",
+    ); // é precomposed
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "u",
+            "--output-numeric",
+            "t.json",
+            "--",
+            "sh",
+            "make.sh",
+        ])
+        .assert()
+        .success();
+    p.write(
+        "make.sh",
+        "printf '{\"name\": \"cafe\\314\\201\"}' > t.json\n",
+    ); // e + combining acute
+    let out = p
+        .cmd()
+        .args(["verify", "u.sciproof.json", "--rerun", "--yes", "--json"])
+        .output()
+        .unwrap();
+    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let c = check_for(&r, "rerun output t.json");
+    assert_eq!(
+        field(&c, "status").as_str(),
+        Some("FAIL"),
+        "the same text to a reader, not to us: {c:?}"
+    );
+}
+
+#[test]
+fn seed_numeric_csv_cells_written_differently_compare_as_numbers() {
+    let p = Project::new();
+    p.write("make.sh", "printf 'a,b\\n1.0,2e3\\n' > t.csv\n");
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "c",
+            "--rtol",
+            "0",
+            "--output-numeric",
+            "t.csv",
+            "--",
+            "sh",
+            "make.sh",
+        ])
+        .assert()
+        .success();
+    p.write("make.sh", "printf 'a,b\\n1.00,2000\\n' > t.csv\n");
+    let out = p
+        .cmd()
+        .args(["verify", "c.sciproof.json", "--rerun", "--yes", "--json"])
+        .output()
+        .unwrap();
+    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let c = check_for(&r, "rerun output t.csv");
+    assert_eq!(field(&c, "status").as_str(), Some("PASS"), "{c:?}");
+    assert_eq!(
+        field(&c, "message").as_str(),
+        Some("numerically equivalent (rtol=0.0, atol=0.0)")
+    );
+}

@@ -701,3 +701,164 @@ fn after_a_rerun_every_read_of_a_match_or_mismatch_is_a_file_in_the_crate() {
     }
     assert!(rerun_reads > 0);
 }
+
+// ---- Rules of the claim-check crate seed (../shared/seeds/claim-check-crate.txt) ----
+
+/// The records of `verify --rerun` of `project()` after `make.sh` was replaced by `script`.
+fn rerun_records(script: &str) -> Vec<Value> {
+    let p = project();
+    p.write("make.sh", script);
+    p.cmd()
+        .args([
+            "verify",
+            "run.sciproof.json",
+            "--rerun",
+            "--yes",
+            "--save-crate",
+            "crate.json",
+        ])
+        .output()
+        .unwrap();
+    let out = p
+        .cmd()
+        .args(["crate", "read", "crate.json", "--json"])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| parse(l).unwrap())
+        .filter(|r| s(r, &["assertion", "name"]) == "rerun")
+        .collect()
+}
+
+#[test]
+fn seed_crate_a_rerun_output_that_cannot_be_read_is_output_unreadable_not_checked() {
+    let records =
+        rerun_records("#!/bin/sh\nprintf 'not json' > m.json\nprintf 'a,b\\n1,2\\n' > t.csv\n");
+    let r = records
+        .iter()
+        .find(|r| s(r, &["claim", "text"]) == "m.json: $.acc >= 0.9")
+        .expect("the rerun-phase record");
+    assert_eq!(s(r, &["native_reason"]), "output_unreadable");
+    assert_eq!(s(r, &["outcome"]), "not-checked");
+}
+
+#[test]
+fn seed_crate_a_rerun_that_did_not_produce_the_output_is_rerun_output_missing() {
+    let records = rerun_records("#!/bin/sh\nprintf 'a,b\\n1,2\\n' > t.csv\n");
+    let r = records
+        .iter()
+        .find(|r| s(r, &["claim", "text"]) == "m.json: $.n == 120")
+        .expect("the rerun-phase record");
+    assert_eq!(s(r, &["native_reason"]), "rerun_output_missing");
+    assert_eq!(s(r, &["outcome"]), "not-checked");
+    let reads = get(r, &["reads"]).as_array().unwrap();
+    assert!(
+        reads
+            .iter()
+            .all(|f| s(f, &["validity"]) == "artifact_absent"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn seed_crate_every_native_word_round_trips_with_its_outcome() {
+    // rerun_not_run and internal_error have no natural trigger through the command line (a rerun
+    // that does not complete has no rerun-phase checks; sciproof failing is a bug): each word of
+    // the closed list is written to a crate and read back with the outcome it maps to, and
+    // nothing but `holds` is ever a match.
+    let p = project();
+    let base = verified_records(&p, "2026-01-01T00:00:00Z");
+    for (native, reason, outcome, _) in sciproof::checkcrate::native::WORDS {
+        let mut record = base[0].clone();
+        record.native_outcome = native.into();
+        record.native_reason = reason.into();
+        record.outcome = outcome.into();
+        let text = sciproof::checkcrate::write::to_crate(&[record]).unwrap();
+        let read = sciproof::checkcrate::read::from_crate(&text).unwrap();
+        assert_eq!(read.records.len(), 1, "{reason}: {:?}", read.problems);
+        assert_eq!(read.records[0].outcome, outcome, "{reason}");
+        assert_eq!(
+            read.records[0].read_outcome() == "match",
+            reason == "holds",
+            "{reason}"
+        );
+    }
+}
+
+#[test]
+fn seed_crate_scale_0_01_is_the_fraction_conversion_and_other_factors_are_other() {
+    let p = project();
+    p.write("f.json", "{\"pct\": 91.8}");
+    p.cmd()
+        .args(["capture", "--name", "f", "--output", "f.json"])
+        .args(["--claim", "f.json", "$.pct ~= 0.918 printed scale=0.01"])
+        .args(["--claim", "f.json", "$.pct ~= 918 printed scale=10"])
+        .args(["--", "true"])
+        .assert()
+        .success();
+    let out = p
+        .cmd()
+        .args(["export", "f.sciproof.json", "--format", "check-records"])
+        .output()
+        .unwrap();
+    let records: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| parse(l).unwrap())
+        .collect();
+    assert_eq!(s(&records[0], &["comparison", "conversion"]), "fraction");
+    assert_eq!(s(&records[0], &["check_type"]), "value-comparison");
+    assert_eq!(
+        s(&records[1], &["check_type"]),
+        "other",
+        "a factor the profile has no word for"
+    );
+}
+
+#[test]
+fn seed_crate_predicates_that_are_not_value_comparisons_are_check_type_other() {
+    let p = project();
+    p.write(
+        "o.json",
+        "{\"s\": \"ok\", \"b\": true, \"z\": null, \"x\": 1.0}",
+    );
+    p.cmd()
+        .args(["capture", "--name", "o", "--output", "o.json"])
+        .args(["--claim", "o.json", "$.s == \"ok\""])
+        .args(["--claim", "o.json", "$.b == true"])
+        .args(["--claim", "o.json", "$.z == null"])
+        .args(["--claim", "o.json", "$.x ~= 1.0 rtol=0.1"])
+        .args(["--claim", "o.json", "$.x == 1"])
+        .args(["--", "true"])
+        .assert()
+        .success();
+    let out = p
+        .cmd()
+        .args(["export", "o.sciproof.json", "--format", "check-records"])
+        .output()
+        .unwrap();
+    let types: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| s(&parse(l).unwrap(), &["check_type"]).to_string())
+        .collect();
+    assert_eq!(
+        types,
+        ["other", "other", "other", "other", "value-comparison"]
+    );
+}
+
+#[test]
+fn seed_crate_a_file_outside_the_project_has_a_hash_identifier() {
+    let p = project();
+    let mut records = verified_records(&p, "2026-01-01T00:00:00Z");
+    let mut record = records.remove(0);
+    record.reads[0].path = "../elsewhere/m.json".into();
+    let text = sciproof::checkcrate::write::to_crate(&[record.clone()]).unwrap();
+    assert!(!text.contains("\"@id\": \"../elsewhere/m.json\""), "{text}");
+    assert!(text.contains("\"@id\": \"#artifact/"), "{text}");
+    let read = sciproof::checkcrate::read::from_crate(&text).unwrap();
+    assert_eq!(read.records[0].reads[0].path, "../elsewhere/m.json");
+}

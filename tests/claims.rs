@@ -428,3 +428,99 @@ fn a_two_dimensional_array_location_is_accepted_as_the_readme_writes_it() {
         );
     }
 }
+
+// ---- Rules of the claims seed (../shared/seeds/claims.txt), one test each ----
+
+#[test]
+fn seed_claims_a_rerun_that_did_not_produce_the_file_is_inconclusive() {
+    let p = project();
+    p.write("make.sh", "cp m.json out.json\n");
+    p.write("out.json", "{\"acc\": 0.9}");
+    p.cmd()
+        .args(["capture", "--name", "r", "--output", "out.json"])
+        .args(["--claim", "out.json", "$.acc >= 0.5", "--", "sh", "make.sh"])
+        .assert()
+        .success();
+    p.write("make.sh", "true\n"); // the rerun produces nothing
+    let out = p
+        .cmd()
+        .args(["verify", "r.sciproof.json", "--rerun", "--yes", "--json"])
+        .output()
+        .unwrap();
+    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let c = check_for(&r, "rerun claim out.json: $.acc >= 0.5");
+    assert_eq!(field(&c, "status").as_str(), Some("INCONCLUSIVE"), "{c:?}");
+}
+
+#[test]
+fn seed_claims_every_report_that_checks_claims_says_what_a_claim_does_not_show() {
+    let p = project();
+    assert!(
+        capture(&p, &[("m.json", "$.accuracy >= 0.9")])
+            .status
+            .success()
+    );
+    let criterion = "whether a claim is the right criterion";
+    for args in [
+        &["verify", "c.sciproof.json"][..],
+        &["verify", "c.sciproof.json", "--format", "markdown"],
+        &["verify", "c.sciproof.json", "--json"],
+        &["claims", "check", "c.sciproof.json"],
+        &["claims", "check", "c.sciproof.json", "--json"],
+    ] {
+        let out = p.cmd().args(args).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(criterion),
+            "{args:?} does not say it:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn seed_claims_a_signature_covers_the_claims() {
+    let p = project();
+    assert!(capture(&p, &[("m.json", "$.n == 36")]).status.success());
+    let key = p.join("key");
+    assert!(
+        std::process::Command::new("ssh-keygen")
+            .args(["-q", "-t", "ed25519", "-N", "", "-C", "k", "-f"])
+            .arg(&key)
+            .status()
+            .unwrap()
+            .success()
+    );
+    p.cmd()
+        .args(["sign", "c.sciproof.json", "--key", "key"])
+        .assert()
+        .success();
+    let public = p.read("key.pub");
+    let parts: Vec<&str> = public.split_whitespace().take(2).collect();
+    p.write("allowed", &format!("alice {}\n", parts.join(" ")));
+    let check = || {
+        let out = p
+            .cmd()
+            .args([
+                "verify",
+                "c.sciproof.json",
+                "--allowed-signers",
+                "allowed",
+                "--json",
+            ])
+            .output()
+            .unwrap();
+        let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+        field(&check_for(&r, "manifest signature"), "status")
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(check(), "PASS");
+    // Change only the claim (still a valid manifest): the signature no longer holds.
+    let text = p.read("c.sciproof.json");
+    let edited = text.replace("\"value\": 36", "\"value\": 35");
+    assert_ne!(edited, text);
+    p.write("c.sciproof.json", &edited);
+    sciproof::manifest::load_manifest(&p.join("c.sciproof.json")).unwrap();
+    assert_eq!(check(), "FAIL");
+}

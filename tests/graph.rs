@@ -802,3 +802,240 @@ fn re_verifying_the_example_documents_gives_alkahests_recorded_outcomes() {
         }
     }
 }
+
+// ---- Rules of the claim-graph seed (../shared/seeds/claim-graphs.txt) ----
+
+fn recipe(constants: &[&str], coefficients: &[i64]) -> String {
+    format!(
+        r#"{{"kind": "numeric_relation", "constants": [{}], "coefficients": [{}]}}"#,
+        constants
+            .iter()
+            .map(|c| format!("\"{c}\""))
+            .collect::<Vec<_>>()
+            .join(", "),
+        coefficients
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+#[test]
+fn seed_graph_an_existing_recipe_is_never_overwritten() {
+    let p = Project::new();
+    let good = recipe(&["1", "1"], &[1, -1]);
+    let id = ok_graph(&p, &["record", "R", "--method", "m", "--check", &good]);
+    // The same claim again, with a recipe that would fail: merged, recipe kept.
+    let bad = recipe(&["1", "2"], &[1, -1]);
+    let again = ok_graph(&p, &["record", "R", "--method", "m", "--check", &bad]);
+    assert_eq!(id, again, "the same claim");
+    let doc = p.read("claims.json");
+    assert!(doc.contains("\"1\",\n") || doc.contains("\"1\""), "{doc}");
+    assert!(
+        !doc.contains("\"2\""),
+        "the second recipe replaced the first: {doc}"
+    );
+    assert_eq!(run_graph(&p, &["verify"]).0, 0, "the kept recipe holds");
+    // A claim recorded bare adopts the recipe of a later recording.
+    let s_id = ok_graph(&p, &["record", "S", "--method", "m"]);
+    ok_graph(&p, &["record", "S", "--method", "m", "--check", &good]);
+    let doc = sciproof::json::parse(&p.read("claims.json")).unwrap();
+    let claims = doc
+        .as_object()
+        .unwrap()
+        .get("claims")
+        .unwrap()
+        .as_array()
+        .unwrap();
+    let s_claim = claims
+        .iter()
+        .find(|c| c.as_object().unwrap().get("id").unwrap().as_str() == Some(s_id.trim()))
+        .unwrap();
+    let check = s_claim.as_object().unwrap().get("check").unwrap();
+    assert_eq!(
+        check
+            .as_object()
+            .and_then(|o| o.get("kind"))
+            .and_then(|k| k.as_str()),
+        Some("numeric_relation"),
+        "{check:?}"
+    );
+}
+
+#[test]
+fn seed_graph_queries_ancestors_dependents_dependencies_leaves_by_tag_by_status_by_method() {
+    let p = Project::new();
+    let a = ok_graph(&p, &["record", "A", "--method", "base", "--tag", "core"]);
+    let a = a.trim();
+    let b = ok_graph(&p, &["record", "B", "--method", "step", "--depends-on", a]);
+    let b = b.trim();
+    let c = ok_graph(
+        &p,
+        &[
+            "record",
+            "C",
+            "--method",
+            "step",
+            "--depends-on",
+            b,
+            "--depends-on",
+            a,
+            "--tag",
+            "core",
+        ],
+    );
+    let c = c.trim();
+    let listed = |args: &[&str]| ids(&ok_graph(&p, args));
+    let mut ancestors = listed(&["ancestors", c]);
+    ancestors.sort();
+    let mut expected = vec![a.to_string(), b.to_string()];
+    expected.sort();
+    assert_eq!(ancestors, expected);
+    assert_eq!(
+        listed(&["dependencies", c]),
+        [b, a],
+        "direct, in the claim's own order"
+    );
+    let mut dependents = listed(&["dependents", a]);
+    dependents.sort();
+    let mut expected = vec![b.to_string(), c.to_string()];
+    expected.sort();
+    assert_eq!(dependents, expected);
+    assert_eq!(listed(&["leaves"]), [c]);
+    assert_eq!(listed(&["roots"]), [a]);
+    assert_eq!(listed(&["by-tag", "core"]), [a, c]);
+    assert_eq!(listed(&["by-method", "step"]), [b, c]);
+    assert_eq!(listed(&["by-status", "unverified"]).len(), 3);
+    assert!(
+        listed(&["machine-checkable"]).is_empty(),
+        "nothing a checker checked"
+    );
+    assert_eq!(listed(&["topological-order"]), [a, b, c]);
+    let mut impact = listed(&["impact", a]);
+    impact.sort();
+    assert_eq!(impact.len(), 2);
+}
+
+#[test]
+fn seed_graph_an_inconclusive_run_is_unverified() {
+    let p = Project::new();
+    p.write("make.sh", "printf '{\"v\": 1.5}' > m.json\n");
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "i",
+            "--output-numeric",
+            "m.json",
+            "--",
+            "sh",
+            "make.sh",
+        ])
+        .assert()
+        .success();
+    // The recorded copy of the numeric output is gone: the evidence is INCONCLUSIVE.
+    std::fs::remove_dir_all(p.join("i.sciproof.d")).unwrap();
+    let (verdict, _) = p.verify_json("i.sciproof.json");
+    assert_eq!(verdict, 2, "the run is INCONCLUSIVE");
+    let out = ok_graph(&p, &["add-run", "i.sciproof.json"]);
+    assert!(out.contains("integrity INCONCLUSIVE"), "{out}");
+    let statuses = ok_graph(&p, &["by-status", "unverified"]);
+    assert_eq!(ids(&statuses).len(), 1, "{statuses}");
+    assert!(
+        ok_graph(&p, &["by-status", "numerically_checked"])
+            .trim()
+            .is_empty()
+    );
+}
+
+#[test]
+fn seed_graph_verify_exits_2_when_a_recheck_is_inconclusive_and_none_failed() {
+    let p = Project::new();
+    // Constants given to too few digits to decide the relation: the band straddles the tolerance.
+    ok_graph(
+        &p,
+        &[
+            "record",
+            "coarse",
+            "--method",
+            "m",
+            "--check",
+            r#"{"kind": "numeric_relation", "constants": ["0.3333", "1"], "coefficients": [3, -1]}"#,
+        ],
+    );
+    let (code, out, _) = run_graph(&p, &["verify"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("inconclusive"), "{out}");
+    assert!(
+        !ok_graph(&p, &["summary"]).contains("refuted"),
+        "inconclusive lowers nothing"
+    );
+}
+
+#[test]
+fn seed_graph_diff_shows_removed_and_re_linked_claims() {
+    let p = Project::new();
+    let a = ok_graph(&p, &["record", "A", "--method", "m"]);
+    let a = a.trim().to_string();
+    let b = ok_graph(&p, &["record", "B", "--method", "m"]);
+    let b = b.trim().to_string();
+    ok_graph(&p, &["record", "gone", "--method", "m"]);
+    std::fs::copy(p.join("claims.json"), p.join("old.json")).unwrap();
+    // new: "gone" removed, B re-linked to depend on A
+    let q = Project::new();
+    ok_graph(&q, &["record", "A", "--method", "m"]);
+    ok_graph(&q, &["record", "B", "--method", "m", "--depends-on", &a]);
+    std::fs::copy(q.join("claims.json"), p.join("new.json")).unwrap();
+    let (code, out, _) = run_graph(&p, &["diff", "old.json", "new.json"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("removed  clm_"), "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("edges")
+            && l.contains(&b)
+            && l.contains("dependencies changed")),
+        "{out}"
+    );
+}
+
+#[test]
+fn seed_graph_show_stable_has_no_timestamps_and_is_byte_identical_across_runs() {
+    let p = Project::new();
+    ok_graph(&p, &["conjecture", "A", "--evidence", "e"]);
+    let first = ok_graph(&p, &["show", "--format", "json", "--stable"]);
+    assert!(
+        !first.contains("recorded_at") && !first.contains("\"at\""),
+        "{first}"
+    );
+    let q = Project::new();
+    ok_graph(&q, &["conjecture", "A", "--evidence", "e"]);
+    let text = q
+        .read("claims.json")
+        .replace("\"recorded_at\": \"20", "\"recorded_at\": \"19");
+    q.write("claims.json", &text);
+    assert_eq!(
+        ok_graph(&q, &["show", "--format", "json", "--stable"]),
+        first
+    );
+}
+
+#[test]
+fn merging_two_graphs_keeps_statuses_and_adds_edges() {
+    let p = Project::new();
+    ok_graph(&p, &["record", "A", "--method", "m", "--tag", "ours"]);
+    let q = Project::new();
+    let a = ok_graph(&q, &["record", "A", "--method", "m", "--tag", "theirs"]);
+    ok_graph(
+        &q,
+        &["record", "B", "--method", "m", "--depends-on", a.trim()],
+    );
+    std::fs::copy(q.join("claims.json"), p.join("other.json")).unwrap();
+    let out = ok_graph(&p, &["merge", "other.json"]);
+    assert!(
+        out.contains("merged 2 claims of other.json: 1 new, 1 already here"),
+        "{out}"
+    );
+    assert_eq!(ids(&ok_graph(&p, &["by-tag", "theirs"])), [a.trim()]);
+    assert_eq!(ids(&ok_graph(&p, &["by-tag", "ours"])), [a.trim()]);
+    assert_eq!(ok_graph(&p, &["topological-order"]).lines().count(), 2);
+}

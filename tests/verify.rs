@@ -246,3 +246,304 @@ fn format_flags() {
             "--json conflicts with --format text",
         ));
 }
+
+// ---- Rules of the verification report seed (../shared/seeds/verification-report.txt) ----
+
+fn rerun_report(p: &Project, manifest: &str, extra: &[&str]) -> (i32, sciproof::json::Value) {
+    let out = p
+        .cmd()
+        .args(["verify", manifest, "--rerun", "--yes", "--json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    (
+        out.status.code().unwrap(),
+        sciproof::json::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}")),
+    )
+}
+
+#[test]
+fn seed_report_exit_code_evidence_names_recorded_and_rerun() {
+    let p = Project::new();
+    p.write("run.sh", "echo x > o.txt; exit 0\n");
+    p.cmd()
+        .args([
+            "capture", "--name", "e", "--output", "o.txt", "--", "sh", "run.sh",
+        ])
+        .assert()
+        .success();
+    p.write("run.sh", "echo x > o.txt; exit 4\n");
+    let (_, r) = rerun_report(&p, "e.sciproof.json", &[]);
+    let c = check_for(&r, "exit code");
+    assert_eq!(field(&c, "status").as_str(), Some("FAIL"));
+    let ev = field(&c, "evidence");
+    assert_eq!(field(ev, "kind").as_str(), Some("exit_code"));
+    assert_eq!(field(ev, "recorded").as_f64(), Some(0.0));
+    assert_eq!(field(ev, "rerun").as_f64(), Some(4.0));
+}
+
+#[test]
+fn seed_report_signature_fields_are_null_unless_good_and_unreadable_is_unavailable() {
+    let p = Project::new();
+    p.capture("run");
+    p.write("allowed", "");
+    // A signature that cannot be read (a directory where the file should be): unavailable.
+    std::fs::create_dir(p.join("run.sciproof.json.sig")).unwrap();
+    let out = p
+        .cmd()
+        .args([
+            "verify",
+            "run.sciproof.json",
+            "--allowed-signers",
+            "allowed",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let signature = field(&r, "signature");
+    assert_eq!(field(signature, "status").as_str(), Some("unavailable"));
+    for key in ["principal", "key_type", "fingerprint"] {
+        assert_eq!(field(signature, key), &sciproof::json::Value::Null, "{key}");
+        assert_eq!(
+            field(field(&check_for(&r, "manifest signature"), "evidence"), key),
+            &sciproof::json::Value::Null,
+            "{key}"
+        );
+    }
+}
+
+#[test]
+fn seed_report_nan_and_infinity_are_strings_in_difference_details() {
+    let p = Project::new();
+    p.write("run.sh", "printf '{\"a\": 1.0, \"b\": 2.0}' > n.json\n");
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "n",
+            "--output-numeric",
+            "n.json",
+            "--",
+            "sh",
+            "run.sh",
+        ])
+        .assert()
+        .success();
+    p.write(
+        "run.sh",
+        "printf '{\"a\": NaN, \"b\": Infinity}' > n.json\n",
+    );
+    let (code, r) = rerun_report(&p, "n.sciproof.json", &[]);
+    assert_eq!(code, 1);
+    let check = check_for(&r, "rerun output n.json");
+    let details = field(field(&check, "evidence"), "difference_details");
+    let text = sciproof::json::to_string_compact(details);
+    assert!(
+        text.contains("\"found\": \"NaN\"") && text.contains("\"found\": \"Infinity\""),
+        "{text}"
+    );
+    assert!(
+        !text.contains("NaN,") && !text.contains(": NaN"),
+        "a bare NaN is not strict JSON: {text}"
+    );
+}
+
+#[test]
+fn seed_report_markdown_has_a_table_of_numeric_differences() {
+    let p = Project::new();
+    p.write("run.sh", "printf '{\"a\": 1.0}' > n.json\n");
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "m",
+            "--output-numeric",
+            "n.json",
+            "--",
+            "sh",
+            "run.sh",
+        ])
+        .assert()
+        .success();
+    p.write("run.sh", "printf '{\"a\": 1.5}' > n.json\n");
+    let out = p
+        .cmd()
+        .args([
+            "verify",
+            "m.sciproof.json",
+            "--rerun",
+            "--yes",
+            "--format",
+            "markdown",
+        ])
+        .output()
+        .unwrap();
+    let md = String::from_utf8(out.stdout).unwrap();
+    let table = md
+        .lines()
+        .skip_while(|l| !l.to_lowercase().contains("numeric differences"))
+        .collect::<Vec<_>>();
+    assert!(!table.is_empty(), "{md}");
+    assert!(
+        table
+            .iter()
+            .any(|l| l.starts_with('|') && l.contains("$.a") && l.contains("1.5")),
+        "{md}"
+    );
+}
+
+#[test]
+fn seed_report_a_directory_difference_names_at_most_ten_files_per_list() {
+    let p = Project::new();
+    for i in 0..3 {
+        p.write(&format!("d/keep{i}"), "k");
+    }
+    p.cmd()
+        .args(["capture", "--name", "d", "--output", "d", "--", "true"])
+        .assert()
+        .success();
+    for i in 0..25 {
+        p.write(&format!("d/new{i:02}"), "n");
+    }
+    let (code, r) = p.verify_json("d.sciproof.json");
+    assert_eq!(code, 1);
+    let check = check_for(&r, "output d");
+    let tree = field(field(&check, "evidence"), "tree");
+    assert_eq!(field(tree, "added").as_array().unwrap().len(), 10);
+    assert_eq!(field(tree, "added_count").as_f64(), Some(25.0));
+}
+
+#[test]
+fn seed_report_a_symlink_inside_a_directory_is_a_problem() {
+    let p = Project::new();
+    p.write("d/a", "a");
+    p.cmd()
+        .args(["capture", "--name", "s", "--output", "d", "--", "true"])
+        .assert()
+        .success();
+    std::os::unix::fs::symlink("a", p.join("d/link")).unwrap();
+    let (code, r) = p.verify_json("s.sciproof.json");
+    assert_eq!(code, 1);
+    let c = check_for(&r, "output d");
+    assert_eq!(field(&c, "status").as_str(), Some("FAIL"));
+    let ev = field(&c, "evidence");
+    let problem = field(ev, "problem").as_str().expect("a problem string");
+    assert!(problem.contains("link"), "{problem}");
+    assert!(
+        field(&c, "message")
+            .as_str()
+            .unwrap()
+            .starts_with("cannot be checked: ")
+    );
+    assert_eq!(field(ev, "tree"), &sciproof::json::Value::Null);
+}
+
+#[test]
+fn seed_report_a_dirty_git_tree_is_a_warning() {
+    let p = Project::new();
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .args(args)
+            .current_dir(p.path())
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.org")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.org")
+            .output()
+            .expect("git is needed (./test installs it)")
+            .status
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "data.json", "train.sh"]);
+    git(&["commit", "-q", "-m", "first"]);
+    p.write("untracked-change.txt", "not committed\n");
+    p.capture("run");
+    let (_, r) = p.verify_json("run.sciproof.json");
+    let warnings = sciproof::json::to_string_compact(field(&r, "warnings"));
+    assert!(
+        warnings.contains("captured from a Git working tree with uncommitted changes"),
+        "{warnings}"
+    );
+    // Only sciproof's own files changed: clean.
+    std::fs::remove_file(p.join("untracked-change.txt")).unwrap();
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "outputs"]);
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "run",
+            "--force",
+            "--input",
+            "data.json",
+            "--output",
+            "out/log.txt",
+            "--",
+            "sh",
+            "train.sh",
+        ])
+        .assert()
+        .success();
+    let (_, r) = p.verify_json("run.sciproof.json");
+    let warnings = sciproof::json::to_string_compact(field(&r, "warnings"));
+    assert!(!warnings.contains("uncommitted"), "{warnings}");
+}
+
+#[test]
+fn seed_report_a_rerun_that_modifies_an_input_fails() {
+    let p = Project::new();
+    p.capture_without_script("run");
+    p.write("train.sh", "echo changed >> data.json\nmkdir -p out; echo x > out/log.txt; echo '{\"value\": 42.5, \"label\": \"ok\"}' > out/result.json\n");
+    let (code, r) = rerun_report(&p, "run.sciproof.json", &[]);
+    assert_eq!(code, 1);
+    let c = check_for(&r, "input data.json");
+    let failing: Vec<_> = field(&r, "checks")
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| {
+            field(c, "subject").as_str() == Some("input data.json")
+                && field(c, "status").as_str() == Some("FAIL")
+        })
+        .collect();
+    assert_eq!(failing.len(), 1, "{c:?}");
+    assert_eq!(
+        field(failing[0], "message").as_str(),
+        Some("was modified or removed by the rerun (inputs must be read-only)")
+    );
+}
+
+#[test]
+fn seed_report_an_output_absent_as_recorded_passes() {
+    let p = Project::new();
+    p.write("run.sh", "exit 3\n");
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "a",
+            "--output",
+            "never.txt",
+            "--",
+            "sh",
+            "run.sh",
+        ])
+        .assert()
+        .code(1);
+    let (code, r) = p.verify_json("a.sciproof.json");
+    assert_eq!(code, 0);
+    assert_eq!(
+        field(&check_for(&r, "output never.txt"), "message").as_str(),
+        Some("still absent, as recorded")
+    );
+    let (_, r) = rerun_report(&p, "a.sciproof.json", &[]);
+    assert_eq!(
+        field(&check_for(&r, "rerun output never.txt"), "message").as_str(),
+        Some("absent, as recorded")
+    );
+}

@@ -29,6 +29,11 @@ impl ClaimGraph {
             .collect()
     }
 
+    /// Claims recorded by `method`.
+    pub fn by_method(&self, method: &str) -> Vec<&Claim> {
+        self.claims.iter().filter(|c| c.method == method).collect()
+    }
+
     /// Claims a checker checked (`exactly_verified`, `lean_checked`).
     pub fn machine_checkable(&self) -> Vec<&Claim> {
         self.claims.iter().filter(|c| c.machine_checked()).collect()

@@ -148,6 +148,26 @@ impl ClaimGraph {
         Ok(&self.claims[at])
     }
 
+    /// A new graph with this graph's claims and then `other`'s, each through [`ClaimGraph::add`]'s
+    /// merge rules (spec §3.1: a claim already present keeps its status and gains only edges,
+    /// tags, audit entries, and a recipe it had none of); the title is this graph's, the
+    /// metadata this graph's updated by `other`'s.
+    pub fn merge(&self, other: &ClaimGraph) -> Result<ClaimGraph, GraphError> {
+        let mut merged = ClaimGraph::new(self.title.clone());
+        merged.metadata = self.metadata.clone();
+        for (key, value) in other.metadata.iter() {
+            merged.metadata.insert(key, value.clone());
+        }
+        for claim in self
+            .topological_order()
+            .into_iter()
+            .chain(other.topological_order())
+        {
+            merged.add(claim.clone())?;
+        }
+        Ok(merged)
+    }
+
     /// Whether `target` is among the transitive dependencies of `from` (or is `from`).
     fn reaches(&self, from: usize, target: usize) -> bool {
         let mut seen = vec![false; self.claims.len()];

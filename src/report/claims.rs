@@ -72,6 +72,10 @@ impl Renderer for ClaimsTable {
                 safe_text(&c.message, 2000)
             ));
         }
+        out.push('\n');
+        for item in report.not_checked() {
+            out.push_str(&format!("\nnot checked: {item}"));
+        }
         out.push_str(&format!("\nRESULT: {}\n", report.status().as_str()));
         out
     }
@@ -113,7 +117,11 @@ impl Renderer for ClaimsJson {
             .with("schema_version", "1.0")
             .with("name", &report.name)
             .with("result", report.status().as_str())
-            .with("claims", Value::Array(claims));
+            .with("claims", Value::Array(claims))
+            .with(
+                "not_checked",
+                Value::Array(report.not_checked().into_iter().map(Value::from).collect()),
+            );
         let mut text = json::to_string_pretty(&doc.into());
         text.push('\n');
         text
