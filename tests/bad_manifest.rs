@@ -315,7 +315,7 @@ fn a_full_disk_never_truncates_an_existing_report() {
     let p = Project::new();
     p.capture("run");
     p.write("report.json", "the previous report\n");
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("sciproof"));
+    let mut cmd = sciproof_process();
     cmd.current_dir(p.path())
         .args(["verify", "run.sciproof.json", "--save-json", "report.json"]);
     // A file size limit of 64 bytes: any larger write fails as it does on a full disk.

@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 const SCRIPT: &str = "#!/bin/sh\nset -e\nv=$(cat variant 2>/dev/null || echo 0)\nmkdir -p out\nprintf '{\"value\": %s.5}\\n' \"$v\" > out/result.json\nsleep 0.02\necho \"log $v\" > out/log.txt\n";
 
@@ -34,7 +34,7 @@ fn capture_args(force: bool) -> Vec<&'static str> {
 }
 
 fn spawn(p: &Project, args: &[&str]) -> std::process::Child {
-    Command::new(assert_cmd::cargo::cargo_bin("sciproof"))
+    sciproof_process()
         .current_dir(p.path())
         .args(args)
         .stdin(Stdio::null())

@@ -243,7 +243,7 @@ fn reached(s: &Scenario) -> Vec<String> {
     let p = base_project();
     (s.setup)(&p);
     let log = p.join("failpoints.log");
-    let out = Command::new(failpoint_binary())
+    let out = clean_env(Command::new(failpoint_binary()))
         .current_dir(p.path())
         .args(&s.args)
         .env("SCIPROOF_FAILPOINT_LOG", &log)
@@ -280,7 +280,7 @@ enum Fault {
 /// stderr.
 fn disturbed(p: &Project, s: &Scenario, point: &str, fault: Fault) -> (Option<i32>, String) {
     let paused = p.join("paused.marker");
-    let mut cmd = Command::new(failpoint_binary());
+    let mut cmd = clean_env(Command::new(failpoint_binary()));
     cmd.current_dir(p.path())
         .args(&s.args)
         .env("SCIPROOF_FAILPOINT", point)
@@ -482,7 +482,7 @@ fn an_interrupted_recovery_is_recovered_too() {
     let (code, _) = disturbed(&p, s, "aside.moved#2", Fault::KillSelf);
     assert_eq!(code, Some(-libc::SIGKILL));
     let log = p.join("recover.log");
-    let out = Command::new(failpoint_binary())
+    let out = clean_env(Command::new(failpoint_binary()))
         .current_dir(p.path())
         .args(["recover"])
         .env("SCIPROOF_FAILPOINT_LOG", &log)
@@ -501,7 +501,7 @@ fn an_interrupted_recovery_is_recovered_too() {
         let before_files = user_files(p.path());
         let before_manifest = std::fs::read_to_string(p.join("run.sciproof.json")).ok();
         disturbed(&p, s, "aside.moved#2", Fault::KillSelf);
-        let out = Command::new(failpoint_binary())
+        let out = clean_env(Command::new(failpoint_binary()))
             .current_dir(p.path())
             .args(["recover"])
             .env("SCIPROOF_FAILPOINT", &point)
@@ -566,7 +566,7 @@ fn signals_and_kills_at_random_moments_never_lose_anything() {
         let before_files = user_files(p.path());
         let before_manifest = std::fs::read_to_string(p.join("run.sciproof.json")).ok();
         let delay = Duration::from_micros(random.next() % 60_000);
-        let child = Command::new(assert_cmd::cargo::cargo_bin("sciproof"))
+        let child = sciproof_process()
             .current_dir(p.path())
             .args(&s.args)
             .stdin(std::process::Stdio::null())

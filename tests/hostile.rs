@@ -430,7 +430,7 @@ fn a_closed_pipe_ends_quietly_and_a_full_stdout_is_one_error_line() {
         &["graph", "show", "--format", "json"],
     ] {
         // a pipe whose reader has gone
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sciproof"))
+        let mut child = sciproof_process()
             .current_dir(p.path())
             .args(args)
             .stdout(std::process::Stdio::piped())
@@ -450,7 +450,7 @@ fn a_closed_pipe_ends_quietly_and_a_full_stdout_is_one_error_line() {
             .write(true)
             .open("/dev/full")
             .unwrap();
-        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("sciproof"))
+        let out = sciproof_process()
             .current_dir(p.path())
             .args(args)
             .stdout(full)

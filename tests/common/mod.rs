@@ -11,7 +11,29 @@ pub fn sciproof(dir: &Path) -> assert_cmd::Command {
     let mut c = assert_cmd::Command::cargo_bin("sciproof").expect("binary built");
     c.current_dir(dir);
     c.env_remove("SCIPROOF_TEST_EPS");
+    // The variables a manifest records and the rerun compares: an ambient value must not
+    // change a result.
+    for name in sciproof::probe::ENV_ALLOWLIST {
+        c.env_remove(name);
+    }
     c
+}
+
+/// The `sciproof` binary (or `program`) as a plain process, with the same cleared environment
+/// as [`sciproof`], for tests that signal it or wire its standard streams themselves.
+pub fn sciproof_process() -> std::process::Command {
+    clean_env(std::process::Command::new(assert_cmd::cargo::cargo_bin(
+        "sciproof",
+    )))
+}
+
+/// `command` without the environment variables a manifest records.
+pub fn clean_env(mut command: std::process::Command) -> std::process::Command {
+    command.env_remove("SCIPROOF_TEST_EPS");
+    for name in sciproof::probe::ENV_ALLOWLIST {
+        command.env_remove(name);
+    }
+    command
 }
 
 /// A scratch project: `train.sh` writes `out/result.json` and `out/log.txt` from `data.json`.
@@ -89,6 +111,21 @@ impl Project {
     }
 }
 
+/// The processes whose working directory is `dir` (none may outlive a sciproof that ran a
+/// command there).
+pub fn processes_in(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.bytes().all(|b| b.is_ascii_digit())
+            && std::fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd == dir)
+        {
+            found.push(name);
+        }
+    }
+    found
+}
+
 /// `report["key"]` as a string.
 pub fn field<'a>(v: &'a sciproof::json::Value, key: &str) -> &'a sciproof::json::Value {
     v.as_object()
@@ -145,13 +182,20 @@ impl DirLock {
     }
 }
 
-/// A venv under the target directory with `packages` installed from the package registry, made
-/// once (`marker` names the package set; a different set rebuilds it). Concurrent test
-/// binaries wait for each other. Panics with pip's output if that fails: the interop tests must
-/// not be skipped silently. Returns the venv's root.
-fn venv(name: &str, marker: &str, packages: &[&str]) -> PathBuf {
+/// A venv under the target directory with exactly the packages of
+/// `tests/support/requirements-{set}.txt` (every package pinned, dependencies included, so the
+/// tests do not change with the package index of the day), installed from the package registry
+/// once; a changed requirements file rebuilds it. Concurrent test binaries wait for each other.
+/// Panics with pip's output if that fails: the interop tests must not be skipped silently.
+/// Returns the venv's root.
+fn venv(name: &str, set: &str) -> PathBuf {
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let root = tmp.join(name);
+    let requirements = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/support")
+        .join(format!("requirements-{set}.txt"));
+    let pinned = std::fs::read(&requirements).expect("the requirements file");
+    let marker = &sciproof::hash::sha256_bytes(&pinned)[..16];
     let _lock = DirLock::acquire(&tmp.join(format!("{name}.lock")));
     let ready = root.join(format!(".ready-{marker}"));
     if !ready.exists() {
@@ -160,8 +204,8 @@ fn venv(name: &str, marker: &str, packages: &[&str]) -> PathBuf {
         run_ok(Command::new(&python).args(["-m", "venv"]).arg(&root));
         run_ok(
             Command::new(root.join("bin/pip"))
-                .args(["install", "--quiet", "--disable-pip-version-check"])
-                .args(packages),
+                .args(["install", "--quiet", "--disable-pip-version-check", "-r"])
+                .arg(&requirements),
         );
         std::fs::write(&ready, "ok\n").unwrap();
     }
@@ -174,16 +218,7 @@ fn venv(name: &str, marker: &str, packages: &[&str]) -> PathBuf {
 pub fn reference() -> &'static Path {
     static REFERENCE: OnceLock<PathBuf> = OnceLock::new();
     REFERENCE.get_or_init(|| {
-        let root = venv(
-            "reference-venv",
-            "0.4.1-numpy-junitparser-intoto",
-            &[
-                "sciproof==0.4.1",
-                "numpy",
-                "junitparser",
-                "in-toto-attestation",
-            ],
-        );
+        let root = venv("reference-venv", "reference");
         let script = root.join("bin/sciproof");
         assert!(
             script.exists(),
@@ -197,9 +232,7 @@ pub fn reference() -> &'static Path {
 /// The Python of a venv with `alkahest==3.12.0` (the claim-graph reference), made once.
 pub fn alkahest_python() -> &'static Path {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
-    PYTHON.get_or_init(|| {
-        venv("alkahest-venv", "alkahest-3.12.0", &["alkahest==3.12.0"]).join("bin/python")
-    })
+    PYTHON.get_or_init(|| venv("alkahest-venv", "alkahest").join("bin/python"))
 }
 
 fn run_ok(command: &mut Command) -> Output {
@@ -231,14 +264,7 @@ pub fn reference_cmd(dir: &Path) -> Command {
 /// (`reproducible-science==0.6.1`, `roc-validator`, `rocrate`), made once.
 pub fn claimcheck_python() -> &'static Path {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
-    PYTHON.get_or_init(|| {
-        venv(
-            "claimcheck-venv",
-            "reproducible-science-0.6.1-roc-validator-rocrate",
-            &["reproducible-science==0.6.1", "roc-validator", "rocrate"],
-        )
-        .join("bin/python")
-    })
+    PYTHON.get_or_init(|| venv("claimcheck-venv", "claimcheck").join("bin/python"))
 }
 
 /// Runs a script of `tests/support/` with `python`; returns (exit code, stdout, stderr).
