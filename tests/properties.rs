@@ -144,7 +144,7 @@ proptest! {
         prop_assert!(notes.warnings.is_empty(), "{:?}", notes.warnings);
         prop_assert_eq!(back.to_json(sciproof::graph::Form { pretty: true, stable: false }), text.clone());
         prop_assert_eq!(back.digest(), graph.digest());
-        let later = text.replace("T", "T").replace("2026-01-01T", "2031-06-07T");
+        let later = text.replace("2026-01-01T", "2031-06-07T");
         let (moved, _) = sciproof::graph::ClaimGraph::from_json(&later).unwrap();
         prop_assert_eq!(moved.digest(), graph.digest(), "time changed the digest");
     }
