@@ -520,10 +520,13 @@ fn interrupting_the_rerun_restores_the_outputs() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "128 + SIGINT");
     let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let rerun = check_for(&r, "rerun");
     assert_eq!(
-        field(&check_for(&r, "rerun"), "message").as_str(),
+        field(&rerun, "message").as_str(),
         Some("interrupted by SIGINT; the command was stopped and the originals were restored")
     );
+    assert_eq!(field(&rerun, "status").as_str(), Some("INCONCLUSIVE"));
+    assert_eq!(field(&r, "result").as_str(), Some("INCONCLUSIVE"));
     assert_eq!(p.read("out.txt"), "done\n");
 }
 
