@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 /// Python's `float()` grammar for numeric flags, as the reference's argparse reads them.
 pub fn py_float(text: &str) -> Result<f64, String> {
-    sciproof::pyfmt::parse_py_float(text).ok_or_else(|| format!("invalid float value: '{text}'"))
+    sciproof_core::pyfmt::parse_py_float(text)
+        .ok_or_else(|| format!("invalid float value: '{text}'"))
 }
 
 #[derive(Parser)]
@@ -160,7 +161,7 @@ pub enum Command {
     /// Capture, verify, tamper with and restore a built-in example experiment.
     Demo {
         /// Folder to create the experiment in (must be new, empty, or made by an earlier demo).
-        #[arg(default_value = sciproof::demo::DEFAULT_DIR)]
+        #[arg(default_value = sciproof_core::demo::DEFAULT_DIR)]
         dir: PathBuf,
     },
 }
@@ -208,7 +209,7 @@ pub struct CaptureArgs {
     #[arg(long, value_name = "SECONDS", value_parser = py_float)]
     pub timeout: Option<f64>,
     /// Keep at most this many bytes of stdout and of stderr in the manifest.
-    #[arg(long, default_value_t = sciproof::capture::DEFAULT_MAX_LOG_BYTES as i64, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = sciproof_core::capture::DEFAULT_MAX_LOG_BYTES as i64, allow_negative_numbers = true)]
     pub max_log_bytes: i64,
     /// A checkable claim about a value in a declared .json/.csv output, e.g. --claim out/m.json '$.accuracy >= 0.9'; repeatable.
     #[arg(long, num_args = 2, value_names = ["OUTPUT", "EXPRESSION"], action = clap::ArgAction::Append, allow_hyphen_values = true)]

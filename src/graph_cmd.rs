@@ -1,19 +1,19 @@
 //! `sciproof graph`: turns the claim-graph commands into library calls and renders results.
 
 use crate::cli_graph::*;
-use sciproof::commit::lock::{Lock, Wait};
-use sciproof::error::Error;
-use sciproof::graph::claim::Claim;
-use sciproof::graph::recipe::{Outcome, VerifyOptions};
-use sciproof::graph::record::Record;
-use sciproof::graph::render::{latex, markdown};
-use sciproof::graph::{ClaimGraph, Form, GraphError};
-use sciproof::json::{Object, Value};
-use sciproof::text::safe_text;
+use sciproof_core::commit::lock::{Lock, Wait};
+use sciproof_core::error::Error;
+use sciproof_core::graph::claim::Claim;
+use sciproof_core::graph::recipe::{Outcome, VerifyOptions};
+use sciproof_core::graph::record::Record;
+use sciproof_core::graph::render::{latex, markdown};
+use sciproof_core::graph::{ClaimGraph, Form, GraphError};
+use sciproof_core::json::{Object, Value};
+use sciproof_core::text::safe_text;
 use std::path::{Path, PathBuf};
 
 fn now() -> String {
-    sciproof::timestamp::format_utc(sciproof::timestamp::now_unix())
+    sciproof_core::timestamp::format_utc(sciproof_core::timestamp::now_unix())
 }
 
 fn graph_dir(path: &Path) -> PathBuf {
@@ -91,11 +91,11 @@ fn print_claims(claims: &[&Claim], format: ListFormat) {
                         .with("label", Value::from(c.label.clone())),
                 );
                 let mut text = String::from(if i == 0 { "\n  " } else { ",\n  " });
-                sciproof::json::write_value(
+                sciproof_core::json::write_value(
                     &mut text,
                     &item,
                     Some(1),
-                    sciproof::json::Style::ASCII,
+                    sciproof_core::json::Style::ASCII,
                 );
                 out.put(&text);
             }
@@ -120,7 +120,7 @@ fn query(
 }
 
 fn parse_check(text: &str) -> Result<Object, Error> {
-    match sciproof::json::parse(text) {
+    match sciproof_core::json::parse(text) {
         Ok(Value::Object(o)) => {
             match o.get("kind") {
                 Some(Value::String(_)) => Ok(o),
@@ -165,7 +165,7 @@ fn save(graph: &ClaimGraph, path: &Path) -> Result<(), Error> {
 /// before the document is read until it is written, so two writers never lose each other's
 /// claims.
 fn lock_graph(path: &Path, what: &str, wait: Wait) -> Result<Lock, Error> {
-    sciproof::commit::lock::lock(path, what, wait)
+    sciproof_core::commit::lock::lock(path, what, wait)
 }
 
 /// Runs one `sciproof graph` command; returns the exit code.
@@ -267,7 +267,7 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
             // A failed write (a closed pipe) does not stop the re-verification: its outcomes
             // are still saved in the graph, and the write error is reported afterwards.
             let mut write = |out: &mut dyn std::io::Write, text: &str| {
-                let text = sciproof::text::terminal_guard(text);
+                let text = sciproof_core::text::terminal_guard(text);
                 if failed.is_none()
                     && let Err(e) = out.write_all(text.as_bytes())
                 {
@@ -307,11 +307,11 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
                         );
                         let mut text = String::from(if first { "\n    " } else { ",\n    " });
                         first = false;
-                        sciproof::json::write_value(
+                        sciproof_core::json::write_value(
                             &mut text,
                             &item,
                             Some(2),
-                            sciproof::json::Style::ASCII,
+                            sciproof_core::json::Style::ASCII,
                         );
                         text
                     }
@@ -344,11 +344,11 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
                         "  \"ok\": {},\n  \"summary\": ",
                         if ok { "true" } else { "false" }
                     ));
-                    sciproof::json::write_value(
+                    sciproof_core::json::write_value(
                         &mut text,
                         &Value::Object(counts),
                         Some(1),
-                        sciproof::json::Style::ASCII,
+                        sciproof_core::json::Style::ASCII,
                     );
                     text.push_str("\n}\n");
                     write(&mut out, &text);
@@ -500,7 +500,10 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
                         .with("machine_checkable", checked)
                         .with("by_status", counts)
                         .with("digest", graph.digest());
-                    outln!("{}", sciproof::json::to_string_pretty(&Value::Object(doc)));
+                    outln!(
+                        "{}",
+                        sciproof_core::json::to_string_pretty(&Value::Object(doc))
+                    );
                 }
             }
             Ok(0)
@@ -512,9 +515,11 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
         GraphCommand::Diff { old, new, format } => {
             let a = load(&old)?;
             let b = load(&new)?;
-            let d = sciproof::graph::compare::diff(&a, &b);
+            let d = sciproof_core::graph::compare::diff(&a, &b);
             match format {
-                ListFormat::Json => outln!("{}", sciproof::json::to_string_pretty(&d.to_json())),
+                ListFormat::Json => {
+                    outln!("{}", sciproof_core::json::to_string_pretty(&d.to_json()))
+                }
                 ListFormat::Text => {
                     if d.is_empty() {
                         outln!("no differences in claims, statuses or dependencies");

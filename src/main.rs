@@ -9,20 +9,22 @@ mod cli;
 mod output;
 mod cli_graph;
 mod graph_cmd;
+mod terminal_progress;
 
 use clap::Parser;
 use cli::*;
-use sciproof::capture::{self, CaptureRequest, parse_tolerance_settings};
-use sciproof::commit::lock::Wait;
-use sciproof::error::{Error, strerror};
-use sciproof::progress::{NoProgress, Progress, TerminalProgress};
-use sciproof::report::Renderer;
-use sciproof::report::json::JsonRenderer;
-use sciproof::report::text::TextRenderer;
-use sciproof::text::safe_text;
-use sciproof::verify::{RerunOptions, VerifyRequest};
+use sciproof_core::capture::{self, CaptureRequest, parse_tolerance_settings};
+use sciproof_core::commit::lock::Wait;
+use sciproof_core::error::{Error, strerror};
+use sciproof_core::progress::{NoProgress, Progress};
+use sciproof_core::report::Renderer;
+use sciproof_core::report::json::JsonRenderer;
+use sciproof_core::report::text::TextRenderer;
+use sciproof_core::text::safe_text;
+use sciproof_core::verify::{RerunOptions, VerifyRequest};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use terminal_progress::TerminalProgress;
 
 const EXIT_ERROR: u8 = 3;
 
@@ -79,7 +81,7 @@ fn check_first_word(command: &[String]) -> Result<(), Error> {
     }
     Err(Error::Usage(format!(
         "unrecognized option {}; put the command after '--': sciproof capture --name NAME [options] -- COMMAND",
-        sciproof::pyfmt::str_repr(name)
+        sciproof_core::pyfmt::str_repr(name)
     )))
 }
 
@@ -175,12 +177,12 @@ fn run_verify(args: VerifyArgs, wait: Wait) -> Result<u8, Error> {
     let allowed_signers = args
         .allowed_signers
         .as_deref()
-        .map(sciproof::signing::load_allowed_signers)
+        .map(sciproof_core::signing::load_allowed_signers)
         .transpose()?;
     let policy = args
         .policy
         .as_deref()
-        .map(sciproof::policy::load_policy)
+        .map(sciproof_core::policy::load_policy)
         .transpose()?;
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         return Err(Error::Usage(
@@ -208,7 +210,7 @@ fn run_verify(args: VerifyArgs, wait: Wait) -> Result<u8, Error> {
         pass_env: args.pass_env.clone(),
         timeout: args.timeout,
     });
-    let verified = sciproof::verify::verify_loaded(&VerifyRequest {
+    let verified = sciproof_core::verify::verify_loaded(&VerifyRequest {
         manifest: args.manifest.clone(),
         rerun,
         policy,
@@ -221,8 +223,8 @@ fn run_verify(args: VerifyArgs, wait: Wait) -> Result<u8, Error> {
     let text = match format {
         Format::Json => JsonRenderer.render(report),
         Format::Text => TextRenderer.render(report),
-        Format::Markdown => sciproof::report::markdown::MarkdownRenderer.render(report),
-        Format::Junit => sciproof::report::junit::JunitRenderer.render(report),
+        Format::Markdown => sciproof_core::report::markdown::MarkdownRenderer.render(report),
+        Format::Junit => sciproof_core::report::junit::JunitRenderer.render(report),
     };
     out!("{text}");
     let _ = std::io::stdout().flush();
@@ -232,18 +234,18 @@ fn run_verify(args: VerifyArgs, wait: Wait) -> Result<u8, Error> {
     }
     if let Some(path) = args.save_json {
         let json = JsonRenderer.render(report);
-        sciproof::manifest::write_atomic(&path, json.as_bytes())?;
+        sciproof_core::manifest::write_atomic(&path, json.as_bytes())?;
     }
     if let Some(target) = &args.save_crate {
-        let now = sciproof::timestamp::format_utc(sciproof::timestamp::now_unix());
-        let records = sciproof::checkcrate::records_of(&verified.loaded, report, &now)?;
+        let now = sciproof_core::timestamp::format_utc(sciproof_core::timestamp::now_unix());
+        let records = sciproof_core::checkcrate::records_of(&verified.loaded, report, &now)?;
         if records.is_empty() {
             errln!(
                 "warning: no crate written: {} declares no claims, so no check was made that a claim-check crate could describe",
                 args.manifest.display()
             );
         } else {
-            let written = sciproof::checkcrate::save_crate(&records, target)?;
+            let written = sciproof_core::checkcrate::save_crate(&records, target)?;
             errln!("Wrote {}", written.display());
         }
     }
@@ -317,7 +319,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
         Command::Capture(args) => run_capture(args, wait),
         Command::Verify(args) => run_verify(args, wait),
         Command::Recover { dir, recursive } => {
-            let done = sciproof::commit::evidence::recover_folder(&dir, recursive, wait)?;
+            let done = sciproof_core::commit::evidence::recover_folder(&dir, recursive, wait)?;
             if done.is_empty() {
                 outln!(
                     "nothing to recover in {}",
@@ -330,9 +332,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
             Ok(0)
         }
         Command::Inspect { manifest } => {
-            report_recovered(sciproof::commit::evidence::settle(&manifest, wait)?.iter());
-            let m = sciproof::manifest::load_manifest(&manifest)?;
-            outln!("{}", sciproof::inspect::describe(&m));
+            report_recovered(sciproof_core::commit::evidence::settle(&manifest, wait)?.iter());
+            let m = sciproof_core::manifest::load_manifest(&manifest)?;
+            outln!("{}", sciproof_core::inspect::describe(&m));
             Ok(0)
         }
         Command::Diff {
@@ -355,13 +357,13 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 (false, f) => f.unwrap_or(DiffFormat::Text),
             };
             for path in [&old, &new] {
-                report_recovered(sciproof::commit::evidence::settle(path, wait)?.iter());
+                report_recovered(sciproof_core::commit::evidence::settle(path, wait)?.iter());
             }
-            let d = sciproof::diff::diff_manifests(&old, &new, show_values)?;
+            let d = sciproof_core::diff::diff_manifests(&old, &new, show_values)?;
             let text = match format {
-                DiffFormat::Text => sciproof::diff::render::text(&d),
-                DiffFormat::Json => sciproof::diff::render::json_text(&d),
-                DiffFormat::Markdown => sciproof::diff::render::markdown(&d),
+                DiffFormat::Text => sciproof_core::diff::render::text(&d),
+                DiffFormat::Json => sciproof_core::diff::render::json_text(&d),
+                DiffFormat::Markdown => sciproof_core::diff::render::markdown(&d),
             };
             out!("{text}");
             Ok(if d.identical() { 0 } else { 1 })
@@ -380,15 +382,15 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 (true, _) => Format::Json,
                 (false, f) => f.unwrap_or(Format::Text),
             };
-            let entries = sciproof::ledger::list(&dir, recursive, check)?;
+            let entries = sciproof_core::ledger::list(&dir, recursive, check)?;
             let text = match format {
-                Format::Text => sciproof::ledger::text(&entries),
-                Format::Json => sciproof::ledger::json_text(&entries, check),
-                Format::Markdown => sciproof::ledger::markdown(&entries),
-                Format::Junit => sciproof::ledger::junit(&entries),
+                Format::Text => sciproof_core::ledger::text(&entries),
+                Format::Json => sciproof_core::ledger::json_text(&entries, check),
+                Format::Markdown => sciproof_core::ledger::markdown(&entries),
+                Format::Junit => sciproof_core::ledger::junit(&entries),
             };
             out!("{text}");
-            Ok(match sciproof::ledger::result(&entries, check) {
+            Ok(match sciproof_core::ledger::result(&entries, check) {
                 Some(s) => s.exit_code() as u8,
                 None => 0,
             })
@@ -416,7 +418,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 timeout,
             });
             let progress = progress_for(true);
-            let verified = sciproof::verify::verify_loaded(&VerifyRequest {
+            let verified = sciproof_core::verify::verify_loaded(&VerifyRequest {
                 manifest,
                 rerun,
                 policy: None,
@@ -432,10 +434,11 @@ fn run(cli: Cli) -> Result<u8, Error> {
                     detail: "no badge was written".into(),
                 });
             }
-            let day =
-                sciproof::timestamp::format_utc(sciproof::timestamp::now_unix())[..10].to_string();
-            let svg = sciproof::badge::render(report.status(), report.rerun_executed, &day);
-            sciproof::manifest::write_atomic(&output, svg.as_bytes())?;
+            let day = sciproof_core::timestamp::format_utc(sciproof_core::timestamp::now_unix())
+                [..10]
+                .to_string();
+            let svg = sciproof_core::badge::render(report.status(), report.rerun_executed, &day);
+            sciproof_core::manifest::write_atomic(&output, svg.as_bytes())?;
             outln!("{}: wrote {}", report.status().as_str(), output.display());
             Ok(report.status().exit_code() as u8)
         }
@@ -450,14 +453,14 @@ fn run(cli: Cli) -> Result<u8, Error> {
                     "--value is only used with --format latex".into(),
                 ));
             }
-            let verified = sciproof::verify::verify_loaded(&VerifyRequest {
+            let verified = sciproof_core::verify::verify_loaded(&VerifyRequest {
                 wait,
                 ..VerifyRequest::integrity(&manifest, &NoProgress)
             })?;
             report_recovered(verified.recovered.iter());
             let report = verified.report;
             let verdict = report.status();
-            if verdict != sciproof::report::Status::Pass
+            if verdict != sciproof_core::report::Status::Pass
                 && !matches!(
                     format,
                     ExportFormat::Latex | ExportFormat::CheckRecords | ExportFormat::RoCrate
@@ -471,23 +474,29 @@ fn run(cli: Cli) -> Result<u8, Error> {
             }
             let text = match format {
                 ExportFormat::InToto => {
-                    sciproof::export::in_toto(&verified.loaded, verdict.as_str())?
+                    sciproof_core::export::in_toto(&verified.loaded, verdict.as_str())?
                 }
-                ExportFormat::Openlineage => sciproof::export::openlineage(&verified.loaded)?,
+                ExportFormat::Openlineage => sciproof_core::export::openlineage(&verified.loaded)?,
                 ExportFormat::Latex => {
                     let triples: Vec<(String, String, String)> = values
                         .chunks(3)
                         .map(|c| {
-                            let location = sciproof::claims::typed_location(&c[1], &c[2]);
+                            let location = sciproof_core::claims::typed_location(&c[1], &c[2]);
                             (c[0].clone(), c[1].clone(), location)
                         })
                         .collect();
-                    sciproof::export::latex(&verified.loaded, &triples, verdict, &report.reason())?
+                    sciproof_core::export::latex(
+                        &verified.loaded,
+                        &triples,
+                        verdict,
+                        &report.reason(),
+                    )?
                 }
                 ExportFormat::CheckRecords | ExportFormat::RoCrate => {
-                    let now = sciproof::timestamp::format_utc(sciproof::timestamp::now_unix());
+                    let now =
+                        sciproof_core::timestamp::format_utc(sciproof_core::timestamp::now_unix());
                     let records =
-                        sciproof::checkcrate::records_of(&verified.loaded, &report, &now)?;
+                        sciproof_core::checkcrate::records_of(&verified.loaded, &report, &now)?;
                     if records.is_empty() {
                         return Err(Error::Usage(format!(
                             "{} declares no claims, so there is no check record to write (declare claims with `capture --claim`)",
@@ -495,13 +504,13 @@ fn run(cli: Cli) -> Result<u8, Error> {
                         )));
                     }
                     if format == ExportFormat::RoCrate {
-                        let root = sciproof::paths::resolve_base(&manifest)
+                        let root = sciproof_core::paths::resolve_base(&manifest)
                             .parent()
                             .map(std::path::Path::to_path_buf)
                             .unwrap_or_default();
                         let target = output.clone().unwrap_or_else(|| root.clone());
-                        let written = sciproof::checkcrate::save_crate(&records, &target)?;
-                        let folder = written.parent().map(sciproof::paths::resolve_lenient);
+                        let written = sciproof_core::checkcrate::save_crate(&records, &target)?;
+                        let folder = written.parent().map(sciproof_core::paths::resolve_lenient);
                         if folder.as_deref() != Some(root.as_path()) {
                             errln!(
                                 "warning: the crate's file identifiers are relative to the manifest's folder ({}); written elsewhere, those files are not part of its payload",
@@ -511,19 +520,19 @@ fn run(cli: Cli) -> Result<u8, Error> {
                         outln!("Wrote {}", written.display());
                         return Ok(0);
                     }
-                    sciproof::checkcrate::to_json_lines(&records)
+                    sciproof_core::checkcrate::to_json_lines(&records)
                 }
             };
             // JSON exports: every control that could reach a terminal, escaped (same value).
             let text = if format == ExportFormat::Latex {
                 text
             } else {
-                sciproof::text::json_inert(&text).into_owned()
+                sciproof_core::text::json_inert(&text).into_owned()
             };
             match output {
                 None => out!("{text}"),
                 Some(path) => {
-                    sciproof::manifest::write_atomic(&path, text.as_bytes())?;
+                    sciproof_core::manifest::write_atomic(&path, text.as_bytes())?;
                     outln!("Wrote {}", path.display());
                 }
             }
@@ -537,23 +546,24 @@ fn run(cli: Cli) -> Result<u8, Error> {
             timeout,
         } => {
             if dry_run {
-                let loaded = sciproof::update::load_for_update(&manifest)?;
+                let loaded = sciproof_core::update::load_for_update(&manifest)?;
                 outln!(
                     "{}",
-                    sciproof::update::prompt(&loaded.manifest, &loaded.base)
+                    sciproof_core::update::prompt(&loaded.manifest, &loaded.base)
                 );
                 return Ok(0);
             }
             let progress = progress_for(true);
             let confirm = |prompt: &str| confirm_on_terminal(prompt);
-            let Some(updated) = sciproof::update::update(&sciproof::update::UpdateRequest {
-                manifest: manifest.clone(),
-                note,
-                timeout,
-                confirm: (!yes).then_some(&confirm as &dyn Fn(&str) -> Result<bool, Error>),
-                wait,
-                progress: progress.as_ref(),
-            })?
+            let Some(updated) =
+                sciproof_core::update::update(&sciproof_core::update::UpdateRequest {
+                    manifest: manifest.clone(),
+                    note,
+                    timeout,
+                    confirm: (!yes).then_some(&confirm as &dyn Fn(&str) -> Result<bool, Error>),
+                    wait,
+                    progress: progress.as_ref(),
+                })?
             else {
                 errln!("declined; nothing was executed and nothing was changed");
                 return Ok(2);
@@ -570,7 +580,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default()
             );
-            out!("{}", sciproof::diff::render::text(&updated.diff));
+            out!("{}", sciproof_core::diff::render::text(&updated.diff));
             if code != 0 {
                 errln!("The command failed; the failure was recorded.");
                 return Ok(1);
@@ -579,7 +589,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
         }
         Command::Sign { manifest, key } => {
             let (target, recovered) =
-                sciproof::signing::sign_manifest(&manifest, &key, &ask_passphrase, wait)?;
+                sciproof_core::signing::sign_manifest(&manifest, &key, &ask_passphrase, wait)?;
             report_recovered(recovered.iter());
             let name = target
                 .file_name()
@@ -592,18 +602,18 @@ fn run(cli: Cli) -> Result<u8, Error> {
             Ok(0)
         }
         Command::CheckPolicy { policy } => {
-            let p = sciproof::policy::load_policy(&policy)?;
+            let p = sciproof_core::policy::load_policy(&policy)?;
             outln!(
                 "policy {} is valid (version {}, sha256 {}...)",
                 safe_text(&p.file, 500),
-                sciproof::policy::POLICY_VERSION,
+                sciproof_core::policy::POLICY_VERSION,
                 &p.sha256[..16]
             );
             if p.rules.is_empty() {
                 outln!("  (no rules: every verification passes this policy)");
             }
             for (section, key, value) in &p.rules {
-                let off = if *value == sciproof::policy::RuleValue::Bool(false) {
+                let off = if *value == sciproof_core::policy::RuleValue::Bool(false) {
                     "  (false: adds no check)"
                 } else {
                     ""
@@ -617,14 +627,14 @@ fn run(cli: Cli) -> Result<u8, Error> {
         }
         Command::Claims(ClaimsCommand::Check { manifest, json }) => {
             let progress = progress_for(!json);
-            let report = sciproof::verify::verify_claims(&VerifyRequest {
+            let report = sciproof_core::verify::verify_claims(&VerifyRequest {
                 wait,
                 ..VerifyRequest::integrity(&manifest, progress.as_ref())
             })?;
             let text = if json {
-                sciproof::report::claims::ClaimsJson.render(&report)
+                sciproof_core::report::claims::ClaimsJson.render(&report)
             } else {
-                sciproof::report::claims::ClaimsTable.render(&report)
+                sciproof_core::report::claims::ClaimsTable.render(&report)
             };
             out!("{text}");
             Ok(report.status().exit_code() as u8)
@@ -636,14 +646,21 @@ fn run(cli: Cli) -> Result<u8, Error> {
             } else {
                 path.clone()
             };
-            let text = sciproof::untrusted::read_text(&file, sciproof::untrusted::Kind::Crate)
-                .map_err(|e| Error::Usage(e.to_string()))?;
-            let read = sciproof::checkcrate::read::from_crate(&text)
+            let text =
+                sciproof_core::untrusted::read_text(&file, sciproof_core::untrusted::Kind::Crate)
+                    .map_err(|e| Error::Usage(e.to_string()))?;
+            let read = sciproof_core::checkcrate::read::from_crate(&text)
                 .map_err(|e| Error::Usage(format!("{}: {e}", file.display())))?;
             if json {
-                out!("{}", sciproof::checkcrate::to_json_lines(&read.records));
+                out!(
+                    "{}",
+                    sciproof_core::checkcrate::to_json_lines(&read.records)
+                );
             } else {
-                out!("{}", sciproof::checkcrate::summary_table(&read.records));
+                out!(
+                    "{}",
+                    sciproof_core::checkcrate::summary_table(&read.records)
+                );
             }
             for p in &read.problems {
                 errln!("problem: {}", safe_text(p, 1000));
@@ -651,22 +668,23 @@ fn run(cli: Cli) -> Result<u8, Error> {
             Ok(if read.problems.is_empty() { 0 } else { 1 })
         }
         Command::Demo { dir } => {
-            let ok = sciproof::demo::run(&dir, &mut std::io::stdout())?;
+            let ok = sciproof_core::demo::run(&dir, &mut std::io::stdout())?;
             Ok(if ok { 0 } else { 1 })
         }
     }
 }
 
-/// SIGINT, SIGTERM, SIGHUP and SIGQUIT are handled alike (see `sciproof::interrupt`): outside
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT are handled alike (see `sciproof_core::interrupt`): outside
 /// a critical section the process ends at once with 128 + the signal's number; inside one the
 /// operation stops its command, finishes or rolls back, and says which.
 fn handle_signals() {
-    let Ok(mut signals) = signal_hook::iterator::Signals::new(sciproof::interrupt::SIGNALS) else {
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(sciproof_core::interrupt::SIGNALS)
+    else {
         return;
     };
     std::thread::spawn(move || {
         for signal in signals.forever() {
-            sciproof::interrupt::deliver(signal, |i| {
+            sciproof_core::interrupt::deliver(signal, |i| {
                 errln!("{i}");
                 std::process::exit(i32::from(i.exit_code()));
             });
@@ -685,7 +703,7 @@ fn main() -> ExitCode {
         }
     };
     let outcome = run(cli);
-    if let Some(signal) = sciproof::interrupt::pending()
+    if let Some(signal) = sciproof_core::interrupt::pending()
         && matches!(outcome, Ok(code) if code < 128)
     {
         // The signal arrived while something had to be finished (a commit); it was.

@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use predicates::prelude::*;
-use sciproof::manifest::{Artifact, Compare, load_manifest};
+use sciproof_core::manifest::{Artifact, Compare, load_manifest};
 
 #[test]
 fn capture_writes_a_valid_manifest_with_snapshots_in_reference_order() {
@@ -536,7 +536,7 @@ fn logs_are_hashed_in_full_and_stored_up_to_the_limit() {
     assert_eq!(m.execution.stdout.text, "h\u{e9}l");
     assert_eq!(
         m.execution.stdout.sha256,
-        sciproof::hash::sha256_bytes("héllo world".as_bytes())
+        sciproof_core::hash::sha256_bytes("héllo world".as_bytes())
     );
 }
 
@@ -798,7 +798,7 @@ fn seed_numeric_text_is_compared_without_unicode_normalisation() {
         .args(["verify", "u.sciproof.json", "--rerun", "--yes", "--json"])
         .output()
         .unwrap();
-    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let r = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     let c = check_for(&r, "rerun output t.json");
     assert_eq!(
         field(&c, "status").as_str(),
@@ -832,7 +832,7 @@ fn seed_numeric_csv_cells_written_differently_compare_as_numbers() {
         .args(["verify", "c.sciproof.json", "--rerun", "--yes", "--json"])
         .output()
         .unwrap();
-    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let r = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     let c = check_for(&r, "rerun output t.csv");
     assert_eq!(field(&c, "status").as_str(), Some("PASS"), "{c:?}");
     assert_eq!(

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{Project, claimcheck_python, support_script};
-use sciproof::json::{Value, parse};
+use sciproof_core::json::{Value, parse};
 
 /// `m.json` with a number, a string and a nested list; `t.csv` a small table.
 fn project() -> Project {
@@ -76,14 +76,15 @@ fn records(p: &Project) -> Vec<Value> {
 }
 
 /// The records of an integrity verification of `run.sciproof.json`, checked at `at`.
-fn verified_records(p: &Project, at: &str) -> Vec<sciproof::checkcrate::CheckRecord> {
+fn verified_records(p: &Project, at: &str) -> Vec<sciproof_core::checkcrate::CheckRecord> {
     let manifest = p.join("run.sciproof.json");
-    let verified = sciproof::verify::verify_loaded(&sciproof::verify::VerifyRequest::integrity(
-        &manifest,
-        &sciproof::progress::NoProgress,
-    ))
-    .unwrap();
-    sciproof::checkcrate::records_of(&verified.loaded, &verified.report, at).unwrap()
+    let verified =
+        sciproof_core::verify::verify_loaded(&sciproof_core::verify::VerifyRequest::integrity(
+            &manifest,
+            &sciproof_core::progress::NoProgress,
+        ))
+        .unwrap();
+    sciproof_core::checkcrate::records_of(&verified.loaded, &verified.report, at).unwrap()
 }
 
 fn get<'a>(v: &'a Value, path: &[&str]) -> &'a Value {
@@ -152,7 +153,7 @@ fn records_map_sciproof_claims_onto_the_profile() {
     std::fs::write(
         p.join("r.jsonl"),
         r.iter()
-            .map(sciproof::json::to_string_compact)
+            .map(sciproof_core::json::to_string_compact)
             .collect::<Vec<_>>()
             .join("\n"),
     )
@@ -213,7 +214,7 @@ fn crate_passes_rocrate_validator_and_loads_in_both_readers() {
     assert_eq!(s(root, &["@id"]), "./");
     assert_eq!(
         s(root, &["conformsTo", "@id"]),
-        sciproof::checkcrate::write::PROFILE
+        sciproof_core::checkcrate::write::PROFILE
     );
     // Our own match stays a match; the predicate is in sciproof's terms.
     let first = graph
@@ -245,12 +246,15 @@ fn crate_writing_is_deterministic_and_never_overwrites_other_files() {
     let at = "2026-11-30T08:00:00+00:00";
     let a = verified_records(&p, at);
     let b = verified_records(&p, at);
-    let text = sciproof::checkcrate::write::to_crate(&a).unwrap();
-    assert_eq!(text, sciproof::checkcrate::write::to_crate(&b).unwrap());
+    let text = sciproof_core::checkcrate::write::to_crate(&a).unwrap();
+    assert_eq!(
+        text,
+        sciproof_core::checkcrate::write::to_crate(&b).unwrap()
+    );
     // Records survive their JSON form unchanged.
     for r in &a {
         assert_eq!(
-            &sciproof::checkcrate::CheckRecord::from_json(&r.to_json()).unwrap(),
+            &sciproof_core::checkcrate::CheckRecord::from_json(&r.to_json()).unwrap(),
             r
         );
     }
@@ -281,10 +285,10 @@ fn repro_crates_are_rewritten_byte_for_byte() {
         assert_eq!(code, 0, "{err}");
         let records: Vec<_> = lines
             .lines()
-            .map(|l| sciproof::checkcrate::CheckRecord::from_json(&parse(l).unwrap()).unwrap())
+            .map(|l| sciproof_core::checkcrate::CheckRecord::from_json(&parse(l).unwrap()).unwrap())
             .collect();
         assert_eq!(
-            sciproof::checkcrate::write::to_crate(&records).unwrap(),
+            sciproof_core::checkcrate::write::to_crate(&records).unwrap(),
             original,
             "{name}"
         );
@@ -296,13 +300,13 @@ fn records_crate_records_is_the_identity_and_crate_read_reports() {
     let p = project();
     p.write("m.json", "{\"acc\": 0.1}\n");
     let records = verified_records(&p, "2026-11-30T08:00:00+00:00");
-    let text = sciproof::checkcrate::write::to_crate(&records).unwrap();
-    let read = sciproof::checkcrate::read::from_crate(&text).unwrap();
+    let text = sciproof_core::checkcrate::write::to_crate(&records).unwrap();
+    let read = sciproof_core::checkcrate::read::from_crate(&text).unwrap();
     assert_eq!(read.problems, Vec::<String>::new());
     assert_eq!(read.records, records);
     // crate -> records -> crate is byte-identical.
     assert_eq!(
-        sciproof::checkcrate::write::to_crate(&read.records).unwrap(),
+        sciproof_core::checkcrate::write::to_crate(&read.records).unwrap(),
         text
     );
     // The command line: a table, or the records as JSON Lines.
@@ -335,11 +339,11 @@ fn repro_crates_read_as_repro_reads_them() {
             env!("CARGO_MANIFEST_DIR")
         );
         let original = std::fs::read_to_string(&file).unwrap();
-        let read = sciproof::checkcrate::read::from_crate(&original).unwrap();
+        let read = sciproof_core::checkcrate::read::from_crate(&original).unwrap();
         assert_eq!(read.problems, Vec::<String>::new(), "{name}");
         // Ours: crate -> records -> crate, byte for byte.
         assert_eq!(
-            sciproof::checkcrate::write::to_crate(&read.records).unwrap(),
+            sciproof_core::checkcrate::write::to_crate(&read.records).unwrap(),
             original,
             "{name}"
         );
@@ -348,7 +352,7 @@ fn repro_crates_read_as_repro_reads_them() {
             support_script(claimcheck_python(), "repro_interop.py", &["read", &file]);
         assert_eq!(code, 0, "{err}");
         assert_eq!(
-            sciproof::checkcrate::to_json_lines(&read.records),
+            sciproof_core::checkcrate::to_json_lines(&read.records),
             theirs,
             "{name}"
         );
@@ -360,7 +364,7 @@ fn bad_crates_get_a_clear_error_or_a_list_of_problems() {
     let p = project();
     export(&p, "ro-crate");
     let good = p.read("ro-crate-metadata.json");
-    let read = |text: &str| sciproof::checkcrate::read::from_crate(text);
+    let read = |text: &str| sciproof_core::checkcrate::read::from_crate(text);
     for (text, expected) in [
         ("not json".to_string(), "not JSON"),
         ("{\"@graph\": {}}".to_string(), "no flattened graph"),
@@ -374,7 +378,7 @@ fn bad_crates_get_a_clear_error_or_a_list_of_problems() {
         ),
         (
             good.replace(
-                sciproof::checkcrate::write::PROFILE,
+                sciproof_core::checkcrate::write::PROFILE,
                 "https://example.org/other/",
             ),
             "does not conform",
@@ -419,7 +423,7 @@ fn bad_crates_get_a_clear_error_or_a_list_of_problems() {
     graph.push(graph[3].clone());
     let mut o = doc.as_object().unwrap().clone();
     o.insert("@graph", Value::Array(graph));
-    assert!(problems(sciproof::json::to_string_pretty(&Value::Object(o))).contains("repeats"));
+    assert!(problems(sciproof_core::json::to_string_pretty(&Value::Object(o))).contains("repeats"));
     assert!(
         problems(good.replace("\"nativeReason\"", "\"nativeRationale\""))
             .contains("required property nativeReason")
@@ -486,7 +490,7 @@ fn verify_save_crate_describes_the_rerun() {
         text.contains("\"#command/run%3Am.json\"")
             && text.contains("\"freshness\": \"never_rerun\"")
     );
-    assert!(!text.contains(sciproof::checkcrate::write::PROCESS_RUN_CRATE));
+    assert!(!text.contains(sciproof_core::checkcrate::write::PROCESS_RUN_CRATE));
     // With one: a CreateAction with status, exit code and duration, and PRC 0.6 declared.
     assert_eq!(rerun_and_save(&p, "."), Some(1));
     let text = p.read("ro-crate-metadata.json");
@@ -506,12 +510,12 @@ fn verify_save_crate_describes_the_rerun() {
     assert!(get(rerun, &["durationSeconds"]).as_f64().unwrap() >= 0.0);
     assert_eq!(get(&graph[1], &["conformsTo"]).as_array().unwrap().len(), 2);
     // Both phases of every claim are checks; the rerun ones read the rerun's output.
-    let read = sciproof::checkcrate::read::from_crate(&text).unwrap();
+    let read = sciproof_core::checkcrate::read::from_crate(&text).unwrap();
     assert_eq!(read.problems, Vec::<String>::new());
     assert_eq!(read.records.len(), 16);
     assert_eq!(read.records[8].assertion_name, "rerun");
     assert_eq!(
-        sciproof::checkcrate::write::to_crate(&read.records).unwrap(),
+        sciproof_core::checkcrate::write::to_crate(&read.records).unwrap(),
         text
     );
     let (code, _, err) = support_script(
@@ -546,7 +550,7 @@ fn unknown_terms_and_huge_documents() {
         "\"assertionIndex\": 0, \"colour\": \"red\"",
         1,
     );
-    let r = sciproof::checkcrate::read::from_crate(&odd).unwrap();
+    let r = sciproof_core::checkcrate::read::from_crate(&odd).unwrap();
     assert!(
         r.problems
             .iter()
@@ -564,7 +568,7 @@ fn unknown_terms_and_huge_documents() {
         big.push_str(entity);
     }
     big.push_str("{\"@id\": \"#end\"}]}");
-    let err = sciproof::checkcrate::read::from_crate(&big).unwrap_err();
+    let err = sciproof_core::checkcrate::read::from_crate(&big).unwrap_err();
     assert!(err.to_string().contains("no flattened graph"), "{err}");
 }
 
@@ -600,7 +604,7 @@ fn a_signed_manifest_puts_its_signature_in_the_payload() {
         s(manifest, &["sciproofSignature", "@id"]),
         "run.sciproof.json.sig"
     );
-    let read = sciproof::checkcrate::read::from_crate(&text).unwrap();
+    let read = sciproof_core::checkcrate::read::from_crate(&text).unwrap();
     assert_eq!(read.problems, Vec::<String>::new());
     assert_eq!(
         read.records[0]
@@ -610,7 +614,7 @@ fn a_signed_manifest_puts_its_signature_in_the_payload() {
         Some("run.sciproof.json.sig")
     );
     assert_eq!(
-        sciproof::checkcrate::write::to_crate(&read.records).unwrap(),
+        sciproof_core::checkcrate::write::to_crate(&read.records).unwrap(),
         text
     );
     let (code, out, err) = validate_required(&p);
@@ -641,7 +645,7 @@ fn a_check_in_words_its_checker_never_emits_is_never_read_as_a_match() {
     ] {
         let edited = original.replacen(from, to, 1);
         assert_ne!(edited, original, "{from}");
-        let read = sciproof::checkcrate::read::from_crate(&edited).unwrap();
+        let read = sciproof_core::checkcrate::read::from_crate(&edited).unwrap();
         assert!(
             read.problems
                 .iter()
@@ -650,7 +654,7 @@ fn a_check_in_words_its_checker_never_emits_is_never_read_as_a_match() {
             read.problems
         );
         let matches = read.records.iter().filter(|r| r.outcome == "match").count();
-        let before = sciproof::checkcrate::read::from_crate(&original)
+        let before = sciproof_core::checkcrate::read::from_crate(&original)
             .unwrap()
             .records
             .iter()
@@ -675,7 +679,7 @@ fn after_a_rerun_every_read_of_a_match_or_mismatch_is_a_file_in_the_crate() {
     let p = project();
     assert_eq!(rerun_and_save(&p, "."), Some(1));
     let text = p.read("ro-crate-metadata.json");
-    let read = sciproof::checkcrate::read::from_crate(&text).unwrap();
+    let read = sciproof_core::checkcrate::read::from_crate(&text).unwrap();
     let mut rerun_reads = 0;
     for record in &read.records {
         for file in &record.reads {
@@ -770,13 +774,13 @@ fn seed_crate_every_native_word_round_trips_with_its_outcome() {
     // nothing but `holds` is ever a match.
     let p = project();
     let base = verified_records(&p, "2026-01-01T00:00:00Z");
-    for (native, reason, outcome, _) in sciproof::checkcrate::native::WORDS {
+    for (native, reason, outcome, _) in sciproof_core::checkcrate::native::WORDS {
         let mut record = base[0].clone();
         record.native_outcome = native.into();
         record.native_reason = reason.into();
         record.outcome = outcome.into();
-        let text = sciproof::checkcrate::write::to_crate(&[record]).unwrap();
-        let read = sciproof::checkcrate::read::from_crate(&text).unwrap();
+        let text = sciproof_core::checkcrate::write::to_crate(&[record]).unwrap();
+        let read = sciproof_core::checkcrate::read::from_crate(&text).unwrap();
         assert_eq!(read.records.len(), 1, "{reason}: {:?}", read.problems);
         assert_eq!(read.records[0].outcome, outcome, "{reason}");
         assert_eq!(
@@ -856,9 +860,9 @@ fn seed_crate_a_file_outside_the_project_has_a_hash_identifier() {
     let mut records = verified_records(&p, "2026-01-01T00:00:00Z");
     let mut record = records.remove(0);
     record.reads[0].path = "../elsewhere/m.json".into();
-    let text = sciproof::checkcrate::write::to_crate(&[record.clone()]).unwrap();
+    let text = sciproof_core::checkcrate::write::to_crate(&[record.clone()]).unwrap();
     assert!(!text.contains("\"@id\": \"../elsewhere/m.json\""), "{text}");
     assert!(text.contains("\"@id\": \"#artifact/"), "{text}");
-    let read = sciproof::checkcrate::read::from_crate(&text).unwrap();
+    let read = sciproof_core::checkcrate::read::from_crate(&text).unwrap();
     assert_eq!(read.records[0].reads[0].path, "../elsewhere/m.json");
 }

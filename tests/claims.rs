@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use predicates::prelude::*;
-use sciproof::json::Value;
+use sciproof_core::json::Value;
 
 fn project() -> Project {
     let p = Project::new();
@@ -54,7 +54,7 @@ fn a_claim_that_does_not_hold_is_recorded_with_a_warning_and_verify_keeps_report
         field(&check_for(&r, "claim m.json: $.accuracy >= 0.9"), "status").as_str(),
         Some("PASS")
     );
-    let not_checked = sciproof::json::to_string_compact(field(&r, "not_checked"));
+    let not_checked = sciproof_core::json::to_string_compact(field(&r, "not_checked"));
     assert!(not_checked.contains("whether a claim is the right criterion"));
 }
 
@@ -269,7 +269,7 @@ fn rerun_claims_are_checked_on_the_rerun_output() {
         .args(["verify", "r.sciproof.json", "--rerun", "--yes", "--json"])
         .output()
         .unwrap();
-    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let r = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     assert_eq!(
         field(&check_for(&r, "claim v.json: $.v < 5"), "status").as_str(),
         Some("PASS")
@@ -302,7 +302,7 @@ fn claims_check_prints_a_table_and_json() {
         .args(["claims", "check", "c.sciproof.json", "--json"])
         .output()
         .unwrap();
-    let doc = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let doc = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     assert_eq!(field(&doc, "schema").as_str(), Some("sciproof.claims"));
     let claims = field(&doc, "claims").as_array().unwrap();
     assert_eq!(claims.len(), 2);
@@ -351,7 +351,8 @@ fn standard_claims_verify_alike_with_the_reference() {
             .args(["verify", manifest, "--json"])
             .output()
             .unwrap();
-        let theirs = sciproof::json::parse(&String::from_utf8(theirs_out.stdout).unwrap()).unwrap();
+        let theirs =
+            sciproof_core::json::parse(&String::from_utf8(theirs_out.stdout).unwrap()).unwrap();
         assert_eq!(Some(code), theirs_out.status.code());
         assert_eq!(field(&ours, "counts"), field(&theirs, "counts"));
         let checks = |r: &Value| {
@@ -447,7 +448,7 @@ fn seed_claims_a_rerun_that_did_not_produce_the_file_is_inconclusive() {
         .args(["verify", "r.sciproof.json", "--rerun", "--yes", "--json"])
         .output()
         .unwrap();
-    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let r = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     let c = check_for(&r, "rerun claim out.json: $.acc >= 0.5");
     assert_eq!(field(&c, "status").as_str(), Some("INCONCLUSIVE"), "{c:?}");
 }
@@ -509,7 +510,7 @@ fn seed_claims_a_signature_covers_the_claims() {
             ])
             .output()
             .unwrap();
-        let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+        let r = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
         field(&check_for(&r, "manifest signature"), "status")
             .as_str()
             .unwrap()
@@ -521,6 +522,6 @@ fn seed_claims_a_signature_covers_the_claims() {
     let edited = text.replace("\"value\": 36", "\"value\": 35");
     assert_ne!(edited, text);
     p.write("c.sciproof.json", &edited);
-    sciproof::manifest::load_manifest(&p.join("c.sciproof.json")).unwrap();
+    sciproof_core::manifest::load_manifest(&p.join("c.sciproof.json")).unwrap();
     assert_eq!(check(), "FAIL");
 }

@@ -60,7 +60,12 @@ fn writers_of_one_name_wait_for_each_other_and_each_result_is_whole() {
     }
     assert!(waited >= 1, "no writer ever waited: the lock did nothing");
     let (code, report) = p.verify_json("run.sciproof.json");
-    assert_eq!(code, 0, "{}", sciproof::json::to_string_pretty(&report));
+    assert_eq!(
+        code,
+        0,
+        "{}",
+        sciproof_core::json::to_string_pretty(&report)
+    );
     let names: Vec<String> = std::fs::read_dir(p.path())
         .unwrap()
         .flatten()
@@ -68,6 +73,27 @@ fn writers_of_one_name_wait_for_each_other_and_each_result_is_whole() {
         .filter(|n| n.starts_with(".sciproof-"))
         .collect();
     assert!(names.is_empty(), "left behind: {names:?}");
+}
+
+/// Waits until another process holds the lock file's `flock` (its existence is not enough: it
+/// is created a moment before it is locked, and removed when released).
+fn wait_until_held(lock: &std::path::Path) {
+    use std::os::fd::AsRawFd;
+    let started = std::time::Instant::now();
+    loop {
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "the first writer never locked"
+        );
+        if let Ok(file) = std::fs::File::open(lock) {
+            // SAFETY: flock on a descriptor this function owns.
+            let free = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_SH | libc::LOCK_NB) } == 0;
+            if !free {
+                return;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
 }
 
 #[test]
@@ -78,14 +104,7 @@ fn with_no_wait_a_second_writer_refuses_at_once_and_changes_nothing() {
     let before = p.read("run.sciproof.json");
     let first = spawn(&p, &capture_args(true));
     let lock = p.join(".sciproof-lock-run.sciproof.json");
-    let started = std::time::Instant::now();
-    while !lock.exists() {
-        assert!(
-            started.elapsed().as_secs() < 20,
-            "the first writer never locked"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
+    wait_until_held(&lock);
     let mut args = vec!["--no-wait"];
     args.extend(capture_args(true));
     let out = p.cmd().args(&args).output().unwrap();
@@ -106,9 +125,7 @@ fn with_no_wait_a_second_writer_refuses_at_once_and_changes_nothing() {
     );
     // update and sign take the same lock
     let first = spawn(&p, &["update", "run.sciproof.json", "--yes"]);
-    while !lock.exists() {
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
+    wait_until_held(&lock);
     p.cmd()
         .args([
             "--no-wait",
@@ -153,7 +170,7 @@ fn readers_during_writes_never_see_a_half_written_state() {
             code,
             0,
             "a reader saw a half-written state: {}",
-            sciproof::json::to_string_pretty(&report)
+            sciproof_core::json::to_string_pretty(&report)
         );
         p.cmd()
             .args(["inspect", "run.sciproof.json"])
@@ -193,7 +210,7 @@ fn graph_writers_never_lose_each_others_claims() {
     let out = p.cmd().args(["graph", "summary"]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains('8'), "every claim is kept: {text}");
-    let doc = sciproof::json::parse(&p.read("claims.json")).unwrap();
+    let doc = sciproof_core::json::parse(&p.read("claims.json")).unwrap();
     assert_eq!(
         field(&doc, "claims").as_array().map(|a| a.len()),
         Some(8),

@@ -395,7 +395,7 @@ fn check(
                 panic!("{case}: {subject}: {:?}", field(check, "message"));
             }
         }
-        sciproof::manifest::parse_manifest(text).unwrap();
+        sciproof_core::manifest::parse_manifest(text).unwrap();
         if !old_state && s.name.starts_with("update") && !s.name.contains("fails") {
             let (code, _) = p.verify_json("run.sciproof.json");
             assert_eq!(code, 0, "{case}: the new evidence does not verify");
@@ -413,12 +413,15 @@ fn check(
     // Text files written by single atomic writes are whole: old or new, never a mix.
     if let Ok(statement) = std::fs::read_to_string(p.join("statement.json")) {
         assert!(
-            statement == "old statement\n" || sciproof::json::parse(&statement).is_ok(),
+            statement == "old statement\n" || sciproof_core::json::parse(&statement).is_ok(),
             "{case}: torn statement"
         );
     }
     if let Ok(graph) = std::fs::read_to_string(p.join("claims.json")) {
-        assert!(sciproof::json::parse(&graph).is_ok(), "{case}: torn graph");
+        assert!(
+            sciproof_core::json::parse(&graph).is_ok(),
+            "{case}: torn graph"
+        );
     }
 }
 
@@ -583,7 +586,7 @@ fn signals_and_kills_at_random_moments_never_lose_anything() {
         let case = format!(
             "{} with {} after {delay:?} (seed {seed:#x}, round {round}, exit {code:?})",
             s.name,
-            sciproof::interrupt::signal_name(signal)
+            sciproof_core::interrupt::signal_name(signal)
         );
         let handled = signal != libc::SIGKILL;
         if handled {

@@ -72,7 +72,7 @@ fn a_python_command_gets_its_interpreter_probed() {
         ])
         .assert()
         .success();
-    let m = sciproof::manifest::load_manifest(&p.join("py.sciproof.json")).unwrap();
+    let m = sciproof_core::manifest::load_manifest(&p.join("py.sciproof.json")).unwrap();
     assert_eq!(m.environment.source.as_deref(), Some("command-interpreter"));
     assert!(m.environment.python_version().starts_with("3."));
     assert!(
@@ -94,6 +94,6 @@ fn a_python_command_gets_its_interpreter_probed() {
         ])
         .assert()
         .success();
-    let m = sciproof::manifest::load_manifest(&p.join("sh.sciproof.json")).unwrap();
+    let m = sciproof_core::manifest::load_manifest(&p.join("sh.sciproof.json")).unwrap();
     assert_eq!(m.environment.source.as_deref(), Some("not-python"));
 }

@@ -103,15 +103,15 @@ fn changes_by_section_numeric_snapshots_claims_and_hidden_values() {
         .args(["diff", "a.sciproof.json", "b.sciproof.json", "--json"])
         .output()
         .unwrap();
-    let doc = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let doc = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     assert_eq!(field(&doc, "schema").as_str(), Some("sciproof.diff"));
     assert_eq!(
         field(&doc, "identical"),
-        &sciproof::json::Value::Bool(false)
+        &sciproof_core::json::Value::Bool(false)
     );
     assert_eq!(
         field(field(&doc, "counts"), "claims"),
-        &sciproof::json::Value::from(2usize)
+        &sciproof_core::json::Value::from(2usize)
     );
     p.cmd()
         .args([
@@ -153,7 +153,7 @@ fn python_and_platform_changes_are_listed_under_environment() {
     let p = Project::new();
     two_runs(&p, "echo '{\"v\": 2.0}' > m.json");
     let text = p.read("a.sciproof.json");
-    let doc = sciproof::json::parse(&text).unwrap();
+    let doc = sciproof_core::json::parse(&text).unwrap();
     let platform = field(field(&doc, "environment"), "platform");
     let mut old = text.clone();
     for key in ["system", "machine", "release"] {

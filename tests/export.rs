@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use predicates::prelude::*;
-use sciproof::json::Value;
+use sciproof_core::json::Value;
 
 #[test]
 fn openlineage_events_are_the_references_and_in_toto_adds_the_verdict() {
@@ -32,8 +32,8 @@ fn openlineage_events_are_the_references_and_in_toto_adds_the_verdict() {
         .output()
         .unwrap();
     let (o, t) = (
-        sciproof::json::parse(&String::from_utf8(ours.stdout).unwrap()).unwrap(),
-        sciproof::json::parse(&String::from_utf8(theirs.stdout).unwrap()).unwrap(),
+        sciproof_core::json::parse(&String::from_utf8(ours.stdout).unwrap()).unwrap(),
+        sciproof_core::json::parse(&String::from_utf8(theirs.stdout).unwrap()).unwrap(),
     );
     assert_eq!(field(&o, "subject"), field(&t, "subject"));
     assert_eq!(
@@ -77,7 +77,7 @@ fn an_export_of_evidence_that_fails_says_so() {
         String::from_utf8_lossy(&out.stderr)
             .contains("warning: the evidence does not verify (FAIL)")
     );
-    let doc = sciproof::json::parse(&p.read("statement.json")).unwrap();
+    let doc = sciproof_core::json::parse(&p.read("statement.json")).unwrap();
     assert_eq!(
         field(field(field(&doc, "predicate"), "integrity"), "result").as_str(),
         Some("FAIL")
@@ -299,7 +299,7 @@ fn check_run_event(event: &Value) {
     );
     let job = field(event, "job");
     assert!(field(job, "namespace").as_str().is_some() && field(job, "name").as_str().is_some());
-    assert!(sciproof::timestamp::parse(field(event, "eventTime").as_str().unwrap()).is_ok());
+    assert!(sciproof_core::timestamp::parse(field(event, "eventTime").as_str().unwrap()).is_ok());
     assert!(
         field(event, "producer")
             .as_str()
@@ -338,7 +338,7 @@ fn openlineage_events_satisfy_the_run_event_schema_and_a_failed_run_ends_in_fail
         .args(["export", "f.sciproof.json", "--format", "openlineage"])
         .output()
         .unwrap();
-    let events = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let events = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     let events = events.as_array().unwrap();
     assert_eq!(events.len(), 2);
     events.iter().for_each(check_run_event);

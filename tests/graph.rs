@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Project, alkahest_python};
-use sciproof::json::{Value, parse};
+use sciproof_core::json::{Value, parse};
 use std::process::Command;
 
 fn graph(p: &Project) -> assert_cmd::Command {
@@ -349,8 +349,8 @@ fn claim_json(id: &str, statement: &str, deps: &[&str]) -> String {
 #[test]
 fn bad_documents_get_a_list_of_problems() {
     let p = Project::new();
-    let a = sciproof::graph::claim_id("A", &[] as &[&str], "m");
-    let b = sciproof::graph::claim_id("B", &[] as &[&str], "m");
+    let a = sciproof_core::graph::claim_id("A", &[] as &[&str], "m");
+    let b = sciproof_core::graph::claim_id("B", &[] as &[&str], "m");
     let cases: Vec<(&str, String, &str)> = vec![
         (
             "cycle",
@@ -637,7 +637,7 @@ fn interop_ids_match_alkahest() {
                 .iter()
                 .map(|h| h.as_str().unwrap())
                 .collect();
-            sciproof::graph::claim_id(c[0].as_str().unwrap(), &hyps, c[2].as_str().unwrap())
+            sciproof_core::graph::claim_id(c[0].as_str().unwrap(), &hyps, c[2].as_str().unwrap())
         })
         .collect();
     assert_eq!(ours, theirs);
@@ -840,7 +840,7 @@ fn seed_graph_an_existing_recipe_is_never_overwritten() {
     // A claim recorded bare adopts the recipe of a later recording.
     let s_id = ok_graph(&p, &["record", "S", "--method", "m"]);
     ok_graph(&p, &["record", "S", "--method", "m", "--check", &good]);
-    let doc = sciproof::json::parse(&p.read("claims.json")).unwrap();
+    let doc = sciproof_core::json::parse(&p.read("claims.json")).unwrap();
     let claims = doc
         .as_object()
         .unwrap()

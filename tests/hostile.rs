@@ -6,7 +6,7 @@
 
 mod common;
 use common::*;
-use sciproof::json::Value;
+use sciproof_core::json::Value;
 
 /// Every class of hostile text at once: ANSI colours and screen clearing, OSC 8 hyperlinks,
 /// OSC 0 (window title), BEL, a C1 CSI, bidi overrides and isolates (Trojan Source), invisible
@@ -18,7 +18,7 @@ const HOSTILE: &str = "Ah\u{1b}[31mred\u{1b}[2J\u{1b}]8;;http://evil.example/\u{
 /// The characters that must never reach a terminal raw.
 fn unsafe_chars(text: &str) -> Vec<String> {
     text.chars()
-        .filter(|&c| c != '\n' && sciproof::text::is_unsafe(c))
+        .filter(|&c| c != '\n' && sciproof_core::text::is_unsafe(c))
         .map(|c| format!("U+{:04X}", c as u32))
         .collect()
 }
@@ -59,7 +59,7 @@ fn inert(p: &Project, args: &[&str]) -> String {
         } else {
             vec![stdout.clone()]
         } {
-            sciproof::json::parse(&doc).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e})"));
+            sciproof_core::json::parse(&doc).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e})"));
         }
     }
     if args.windows(2).any(|w| w == ["--format", "markdown"])
@@ -141,7 +141,7 @@ fn hostile_project() -> Project {
         .assert()
         .success();
     // Fill every other free-text field of the manifest with the corpus.
-    let value = sciproof::json::parse(&p.read("h.sciproof.json")).unwrap();
+    let value = sciproof_core::json::parse(&p.read("h.sciproof.json")).unwrap();
     let mut object = value.as_object().unwrap().clone();
     let mut env = object
         .get("environment")
@@ -167,13 +167,13 @@ fn hostile_project() -> Project {
     }
     env.insert(
         "env_vars",
-        sciproof::json::Object::new().with("TZ", HOSTILE),
+        sciproof_core::json::Object::new().with("TZ", HOSTILE),
     );
     object.insert("environment", Value::Object(env));
     object.insert(
         "dependencies",
         Value::Array(vec![
-            sciproof::json::Object::new()
+            sciproof_core::json::Object::new()
                 .with("name", HOSTILE)
                 .with("version", HOSTILE)
                 .into(),
@@ -181,12 +181,12 @@ fn hostile_project() -> Project {
     );
     object.insert(
         "git",
-        sciproof::json::Object::new()
+        sciproof_core::json::Object::new()
             .with("commit", "0123456789abcdef0123456789abcdef01234567")
             .with("branch", HOSTILE)
             .with("dirty", true),
     );
-    let mut text = sciproof::json::to_string_pretty(&Value::Object(object));
+    let mut text = sciproof_core::json::to_string_pretty(&Value::Object(object));
     text.push('\n');
     p.write("h.sciproof.json", &text);
     p
@@ -195,7 +195,7 @@ fn hostile_project() -> Project {
 #[test]
 fn no_command_or_format_lets_hostile_text_through() {
     let p = hostile_project();
-    sciproof::manifest::load_manifest(&p.join("h.sciproof.json")).unwrap();
+    sciproof_core::manifest::load_manifest(&p.join("h.sciproof.json")).unwrap();
     // a second manifest that differs, for diff
     let other = p
         .read("h.sciproof.json")
@@ -496,17 +496,17 @@ fn a_manifest_of_195000_outputs_is_read_verified_and_inspected() {
         .args(["capture", "--name", "big", "--output", "o0", "--", "true"])
         .assert()
         .success();
-    let manifest = sciproof::json::parse(&p.read("big.sciproof.json")).unwrap();
+    let manifest = sciproof_core::json::parse(&p.read("big.sciproof.json")).unwrap();
     let mut object = manifest.as_object().unwrap().clone();
     let outputs: Vec<Value> = (0..195_000)
         .map(|i| {
-            sciproof::json::Object::new()
+            sciproof_core::json::Object::new()
                 .with("path", format!("p{i}"))
                 .with("present", false)
                 .with("size", 0u64)
                 .with(
                     "compare",
-                    sciproof::json::Object::new().with("mode", "exact"),
+                    sciproof_core::json::Object::new().with("mode", "exact"),
                 )
                 .into()
         })
@@ -521,11 +521,11 @@ fn a_manifest_of_195000_outputs_is_read_verified_and_inspected() {
     execution.insert("exit_code", 1u64);
     object.insert("execution", Value::Object(execution));
     let mut text = String::new();
-    sciproof::json::write_value(
+    sciproof_core::json::write_value(
         &mut text,
         &Value::Object(object),
         None,
-        sciproof::json::Style::CANONICAL,
+        sciproof_core::json::Style::CANONICAL,
     );
     assert!(text.len() < 16 << 20, "{}", text.len());
     p.write("big.sciproof.json", &text);
@@ -534,7 +534,7 @@ fn a_manifest_of_195000_outputs_is_read_verified_and_inspected() {
         code,
         0,
         "{}",
-        sciproof::json::to_string_compact(&report)
+        sciproof_core::json::to_string_compact(&report)
             .chars()
             .take(500)
             .collect::<String>()

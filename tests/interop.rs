@@ -3,8 +3,8 @@
 
 mod common;
 use common::*;
-use sciproof::json::{Value, parse};
-use sciproof::manifest::{load_manifest, to_text};
+use sciproof_core::json::{Value, parse};
+use sciproof_core::manifest::{load_manifest, to_text};
 
 /// `(result, counts, checks as (status, subject, evidence), not_checked, warnings)`.
 type Essentials = (Value, Value, Vec<(String, String, Value)>, Value, Value);

@@ -50,10 +50,10 @@ fn lists_newest_first_with_verdicts_and_invalid_manifests() {
         Some(0),
         "without --check the exit code is 0"
     );
-    let doc = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let doc = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     assert_eq!(
         field(&doc, "result"),
-        &sciproof::json::Value::Null,
+        &sciproof_core::json::Value::Null,
         "no verdict without --check"
     );
     assert_eq!(

@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use predicates::prelude::*;
-use sciproof::json::Value;
+use sciproof_core::json::Value;
 
 const POLICY: &str = "version = 1\n[manifest]\nmax_age_days = 30\nrequire_exit_code = 0\nrequire_git = true\nforbid_dirty_git = true\nrequire_signature = true\nmin_claims = 1\nrequire_note = true\nrequire_hardware = true\n[outputs]\nrequire_numeric = [\"out/result.json\", \"out/log.txt\", \"nope.json\"]\nmax_rtol = 1e-12\nmax_atol = 0\n[rerun]\nrequire = true\nrequire_clean_env = true\n";
 
@@ -35,8 +35,8 @@ fn every_rule_agrees_with_the_reference() {
         .unwrap();
     assert_eq!(ours.status.code(), theirs.status.code());
     let (o, t) = (
-        sciproof::json::parse(&String::from_utf8(ours.stdout).unwrap()).unwrap(),
-        sciproof::json::parse(&String::from_utf8(theirs.stdout).unwrap()).unwrap(),
+        sciproof_core::json::parse(&String::from_utf8(ours.stdout).unwrap()).unwrap(),
+        sciproof_core::json::parse(&String::from_utf8(theirs.stdout).unwrap()).unwrap(),
     );
     let policy_checks = |r: &Value| {
         field(r, "checks")

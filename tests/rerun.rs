@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use predicates::prelude::*;
-use sciproof::json::Value;
+use sciproof_core::json::Value;
 
 fn rerun_json(p: &Project, manifest: &str, extra: &[&str]) -> (i32, Value) {
     let out = p
@@ -14,7 +14,7 @@ fn rerun_json(p: &Project, manifest: &str, extra: &[&str]) -> (i32, Value) {
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let v = sciproof::json::parse(&text)
+    let v = sciproof_core::json::parse(&text)
         .unwrap_or_else(|e| panic!("{e}: {text}\n{}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code().unwrap(), v)
 }
@@ -41,7 +41,7 @@ fn a_deterministic_command_reproduces_and_leaves_the_tree_as_it_was() {
     p.capture("run");
     let before = listing(&p);
     let (code, r) = rerun_json(&p, "run.sciproof.json", &[]);
-    assert_eq!(code, 0, "{}", sciproof::json::to_string_pretty(&r));
+    assert_eq!(code, 0, "{}", sciproof_core::json::to_string_pretty(&r));
     assert_eq!(status_of(&r, "exit code"), "PASS");
     assert_eq!(status_of(&r, "rerun output out/log.txt"), "PASS");
     let numeric = check_for(&r, "rerun output out/result.json");
@@ -295,7 +295,7 @@ fn clean_env_passes_only_the_minimal_set_and_names_it() {
         ])
         .output()
         .unwrap();
-    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let r = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     assert_eq!(field(&r, "clean_env"), &Value::Bool(true));
     let passed: Vec<&str> = field(&r, "env_passed")
         .as_array()
@@ -314,9 +314,9 @@ fn clean_env_passes_only_the_minimal_set_and_names_it() {
         seen.contains("KEEP_ME") && !seen.contains("SCIPROOF_SECRET") && !seen.contains("HOME"),
         "{seen}"
     );
-    let notes = sciproof::json::to_string_compact(field(&r, "notes"));
+    let notes = sciproof_core::json::to_string_compact(field(&r, "notes"));
     assert!(notes.contains("requested with --pass-env but not set: NOT_SET_ANYWHERE"));
-    assert!(!sciproof::json::to_string_compact(&r).contains("hunter2"));
+    assert!(!sciproof_core::json::to_string_compact(&r).contains("hunter2"));
 }
 
 #[test]
@@ -338,7 +338,7 @@ fn strict_env_stops_before_running_when_the_environment_differs() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let r = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     assert_eq!(
         field(&check_for(&r, "environment"), "message").as_str(),
         Some(
@@ -353,9 +353,9 @@ fn strict_env_stops_before_running_when_the_environment_differs() {
         .args(["verify", "run.sciproof.json", "--rerun", "--yes", "--json"])
         .output()
         .unwrap();
-    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let r = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     assert!(
-        sciproof::json::to_string_compact(field(&r, "warnings"))
+        sciproof_core::json::to_string_compact(field(&r, "warnings"))
             .contains("OMP_NUM_THREADS is set now")
     );
 }
@@ -519,7 +519,7 @@ fn interrupting_the_rerun_restores_the_outputs() {
     }
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "128 + SIGINT");
-    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let r = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     let rerun = check_for(&r, "rerun");
     assert_eq!(
         field(&rerun, "message").as_str(),

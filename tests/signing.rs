@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 use predicates::prelude::*;
-use sciproof::json::Value;
+use sciproof_core::json::Value;
 use std::process::Command;
 
 const NS: &str = "sciproof-manifest@hayagrivai-labs";
@@ -45,7 +45,7 @@ fn signature_check(p: &Project, allowed: &str) -> (i32, Value) {
         ])
         .output()
         .unwrap();
-    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let r = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     (
         out.status.code().unwrap(),
         check_for(&r, "manifest signature"),
@@ -169,8 +169,8 @@ fn the_reference_and_ours_agree_on_signatures() {
         .output()
         .unwrap();
     let (o, t) = (
-        sciproof::json::parse(&String::from_utf8(ours.stdout).unwrap()).unwrap(),
-        sciproof::json::parse(&String::from_utf8(theirs.stdout).unwrap()).unwrap(),
+        sciproof_core::json::parse(&String::from_utf8(ours.stdout).unwrap()).unwrap(),
+        sciproof_core::json::parse(&String::from_utf8(theirs.stdout).unwrap()).unwrap(),
     );
     assert_eq!(field(&o, "signature"), field(&t, "signature"));
     assert_eq!(

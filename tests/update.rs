@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use predicates::prelude::*;
-use sciproof::manifest::{Compare, load_manifest};
+use sciproof_core::manifest::{Compare, load_manifest};
 
 #[test]
 fn update_recaptures_with_the_same_declarations_and_shows_the_diff() {

@@ -3,7 +3,7 @@
 mod common;
 use common::*;
 use predicates::prelude::*;
-use sciproof::json::Value;
+use sciproof_core::json::Value;
 
 #[test]
 fn untouched_evidence_passes_with_the_reference_report_shape() {
@@ -202,7 +202,7 @@ fn save_json_writes_the_report_beside_the_text() {
         .assert()
         .success()
         .stdout(predicate::str::contains("RESULT: PASS"));
-    let saved = sciproof::json::parse(&p.read("report.json")).unwrap();
+    let saved = sciproof_core::json::parse(&p.read("report.json")).unwrap();
     assert_eq!(field(&saved, "schema").as_str(), Some("sciproof.report"));
     p.cmd()
         .args([
@@ -249,7 +249,7 @@ fn format_flags() {
 
 // ---- Rules of the verification report seed (../shared/seeds/verification-report.txt) ----
 
-fn rerun_report(p: &Project, manifest: &str, extra: &[&str]) -> (i32, sciproof::json::Value) {
+fn rerun_report(p: &Project, manifest: &str, extra: &[&str]) -> (i32, sciproof_core::json::Value) {
     let out = p
         .cmd()
         .args(["verify", manifest, "--rerun", "--yes", "--json"])
@@ -259,7 +259,7 @@ fn rerun_report(p: &Project, manifest: &str, extra: &[&str]) -> (i32, sciproof::
     let text = String::from_utf8(out.stdout).unwrap();
     (
         out.status.code().unwrap(),
-        sciproof::json::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}")),
+        sciproof_core::json::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}")),
     )
 }
 
@@ -302,14 +302,18 @@ fn seed_report_signature_fields_are_null_unless_good_and_unreadable_is_unavailab
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let r = sciproof::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    let r = sciproof_core::json::parse(&String::from_utf8(out.stdout).unwrap()).unwrap();
     let signature = field(&r, "signature");
     assert_eq!(field(signature, "status").as_str(), Some("unavailable"));
     for key in ["principal", "key_type", "fingerprint"] {
-        assert_eq!(field(signature, key), &sciproof::json::Value::Null, "{key}");
+        assert_eq!(
+            field(signature, key),
+            &sciproof_core::json::Value::Null,
+            "{key}"
+        );
         assert_eq!(
             field(field(&check_for(&r, "manifest signature"), "evidence"), key),
-            &sciproof::json::Value::Null,
+            &sciproof_core::json::Value::Null,
             "{key}"
         );
     }
@@ -340,7 +344,7 @@ fn seed_report_nan_and_infinity_are_strings_in_difference_details() {
     assert_eq!(code, 1);
     let check = check_for(&r, "rerun output n.json");
     let details = field(field(&check, "evidence"), "difference_details");
-    let text = sciproof::json::to_string_compact(details);
+    let text = sciproof_core::json::to_string_compact(details);
     assert!(
         text.contains("\"found\": \"NaN\"") && text.contains("\"found\": \"Infinity\""),
         "{text}"
@@ -438,7 +442,7 @@ fn seed_report_a_symlink_inside_a_directory_is_a_problem() {
             .unwrap()
             .starts_with("cannot be checked: ")
     );
-    assert_eq!(field(ev, "tree"), &sciproof::json::Value::Null);
+    assert_eq!(field(ev, "tree"), &sciproof_core::json::Value::Null);
 }
 
 #[test]
@@ -464,7 +468,7 @@ fn seed_report_a_dirty_git_tree_is_a_warning() {
     p.write("untracked-change.txt", "not committed\n");
     p.capture("run");
     let (_, r) = p.verify_json("run.sciproof.json");
-    let warnings = sciproof::json::to_string_compact(field(&r, "warnings"));
+    let warnings = sciproof_core::json::to_string_compact(field(&r, "warnings"));
     assert!(
         warnings.contains("captured from a Git working tree with uncommitted changes"),
         "{warnings}"
@@ -490,7 +494,7 @@ fn seed_report_a_dirty_git_tree_is_a_warning() {
         .assert()
         .success();
     let (_, r) = p.verify_json("run.sciproof.json");
-    let warnings = sciproof::json::to_string_compact(field(&r, "warnings"));
+    let warnings = sciproof_core::json::to_string_compact(field(&r, "warnings"));
     assert!(!warnings.contains("uncommitted"), "{warnings}");
 }
 

@@ -2,6 +2,6 @@
 #![no_main]
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = sciproof::signing::parse_allowed_signers(text, "allowed_signers");
+        let _ = sciproof_core::signing::parse_allowed_signers(text, "allowed_signers");
     }
 });

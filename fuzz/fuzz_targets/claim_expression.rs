@@ -9,10 +9,10 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         return;
     };
     let output = ["m.json", "t.csv", "t.tsv", "a.npy", "z.npz", "x.txt"][usize::from(kind) % 6];
-    if let Ok(claim) = sciproof::claims::parse_claim(output, expression) {
+    if let Ok(claim) = sciproof_core::claims::parse_claim(output, expression) {
         let _ = claim.text();
-        let again = sciproof::update::claim_expression(&claim);
-        let reparsed = sciproof::claims::parse_claim(output, &again).expect("a claim's expression parses");
+        let again = sciproof_core::update::claim_expression(&claim);
+        let reparsed = sciproof_core::claims::parse_claim(output, &again).expect("a claim's expression parses");
         assert_eq!(reparsed.location, claim.location);
         assert_eq!(reparsed.op, claim.op);
     }

@@ -5,12 +5,12 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok((graph, _)) = sciproof::graph::ClaimGraph::from_json(text) {
-        let written = graph.to_json(sciproof::graph::Form { pretty: true, stable: false });
-        let (again, _) = sciproof::graph::ClaimGraph::from_json(&written).expect("written graphs read back");
+    if let Ok((graph, _)) = sciproof_core::graph::ClaimGraph::from_json(text) {
+        let written = graph.to_json(sciproof_core::graph::Form { pretty: true, stable: false });
+        let (again, _) = sciproof_core::graph::ClaimGraph::from_json(&written).expect("written graphs read back");
         assert_eq!(again.digest(), graph.digest());
-        let _ = sciproof::graph::render::markdown::render(&graph, Default::default());
-        let _ = sciproof::graph::render::latex::render(&graph, true, true);
+        let _ = sciproof_core::graph::render::markdown::render(&graph, Default::default());
+        let _ = sciproof_core::graph::render::latex::render(&graph, true, true);
     }
-    let _ = sciproof::graph::ClaimGraph::from_reader(data);
+    let _ = sciproof_core::graph::ClaimGraph::from_reader(data);
 });

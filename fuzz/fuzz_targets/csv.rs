@@ -1,7 +1,7 @@
 //! The CSV/TSV push parser fed in arbitrary chunks (rows must not depend on where the input
 //! was cut), and the file comparison of two arbitrary files.
 #![no_main]
-use sciproof::numeric::csv::Parser;
+use sciproof_core::numeric::csv::Parser;
 
 fn rows(data: &[u8], delimiter: u8, cuts: &[usize]) -> Result<Vec<Vec<Vec<u8>>>, String> {
     let mut out = Vec::new();
@@ -31,7 +31,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         assert_eq!(a, b, "rows depend on where the input was cut");
         for row in a {
             for cell in row {
-                let _ = sciproof::numeric::csv::cell_value(cell);
+                let _ = sciproof_core::numeric::csv::cell_value(cell);
             }
         }
     }
@@ -42,11 +42,11 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let (a, b) = (dir.join(format!("a-{name}")), dir.join(format!("b-{name}")));
     std::fs::write(&a, data).unwrap();
     std::fs::write(&b, &data[..data.len() / 2]).unwrap();
-    let same = sciproof::numeric::compare_files(&a, &a, name, 1e-9, 0.0);
+    let same = sciproof_core::numeric::compare_files(&a, &a, name, 1e-9, 0.0);
     if whole.is_ok() {
         if let Ok(differences) = same {
             assert!(differences.is_empty(), "a file differs from itself");
         }
     }
-    let _ = sciproof::numeric::compare_files(&a, &b, name, 1e-9, 0.0);
+    let _ = sciproof_core::numeric::compare_files(&a, &b, name, 1e-9, 0.0);
 });

@@ -5,12 +5,12 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let tree = sciproof::json::parse(text);
-    let tape = sciproof::json::tape::Tape::parse(text.to_string());
+    let tree = sciproof_core::json::parse(text);
+    let tape = sciproof_core::json::tape::Tape::parse(text.to_string());
     match (tree, tape) {
         (Ok(tree), Ok(tape)) => assert_eq!(
-            sciproof::json::to_string_compact(&tape.root().to_value()),
-            sciproof::json::to_string_compact(&tree)
+            sciproof_core::json::to_string_compact(&tape.root().to_value()),
+            sciproof_core::json::to_string_compact(&tree)
         ),
         (Err(a), Err(b)) => assert_eq!(a, b),
         (a, b) => panic!("the readers disagree: {:?} / {:?}", a.err(), b.err().map(|e| e.to_string())),

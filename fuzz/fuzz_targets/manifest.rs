@@ -5,9 +5,9 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(manifest) = sciproof::manifest::parse_manifest(text) {
-        let written = sciproof::manifest::to_text(&manifest);
-        let again = sciproof::manifest::parse_manifest(&written).expect("written manifests read back");
-        assert_eq!(sciproof::manifest::to_text(&again), written);
+    if let Ok(manifest) = sciproof_core::manifest::parse_manifest(text) {
+        let written = sciproof_core::manifest::to_text(&manifest);
+        let again = sciproof_core::manifest::parse_manifest(&written).expect("written manifests read back");
+        assert_eq!(sciproof_core::manifest::to_text(&again), written);
     }
 });

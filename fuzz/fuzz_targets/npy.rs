@@ -3,22 +3,22 @@
 #![no_main]
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let mut reader = data;
-    let _ = sciproof::numeric::npy::read_header(&mut reader, "a.npy");
+    let _ = sciproof_core::numeric::npy::read_header(&mut reader, "a.npy");
     let half = data.len() / 2;
     let (mut e, mut a) = (&data[..half], &data[half..]);
-    let _ = sciproof::numeric::npy::compare_streams(&mut e, &mut a, "e.npy", "a.npy", "data", 1e-9, 0.0);
+    let _ = sciproof_core::numeric::npy::compare_streams(&mut e, &mut a, "e.npy", "a.npy", "data", 1e-9, 0.0);
     let (mut e, mut a) = (data, data);
-    let _ = sciproof::numeric::npy::compare_streams(&mut e, &mut a, "e.npy", "a.npy", "data", 1e-9, 0.0);
+    let _ = sciproof_core::numeric::npy::compare_streams(&mut e, &mut a, "e.npy", "a.npy", "data", 1e-9, 0.0);
     let mut r = data;
-    let _ = sciproof::numeric::npy::element_from_stream(&mut r, "a.npy", &[0, 1]);
+    let _ = sciproof_core::numeric::npy::element_from_stream(&mut r, "a.npy", &[0, 1]);
     let dir = std::env::temp_dir().join(format!("sciproof-fuzz-npy-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
     let path = dir.join("a.npy");
     std::fs::write(&path, data).unwrap();
-    if sciproof::numeric::npy::validate(&path, "a.npy").is_ok() {
-        let differences = sciproof::numeric::compare_files(&path, &path, "a.npy", 0.0, 0.0)
+    if sciproof_core::numeric::npy::validate(&path, "a.npy").is_ok() {
+        let differences = sciproof_core::numeric::compare_files(&path, &path, "a.npy", 0.0, 0.0)
             .expect("a valid array compares with itself");
         assert!(differences.iter().all(|d| d.message.contains("NaN") || d.message.contains("nan")) || differences.is_empty());
     }
-    let _ = sciproof::numeric::npy::element_at(&path, "a.npy", &[1]);
+    let _ = sciproof_core::numeric::npy::element_at(&path, "a.npy", &[1]);
 });

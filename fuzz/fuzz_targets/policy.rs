@@ -2,6 +2,6 @@
 #![no_main]
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = sciproof::policy::parse_policy(text, "fuzz.toml");
+        let _ = sciproof_core::policy::parse_policy(text, "fuzz.toml");
     }
 });

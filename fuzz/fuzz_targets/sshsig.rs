@@ -1,10 +1,10 @@
 //! Signature files (SSHSIG armor and blob), as ssh-keygen reads them.
 #![no_main]
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let _ = sciproof::signing::armor::parse(data);
+    let _ = sciproof_core::signing::armor::parse(data);
     // The blob itself, armored the way the writer armors it.
     let body = base64_armor(data);
-    let _ = sciproof::signing::armor::parse(body.as_bytes());
+    let _ = sciproof_core::signing::armor::parse(body.as_bytes());
 });
 
 fn base64_armor(blob: &[u8]) -> String {

@@ -13,7 +13,7 @@ pub fn sciproof(dir: &Path) -> assert_cmd::Command {
     c.env_remove("SCIPROOF_TEST_EPS");
     // The variables a manifest records and the rerun compares: an ambient value must not
     // change a result.
-    for name in sciproof::probe::ENV_ALLOWLIST {
+    for name in sciproof_core::probe::ENV_ALLOWLIST {
         c.env_remove(name);
     }
     c
@@ -30,7 +30,7 @@ pub fn sciproof_process() -> std::process::Command {
 /// `command` without the environment variables a manifest records.
 pub fn clean_env(mut command: std::process::Command) -> std::process::Command {
     command.env_remove("SCIPROOF_TEST_EPS");
-    for name in sciproof::probe::ENV_ALLOWLIST {
+    for name in sciproof_core::probe::ENV_ALLOWLIST {
         command.env_remove(name);
     }
     command
@@ -98,7 +98,7 @@ impl Project {
         .success();
     }
     /// Runs `verify --json` and returns the exit code and the parsed report.
-    pub fn verify_json(&self, manifest: &str) -> (i32, sciproof::json::Value) {
+    pub fn verify_json(&self, manifest: &str) -> (i32, sciproof_core::json::Value) {
         let out = self
             .cmd()
             .args(["verify", manifest, "--json"])
@@ -106,7 +106,7 @@ impl Project {
             .unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
         let value =
-            sciproof::json::parse(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+            sciproof_core::json::parse(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
         (out.status.code().unwrap(), value)
     }
 }
@@ -127,14 +127,14 @@ pub fn processes_in(dir: &Path) -> Vec<String> {
 }
 
 /// `report["key"]` as a string.
-pub fn field<'a>(v: &'a sciproof::json::Value, key: &str) -> &'a sciproof::json::Value {
+pub fn field<'a>(v: &'a sciproof_core::json::Value, key: &str) -> &'a sciproof_core::json::Value {
     v.as_object()
         .and_then(|o| o.get(key))
         .unwrap_or_else(|| panic!("no field {key}"))
 }
 
 /// The check of a JSON report with this subject.
-pub fn check_for(report: &sciproof::json::Value, subject: &str) -> sciproof::json::Value {
+pub fn check_for(report: &sciproof_core::json::Value, subject: &str) -> sciproof_core::json::Value {
     field(report, "checks")
         .as_array()
         .unwrap()
@@ -145,7 +145,7 @@ pub fn check_for(report: &sciproof::json::Value, subject: &str) -> sciproof::jso
 }
 
 /// `(status, subject)` of every check of a JSON report.
-pub fn statuses(report: &sciproof::json::Value) -> Vec<(String, String)> {
+pub fn statuses(report: &sciproof_core::json::Value) -> Vec<(String, String)> {
     field(report, "checks")
         .as_array()
         .unwrap()
@@ -195,7 +195,7 @@ fn venv(name: &str, set: &str) -> PathBuf {
         .join("tests/support")
         .join(format!("requirements-{set}.txt"));
     let pinned = std::fs::read(&requirements).expect("the requirements file");
-    let marker = &sciproof::hash::sha256_bytes(&pinned)[..16];
+    let marker = &sciproof_core::hash::sha256_bytes(&pinned)[..16];
     let _lock = DirLock::acquire(&tmp.join(format!("{name}.lock")));
     let ready = root.join(format!(".ready-{marker}"));
     if !ready.exists() {

@@ -1,4 +1,4 @@
-//! The strict JSON reader (see the module documentation of [`crate::json`]).
+//! The strict JSON reader (see the module documentation of [`crate`]).
 
 use super::{Number, Object, Value};
 use num_bigint::BigInt;

@@ -71,7 +71,6 @@ pub mod graph;
 pub mod hash;
 pub mod inspect;
 pub mod interrupt;
-pub mod json;
 pub mod ledger;
 pub mod manifest;
 pub mod numeric;
@@ -79,7 +78,6 @@ pub mod paths;
 pub mod policy;
 pub mod probe;
 pub mod progress;
-pub mod pyfmt;
 pub mod report;
 pub mod runner;
 pub mod signing;
@@ -92,3 +90,7 @@ pub mod update;
 pub mod verify;
 
 pub use error::{Error, Result};
+/// The JSON layer (its own crate, `sciproof-json`).
+pub use sciproof_json as json;
+/// Python's number and string formatting (in `sciproof-json`).
+pub use sciproof_json::pyfmt;

@@ -327,9 +327,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(items.len(), 3);
-        assert_eq!(crate::json::to_string_compact(&items[1]), "[1, [2]]");
+        assert_eq!(crate::to_string_compact(&items[1]), "[1, [2]]");
         assert_eq!(
-            crate::json::to_string_compact(&v),
+            crate::to_string_compact(&v),
             r#"{"a": "claims", "claims": [], "z": {"claims": [9]}}"#
         );
         let (_, items) = run(r#"{"claims": []}"#).unwrap();

@@ -354,7 +354,10 @@ mod tests {
     #[test]
     fn reference_documents_render_byte_for_byte() {
         for name in ["example-a", "example-b"] {
-            let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/claim-graphs/");
+            let dir = concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/claim-graphs/"
+            );
             let text = std::fs::read_to_string(format!("{dir}{name}.json")).unwrap();
             let (graph, _) = ClaimGraph::from_json(&text).unwrap();
             let expected = std::fs::read_to_string(format!("{dir}{name}.md")).unwrap();

@@ -1,37 +1,11 @@
-//! Progress reporting for long work (hashing large files and trees, reruns).
-//!
-//! The engine only talks to the [`Progress`] trait; the CLI decides whether anything is shown
-//! (a terminal on stderr, not a machine-readable format) and supplies [`TerminalProgress`] or
-//! [`NoProgress`]. Nothing here ever writes to stdout.
+//! The progress bar shown on a terminal (stderr) for long work; the library only knows the
+//! [`Progress`] trait.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sciproof_core::progress::{Progress, Unit};
 use std::time::Duration;
 
-/// What a phase counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
-    Bytes,
-    Files,
-    /// Claims of a claim graph.
-    Claims,
-}
-
-/// Receives progress events. Implementations must be cheap: `advance` is called per chunk.
-pub trait Progress: Sync {
-    /// A new phase begins: `label` describes it, `total` is the work expected in `unit`s
-    /// (0 when unknown).
-    fn begin(&self, _label: &str, _total: u64, _unit: Unit) {}
-    /// `n` more units were processed.
-    fn advance(&self, _n: u64) {}
-    /// The phase ended; whatever was shown is cleared.
-    fn finish(&self) {}
-}
-
-/// Shows nothing.
-pub struct NoProgress;
-impl Progress for NoProgress {}
-
-/// A bar on stderr (bytes or files), cleared when the phase ends.
+/// A bar on stderr (bytes, files or claims), cleared when the phase ends.
 pub struct TerminalProgress {
     bar: ProgressBar,
 }
@@ -41,12 +15,6 @@ impl TerminalProgress {
     pub fn new() -> Self {
         let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
         Self { bar }
-    }
-}
-
-impl Default for TerminalProgress {
-    fn default() -> Self {
-        Self::new()
     }
 }
 
@@ -65,7 +33,8 @@ impl Progress for TerminalProgress {
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> ");
         self.bar.set_style(style);
-        self.bar.set_message(crate::text::safe_text(label, 60));
+        self.bar
+            .set_message(sciproof_core::text::safe_text(label, 60));
         self.bar
             .set_draw_target(ProgressDrawTarget::stderr_with_hz(8));
         self.bar.enable_steady_tick(Duration::from_millis(250));

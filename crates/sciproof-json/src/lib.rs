@@ -1,4 +1,9 @@
-//! A JSON value model, a strict reader and a writer that matches Python's `json.dumps`.
+//! # sciproof-json
+//!
+//! The exact-semantics text layer of sciproof, kept apart so that nothing above it can bend it:
+//! a JSON value model, a strict reader and a writer that matches Python's `json.dumps`
+//! (this module), and Python's own number and string formatting ([`pyfmt`]). It depends on no
+//! other part of sciproof and does no I/O.
 //!
 //! We write our own instead of using `serde_json` because evidence needs exact semantics that
 //! general-purpose parsers do not give:
@@ -13,6 +18,7 @@
 
 pub mod compact;
 pub(crate) mod parse;
+pub mod pyfmt;
 pub mod stream;
 pub mod tape;
 mod write;

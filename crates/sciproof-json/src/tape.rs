@@ -417,7 +417,7 @@ mod tests {
                 .prop_filter("finite", |f| f.is_finite())
                 .prop_map(|f| format!("{f:e}")),
             "[a-z\\\\\"\\u{e9}\\u{1F600}]{0,6}"
-                .prop_map(|s| crate::json::to_string_compact(&Value::String(s))),
+                .prop_map(|s| crate::to_string_compact(&Value::String(s))),
         ];
         leaf.prop_recursive(4, 40, 6, |inner| {
             prop_oneof![
@@ -427,7 +427,7 @@ mod tests {
                     let members: Vec<String> = m
                         .into_iter()
                         .map(|(k, v)| {
-                            format!("{}: {v}", crate::json::to_string_compact(&Value::String(k)))
+                            format!("{}: {v}", crate::to_string_compact(&Value::String(k)))
                         })
                         .collect();
                     format!("{{{}}}", members.join(", "))
@@ -443,8 +443,8 @@ mod tests {
             let tree = super::super::parse(&text).unwrap();
             let tape = Tape::parse(text.clone()).unwrap();
             prop_assert_eq!(
-                crate::json::to_string_compact(&tape.root().to_value()),
-                crate::json::to_string_compact(&tree)
+                crate::to_string_compact(&tape.root().to_value()),
+                crate::to_string_compact(&tree)
             );
             prop_assert_eq!(tape.values(), count(&tree));
         }

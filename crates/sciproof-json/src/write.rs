@@ -209,7 +209,7 @@ pub fn write_str(out: &mut String, s: &str, ensure_ascii: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::{Object, parse};
+    use crate::{Object, parse};
 
     #[test]
     fn pretty_matches_python_indent_2() {

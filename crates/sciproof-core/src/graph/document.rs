@@ -262,7 +262,7 @@ mod tests {
 
     fn example(name: &str) -> String {
         std::fs::read_to_string(format!(
-            "{}/tests/data/claim-graphs/{name}",
+            "{}/../../tests/data/claim-graphs/{name}",
             env!("CARGO_MANIFEST_DIR")
         ))
         .unwrap()

@@ -1,5 +1,5 @@
 //! Compares two numeric files the way `verify --rerun` does and prints the differences:
-//! `cargo run --release --example numcmp -- RECORDED FOUND [RTOL [ATOL]]`. Used by `bench/run`.
+//! `cargo run --release -p sciproof-core --example numcmp -- RECORDED FOUND [RTOL [ATOL]]`.
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
@@ -8,8 +8,13 @@ fn main() {
     }
     let rtol = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1e-9);
     let atol = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(0.0);
-    match sciproof::numeric::compare_files(args[1].as_ref(), args[2].as_ref(), &args[2], rtol, atol)
-    {
+    match sciproof_core::numeric::compare_files(
+        args[1].as_ref(),
+        args[2].as_ref(),
+        &args[2],
+        rtol,
+        atol,
+    ) {
         Ok(d) => {
             for x in &d {
                 println!("{}", x.message);
