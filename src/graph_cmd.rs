@@ -3,13 +3,13 @@
 use crate::cli_graph::*;
 use sciproof_core::commit::lock::{Lock, Wait};
 use sciproof_core::error::Error;
+use sciproof_core::escape::terminal::safe_text;
 use sciproof_core::graph::claim::Claim;
 use sciproof_core::graph::recipe::{Outcome, VerifyOptions};
 use sciproof_core::graph::record::Record;
 use sciproof_core::graph::render::{latex, markdown};
 use sciproof_core::graph::{ClaimGraph, Form, GraphError};
 use sciproof_core::json::{Object, Value};
-use sciproof_core::text::safe_text;
 use std::path::{Path, PathBuf};
 
 fn now() -> String {
@@ -267,7 +267,7 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
             // A failed write (a closed pipe) does not stop the re-verification: its outcomes
             // are still saved in the graph, and the write error is reported afterwards.
             let mut write = |out: &mut dyn std::io::Write, text: &str| {
-                let text = sciproof_core::text::terminal_guard(text);
+                let text = sciproof_core::escape::terminal::terminal_guard(text);
                 if failed.is_none()
                     && let Err(e) = out.write_all(text.as_bytes())
                 {
@@ -294,8 +294,8 @@ pub fn run(args: GraphArgs, wait: Wait) -> Result<u8, Error> {
                         "| `{}` | `{}` | {} | {} |\n",
                         o.claim_id,
                         o.outcome.as_str(),
-                        markdown::md_code(&o.kind),
-                        markdown::md_text(&o.detail)
+                        sciproof_core::escape::markdown::code(&o.kind),
+                        sciproof_core::escape::markdown::text(&o.detail)
                     ),
                     VerifyFormat::Json => {
                         let item = Value::Object(

@@ -16,11 +16,11 @@ use cli::*;
 use sciproof_core::capture::{self, CaptureRequest, parse_tolerance_settings};
 use sciproof_core::commit::lock::Wait;
 use sciproof_core::error::{Error, strerror};
+use sciproof_core::escape::terminal::safe_text;
 use sciproof_core::progress::{NoProgress, Progress};
 use sciproof_core::report::Renderer;
 use sciproof_core::report::json::JsonRenderer;
 use sciproof_core::report::text::TextRenderer;
-use sciproof_core::text::safe_text;
 use sciproof_core::verify::{RerunOptions, VerifyRequest};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -527,7 +527,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
             let text = if format == ExportFormat::Latex {
                 text
             } else {
-                sciproof_core::text::json_inert(&text).into_owned()
+                sciproof_core::escape::terminal::json_inert(&text).into_owned()
             };
             match output {
                 None => out!("{text}"),

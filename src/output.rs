@@ -1,5 +1,5 @@
 //! Everything the command line writes goes through here, so that no write can panic and no
-//! byte a terminal obeys gets out: every piece passes `sciproof_core::text::terminal_guard`.
+//! byte a terminal obeys gets out: every piece passes `sciproof_core::escape::terminal::terminal_guard`.
 //!
 //! Standard output: a closed pipe (`sciproof list | head -1`) ends the program quietly with exit
 //! code 0, as ripgrep does; any other failure (`> /dev/full`) is one line on stderr, `error:
@@ -12,7 +12,7 @@ use std::io::Write;
 pub fn print(text: &str) {
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    let text = sciproof_core::text::terminal_guard(text);
+    let text = sciproof_core::escape::terminal::terminal_guard(text);
     let result = lock.write_all(text.as_bytes()).and_then(|()| lock.flush());
     if let Err(e) = result {
         drop(lock);
@@ -35,7 +35,7 @@ impl Writer {
     }
     /// Writes a piece.
     pub fn put(&mut self, piece: &str) {
-        let piece = sciproof_core::text::terminal_guard(piece);
+        let piece = sciproof_core::escape::terminal::terminal_guard(piece);
         if let Err(e) = self.inner.write_all(piece.as_bytes()) {
             fail(&e);
         }
@@ -64,14 +64,18 @@ pub fn fail(e: &std::io::Error) -> ! {
 pub fn error_line(text: &str) {
     let stderr = std::io::stderr();
     let mut lock = stderr.lock();
-    let _ = writeln!(lock, "{}", sciproof_core::text::terminal_guard(text));
+    let _ = writeln!(
+        lock,
+        "{}",
+        sciproof_core::escape::terminal::terminal_guard(text)
+    );
 }
 
 /// Writes `text` to standard error without a line break (a prompt); failures are ignored.
 pub fn error_text(text: &str) {
     let stderr = std::io::stderr();
     let mut lock = stderr.lock();
-    let _ = lock.write_all(sciproof_core::text::terminal_guard(text).as_bytes());
+    let _ = lock.write_all(sciproof_core::escape::terminal::terminal_guard(text).as_bytes());
     let _ = lock.flush();
 }
 

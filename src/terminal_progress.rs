@@ -34,7 +34,7 @@ impl Progress for TerminalProgress {
             .progress_chars("=> ");
         self.bar.set_style(style);
         self.bar
-            .set_message(sciproof_core::text::safe_text(label, 60));
+            .set_message(sciproof_core::escape::terminal::safe_text(label, 60));
         self.bar
             .set_draw_target(ProgressDrawTarget::stderr_with_hz(8));
         self.bar.enable_steady_tick(Duration::from_millis(250));

@@ -18,7 +18,7 @@ const HOSTILE: &str = "Ah\u{1b}[31mred\u{1b}[2J\u{1b}]8;;http://evil.example/\u{
 /// The characters that must never reach a terminal raw.
 fn unsafe_chars(text: &str) -> Vec<String> {
     text.chars()
-        .filter(|&c| c != '\n' && sciproof_core::text::is_unsafe(c))
+        .filter(|&c| c != '\n' && sciproof_core::escape::terminal::is_unsafe(c))
         .map(|c| format!("U+{:04X}", c as u32))
         .collect()
 }

@@ -162,7 +162,7 @@ proptest! {
     /// renderer would make live.
     #[test]
     fn the_markdown_escaper_leaves_no_active_markup(text in "[a-z <>\\[\\]()!@#:*_~`&;/=\"'|\\\\.w0-9-]{0,60}") {
-        let escaped = sciproof_core::report::markdown::escape(&text, 500);
+        let escaped = sciproof_core::escape::markdown::escape(&text, 500);
         let mut options = comrak::Options::default();
         options.extension.table = true;
         options.extension.autolink = true;

@@ -174,8 +174,8 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
         writeln!(
             out,
             "     [FAIL] {}: {}",
-            crate::text::safe(&c.subject),
-            crate::text::safe(&c.message)
+            crate::escape::terminal::safe(&c.subject),
+            crate::escape::terminal::safe(&c.message)
         )
         .map_err(io)?;
     }
@@ -221,8 +221,8 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
             out,
             "     [{}] {}: {}",
             c.status.as_str(),
-            crate::text::safe(&c.subject),
-            crate::text::safe(&c.message)
+            crate::escape::terminal::safe(&c.subject),
+            crate::escape::terminal::safe(&c.message)
         )
         .map_err(io)?;
     }

@@ -224,24 +224,6 @@ fn latex_number(x: f64) -> String {
     crate::pyfmt::format_g(x, 10)
 }
 
-fn latex_text(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        match c {
-            c if (c as u32) < 32 || c as u32 == 127 => out.push(' '),
-            '\\' => out.push_str("\\textbackslash{}"),
-            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// A found value as LaTeX text, with the reference's number formatting and escaping.
 pub fn latex_value(v: &crate::numeric::value::Scalar) -> String {
     use crate::numeric::value::Scalar;
@@ -250,8 +232,8 @@ pub fn latex_value(v: &crate::numeric::value::Scalar) -> String {
         Scalar::Bool(b) => b.to_string(),
         Scalar::Int(i) => i.to_string(),
         Scalar::Float(f) => latex_number(*f),
-        Scalar::Str(s) => latex_text(s),
-        other => latex_text(&other.repr()),
+        Scalar::Str(s) => crate::escape::latex::text_as_given(s),
+        other => crate::escape::latex::text_as_given(&other.repr()),
     }
 }
 

@@ -1,10 +1,10 @@
 //! A readable summary of a manifest. Never executes anything; every string from the manifest
 //! is escaped for the terminal.
 
+use crate::escape::terminal::safe_text;
 use crate::json::{self, Value};
 use crate::manifest::{Artifact, Compare, Manifest, Stream, source};
 use crate::pyfmt::float_repr;
-use crate::text::safe_text;
 
 const PREVIEW_LINES: usize = 8;
 

@@ -2,12 +2,13 @@
 //! they record, and with `--check` the integrity verdict of each (computed in parallel).
 
 use crate::error::{Error, Result};
+use crate::escape::markdown::escape;
+use crate::escape::terminal::safe_text;
+use crate::escape::xml::attr;
 use crate::json::{self, Object, Value};
 use crate::manifest::{MANIFEST_SUFFIX, load_manifest};
 use crate::progress::NoProgress;
 use crate::report::Status;
-use crate::report::markdown::escape;
-use crate::text::safe_text;
 use crate::verify::{VerifyRequest, verify};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -312,12 +313,6 @@ pub fn markdown(entries: &[Entry]) -> String {
 
 /// The JUnit form: one testcase per manifest.
 pub fn junit(entries: &[Entry]) -> String {
-    let esc = |s: &str| {
-        s.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-            .replace('"', "&quot;")
-    };
     let failures = entries
         .iter()
         .filter(|e| e.error.is_some() || e.verdict == Some(Status::Fail))
@@ -333,10 +328,10 @@ pub fn junit(entries: &[Entry]) -> String {
     for e in entries {
         let open = format!(
             "    <testcase classname=\"sciproof.manifest\" name=\"{}\" time=\"0\"",
-            esc(&safe_text(&e.file, 300))
+            attr(&e.file, 300)
         );
         if let Some(error) = &e.error {
-            x.push_str(&format!("{open}>\n      <failure message=\"invalid manifest: {}\" type=\"INVALID\" />\n    </testcase>\n", esc(&safe_text(error, 500))));
+            x.push_str(&format!("{open}>\n      <failure message=\"invalid manifest: {}\" type=\"INVALID\" />\n    </testcase>\n", attr(error, 500)));
         } else if e.verdict == Some(Status::Fail) {
             x.push_str(&format!("{open}>\n      <failure message=\"verification failed\" type=\"FAIL\" />\n    </testcase>\n"));
         } else if e.verdict == Some(Status::Inconclusive) {

@@ -23,7 +23,7 @@
 //! | --- | --- |
 //! | [`json`] | strict JSON reader (no duplicate keys, exact integers, Python literals; streamed for large documents) and a writer byte-identical to Python's `json.dumps` |
 //! | [`pyfmt`] | Python `repr` of floats and strings, Python's `float()` grammar and `str.split()` |
-//! | [`text`] | escaping untrusted text for terminals |
+//! | [`escape`] | making untrusted text inert: terminal, Markdown, XML, LaTeX, one module per dialect |
 //! | [`timestamp`] | ISO 8601 timestamps as `datetime.isoformat`/`fromisoformat` handle them |
 //! | [`paths`] | manifest path rules, resolution inside a base directory |
 //! | [`untrusted`] | the one way to read a file sciproof did not write: bounded, never blocking, regular files only |
@@ -66,6 +66,7 @@ pub mod commit;
 pub mod demo;
 pub mod diff;
 pub mod error;
+pub mod escape;
 pub mod export;
 pub mod graph;
 pub mod hash;
@@ -82,7 +83,6 @@ pub mod report;
 pub mod runner;
 pub mod signing;
 pub mod stat;
-pub mod text;
 pub mod timestamp;
 pub mod tree;
 pub mod untrusted;

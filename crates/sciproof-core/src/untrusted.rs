@@ -99,7 +99,7 @@ impl ReadError {
 
 impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let path = crate::text::safe_text(&self.path.display().to_string(), 300);
+        let path = crate::escape::terminal::safe_text(&self.path.display().to_string(), 300);
         let what = self.kind.what();
         match &self.problem {
             Problem::NotFound => write!(f, "{what} not found: {path}"),

@@ -12,11 +12,11 @@ use crate::commit::journal::Op;
 use crate::commit::lock::Wait;
 use crate::diff::{Diff, Side};
 use crate::error::{Error, Result};
+use crate::escape::terminal::safe_text;
 use crate::json;
 use crate::manifest::{Compare, Loaded, MANIFEST_SUFFIX, Manifest, snapshot_dir_name};
 use crate::progress::Progress;
 use crate::pyfmt::float_repr;
-use crate::text::safe_text;
 use crate::verify::rerun::Confirm;
 use std::path::{Path, PathBuf};
 

@@ -121,7 +121,7 @@ fn is_claim_check_crate(path: &Path) -> bool {
 
 /// `text` made safe for a terminal and cut to `width` characters (with `…`).
 fn clip(text: &str, width: usize) -> String {
-    let safe = crate::text::safe(text);
+    let safe = crate::escape::terminal::safe(text);
     if safe.chars().count() <= width {
         safe
     } else {

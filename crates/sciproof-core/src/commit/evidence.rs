@@ -276,8 +276,8 @@ fn recover_locked(place: &Place) -> Result<Option<String>> {
     if !lexists(&place.work) {
         return Ok(None);
     }
-    let shown = crate::text::safe_text(&place.file_name, 200);
-    let work_shown = crate::text::safe_text(&work_name(&place.file_name), 200);
+    let shown = crate::escape::terminal::safe_text(&place.file_name, 200);
+    let work_shown = crate::escape::terminal::safe_text(&work_name(&place.file_name), 200);
     let journal = Journal::read(&place.work).map_err(|reason| {
         Error::Manifest(format!(
             "{work_shown} holds an interrupted operation on {shown} whose journal cannot be read ({reason}); it was left as it is: look inside (your originals are under aside/), move back what you need, then remove the folder"
@@ -428,7 +428,7 @@ pub fn recover_folder(dir: &Path, recursive: bool, wait: Wait) -> Result<Vec<Str
         names.sort_by(|a, b| a.0.cmp(&b.0));
         for (name, kind) in &names {
             let path = folder.join(name);
-            let shown = || crate::text::safe_text(&path.display().to_string(), 300);
+            let shown = || crate::escape::terminal::safe_text(&path.display().to_string(), 300);
             if let Some(file) = name.strip_prefix(&work_name("")) {
                 if kind.is_dir()
                     && let Some(message) = settle(&folder.join(file), wait)?
@@ -739,7 +739,10 @@ impl Drop for Transaction {
         if !self.finished {
             let restored = self.undo();
             for failure in restored.failures {
-                eprintln!("warning: {}", crate::text::safe_text(&failure, 2000));
+                eprintln!(
+                    "warning: {}",
+                    crate::escape::terminal::safe_text(&failure, 2000)
+                );
             }
         }
     }

@@ -99,7 +99,10 @@ pub fn lock(target: &Path, what: &str, wait: Wait) -> Result<Lock> {
         let _ = file.rewind();
         let _ = file.take(200).read_to_string(&mut holder);
         let holder = match holder.trim().split_once(' ') {
-            Some((pid, op)) => format!("process {pid}, {}", crate::text::safe_text(op, 40)),
+            Some((pid, op)) => format!(
+                "process {pid}, {}",
+                crate::escape::terminal::safe_text(op, 40)
+            ),
             None => "another process".to_string(),
         };
         match wait {

@@ -10,12 +10,12 @@
 pub mod render;
 
 use crate::error::Result;
+use crate::escape::terminal::safe_text;
 use crate::json::{Object, Value};
 use crate::manifest::{Artifact, Compare, Input, Manifest, Output};
 use crate::paths::resolve_inside;
 use crate::probe::python::normalize_package_name;
 use crate::pyfmt::{float_repr, str_repr};
-use crate::text::safe_text;
 use crate::tree::TreeDiff;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

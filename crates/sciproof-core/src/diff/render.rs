@@ -1,9 +1,9 @@
 //! Renderers of a [`Diff`]: text, JSON (`sciproof.diff` 1.0), Markdown.
 
 use super::{Diff, SECTIONS};
+use crate::escape::markdown::escape;
+use crate::escape::terminal::safe_text;
 use crate::json::{self, Object, Value};
-use crate::report::markdown::escape;
-use crate::text::safe_text;
 
 /// At most this many lines per section in text and Markdown.
 const MAX_LINES: usize = 20;

@@ -56,7 +56,7 @@ fn problem_list(problems: &[String]) -> String {
     );
     for p in problems.iter().take(PROBLEMS_SHOWN) {
         text.push_str("\n  - ");
-        text.push_str(&crate::text::safe_text(p, 1000));
+        text.push_str(&crate::escape::terminal::safe_text(p, 1000));
     }
     if problems.len() > PROBLEMS_SHOWN {
         text.push_str(&format!(

@@ -830,7 +830,7 @@ impl Loaded {
 /// Reads and validates the manifest at `path` once (see [`load_manifest`] for the rules).
 pub fn load(path: &Path) -> Result<Loaded> {
     use crate::untrusted::Kind;
-    let shown = crate::text::safe_text(&path.display().to_string(), 300);
+    let shown = crate::escape::terminal::safe_text(&path.display().to_string(), 300);
     let resolved = crate::paths::resolve_base(path);
     let (file, meta) =
         crate::untrusted::open(path, Kind::Manifest, crate::untrusted::Links::Follow)

@@ -1,8 +1,8 @@
 //! The claims table of `sciproof claims check`: claim, found, verdict; and its JSON form.
 
 use super::{Evidence, Renderer, Report};
+use crate::escape::terminal::safe_text;
 use crate::json::{self, Object, Value};
-use crate::text::safe_text;
 
 fn found_of(evidence: Option<&Evidence>) -> Option<Value> {
     match evidence {

@@ -3,45 +3,7 @@
 //! and characters XML 1.0 cannot carry are replaced by `?`.
 
 use super::{Renderer, Report, Status};
-use crate::text::safe_text;
-
-/// Terminal-safe text limited to `limit`, with characters outside XML 1.0 replaced by `?`.
-fn clean(text: &str, limit: usize) -> String {
-    safe_text(text, limit)
-        .chars()
-        .map(|c| match c as u32 {
-            0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF => c,
-            _ => '?',
-        })
-        .collect()
-}
-
-/// Escaped for XML: `& < >` always; in an attribute also `"` and the line breaks and tabs
-/// (which attribute normalisation would otherwise turn into spaces).
-fn escape(text: &str, limit: usize, attribute: bool) -> String {
-    let mut out = String::new();
-    for c in clean(text, limit).chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' if attribute => out.push_str("&quot;"),
-            '\n' if attribute => out.push_str("&#10;"),
-            '\r' if attribute => out.push_str("&#13;"),
-            '\t' if attribute => out.push_str("&#09;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-fn attr(text: &str, limit: usize) -> String {
-    escape(text, limit, true)
-}
-
-fn body(text: &str, limit: usize) -> String {
-    escape(text, limit, false)
-}
+use crate::escape::xml::{attr, body};
 
 /// The reference's layout: one suite `sciproof:<name>` with the result and basis as
 /// properties, a testcase per check, and the basis, warnings and what was not checked as

@@ -8,60 +8,10 @@
 //! decodes the character references.
 
 use super::{Check, Evidence, Renderer, Report, Status};
+use crate::escape::markdown::escape;
 use crate::numeric::diff::Shown;
 use crate::numeric::{Difference, Kind};
-use crate::pyfmt::{format_g6, is_py_space};
-use crate::text::safe_text;
-
-/// Makes untrusted text inert in GitHub-flavoured Markdown (see the module documentation),
-/// after terminal-safe escaping with `limit` and collapsing whitespace.
-pub fn escape(text: &str, limit: usize) -> String {
-    let safe = safe_text(text, limit);
-    let collapsed = safe
-        .split(is_py_space)
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut out = String::with_capacity(collapsed.len() * 2);
-    let chars: Vec<char> = collapsed.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '|' => out.push_str("\\|"),
-            '`' => out.push_str("&#96;"),
-            '[' => out.push_str("\\["),
-            ']' => out.push_str("\\]"),
-            '@' => out.push_str("&#64;&#8203;"),
-            '#' => out.push_str("&#35;&#8203;"),
-            '*' => out.push_str("&#42;"),
-            '_' => out.push_str("&#95;"),
-            '~' => out.push_str("&#126;"),
-            ':' if chars.get(i + 1).is_none_or(|n| !is_py_space(*n)) => {
-                out.push_str("&#58;&#8203;")
-            }
-            _ => out.push(c),
-        }
-    }
-    // `www.` would be autolinked: break it the same way.
-    let mut result = String::with_capacity(out.len());
-    let bytes = out.as_bytes();
-    let mut i = 0;
-    while i < out.len() {
-        if bytes.len() >= i + 4 && bytes[i..i + 4].eq_ignore_ascii_case(b"www.") {
-            result.push_str(&out[i..i + 3]);
-            result.push_str("&#46;");
-            i += 4;
-        } else {
-            let c = out[i..].chars().next().unwrap_or(' ');
-            result.push(c);
-            i += c.len_utf8();
-        }
-    }
-    result
-}
+use crate::pyfmt::format_g6;
 
 fn mark(status: Status) -> &'static str {
     match status {

@@ -1,7 +1,7 @@
 //! The text report for terminals. Every string that comes from a manifest is escaped.
 
 use super::{Renderer, Report};
-use crate::text::safe_text;
+use crate::escape::terminal::safe_text;
 
 /// The reference's text layout: checks, warnings, notes, basis, not checked, RESULT.
 pub struct TextRenderer;

@@ -148,7 +148,7 @@ impl VerificationReport {
                 o.claim_id,
                 o.outcome.as_str(),
                 o.kind,
-                super::render::markdown::md_escape(&o.detail)
+                crate::escape::markdown::cell(&o.detail)
             ));
         }
         lines.push(String::new());

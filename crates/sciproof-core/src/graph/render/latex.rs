@@ -8,124 +8,9 @@
 //! For ASCII and Latin-1 text the output is the reference's, byte for byte.
 
 use super::{percent, producer, title};
+use crate::escape::latex as tex;
 use crate::graph::ClaimGraph;
 use crate::graph::claim::{badge, mark};
-
-/// Escapes text for LaTeX: the ten special characters, and characters `pdflatex` cannot
-/// typeset from UTF-8 input.
-pub fn tex_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\textbackslash{}"),
-            '&' => out.push_str("\\&"),
-            '%' => out.push_str("\\%"),
-            '$' => out.push_str("\\$"),
-            '#' => out.push_str("\\#"),
-            '_' => out.push_str("\\_"),
-            '{' => out.push_str("\\{"),
-            '}' => out.push_str("\\}"),
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            c if (c as u32) < 0x100 && !c.is_control() => out.push(c),
-            c if c.is_control() => out.push(' '),
-            c => match math_symbol(c) {
-                Some(m) => {
-                    out.push_str("\\ensuremath{");
-                    out.push_str(m);
-                    out.push('}');
-                }
-                None => out.push_str(&format!("\\texttt{{U+{:04X}}}", c as u32)),
-            },
-        }
-    }
-    out
-}
-
-/// The amsmath/amssymb command for common mathematical characters.
-fn math_symbol(c: char) -> Option<&'static str> {
-    const GREEK: [(char, &str); 40] = [
-        ('α', "\\alpha"),
-        ('β', "\\beta"),
-        ('γ', "\\gamma"),
-        ('δ', "\\delta"),
-        ('ε', "\\epsilon"),
-        ('ζ', "\\zeta"),
-        ('η', "\\eta"),
-        ('θ', "\\theta"),
-        ('ι', "\\iota"),
-        ('κ', "\\kappa"),
-        ('λ', "\\lambda"),
-        ('μ', "\\mu"),
-        ('ν', "\\nu"),
-        ('ξ', "\\xi"),
-        ('π', "\\pi"),
-        ('ρ', "\\rho"),
-        ('σ', "\\sigma"),
-        ('τ', "\\tau"),
-        ('υ', "\\upsilon"),
-        ('φ', "\\phi"),
-        ('χ', "\\chi"),
-        ('ψ', "\\psi"),
-        ('ω', "\\omega"),
-        ('Γ', "\\Gamma"),
-        ('Δ', "\\Delta"),
-        ('Θ', "\\Theta"),
-        ('Λ', "\\Lambda"),
-        ('Ξ', "\\Xi"),
-        ('Π', "\\Pi"),
-        ('Σ', "\\Sigma"),
-        ('Φ', "\\Phi"),
-        ('Ψ', "\\Psi"),
-        ('Ω', "\\Omega"),
-        ('ϕ', "\\varphi"),
-        ('ϵ', "\\varepsilon"),
-        ('ℝ', "\\mathbb{R}"),
-        ('ℕ', "\\mathbb{N}"),
-        ('ℤ', "\\mathbb{Z}"),
-        ('ℚ', "\\mathbb{Q}"),
-        ('ℂ', "\\mathbb{C}"),
-    ];
-    const OPERATORS: [(char, &str); 32] = [
-        ('≠', "\\neq"),
-        ('≤', "\\leq"),
-        ('≥', "\\geq"),
-        ('≈', "\\approx"),
-        ('≡', "\\equiv"),
-        ('∧', "\\land"),
-        ('∨', "\\lor"),
-        ('¬', "\\neg"),
-        ('→', "\\rightarrow"),
-        ('←', "\\leftarrow"),
-        ('↔', "\\leftrightarrow"),
-        ('⇒', "\\Rightarrow"),
-        ('⇔', "\\Leftrightarrow"),
-        ('∀', "\\forall"),
-        ('∃', "\\exists"),
-        ('∈', "\\in"),
-        ('∉', "\\notin"),
-        ('⊂', "\\subset"),
-        ('⊆', "\\subseteq"),
-        ('∪', "\\cup"),
-        ('∩', "\\cap"),
-        ('∅', "\\emptyset"),
-        ('∞', "\\infty"),
-        ('∫', "\\int"),
-        ('∑', "\\sum"),
-        ('∏', "\\prod"),
-        ('√', "\\surd"),
-        ('∂', "\\partial"),
-        ('∇', "\\nabla"),
-        ('⋅', "\\cdot"),
-        ('∘', "\\circ"),
-        ('−', "-"),
-    ];
-    GREEK
-        .iter()
-        .chain(OPERATORS.iter())
-        .find(|(k, _)| *k == c)
-        .map(|(_, v)| *v)
-}
 
 /// Renders the graph: a standalone `article`, or (with `standalone` false) the body only.
 /// Ends with one newline.
@@ -143,7 +28,7 @@ pub fn render_to(
     let total = graph.len();
     let checked = graph.machine_checkable().len();
     let mut lines = super::Lines::new(sink);
-    let title = tex_escape(&title(graph));
+    let title = tex::text(&title(graph));
     if standalone {
         lines.extend([
             "\\documentclass[11pt]{article}".to_string(),
@@ -151,7 +36,7 @@ pub fn render_to(
             "\\usepackage{amsmath,amssymb}".into(),
             "\\usepackage[colorlinks=true,linkcolor=blue]{hyperref}".into(),
             format!("\\title{{{title}}}"),
-            format!("\\author{{{}}}", tex_escape(&producer(&graph.metadata))),
+            format!("\\author{{{}}}", tex::text(&producer(&graph.metadata))),
             "\\date{\\today}".into(),
             "\\begin{document}".into(),
             "\\maketitle".into(),
@@ -181,8 +66,8 @@ pub fn render_to(
     for (status, count) in graph.summary() {
         lines.push(format!(
             "\\texttt{{{}}} & {count} & {} \\\\",
-            tex_escape(&status),
-            tex_escape(badge(&status).unwrap_or(&status))
+            tex::text(&status),
+            tex::text(badge(&status).unwrap_or(&status))
         ));
     }
     lines.push("\\end{tabular}");
@@ -196,29 +81,26 @@ pub fn render_to(
             (_, m) if !m.is_empty() => m.to_string(),
             _ => format!("Claim {index}"),
         };
-        lines.push(format!(
-            "\\subsection*{{{index}. {}}}",
-            tex_escape(&heading)
-        ));
+        lines.push(format!("\\subsection*{{{index}. {}}}", tex::text(&heading)));
         lines.push(format!("\\label{{clm:{}}}", claim.id));
         match claim.latex.as_ref().filter(|l| !l.is_empty()) {
-            Some(latex) if super::safe_math(latex) => lines.push(format!("\\[{latex}\\]")),
-            _ => lines.push(format!("\\texttt{{{}}}", tex_escape(&claim.statement))),
+            Some(latex) if tex::safe_math(latex) => lines.push(format!("\\[{latex}\\]")),
+            _ => lines.push(format!("\\texttt{{{}}}", tex::text(&claim.statement))),
         }
         lines.push("\\begin{itemize}");
         lines.push(format!(
             "\\item \\textbf{{Status:}} {} \\texttt{{{}}} -- {}",
-            tex_escape(mark(&claim.status)),
-            tex_escape(&claim.status),
-            tex_escape(badge(&claim.status).unwrap_or("unrecognised status"))
+            tex::text(mark(&claim.status)),
+            tex::text(&claim.status),
+            tex::text(badge(&claim.status).unwrap_or("unrecognised status"))
         ));
         lines.push(format!(
             "\\item \\textbf{{Claim ID:}} \\texttt{{{}}}",
-            tex_escape(&claim.id)
+            tex::text(&claim.id)
         ));
         lines.push(format!(
             "\\item \\textbf{{Method:}} \\texttt{{{}}}",
-            tex_escape(&claim.method)
+            tex::text(&claim.method)
         ));
         if claim.hypotheses.is_empty() {
             lines.push("\\item \\textbf{Hypotheses:} none recorded");
@@ -226,7 +108,7 @@ pub fn render_to(
             let rendered: Vec<String> = claim
                 .hypotheses
                 .iter()
-                .map(|h| format!("\\texttt{{{}}}", tex_escape(h)))
+                .map(|h| format!("\\texttt{{{}}}", tex::text(h)))
                 .collect();
             lines.push(format!(
                 "\\item \\textbf{{Hypotheses:}} {}",
@@ -236,14 +118,14 @@ pub fn render_to(
         if !claim.evidence.is_empty() && claim.evidence != "none" {
             lines.push(format!(
                 "\\item \\textbf{{Evidence:}} {}",
-                tex_escape(&claim.evidence)
+                tex::text(&claim.evidence)
             ));
         }
         if !claim.depends_on.is_empty() {
             let links: Vec<String> = claim
                 .depends_on
                 .iter()
-                .map(|d| format!("\\hyperref[clm:{d}]{{\\texttt{{{}}}}}", tex_escape(d)))
+                .map(|d| format!("\\hyperref[clm:{d}]{{\\texttt{{{}}}}}", tex::text(d)))
                 .collect();
             lines.push(format!(
                 "\\item \\textbf{{Depends on:}} {}",
@@ -254,7 +136,7 @@ pub fn render_to(
             Some(c) => lines.push(format!(
                 "\\item \\textbf{{Certificate:}} {} bytes of \\texttt{{{}}} source emitted (generated, not machine-checked)",
                 c.chars().count(),
-                tex_escape(
+                tex::text(
                     claim
                         .certificate_format
                         .as_deref()
@@ -273,7 +155,7 @@ pub fn render_to(
                         .as_object()
                         .map(|o| super::field_or_empty(o, "rule"))
                         .unwrap_or_default();
-                    format!("\\texttt{{{}}}", tex_escape(&rule))
+                    format!("\\texttt{{{}}}", tex::text(&rule))
                 })
                 .collect();
             lines.push(format!(
@@ -298,10 +180,10 @@ mod tests {
     #[test]
     fn escapes() {
         assert_eq!(
-            tex_escape("a_b & 50% {x}^~\\"),
+            tex::text("a_b & 50% {x}^~\\"),
             "a\\_b \\& 50\\% \\{x\\}\\textasciicircum{}\\textasciitilde{}\\textbackslash{}"
         );
-        assert_eq!(tex_escape("(x ≠ 0) é"), "(x \\ensuremath{\\neq} 0) é");
-        assert_eq!(tex_escape("☃"), "\\texttt{U+2603}");
+        assert_eq!(tex::text("(x ≠ 0) é"), "(x \\ensuremath{\\neq} 0) é");
+        assert_eq!(tex::text("☃"), "\\texttt{U+2603}");
     }
 }

@@ -2,6 +2,7 @@
 //! summary table, the machine-checkable fraction, then one section per claim.
 
 use super::{checker, field_or_empty, percent, producer, title};
+use crate::escape::markdown as md;
 use crate::graph::ClaimGraph;
 use crate::graph::claim::{badge, mark};
 
@@ -26,98 +27,6 @@ impl Default for MarkdownOptions {
     }
 }
 
-/// The longest text of one field that a document shows (a 1 MB statement is cut, with the
-/// number of characters left out).
-const FIELD_LIMIT: usize = 20_000;
-
-/// Untrusted text made safe to stand on one line: terminal controls and bidirectional or
-/// invisible format controls shown as escapes, line breaks as spaces, `|` as `\|` (so a value
-/// stays inside its table cell).
-fn one_line(text: &str) -> String {
-    crate::text::safe_text(&text.replace('\n', " "), FIELD_LIMIT).replace('|', "\\|")
-}
-
-/// `|` as `\|` and line breaks as spaces, so a value stays inside its table cell or line, with
-/// every control neutralised (see [`one_line`]).
-pub fn md_escape(text: &str) -> String {
-    one_line(text)
-}
-
-/// An inline code span of untrusted text that nothing can break out of: delimited by one
-/// backtick more than the longest run of backticks inside (padded with spaces when the text
-/// starts or ends with one, as CommonMark requires). Inside a code span no Markdown or HTML is
-/// interpreted. Plain text without backticks gives `` `text` ``, as the reference writes it.
-pub fn md_code(text: &str) -> String {
-    let body = one_line(text);
-    let mut longest = 0;
-    let mut run = 0;
-    for c in body.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    if longest == 0 {
-        return format!("`{body}`");
-    }
-    let fence = "`".repeat(longest + 1);
-    format!("{fence} {body} {fence}")
-}
-
-/// Untrusted text in a plain-text position of a line (a list item: the evidence, notes, a
-/// re-check's detail), with `|` escaped as the reference escapes it there. See [`md_inert`].
-pub fn md_text(text: &str) -> String {
-    md_inert(&one_line(text))
-}
-
-/// Untrusted text in a heading (the title, a claim's label), where the reference does not
-/// escape `|`. See [`md_inert`].
-pub fn md_heading(text: &str) -> String {
-    md_inert(&crate::text::safe_text(
-        &text.replace('\n', " "),
-        FIELD_LIMIT,
-    ))
-}
-
-/// Makes everything GitHub would turn into live markup inert, with the escapes of the
-/// verification report, and leaves ordinary prose as it is (a benign document renders as the
-/// reference renders it): `<` before a letter, `/`, `!` or `?` (a tag, comment or autolink),
-/// `&` before `#` or a letter (a character reference, which could decode into markup or a
-/// mention), `[` and `]` (links and images), `@` before a name (a mention), `#` before a digit
-/// (an issue reference), `:` before `/` or a name character (a URL scheme or an emoji
-/// shortcode), `www.` (an autolink).
-fn md_inert(line: &str) -> String {
-    let chars: Vec<char> = line.chars().collect();
-    let mut out = String::with_capacity(line.len() + 8);
-    for (i, &c) in chars.iter().enumerate() {
-        let next = chars.get(i + 1).copied();
-        let name = |n: char| n.is_alphanumeric() || matches!(n, '_' | '-' | '+');
-        match c {
-            '<' if next
-                .is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?')) =>
-            {
-                out.push_str("&lt;")
-            }
-            '&' if next.is_some_and(|n| n == '#' || n.is_ascii_alphanumeric()) => {
-                out.push_str("&amp;")
-            }
-            '[' => out.push_str("\\["),
-            ']' => out.push_str("\\]"),
-            '@' if next.is_some_and(name) => out.push_str("&#64;&#8203;"),
-            '#' if next.is_some_and(|n| n.is_ascii_digit()) => out.push_str("&#35;&#8203;"),
-            ':' if next.is_some_and(|n| n == '/' || name(n)) => out.push_str("&#58;&#8203;"),
-            '.' if i >= 3
-                && chars[i - 3..i]
-                    .iter()
-                    .collect::<String>()
-                    .eq_ignore_ascii_case("www") =>
-            {
-                out.push_str("&#46;")
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 /// Renders the graph (the reference's bytes for its own documents). Ends with one newline.
 pub fn render(graph: &ClaimGraph, options: MarkdownOptions) -> String {
     super::collect(|sink| render_to(graph, options, sink))
@@ -140,7 +49,7 @@ pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn Fn
     // rendered exactly as alkahest renders them.
     let opens_with_fraction = !super::is_alkahest(&graph.metadata);
     let mut lines = super::Lines::new(sink);
-    lines.push(format!("# {}", md_heading(&title(graph))));
+    lines.push(format!("# {}", md::heading(&title(graph))));
     lines.push("");
     if opens_with_fraction {
         lines.push(fraction.clone());
@@ -148,7 +57,7 @@ pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn Fn
     }
     lines.push(format!(
         "*{} · claim-graph schema v1 · {total} claim{} · digest `{}`*",
-        md_heading(&producer(&graph.metadata)),
+        md::heading(&producer(&graph.metadata)),
         if total == 1 { "" } else { "s" },
         &graph.digest()[..16]
     ));
@@ -160,8 +69,8 @@ pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn Fn
     for (status, count) in graph.summary() {
         lines.push(format!(
             "| {} | {count} | {} |",
-            md_code(&status),
-            md_text(badge(&status).unwrap_or(&status))
+            md::code(&status),
+            md::text(badge(&status).unwrap_or(&status))
         ));
     }
     lines.push("");
@@ -178,7 +87,7 @@ pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn Fn
         lines.push("> **Capture warnings** — the following results could not be recorded, so this document is incomplete:");
         lines.push(">");
         for e in errors {
-            lines.push(format!("> - {}", md_code(&super::py_str(Some(e)))));
+            lines.push(format!("> - {}", md::code(&super::py_str(Some(e)))));
         }
         lines.push("");
     }
@@ -195,14 +104,14 @@ pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn Fn
         };
         lines.push(format!(
             "### {index}. {} <a id=\"{}\"></a>",
-            md_heading(&heading),
+            md::heading(&heading),
             claim.id
         ));
         lines.push("");
         lines.push(format!(
             "**Status:** {} {} — {}",
             mark(&claim.status),
-            md_code(&claim.status),
+            md::code(&claim.status),
             badge(&claim.status).unwrap_or("unrecognised status")
         ));
         lines.push("");
@@ -214,17 +123,17 @@ pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn Fn
         {
             lines.extend(["$$", &latex, "$$", ""]);
         }
-        lines.push(format!("- **Statement:** {}", md_code(&claim.statement)));
+        lines.push(format!("- **Statement:** {}", md::code(&claim.statement)));
         lines.push(format!("- **Claim ID:** `{}`", claim.id));
-        lines.push(format!("- **Method:** {}", md_code(&claim.method)));
+        lines.push(format!("- **Method:** {}", md::code(&claim.method)));
         if claim.hypotheses.is_empty() {
             lines.push("- **Hypotheses:** none recorded (claim asserted unconditionally)");
         } else {
-            let rendered: Vec<String> = claim.hypotheses.iter().map(|h| md_code(h)).collect();
+            let rendered: Vec<String> = claim.hypotheses.iter().map(|h| md::code(h)).collect();
             lines.push(format!("- **Hypotheses:** {}", rendered.join(", ")));
         }
         if !claim.evidence.is_empty() && claim.evidence != "none" {
-            lines.push(format!("- **Evidence:** {}", md_text(&claim.evidence)));
+            lines.push(format!("- **Evidence:** {}", md::text(&claim.evidence)));
         }
         let links = |ids: &mut dyn Iterator<Item = &str>| {
             ids.map(|d| format!("[`{d}`](#{d})"))
@@ -247,7 +156,7 @@ pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn Fn
             Some(c) => lines.push(format!(
                 "- **Certificate:** {} bytes of {} source emitted (generated, not machine-checked)",
                 c.chars().count(),
-                md_code(
+                md::code(
                     claim
                         .certificate_format
                         .as_deref()
@@ -258,17 +167,17 @@ pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn Fn
             None => lines.push("- **Certificate:** none emitted"),
         }
         if let Some(notes) = claim.notes.as_ref().filter(|n| !n.is_empty()) {
-            lines.push(format!("- **Notes:** {}", md_text(notes)));
+            lines.push(format!("- **Notes:** {}", md::text(notes)));
         }
         if let Some(last) = claim.audit.last() {
             let last = last.object();
             let last = &last;
             lines.push(format!(
                 "- **Last re-check:** {} via {} {} — {}",
-                md_code(&super::py_str(last.get("outcome"))),
-                md_code(&super::py_str(last.get("kind"))),
-                md_text(&checker(last)),
-                md_text(&field_or_empty(last, "detail"))
+                md::code(&super::py_str(last.get("outcome"))),
+                md::code(&super::py_str(last.get("kind"))),
+                md::text(&checker(last)),
+                md::text(&field_or_empty(last, "detail"))
             ));
         }
         lines.push("");
@@ -283,8 +192,8 @@ pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn Fn
             lines.push("| ---: | --- | --- | --- |");
             for (j, step) in claim.derivation.iter().take(options.max_steps).enumerate() {
                 let cell = |key: &str| match step.as_object() {
-                    Some(o) => md_code(&field_or_empty(o, key)),
-                    None => md_code(""),
+                    Some(o) => md::code(&field_or_empty(o, key)),
+                    None => md::code(""),
                 };
                 lines.push(format!(
                     "| {} | {} | {} | {} |",
@@ -319,7 +228,7 @@ pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn Fn
             lines.push(
                 c.trim_end()
                     .lines()
-                    .map(|l| crate::text::safe_text(l, usize::MAX))
+                    .map(|l| crate::escape::terminal::safe_text(l, usize::MAX))
                     .collect::<Vec<_>>()
                     .join("\n"),
             );
@@ -333,7 +242,7 @@ pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn Fn
 /// A claim's LaTeX for a `$$` display block, or `None` (left out) when it could end the block
 /// or carry markup: a display formula is one line of TeX, without `$`, HTML or controls.
 fn display_math(latex: &str) -> Option<String> {
-    super::safe_math(latex).then(|| latex.to_string())
+    crate::escape::latex::safe_math(latex).then(|| latex.to_string())
 }
 
 /// For each claim position, the positions of the claims that cite it, in insertion order.
