@@ -2,12 +2,11 @@
 //! restored, so a new user sees PASS, FAIL and PASS again in a few seconds. Uses only `sh` and
 //! `awk`, which every Linux has.
 
-use crate::capture::{CaptureRequest, DEFAULT_ATOL, DEFAULT_MAX_LOG_BYTES, DEFAULT_RTOL, capture};
+use crate::capture::{CaptureRequest, DEFAULT_ATOL, DEFAULT_MAX_LOG_BYTES, DEFAULT_RTOL};
 use crate::error::{Error, Result, strerror};
 use crate::progress::NoProgress;
 use crate::report::{Report, Status};
 use crate::verify::{RerunOptions, VerifyRequest, verify};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The default folder.
@@ -95,24 +94,47 @@ fn prepare(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-fn summary(report: &Report) -> String {
-    let [(_, pass), (_, fail), (_, inconclusive)] = report.counts();
-    format!(
-        "{} ({pass} passed, {fail} failed, {inconclusive} inconclusive)",
-        report.status().as_str()
-    )
+/// One step of the demo, as it happens.
+#[derive(Debug, Clone)]
+pub enum DemoStep {
+    /// The experiment's files were written to `dir`.
+    Prepared {
+        /// The folder, as given.
+        dir: PathBuf,
+    },
+    /// It was captured.
+    Captured {
+        /// The folder, as given.
+        dir: PathBuf,
+        /// Inputs recorded.
+        inputs: usize,
+        /// Outputs recorded.
+        outputs: usize,
+        /// The command's exit code.
+        exit_code: i64,
+    },
+    /// The untouched evidence was verified.
+    Untouched(Report),
+    /// An output was changed and the evidence verified again.
+    Tampered(Report),
+    /// The output was restored and the evidence verified once more.
+    Restored(Report),
+    /// The command was re-run in a clean environment and its outputs compared.
+    Rerun(Report),
+    /// What to try next.
+    Next {
+        /// The folder, as given.
+        dir: PathBuf,
+    },
 }
 
-/// Runs the demo in `dir`, printing what happens to `out`. Returns whether the three
-/// verifications gave PASS, FAIL, PASS as expected.
-pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
-    let io = |e: std::io::Error| Error::Write {
-        path: "stdout".into(),
-        reason: strerror(&e),
-    };
+/// Runs the demo in `dir`, handing each step to `on_step` as it happens. Returns whether the
+/// verifications gave PASS, FAIL, PASS and the rerun PASS, as expected.
+pub fn run(dir: &Path, on_step: &mut dyn FnMut(&DemoStep)) -> Result<bool> {
     prepare(dir)?;
-    let shown = dir.display();
-    writeln!(out, "1. Wrote a small experiment to {shown}/: analyze.sh (sh + awk) reads data/ and params.txt and writes results/.").map_err(io)?;
+    on_step(&DemoStep::Prepared {
+        dir: dir.to_path_buf(),
+    });
     let request = CaptureRequest {
         name: NAME.into(),
         argv: vec!["sh".into(), "analyze.sh".into()],
@@ -132,25 +154,19 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
         progress: &NoProgress,
         wait: crate::commit::lock::Wait::No,
     };
-    let captured = capture(&request)?;
+    let captured = crate::ops::capture(&request)?;
     let m = &captured.manifest;
-    writeln!(
-        out,
-        "2. Captured it: sciproof capture --name demo --input analyze.sh --input params.txt --input data --output results/table.csv --output-numeric results/summary.json -- sh analyze.sh\n   -> {shown}/{NAME}.sciproof.json ({} inputs, {} outputs, command exit code {})",
-        m.inputs.len(),
-        m.outputs.len(),
-        m.execution.exit_code
-    )
-    .map_err(io)?;
+    on_step(&DemoStep::Captured {
+        dir: dir.to_path_buf(),
+        inputs: m.inputs.len(),
+        outputs: m.outputs.len(),
+        exit_code: m.execution.exit_code,
+    });
     let manifest: PathBuf = captured.manifest_path.clone();
     let check = || verify(&VerifyRequest::integrity(&manifest, &NoProgress));
     let first = check()?;
-    writeln!(
-        out,
-        "3. Verified the untouched evidence: {}",
-        summary(&first)
-    )
-    .map_err(io)?;
+    let first_ok = first.status() == Status::Pass;
+    on_step(&DemoStep::Untouched(first));
 
     let table = dir.join("results/table.csv");
     let original = std::fs::read(&table).map_err(|e| Error::Write {
@@ -164,33 +180,16 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
         reason: strerror(&e),
     })?;
     let second = check()?;
-    writeln!(
-        out,
-        "4. Appended a line to results/table.csv and verified again: {}",
-        summary(&second)
-    )
-    .map_err(io)?;
-    for c in second.checks.iter().filter(|c| c.status == Status::Fail) {
-        writeln!(
-            out,
-            "     [FAIL] {}: {}",
-            crate::escape::terminal::safe(&c.subject),
-            crate::escape::terminal::safe(&c.message)
-        )
-        .map_err(io)?;
-    }
+    let second_ok = second.status() == Status::Fail;
+    on_step(&DemoStep::Tampered(second));
 
     std::fs::write(&table, &original).map_err(|e| Error::Write {
         path: table.display().to_string(),
         reason: strerror(&e),
     })?;
     let third = check()?;
-    writeln!(
-        out,
-        "5. Restored the original file and verified once more: {}",
-        summary(&third)
-    )
-    .map_err(io)?;
+    let third_ok = third.status() == Status::Pass;
+    on_step(&DemoStep::Restored(third));
     let rerun = verify(&VerifyRequest {
         manifest: manifest.clone(),
         rerun: Some(RerunOptions {
@@ -206,33 +205,10 @@ pub fn run(dir: &Path, out: &mut dyn Write) -> Result<bool> {
         allowed_signers: None,
         progress: &NoProgress,
     })?;
-    writeln!(
-        out,
-        "6. Re-ran the command in a clean environment and compared its outputs: {}",
-        summary(&rerun)
-    )
-    .map_err(io)?;
-    for c in rerun
-        .checks
-        .iter()
-        .filter(|c| c.subject.starts_with("rerun output") || c.subject == "exit code")
-    {
-        writeln!(
-            out,
-            "     [{}] {}: {}",
-            c.status.as_str(),
-            crate::escape::terminal::safe(&c.subject),
-            crate::escape::terminal::safe(&c.message)
-        )
-        .map_err(io)?;
-    }
-    writeln!(
-        out,
-        "\nNext: cd {shown} && sciproof inspect {NAME}.sciproof.json, then sciproof verify {NAME}.sciproof.json (add --json for the machine-readable report)."
-    )
-    .map_err(io)?;
-    Ok(first.status() == Status::Pass
-        && second.status() == Status::Fail
-        && third.status() == Status::Pass
-        && rerun.status() == Status::Pass)
+    let rerun_ok = rerun.status() == Status::Pass;
+    on_step(&DemoStep::Rerun(rerun));
+    on_step(&DemoStep::Next {
+        dir: dir.to_path_buf(),
+    });
+    Ok(first_ok && second_ok && third_ok && rerun_ok)
 }

@@ -49,7 +49,6 @@
 //! | [`export`] | in-toto Statement and OpenLineage events of a manifest |
 //! | [`checkcrate`] | claim-check records and the claim-check RO-Crate (repro's format): write, read back, list problems |
 //! | [`graph`] | claim graphs: content-addressed claims across runs, re-verification, lineage, Markdown/LaTeX |
-//! | [`inspect`] | a readable summary of a manifest (never executes anything) |
 //! | [`demo`] | the built-in example experiment |
 //! | [`progress`] | progress on a terminal for long work, nothing otherwise |
 //! | [`error`] | the library's error type (every refusal is exit code 3 at the CLI) |
@@ -63,6 +62,7 @@ pub mod capture;
 pub mod checkcrate;
 pub mod claims;
 pub mod commit;
+pub mod consent;
 pub mod demo;
 pub mod diff;
 pub mod error;
@@ -70,15 +70,16 @@ pub mod escape;
 pub mod export;
 pub mod graph;
 pub mod hash;
-pub mod inspect;
 pub mod interrupt;
 pub mod ledger;
 pub mod manifest;
 pub mod numeric;
+pub mod ops;
 pub mod paths;
 pub mod policy;
 pub mod probe;
 pub mod progress;
+pub mod render;
 pub mod report;
 pub mod runner;
 pub mod signing;

@@ -144,28 +144,33 @@ pub fn declarations_of<'a>(
 
 /// The confirmation text (also what `--dry-run` prints).
 pub fn prompt(manifest: &Manifest, base: &Path) -> String {
-    let command: Vec<String> = manifest
-        .command
-        .argv
-        .iter()
-        .map(|a| safe_text(a, 200))
-        .collect();
     let outputs: Vec<String> = manifest
         .outputs
         .iter()
         .map(|o| safe_text(&o.path, 200))
         .collect();
-    format!(
-        "SciProof is about to EXECUTE the command recorded in this manifest and replace the evidence with the result:\n\n    {}\n\n    working directory: {}\n    replaces: {}{MANIFEST_SUFFIX} and {}/\n    outputs removed first (restored if the capture fails): {}\n\nIt will run with your current user's permissions and can read, change or delete anything you can, with all of your environment variables. A manifest is untrusted input: only continue if you trust its source and have read the command above.",
-        command.join(" "),
-        base.display(),
-        manifest.name,
-        snapshot_dir_name(&manifest.name),
-        if outputs.is_empty() {
-            "(none)".to_string()
-        } else {
-            outputs.join(", ")
-        }
+    crate::consent::prompt(
+        manifest,
+        base,
+        &crate::consent::Consequences {
+            purpose: " and replace the evidence with the result",
+            details: vec![
+                format!(
+                    "replaces: {}{MANIFEST_SUFFIX} and {}/",
+                    manifest.name,
+                    snapshot_dir_name(&manifest.name)
+                ),
+                format!(
+                    "outputs removed first (restored if the capture fails): {}",
+                    if outputs.is_empty() {
+                        "(none)".to_string()
+                    } else {
+                        outputs.join(", ")
+                    }
+                ),
+            ],
+            environment: ", with all of your environment variables. ".into(),
+        },
     )
 }
 

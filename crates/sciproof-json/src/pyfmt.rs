@@ -155,6 +155,19 @@ pub fn str_repr(s: &str) -> String {
     out
 }
 
+/// Python's `str()` of a JSON value, as the reference prints stored values.
+pub fn py_str(value: Option<&crate::Value>) -> String {
+    match value {
+        None | Some(crate::Value::Null) => "None".into(),
+        Some(crate::Value::String(s)) => s.clone(),
+        Some(crate::Value::Bool(true)) => "True".into(),
+        Some(crate::Value::Bool(false)) => "False".into(),
+        Some(crate::Value::Number(crate::Number::Int(i))) => i.to_string(),
+        Some(crate::Value::Number(crate::Number::Float(f))) => float_repr(*f),
+        Some(v) => crate::to_string_compact(v),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,6 @@ pub use tolerance::{ToleranceSetting, parse_tolerance_settings};
 
 use crate::claims::{Claim, parse_claim};
 use crate::commit::evidence::Transaction;
-use crate::commit::journal::Op;
 use crate::commit::lock::Wait;
 use crate::error::{Error, Result, strerror};
 use crate::hash::sha256_file;
@@ -90,7 +89,7 @@ pub struct Staged {
 }
 
 /// The request, checked and converted to manifest paths.
-struct Plan {
+pub(crate) struct Plan {
     inputs: Vec<String>,
     exact: Vec<String>,
     numeric: Vec<String>,
@@ -98,7 +97,7 @@ struct Plan {
     claims: Vec<Claim>,
 }
 
-fn fail<T>(message: impl Into<String>) -> Result<T> {
+pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T> {
     Err(Error::Capture(message.into()))
 }
 
@@ -277,7 +276,7 @@ fn parse_claims(
 
 /// Checks everything about the request that can be checked without touching the disk beyond
 /// path resolution.
-fn validate_request(req: &CaptureRequest, base: &Path) -> Result<Plan> {
+pub(crate) fn validate_request(req: &CaptureRequest, base: &Path) -> Result<Plan> {
     if !is_valid_name(&req.name) {
         return fail(format!(
             "invalid name {}: use letters, digits, '.', '_' or '-' (max 100 characters)",
@@ -384,35 +383,6 @@ pub fn interrupted_as(e: Error, detail: &str) -> Error {
     }
 }
 
-/// Runs the command of `req` once and writes `NAME.sciproof.json` in `req.base`.
-///
-/// A command that exits with a nonzero status is still recorded (the caller decides the exit
-/// status). Refusals (bad request, the command could not run, it timed out, it modified an
-/// input, a declared output is missing after a successful run) write nothing.
-pub fn capture(req: &CaptureRequest) -> Result<CaptureResult> {
-    let base = resolve_base(&req.base);
-    let plan = validate_request(req, &base)?;
-    let manifest_path = base.join(format!("{}{MANIFEST_SUFFIX}", req.name));
-    let (mut evidence, recovered) = Transaction::open(&manifest_path, Op::Capture, req.wait)?;
-    if std::fs::symlink_metadata(&manifest_path).is_ok() && !req.force {
-        return fail(format!(
-            "{}{MANIFEST_SUFFIX} already exists (use --force to overwrite it)",
-            req.name
-        ));
-    }
-    let staged = record_planned(req, &base, plan, &mut evidence)
-        .map_err(|e| interrupted_as(e, "no evidence was written"))?;
-    evidence.commit(&staged.text, None, false)?;
-    let mut warnings = staged.warnings;
-    warnings.extend(stale_signature(&manifest_path));
-    Ok(CaptureResult {
-        manifest_path,
-        manifest: staged.manifest,
-        warnings,
-        recovered,
-    })
-}
-
 /// The warning for a signature that signs a manifest that was just replaced.
 pub fn stale_signature(manifest: &Path) -> Option<String> {
     let sig = crate::signing::signature_path(manifest);
@@ -439,7 +409,7 @@ pub fn record(req: &CaptureRequest, evidence: &mut Transaction) -> Result<Staged
     record_planned(req, &base, plan, evidence)
 }
 
-fn record_planned(
+pub(crate) fn record_planned(
     req: &CaptureRequest,
     base: &Path,
     plan: Plan,

@@ -2,14 +2,11 @@
 //!
 //! The engine compares two manifests section by section (command, note, environment, git,
 //! inputs, outputs, claims, execution) and returns a [`Diff`] that the renderers in
-//! [`render`] print as text, JSON (`sciproof.diff` 1.0) or Markdown. Numeric outputs whose
+//! [`crate::render::diff`] print as text, JSON (`sciproof.diff` 1.0) or Markdown. Numeric outputs whose
 //! content changed are compared snapshot to snapshot with the OLD tolerance. Unlike the
 //! reference, stdout/stderr differences are shown but do not make two runs "different" on their
 //! own, and environment variable values are shown only on request (verify never shows them).
 
-pub mod render;
-
-use crate::error::Result;
 use crate::escape::terminal::safe_text;
 use crate::json::{Object, Value};
 use crate::manifest::{Artifact, Compare, Input, Manifest, Output};
@@ -394,33 +391,25 @@ fn artifact(old: View, new: View) -> (Vec<String>, Object) {
     (parts, evidence)
 }
 
-/// Compares the manifests at `old` and `new`. Nothing is executed; only the numeric snapshots
-/// the manifests reference are read.
-pub fn diff_manifests(old_path: &Path, new_path: &Path, show_values: bool) -> Result<Diff> {
-    let old = crate::manifest::load(old_path)?;
-    let new = crate::manifest::load(new_path)?;
-    Ok(between(
-        Side {
-            manifest: &old.manifest,
-            base: &old.base,
-            file: &old.file_name,
-        },
-        Side {
-            manifest: &new.manifest,
-            base: &new.base,
-            file: &new.file_name,
-        },
-        show_values,
-    ))
-}
-
 /// One manifest of a comparison.
 pub struct Side<'a> {
+    /// The manifest.
     pub manifest: &'a Manifest,
     /// The folder its snapshot paths are resolved in.
     pub base: &'a Path,
     /// Its file name, for the report.
     pub file: &'a str,
+}
+
+impl<'a> Side<'a> {
+    /// A manifest as it was read from its file.
+    pub fn of(loaded: &'a crate::manifest::Loaded) -> Side<'a> {
+        Side {
+            manifest: &loaded.manifest,
+            base: &loaded.base,
+            file: &loaded.file_name,
+        }
+    }
 }
 
 /// Compares two loaded manifests. Nothing is executed; only the numeric snapshots they

@@ -1,7 +1,6 @@
 //! What changed between two graphs: claims added, removed, and whose status changed.
 
 use super::store::ClaimGraph;
-use crate::json::{Object, Value};
 
 /// A claim present in both graphs with another status.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,33 +29,6 @@ impl GraphDiff {
             && self.removed.is_empty()
             && self.status_changed.is_empty()
             && self.edges_changed.is_empty()
-    }
-
-    /// `{"added": [...], "removed": [...], "status_changed": [{"id","old","new"}], "edges_changed": [...]}`.
-    pub fn to_json(&self) -> Value {
-        let ids = |v: &[String]| Value::Array(v.iter().map(Value::from).collect());
-        Value::Object(
-            Object::new()
-                .with("added", ids(&self.added))
-                .with("removed", ids(&self.removed))
-                .with(
-                    "status_changed",
-                    Value::Array(
-                        self.status_changed
-                            .iter()
-                            .map(|c| {
-                                Value::Object(
-                                    Object::new()
-                                        .with("id", c.id.as_str())
-                                        .with("old", c.old.as_str())
-                                        .with("new", c.new.as_str()),
-                                )
-                            })
-                            .collect(),
-                    ),
-                )
-                .with("edges_changed", ids(&self.edges_changed)),
-        )
     }
 }
 

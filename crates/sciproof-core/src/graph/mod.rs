@@ -2,8 +2,8 @@
 //!
 //! A [`Claim`] is identified by its content ([`claim_id`]); a [`ClaimGraph`] holds claims and
 //! their dependency edges, refuses cycles by construction, answers "what does this rest on?"
-//! and "what dies if this is false?", re-verifies claims that carry a recipe, and renders to
-//! Markdown and LaTeX. Documents are interchangeable with `alkahest.research` (alkahest 3.12).
+//! and "what dies if this is false?", re-verifies claims that carry a recipe. Its documents and
+//! reports are rendered by [`crate::render::graph`]. Documents are interchangeable with `alkahest.research` (alkahest 3.12).
 //!
 //! **The honesty invariant, with no bypass**: recording never raises a status, a conjecture is
 //! always `unverified`, a statement re-worded by the caller is `asserted` unless a recipe this
@@ -17,6 +17,7 @@ pub mod id;
 pub mod index;
 pub mod query;
 pub mod store;
+pub mod view;
 
 pub use claim::Claim;
 pub use document::Form;
@@ -29,4 +30,3 @@ pub mod lineage;
 pub mod load;
 pub mod recipe;
 pub mod record;
-pub mod render;

@@ -6,7 +6,53 @@ use super::error::GraphError;
 use super::store::ClaimGraph;
 use std::collections::BTreeMap;
 
+/// A question about the claims of a graph, as the `graph` subcommands ask it. Claims are named
+/// by their ID or a unique prefix of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Query {
+    /// What dies if this claim is false: every claim that cites it, transitively.
+    Impact(String),
+    /// What this claim rests on, transitively.
+    Ancestors(String),
+    /// The claims that cite this one directly.
+    Dependents(String),
+    /// The claims this one depends on directly, in its own order.
+    Dependencies(String),
+    /// Claims with exactly this status.
+    ByStatus(String),
+    /// Claims carrying this tag.
+    ByTag(String),
+    /// Claims recorded by this method.
+    ByMethod(String),
+    /// Claims a checker checked.
+    MachineCheckable,
+    /// Every claim, each after all of its dependencies.
+    TopologicalOrder,
+    /// Claims that depend on nothing.
+    Roots,
+    /// Claims nothing depends on.
+    Leaves,
+}
+
 impl ClaimGraph {
+    /// The claims answering `query`, in its order; an ID prefix that names no claim, or more
+    /// than one, is an error.
+    pub fn answer(&self, query: &Query) -> Result<Vec<&Claim>, GraphError> {
+        Ok(match query {
+            Query::Impact(id) => self.impact(self.resolve(id)?)?,
+            Query::Ancestors(id) => self.ancestors(self.resolve(id)?)?,
+            Query::Dependents(id) => self.dependents(self.resolve(id)?)?,
+            Query::Dependencies(id) => self.dependencies(self.resolve(id)?)?,
+            Query::ByStatus(status) => self.by_status(status),
+            Query::ByTag(tag) => self.by_tag(tag),
+            Query::ByMethod(method) => self.by_method(method),
+            Query::MachineCheckable => self.machine_checkable(),
+            Query::TopologicalOrder => self.topological_order(),
+            Query::Roots => self.roots(),
+            Query::Leaves => self.leaves(),
+        })
+    }
+
     fn in_order(&self, mask: &[bool]) -> Vec<&Claim> {
         self.claims
             .iter()
@@ -145,7 +191,28 @@ impl ClaimGraph {
             .collect()
     }
 
-    pub(super) fn topological_positions(&self) -> Vec<usize> {
+    /// The claim at `position` (insertion order, from 0).
+    ///
+    /// # Panics
+    /// If `position` is not below [`ClaimGraph::len`].
+    pub fn claim_at(&self, position: usize) -> &Claim {
+        &self.claims[position]
+    }
+
+    /// For each claim position, the positions of the claims that cite it, in insertion order.
+    pub fn dependents_by_position(&self) -> Vec<Vec<usize>> {
+        let mut out = vec![Vec::new(); self.len()];
+        for (i, deps) in self.deps.iter().enumerate() {
+            for &d in deps {
+                out[d as usize].push(i);
+            }
+        }
+        out
+    }
+
+    /// The positions of all claims, each after all of its dependencies (see
+    /// [`ClaimGraph::topological_order`]).
+    pub fn topological_positions(&self) -> Vec<usize> {
         let n = self.claims.len();
         if self
             .deps

@@ -1,15 +1,9 @@
-//! The verification report: one data model, and one small renderer module per output format.
-//!
+//! The verification report: one data model; its renderers are in [`crate::render::report`].
 //! A [`Check`] is data (`status`, `subject`, `message`, `evidence`). The verdict is one pure
 //! function of the checks ([`verdict`]), and so are the `basis` sentence and the list of what was
 //! not checked. Renderers only format; they never decide anything.
 
-pub mod claims;
 pub mod evidence;
-pub mod json;
-pub mod junit;
-pub mod markdown;
-pub mod text;
 
 pub use evidence::{DigestKind, DirectoryEvidence, Evidence};
 
@@ -250,10 +244,12 @@ impl Report {
     }
 }
 
-/// An output format of a report.
-pub trait Renderer {
-    /// The report in this format, ending with a newline.
-    fn render(&self, report: &Report) -> String;
+/// The claims of a manifest checked on its recorded outputs (`sciproof claims check`): a
+/// report whose checks are the claim checks only.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClaimsCheck {
+    /// The report of the claim checks.
+    pub report: Report,
 }
 
 #[cfg(test)]

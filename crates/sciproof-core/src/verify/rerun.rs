@@ -30,8 +30,7 @@ use std::path::{Path, PathBuf};
 /// Default rerun timeout in seconds.
 pub const DEFAULT_TIMEOUT: f64 = 3600.0;
 
-/// Asks the user, given the prompt, whether to execute: `Ok(true)` to go on.
-pub type Confirm<'a> = &'a dyn Fn(&str) -> Result<bool>;
+pub use crate::consent::Confirm;
 
 /// How to rerun.
 pub struct RerunOptions<'a> {
@@ -54,23 +53,21 @@ pub struct RerunOptions<'a> {
 pub const NOTE_RERUN_SCOPE: &str = "scope: integrity and one re-execution. Bitwise agreement across different hardware or platforms is not expected; agreement is not a proof of scientific correctness.";
 
 fn prompt(base: &Path, manifest: &Manifest, env_names: Option<&[String]>) -> String {
-    let command: Vec<String> = manifest
-        .command
-        .argv
-        .iter()
-        .map(|a| safe_text(a, 200))
-        .collect();
     let environment = match env_names {
-        None => "It also receives ALL of your environment variables, including any credentials (use --clean-env to pass only a minimal set). ".to_string(),
+        None => ". It also receives ALL of your environment variables, including any credentials (use --clean-env to pass only a minimal set). ".to_string(),
         Some(names) => format!(
-            "It receives a reduced environment: {}. Files and the network remain fully accessible to it. ",
+            ". It receives a reduced environment: {}. Files and the network remain fully accessible to it. ",
             if names.is_empty() { "(nothing)".to_string() } else { names.join(", ") }
         ),
     };
-    format!(
-        "SciProof is about to EXECUTE the command recorded in this manifest:\n\n    {}\n\n    working directory: {}\n\nIt will run with your current user's permissions and can read, change or delete anything you can. {environment}A manifest is untrusted input: only continue if you trust its source and have read the command above.",
-        command.join(" "),
-        base.display()
+    crate::consent::prompt(
+        manifest,
+        base,
+        &crate::consent::Consequences {
+            purpose: "",
+            details: Vec::new(),
+            environment,
+        },
     )
 }
 

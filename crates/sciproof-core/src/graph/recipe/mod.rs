@@ -71,6 +71,9 @@ pub const EXPRESSION_RECIPES: [&str; 5] = [
     "definite_integral",
 ];
 
+/// The recipe kinds this build runs.
+pub const KINDS: [&str; 3] = ["numeric_relation", sciproof::CLAIM, sciproof::MANIFEST];
+
 /// Whether this build can run a recipe of this kind (a recipe that would be `skipped` does not
 /// count: it re-establishes nothing).
 pub fn is_recognised(kind: &str) -> bool {
@@ -105,55 +108,72 @@ pub struct RecheckOutcome {
 /// The result of a pass, in claim order (skipped claims included).
 #[derive(Debug, Clone, PartialEq)]
 pub struct VerificationReport {
+    /// Every outcome.
     pub outcomes: Vec<RecheckOutcome>,
+    /// When the pass ran.
     pub checked_at: String,
+    /// The counts per outcome.
+    pub summary: RecheckSummary,
 }
 
-impl VerificationReport {
+/// How many re-checks ended in each outcome, and what that means for the exit code.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RecheckSummary {
+    counts: BTreeMap<&'static str, usize>,
+}
+
+impl RecheckSummary {
+    /// Counts one outcome.
+    pub fn add(&mut self, outcome: Outcome) {
+        *self.counts.entry(outcome.as_str()).or_insert(0) += 1;
+    }
+
+    /// Count per outcome word, sorted by word (outcomes that did not occur are absent).
+    pub fn counts(&self) -> &BTreeMap<&'static str, usize> {
+        &self.counts
+    }
+
     /// False if any re-check failed (also when nothing was marked refuted).
     pub fn ok(&self) -> bool {
-        !self.outcomes.iter().any(|o| o.outcome == Outcome::Failed)
+        !self.counts.contains_key(Outcome::Failed.as_str())
     }
 
-    /// Count per outcome word, sorted by word.
-    pub fn summary(&self) -> BTreeMap<&'static str, usize> {
-        let mut out = BTreeMap::new();
-        for o in &self.outcomes {
-            *out.entry(o.outcome.as_str()).or_insert(0) += 1;
+    /// FAIL if a re-check failed, else INCONCLUSIVE if one was inconclusive, else PASS (the
+    /// exit code of `graph verify`).
+    pub fn status(&self) -> crate::report::Status {
+        use crate::report::Status;
+        if !self.ok() {
+            Status::Fail
+        } else if self.counts.contains_key(Outcome::Inconclusive.as_str()) {
+            Status::Inconclusive
+        } else {
+            Status::Pass
         }
-        out
     }
 
-    /// `{'failed': 2, 'ok': 1}`: the summary as Python prints a dict.
-    pub fn summary_repr(&self) -> String {
+    /// `{'failed': 2, 'ok': 1}`: the counts as Python prints a dict.
+    pub fn repr(&self) -> String {
         let items: Vec<String> = self
-            .summary()
+            .counts
             .iter()
             .map(|(k, v)| format!("'{k}': {v}"))
             .collect();
         format!("{{{}}}", items.join(", "))
     }
+}
 
-    /// The reference's report table (checker named `sciproof`).
-    pub fn to_markdown(&self) -> String {
-        let mut lines = vec![
-            "### Re-verification (sciproof)".to_string(),
-            String::new(),
-            "| Claim | Outcome | Check | Detail |".into(),
-            "| --- | --- | --- | --- |".into(),
-        ];
-        for o in &self.outcomes {
-            lines.push(format!(
-                "| `{}` | `{}` | `{}` | {} |",
-                o.claim_id,
-                o.outcome.as_str(),
-                o.kind,
-                crate::escape::markdown::cell(&o.detail)
-            ));
-        }
-        lines.push(String::new());
-        lines.push(format!("Summary: {}", self.summary_repr()));
-        lines.join("\n") + "\n"
+/// A re-verification as it happens: the time of the pass, each claim's outcome as it is
+/// decided, then the counts (rendered by [`crate::render::graph::recheck`]).
+pub struct Reverification;
+
+impl crate::render::Stream for Reverification {
+    type Head = String;
+    type Item = RecheckOutcome;
+    type Tail = RecheckSummary;
+    fn renderer(
+        format: crate::render::OutputFormat,
+    ) -> Option<Box<dyn crate::render::StreamRenderer<Self>>> {
+        crate::render::graph::recheck::renderer(format)
     }
 }
 
@@ -166,7 +186,7 @@ fn recheck(check: Option<&Object>, options: &VerifyOptions, runs: &mut sciproof:
             "no re-verification recipe recorded".into(),
         );
     };
-    let kind = super::render::py_str(Some(check.get("kind").unwrap_or(&"".into())));
+    let kind = crate::pyfmt::py_str(Some(check.get("kind").unwrap_or(&"".into())));
     match kind.as_str() {
         "numeric_relation" => numeric_relation::recheck(check, options.tolerance),
         sciproof::CLAIM => sciproof::recheck_claim(check, &options.base, runs),
@@ -195,10 +215,11 @@ impl ClaimGraph {
         progress: &dyn crate::progress::Progress,
     ) -> VerificationReport {
         let mut outcomes = Vec::with_capacity(self.claims.len());
-        self.verify_each(options, progress, &mut |o| outcomes.push(o.clone()));
+        let summary = self.verify_each(options, progress, &mut |o| outcomes.push(o.clone()));
         VerificationReport {
             outcomes,
             checked_at: options.checked_at.clone(),
+            summary,
         }
     }
 
@@ -207,15 +228,15 @@ impl ClaimGraph {
     ///
     /// Guarantees: every outcome but `skipped` appends an audit entry (`at`, `checker`,
     /// `outcome`, `kind`, `detail`); a `failed` one sets `refuted` when `mark_refuted`; nothing
-    /// else changes and no outcome ever raises a status. Returns the count per outcome.
+    /// else changes and no outcome ever raises a status. Returns the counts per outcome.
     pub fn verify_each(
         &mut self,
         options: &VerifyOptions,
         progress: &dyn crate::progress::Progress,
         on_outcome: &mut dyn FnMut(&RecheckOutcome),
-    ) -> BTreeMap<&'static str, usize> {
+    ) -> RecheckSummary {
         let mut runs = sciproof::Runs::default();
-        let mut summary = BTreeMap::new();
+        let mut summary = RecheckSummary::default();
         progress.begin(
             "re-verifying claims",
             self.claims.len() as u64,
@@ -238,7 +259,7 @@ impl ClaimGraph {
                     claim.status = super::claim::REFUTED.into();
                 }
             }
-            *summary.entry(result.outcome.as_str()).or_insert(0) += 1;
+            summary.add(result.outcome);
             on_outcome(&RecheckOutcome {
                 claim_id: claim.id.clone(),
                 outcome: result.outcome,
@@ -316,11 +337,13 @@ mod tests {
             base: PathBuf::from("."),
         };
         let report = g.verify(&options, &crate::progress::NoProgress);
-        assert!(!report.ok());
+        assert!(!report.summary.ok());
+        assert_eq!(report.summary.status(), crate::report::Status::Fail);
         assert_eq!(
-            report.summary_repr(),
+            report.summary.repr(),
             "{'failed': 1, 'numeric_ok': 1, 'skipped': 1}"
         );
+        assert_eq!(report.outcomes.len(), 3);
         // A passing re-check appends an audit entry and promotes nothing.
         let h = g.get(&holds).unwrap();
         assert_eq!(

@@ -1,0 +1,47 @@
+//! `graph verify`: every claim with a recipe re-checked; outcomes handed on as they are
+//! decided, then the graph (with its new audit entries) written.
+
+use super::{Warn, graph_dir, lock, open, save};
+use crate::commit::lock::Wait;
+use crate::error::Result;
+use crate::graph::recipe::{RecheckOutcome, RecheckSummary, VerifyOptions};
+use crate::progress::Progress;
+use std::path::PathBuf;
+
+/// How to re-verify.
+pub struct GraphVerifyRequest<'a> {
+    /// The graph file.
+    pub graph: PathBuf,
+    /// Absolute tolerance of `numeric_relation` recipes without their own.
+    pub tolerance: f64,
+    /// Mark a claim whose re-check failed `refuted`.
+    pub mark_refuted: bool,
+    /// When (RFC 3339), written into every audit entry.
+    pub checked_at: String,
+    /// What to do when another sciproof is changing the graph.
+    pub wait: Wait<'a>,
+    /// Progress while the graph is read and re-checked.
+    pub progress: &'a dyn Progress,
+    /// Receives what was dropped when reading the graph.
+    pub warn: Warn<'a>,
+}
+
+/// Re-verifies (see [`crate::graph::ClaimGraph::verify_each`]) and writes the graph; the
+/// counts decide the exit code ([`RecheckSummary::status`]).
+pub fn verify(
+    request: &GraphVerifyRequest,
+    on_outcome: &mut dyn FnMut(&RecheckOutcome),
+) -> Result<RecheckSummary> {
+    let path = &request.graph;
+    let _lock = lock(path, "graph verify", request.wait)?;
+    let mut graph = open(path, request.progress, request.warn)?;
+    let options = VerifyOptions {
+        tolerance: request.tolerance,
+        mark_refuted: request.mark_refuted,
+        checked_at: request.checked_at.clone(),
+        base: graph_dir(path),
+    };
+    let summary = graph.verify_each(&options, request.progress, on_outcome);
+    save(&graph, path)?;
+    Ok(summary)
+}

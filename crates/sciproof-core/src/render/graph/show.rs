@@ -1,0 +1,55 @@
+//! The graph as a document (`graph show`): Markdown, LaTeX, or the graph's own JSON, streamed.
+
+use super::{latex, markdown};
+use crate::graph::Form;
+use crate::graph::view::GraphView;
+use crate::render::{OutputFormat, Render, Renderer, Sink};
+
+impl Render for GraphView<'_> {
+    fn renderer(format: OutputFormat) -> Option<Box<dyn Renderer<Self>>> {
+        Some(match format {
+            OutputFormat::Markdown => Box::new(GraphMarkdown),
+            OutputFormat::Latex => Box::new(GraphLatex),
+            OutputFormat::Json => Box::new(GraphJson),
+            _ => return None,
+        })
+    }
+}
+
+/// The Markdown document (the reference's bytes for its own documents).
+pub struct GraphMarkdown;
+
+impl Renderer<GraphView<'_>> for GraphMarkdown {
+    fn render(&self, view: &GraphView<'_>, out: &mut Sink) {
+        let options = markdown::MarkdownOptions {
+            derivations: view.derivations,
+            ..Default::default()
+        };
+        markdown::render_to(view.graph, options, out);
+    }
+}
+
+/// The LaTeX document (standalone, or the body only).
+pub struct GraphLatex;
+
+impl Renderer<GraphView<'_>> for GraphLatex {
+    fn render(&self, view: &GraphView<'_>, out: &mut Sink) {
+        latex::render_to(view.graph, view.standalone, view.derivations, out);
+    }
+}
+
+/// The graph document itself, indented (the stable form on request).
+pub struct GraphJson;
+
+impl Renderer<GraphView<'_>> for GraphJson {
+    fn render(&self, view: &GraphView<'_>, out: &mut Sink) {
+        view.graph.write_json(
+            Form {
+                pretty: true,
+                stable: view.stable,
+            },
+            out,
+        );
+        out("\n");
+    }
+}

@@ -1,0 +1,223 @@
+//! The output layer: every model sciproof shows, in every format it is shown in, behind one
+//! trait.
+//!
+//! A model (a [`Report`](crate::report::Report), a [`Ledger`](crate::ledger::Ledger), a
+//! [`Diff`](crate::diff::Diff), ...) implements [`Render`]: its list of renderers, one per
+//! [`OutputFormat`] it can be written in. A renderer implements [`Renderer`] for that model and
+//! writes text piece by piece to a sink, so a large document is never held whole. Renderers
+//! compute nothing: verdicts, counts and exit codes come from the models; untrusted text is made
+//! inert with the escaper of the dialect ([`crate::escape`]).
+//!
+//! A model that is produced piece by piece (the outcomes of a claim graph's re-verification,
+//! written as they are decided) implements [`Stream`] instead, with [`StreamRenderer`]s.
+//!
+//! Adding an output format: a variant of [`OutputFormat`], then, for each model that gets it,
+//! one renderer in that model's file below and one line in its list.
+
+pub mod badge;
+pub mod capture;
+pub mod claims_check;
+pub mod crate_read;
+pub mod demo;
+pub mod diff;
+pub mod graph;
+pub mod ledger;
+pub mod manifest;
+pub mod policy;
+pub mod recover;
+pub mod report;
+pub mod sign;
+pub mod update;
+
+/// A format of rendered output, as `--format` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OutputFormat {
+    /// Plain text for people on a terminal.
+    Text,
+    /// A JSON document (or JSON Lines, one record per line, where the model is a list of
+    /// records).
+    Json,
+    /// GitHub-flavoured Markdown.
+    Markdown,
+    /// JUnit XML.
+    Junit,
+    /// LaTeX.
+    Latex,
+}
+
+impl OutputFormat {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [OutputFormat; 5] = [
+        OutputFormat::Text,
+        OutputFormat::Json,
+        OutputFormat::Markdown,
+        OutputFormat::Junit,
+        OutputFormat::Latex,
+    ];
+
+    /// The name `--format` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputFormat::Text => "text",
+            OutputFormat::Json => "json",
+            OutputFormat::Markdown => "markdown",
+            OutputFormat::Junit => "junit",
+            OutputFormat::Latex => "latex",
+        }
+    }
+
+    /// The format named `name`.
+    pub fn from_name(name: &str) -> Option<OutputFormat> {
+        OutputFormat::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// What the format is for, shown by `--help` where it says more than the name.
+    pub fn purpose(self) -> Option<&'static str> {
+        match self {
+            OutputFormat::Markdown => {
+                Some("GitHub-flavoured Markdown, for CI summaries (>> $GITHUB_STEP_SUMMARY)")
+            }
+            OutputFormat::Junit => Some("JUnit XML, for CI test viewers"),
+            _ => None,
+        }
+    }
+}
+
+/// Where rendered text goes, piece by piece.
+pub type Sink<'a> = dyn FnMut(&str) + 'a;
+
+/// Writes one model in one format.
+pub trait Renderer<M: ?Sized>: Sync {
+    /// Writes `model` to `out`; the text ends with a line break.
+    fn render(&self, model: &M, out: &mut Sink);
+}
+
+/// A model that can be rendered: its renderers, one per format.
+pub trait Render {
+    /// The renderer of this model in `format`, if it has one. Each model's implementation is
+    /// its list of formats: one line per format.
+    fn renderer(format: OutputFormat) -> Option<Box<dyn Renderer<Self>>>;
+
+    /// The formats this model can be written in, in the order `--help` lists them.
+    fn formats() -> Vec<OutputFormat> {
+        OutputFormat::ALL
+            .into_iter()
+            .filter(|f| Self::renderer(*f).is_some())
+            .collect()
+    }
+}
+
+/// Writes `model` in `format` to `out`; `false` if the model has no such renderer.
+pub fn render<M: Render>(model: &M, format: OutputFormat, out: &mut Sink) -> bool {
+    match M::renderer(format) {
+        Some(r) => {
+            r.render(model, out);
+            true
+        }
+        None => false,
+    }
+}
+
+/// `model` in `format` as one string (empty if the model has no such renderer).
+pub fn to_string<M: Render>(model: &M, format: OutputFormat) -> String {
+    let mut text = String::new();
+    render(model, format, &mut |piece| text.push_str(piece));
+    text
+}
+
+/// A model produced piece by piece: a head, items as they are decided, and a tail that
+/// summarises them.
+pub trait Stream {
+    /// What is known before the first item.
+    type Head;
+    /// One piece.
+    type Item;
+    /// What is known after the last item.
+    type Tail;
+
+    /// The renderer of this stream in `format`, if it has one (the stream's list of formats).
+    fn renderer(format: OutputFormat) -> Option<Box<dyn StreamRenderer<Self>>>;
+
+    /// The formats this stream can be written in.
+    fn formats() -> Vec<OutputFormat> {
+        OutputFormat::ALL
+            .into_iter()
+            .filter(|f| Self::renderer(*f).is_some())
+            .collect()
+    }
+}
+
+/// Writes a [`Stream`] in one format, piece by piece.
+pub trait StreamRenderer<S: Stream + ?Sized>: Sync {
+    /// Before the first item.
+    fn head(&self, head: &S::Head, out: &mut Sink);
+    /// The item numbered `index` (from 0).
+    fn item(&self, index: usize, item: &S::Item, out: &mut Sink);
+    /// After the last item (`count` items were written).
+    fn tail(&self, count: usize, tail: &S::Tail, out: &mut Sink);
+}
+
+/// A document written line by line to a sink, as `lines.join("\n").trim_end() + "\n"` would
+/// give it, without holding the document: a rendering of a million claims is streamed.
+pub struct Lines<'s> {
+    sink: &'s mut dyn FnMut(&str),
+    /// Line breaks owed before the next non-empty line (empty lines at the end are dropped).
+    owed: usize,
+    started: bool,
+}
+
+impl<'s> Lines<'s> {
+    /// Lines for `sink`.
+    pub fn new(sink: &'s mut dyn FnMut(&str)) -> Self {
+        Lines {
+            sink,
+            owed: 0,
+            started: false,
+        }
+    }
+    /// Appends a line.
+    pub fn push(&mut self, line: impl AsRef<str>) {
+        if self.started {
+            self.owed += 1;
+        }
+        self.started = true;
+        let line = line.as_ref();
+        if !line.is_empty() {
+            for _ in 0..self.owed {
+                (self.sink)("\n");
+            }
+            self.owed = 0;
+            (self.sink)(line);
+        }
+    }
+    /// Appends lines.
+    pub fn extend<S: AsRef<str>>(&mut self, lines: impl IntoIterator<Item = S>) {
+        for line in lines {
+            self.push(line);
+        }
+    }
+    /// Ends the document with one line break.
+    pub fn finish(self) {
+        (self.sink)("\n");
+    }
+}
+
+/// Collects what a renderer writes to a sink into a string.
+pub fn collect(render: impl FnOnce(&mut dyn FnMut(&str))) -> String {
+    let mut text = String::new();
+    render(&mut |piece| text.push_str(piece));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_names_round_trip() {
+        for f in OutputFormat::ALL {
+            assert_eq!(OutputFormat::from_name(f.name()), Some(f));
+        }
+        assert_eq!(OutputFormat::from_name("html"), None);
+    }
+}

@@ -1,0 +1,61 @@
+//! `sciproof graph verify`: every claim with a recipe re-checked, outcomes shown as they are
+//! decided; a failed re-check marks its claim refuted.
+
+use super::warn;
+use crate::commands::Outcome;
+use crate::flags::{py_float, stream_formats};
+use crate::ui::Ui;
+use sciproof_core::graph::recipe::Reverification;
+use sciproof_core::ops::graph::GraphVerifyRequest;
+use sciproof_core::render::OutputFormat;
+use std::path::Path;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Leave statuses alone (the exit code still says a re-check failed).
+    #[arg(long)]
+    no_mark_refuted: bool,
+    /// Absolute tolerance of numeric_relation recipes without their own.
+    #[arg(long, value_name = "X", default_value = "1e-8", value_parser = py_float)]
+    tolerance: f64,
+    /// Report format.
+    #[arg(long, default_value = "text", value_parser = stream_formats::<Reverification>())]
+    format: OutputFormat,
+}
+
+pub fn run(ui: &Ui, graph: &Path, args: Args) -> Outcome {
+    let progress = ui.progress(args.format == OutputFormat::Text);
+    let checked_at = sciproof_core::ops::now();
+    let mut out = None;
+    // Outcomes are written as they are decided (a large graph's report is never held in
+    // memory); a failed write (a closed pipe) does not stop the re-verification, whose
+    // outcomes are saved in the graph, and is reported afterwards.
+    let summary = sciproof_core::ops::graph::verify(
+        &GraphVerifyRequest {
+            graph: graph.to_path_buf(),
+            tolerance: args.tolerance,
+            mark_refuted: !args.no_mark_refuted,
+            checked_at: checked_at.clone(),
+            wait: ui.wait(),
+            progress: progress.as_ref(),
+            warn: &warn(ui),
+        },
+        &mut |outcome| {
+            out.get_or_insert_with(|| {
+                let mut s = ui.stream::<Reverification>(args.format);
+                s.head(&checked_at);
+                s
+            })
+            .item(outcome)
+        },
+    )?;
+    let out = out.unwrap_or_else(|| {
+        let mut s = ui.stream::<Reverification>(args.format);
+        s.head(&checked_at);
+        s
+    });
+    if let Some(e) = out.finish(&summary) {
+        ui.fail_output(&e);
+    }
+    Ok(summary.status().exit_code() as u8)
+}

@@ -1,0 +1,115 @@
+//! Flags shared by several commands, each defined once: the output format (`--json`,
+//! `--format`, whose values are the formats the shown model has renderers for), the rerun
+//! options, and the number grammar of numeric flags.
+
+use crate::error::{CliError, usage};
+use clap::Args;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use sciproof_core::render::{OutputFormat, Render, Stream};
+use std::marker::PhantomData;
+
+/// Python's `float()` grammar for numeric flags, as the reference's argparse reads them.
+pub fn py_float(text: &str) -> Result<f64, String> {
+    sciproof_core::pyfmt::parse_py_float(text)
+        .ok_or_else(|| format!("invalid float value: '{text}'"))
+}
+
+fn possible(formats: Vec<OutputFormat>) -> impl TypedValueParser<Value = OutputFormat> {
+    let values = formats.into_iter().map(|f| {
+        let value = PossibleValue::new(f.name());
+        match f.purpose() {
+            Some(purpose) => value.help(purpose),
+            None => value,
+        }
+    });
+    PossibleValuesParser::new(values)
+        .map(|name| OutputFormat::from_name(&name).unwrap_or(OutputFormat::Text))
+}
+
+/// `--format` values of model `M`: exactly the formats it has renderers for.
+pub fn formats<M: Render>() -> impl TypedValueParser<Value = OutputFormat> {
+    possible(M::formats())
+}
+
+/// `--format` values of stream `S`.
+pub fn stream_formats<S: Stream>() -> impl TypedValueParser<Value = OutputFormat> {
+    possible(S::formats())
+}
+
+/// `--json` and `--format` for a model shown as text by default.
+#[derive(Args, Debug)]
+pub struct FormatFlags<M: Render + Send + Sync + 'static> {
+    /// Print JSON (same as --format json).
+    #[arg(long)]
+    pub json: bool,
+    /// Output format.
+    #[arg(long, value_parser = formats::<M>())]
+    pub format: Option<OutputFormat>,
+    #[arg(skip)]
+    _model: PhantomData<M>,
+}
+
+impl<M: Render + Send + Sync + 'static> FormatFlags<M> {
+    /// The format asked for (text when none is); `--json` with another `--format` is refused.
+    pub fn resolve(&self) -> Result<OutputFormat, CliError> {
+        match (self.json, self.format) {
+            (true, Some(f)) if f != OutputFormat::Json => {
+                usage(format!("--json conflicts with --format {}", f.name()))
+            }
+            (true, _) => Ok(OutputFormat::Json),
+            (false, f) => Ok(f.unwrap_or(OutputFormat::Text)),
+        }
+    }
+}
+
+/// Executing the recorded command again (`verify`, `badge`).
+#[derive(Args, Debug)]
+pub struct RerunFlags {
+    /// EXECUTE the recorded command again and compare its results (runs arbitrary code with your permissions).
+    #[arg(long)]
+    pub rerun: bool,
+    /// Do not ask for confirmation before --rerun.
+    #[arg(long)]
+    pub yes: bool,
+    /// With --rerun: give the command only PATH, temp-directory and numerics variables instead of all of yours.
+    #[arg(long)]
+    pub clean_env: bool,
+    /// Stop the rerun after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "3600.0", value_parser = py_float)]
+    pub timeout: f64,
+}
+
+/// A timeout must be a positive number of seconds.
+pub fn check_timeout(seconds: f64) -> Result<(), CliError> {
+    if seconds.is_finite() && seconds > 0.0 {
+        Ok(())
+    } else {
+        usage("timeout must be a positive number of seconds")
+    }
+}
+
+/// Pairs of a repeated two-value flag (`--claim OUTPUT EXPRESSION`).
+pub fn pairs(flat: &[String]) -> Vec<(String, String)> {
+    flat.chunks(2)
+        .map(|c| (c[0].clone(), c.get(1).cloned().unwrap_or_default()))
+        .collect()
+}
+
+impl RerunFlags {
+    /// The rerun to do, if `--rerun` was given: asking `confirm` unless `--yes`.
+    pub fn options<'a>(
+        &self,
+        confirm: sciproof_core::consent::Confirm<'a>,
+        strict_env: bool,
+        pass_env: Vec<String>,
+    ) -> Option<sciproof_core::verify::RerunOptions<'a>> {
+        self.rerun.then_some(sciproof_core::verify::RerunOptions {
+            assume_yes: self.yes,
+            confirm: Some(confirm),
+            strict_env,
+            clean_env: self.clean_env,
+            pass_env,
+            timeout: self.timeout,
+        })
+    }
+}
