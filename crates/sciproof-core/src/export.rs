@@ -291,7 +291,7 @@ pub fn latex(
         ));
     }
     let base = &loaded.base;
-    let mut documents = crate::claims::locate::Documents::default();
+    let mut documents = crate::numeric::Documents::default();
     let mut lines = vec![
         format!(
             "% SciProof {}: values of {file} (integrity verification: PASS)",

@@ -710,7 +710,7 @@ fn check_claims_at_capture(
     outputs: &[Output],
     warnings: &mut Vec<String>,
 ) -> Result<()> {
-    let mut documents = crate::claims::locate::Documents::default();
+    let mut documents = crate::numeric::Documents::default();
     for claim in claims {
         let present_file = outputs
             .iter()

@@ -22,18 +22,7 @@ pub const CHECKER_URL: &str = "https://crates.io/crates/sciproof";
 
 /// The media type of an output, from its name.
 pub fn media_type(path: &str) -> &'static str {
-    let lower = path.to_lowercase();
-    if lower.ends_with(".json") {
-        "application/json"
-    } else if lower.ends_with(".csv") {
-        "text/csv"
-    } else if lower.ends_with(".tsv") {
-        "text/tab-separated-values"
-    } else if lower.ends_with(".npz") {
-        "application/zip"
-    } else {
-        "application/octet-stream"
-    }
+    crate::numeric::format::media_type(path)
 }
 
 /// The canonical address object of a claim's location: a JSON path as an RFC 6901 `tree`
@@ -41,59 +30,7 @@ pub fn media_type(path: &str) -> &'static str {
 /// (row 0 is the header line, columns by position: repro has no such address, so it reads a
 /// match on one as not-checked, which is safe).
 pub fn address(claim: &Claim) -> Option<Object> {
-    let lower = claim.output.to_lowercase();
-    let loc = claim.location.as_str();
-    if lower.ends_with(".json") {
-        let mut pointer = String::new();
-        let mut rest = loc.strip_prefix('$')?;
-        while !rest.is_empty() {
-            if let Some(after) = rest.strip_prefix('.') {
-                let end = after.find(['.', '[']).unwrap_or(after.len());
-                pointer.push('/');
-                pointer.push_str(&after[..end].replace('~', "~0").replace('/', "~1"));
-                rest = &after[end..];
-            } else if let Some(after) = rest.strip_prefix('[') {
-                let end = after.find(']')?;
-                pointer.push('/');
-                pointer.push_str(&after[..end]);
-                rest = &after[end + 1..];
-            } else {
-                return None;
-            }
-        }
-        return Some(
-            Object::new()
-                .with("contract", 1i64)
-                .with("kind", "tree")
-                .with("pointer", pointer),
-        );
-    }
-    if lower.ends_with(".csv") || lower.ends_with(".tsv") {
-        let (row, col) = loc.strip_prefix('r')?.split_once('c')?;
-        return Some(
-            Object::new()
-                .with("column", col.parse::<u64>().ok()?)
-                .with("contract", 1i64)
-                .with("kind", "cell")
-                .with("row", row.parse::<u64>().ok()?),
-        );
-    }
-    let (name, index) = crate::claims::parse_array_location(loc)?;
-    let array = if lower.ends_with(".npz") {
-        Value::from(name)
-    } else {
-        Value::Null
-    };
-    Some(
-        Object::new()
-            .with("array", array)
-            .with("contract", 1i64)
-            .with(
-                "index",
-                Value::Array(index.into_iter().map(Value::from).collect()),
-            )
-            .with("kind", "array"),
-    )
+    crate::numeric::format::lookup(&claim.output)?.address(&claim.location)
 }
 
 /// The text of a JSON value as a claim's threshold (`0.9`, `"abc"`, `true`, `null`).

@@ -6,10 +6,10 @@
 //! `../shared/seeds/claims.txt`.
 
 pub mod evaluate;
-pub mod locate;
 pub mod printed;
 
 use crate::json::{self, Number, Object, Value};
+use crate::numeric::format::lookup;
 use crate::pyfmt::{float_repr, is_py_space, parse_py_float, py_split, str_repr};
 use thiserror::Error;
 
@@ -108,8 +108,7 @@ impl Claim {
     /// Whether the reference implementation cannot read this claim (a printed claim, or a
     /// claim on an output other than `.json`/`.csv`): it refuses such a manifest as invalid.
     pub fn needs_this_tool(&self) -> bool {
-        let lower = self.output.to_lowercase();
-        self.op == Op::Printed || !(lower.ends_with(".json") || lower.ends_with(".csv"))
+        self.op == Op::Printed || !lookup(&self.output).is_some_and(|f| f.reference_reads_claims())
     }
 
     /// The claim as people write it: `out/m.json: $.acc >= 0.9`, and for `~=`
@@ -147,13 +146,10 @@ impl Claim {
     }
 }
 
-/// Whether `output` (a manifest path) has a suffix claims support: `.json`, `.csv` (the seed),
-/// and `.tsv`, `.npy`, `.npz` (this tool's extensions).
+/// Whether `output` (a manifest path) has a suffix claims support: a numeric format's (`.json`
+/// and `.csv` as the seed says, and this tool's `.tsv`, `.npy` and `.npz`).
 pub fn supported_output(output: &str) -> bool {
-    let lower = output.to_lowercase();
-    [".json", ".csv", ".tsv", ".npy", ".npz"]
-        .iter()
-        .any(|s| lower.ends_with(s))
+    lookup(output).is_some()
 }
 
 /// The location at the start of `expression` (leading spaces skipped) and what follows it: the
@@ -176,130 +172,15 @@ fn split_location(expression: &str) -> (&str, &str) {
 /// location of a `.npy`/`.npz` output may be typed with any spacing after its commas
 /// (`data[1,2]`, `data[1,  2]` are `data[1, 2]`); anything else is kept as it is.
 pub fn typed_location(output: &str, location: &str) -> String {
-    let lower = output.to_lowercase();
-    if lower.ends_with(".npy") || lower.ends_with(".npz") {
-        canonical_array_location(location).unwrap_or_else(|| location.to_string())
-    } else {
-        location.to_string()
-    }
-}
-
-/// See [`typed_location`]; `None` when `location` is not an array location.
-fn canonical_array_location(location: &str) -> Option<String> {
-    let open = location.find('[')?;
-    let inner = location[open + 1..].strip_suffix(']')?;
-    let parts: Vec<&str> = inner
-        .split(',')
-        .map(|p| p.trim_matches(is_py_space))
-        .collect();
-    if inner.trim_matches(is_py_space).is_empty() {
-        return Some(format!("{}[]", &location[..open]));
-    }
-    if parts
-        .iter()
-        .any(|p| p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()))
-    {
-        return None;
-    }
-    Some(format!("{}[{}]", &location[..open], parts.join(", ")))
-}
-
-/// `data[i, j]` (`.npy`) or `member[i]` (`.npz`): the name before `[` and the index.
-pub fn parse_array_location(location: &str) -> Option<(&str, Vec<u64>)> {
-    let open = location.find('[')?;
-    let name = &location[..open];
-    let inner = location[open + 1..].strip_suffix(']')?;
-    if name.is_empty() || name.contains(|c: char| is_py_space(c) || c == ']' || c == '[') {
-        return None;
-    }
-    if inner.is_empty() {
-        return Some((name, Vec::new()));
-    }
-    let mut index = Vec::new();
-    for (k, part) in inner.split(", ").enumerate() {
-        if part.is_empty()
-            || !part.bytes().all(|b| b.is_ascii_digit())
-            || (k == 0 && part.starts_with(' '))
-        {
-            return None;
-        }
-        index.push(part.parse().ok()?);
-    }
-    Some((name, index))
-}
-
-fn is_json_location(location: &str) -> bool {
-    // ^\$(?:\.[^\s\[\]\.#]+|\[\d+\])*$
-    let Some(mut rest) = location.strip_prefix('$') else {
-        return false;
-    };
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix('.') {
-            let end = after
-                .find(|c: char| is_py_space(c) || matches!(c, '[' | ']' | '.' | '#'))
-                .unwrap_or(after.len());
-            if end == 0 {
-                return false;
-            }
-            rest = &after[end..];
-        } else if let Some(after) = rest.strip_prefix('[') {
-            let end = after
-                .find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(after.len());
-            if end == 0 || !after[end..].starts_with(']') {
-                return false;
-            }
-            rest = &after[end + 1..];
-        } else {
-            return false;
-        }
-    }
-    true
-}
-
-fn is_csv_location(location: &str) -> bool {
-    let Some(rest) = location.strip_prefix('r') else {
-        return false;
-    };
-    let Some((row, col)) = rest.split_once('c') else {
-        return false;
-    };
-    !row.is_empty()
-        && !col.is_empty()
-        && row.bytes().all(|b| b.is_ascii_digit())
-        && col.bytes().all(|b| b.is_ascii_digit())
+    lookup(output)
+        .and_then(|f| f.canonical_location(location))
+        .unwrap_or_else(|| location.to_string())
 }
 
 /// Whether `location` is a valid location for the file type of `output`.
 pub fn location_matches_file(location: &str, output: &str) -> bool {
-    if location.chars().count() > MAX_LOCATION_LENGTH {
-        return false;
-    }
-    let lower = output.to_lowercase();
-    if lower.ends_with(".json") {
-        is_json_location(location)
-    } else if lower.ends_with(".csv") || lower.ends_with(".tsv") {
-        is_csv_location(location)
-    } else if lower.ends_with(".npy") {
-        parse_array_location(location).is_some_and(|(name, _)| name == "data")
-    } else if lower.ends_with(".npz") {
-        parse_array_location(location).is_some()
-    } else {
-        false
-    }
-}
-
-fn location_example(output: &str) -> &'static str {
-    let lower = output.to_lowercase();
-    if lower.ends_with(".json") {
-        "$.key[0].name"
-    } else if lower.ends_with(".npy") {
-        "data[0, 1]"
-    } else if lower.ends_with(".npz") {
-        "weights[0, 1]"
-    } else {
-        "r2c1"
-    }
+    location.chars().count() <= MAX_LOCATION_LENGTH
+        && lookup(output).is_some_and(|f| f.valid_location(location))
 }
 
 /// A `--claim` expression that cannot be parsed. The message shows the accepted form.
@@ -331,15 +212,8 @@ pub fn parse_claim(output: &str, expression: &str) -> Result<Claim, ClaimSyntaxE
     if location_text.is_empty() || parts.len() != 2 {
         return fail("expected 'LOCATION OP VALUE', for example '$.accuracy >= 0.9'".into());
     }
-    let array = {
-        let lower = output.to_lowercase();
-        lower.ends_with(".npy") || lower.ends_with(".npz")
-    };
-    let canonical = if array {
-        canonical_array_location(location_text)
-    } else {
-        None
-    };
+    let format = lookup(output);
+    let canonical = format.and_then(|f| f.canonical_location(location_text));
     let location = canonical.as_deref().unwrap_or(location_text);
     let (op_text, rest) = (parts[0], parts[1]);
     let Some(op) = Op::parse(op_text) else {
@@ -348,14 +222,15 @@ pub fn parse_claim(output: &str, expression: &str) -> Result<Claim, ClaimSyntaxE
             str_repr(op_text)
         ));
     };
-    if !supported_output(output) {
+    let Some(format) = format else {
         return Err(ClaimSyntaxError(format!(
-            "claim on {}: claims support .json, .csv, .tsv, .npy and .npz outputs",
-            str_repr(output)
+            "claim on {}: claims support {} outputs",
+            str_repr(output),
+            crate::numeric::format::suffix_list()
         )));
-    }
+    };
     if !location_matches_file(location, output) {
-        let example = location_example(output);
+        let example = format.location_example();
         return fail(format!(
             "{} is not a location in {}; use the form {example} (the one shown in difference \
              reports; keys with dots or spaces cannot be addressed)",

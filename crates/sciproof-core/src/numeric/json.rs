@@ -13,6 +13,7 @@ use super::diff::{Collector, Difference, Kind, Shown};
 use super::rule::compare_values;
 use super::value::{Scalar, short};
 use crate::json::tape::{self, Item, Tape};
+use crate::pyfmt::is_py_space;
 use num_bigint::BigInt;
 use std::borrow::Cow;
 
@@ -190,6 +191,146 @@ pub fn leaves(tape: &Tape) -> Vec<(String, Scalar)> {
     let mut out = Vec::new();
     rec("$".into(), tape.root(), &mut out);
     out
+}
+
+/// JSON documents (`.json`): compared as a whole, structurally.
+pub struct Json;
+
+impl super::format::NumericFormat for Json {
+    fn suffixes(&self) -> &'static [&'static str] {
+        &[".json"]
+    }
+    fn media_type(&self) -> &'static str {
+        "application/json"
+    }
+    fn reference_reads_claims(&self) -> bool {
+        true
+    }
+    fn validate(&self, path: &std::path::Path, name: &str) -> Result<(), NumericError> {
+        load(path, name).map(|_| ())
+    }
+    fn compare(
+        &self,
+        pair: &super::format::Pair,
+        rtol: f64,
+        atol: f64,
+    ) -> Result<Vec<Difference>, NumericError> {
+        let e = load(pair.recorded, pair.recorded_name)?;
+        let a = load(pair.found, pair.found_name)?;
+        Ok(compare(&e, &a, rtol, atol))
+    }
+    fn valid_location(&self, location: &str) -> bool {
+        is_json_location(location)
+    }
+    fn location_example(&self) -> &'static str {
+        "$.key[0].name"
+    }
+    /// `$.key[0].name`: keys that contain dots cannot be addressed (`$.a.b` is key `b` of key
+    /// `a`, never a key named `a.b`).
+    fn value_at(
+        &self,
+        documents: &mut super::format::Documents,
+        path: &std::path::Path,
+        name: &str,
+        location: &str,
+    ) -> Result<Option<Scalar>, NumericError> {
+        if !documents.json.contains_key(path) {
+            let doc = load(path, name)?;
+            documents.json.insert(path.to_path_buf(), doc);
+        }
+        let mut node = documents.json[path].root();
+        for segment in segments(location).unwrap_or_default() {
+            let next = match segment {
+                Segment::Key(k) => node.get(k),
+                Segment::Index(i) => node.index(i),
+            };
+            match next {
+                Some(n) => node = n,
+                None => return Ok(None),
+            }
+        }
+        Ok(scalar(node))
+    }
+    /// An RFC 6901 `tree` pointer.
+    fn address(&self, location: &str) -> Option<crate::json::Object> {
+        let mut pointer = String::new();
+        let mut rest = location.strip_prefix('$')?;
+        while !rest.is_empty() {
+            if let Some(after) = rest.strip_prefix('.') {
+                let end = after.find(['.', '[']).unwrap_or(after.len());
+                pointer.push('/');
+                pointer.push_str(&after[..end].replace('~', "~0").replace('/', "~1"));
+                rest = &after[end..];
+            } else if let Some(after) = rest.strip_prefix('[') {
+                let end = after.find(']')?;
+                pointer.push('/');
+                pointer.push_str(&after[..end]);
+                rest = &after[end + 1..];
+            } else {
+                return None;
+            }
+        }
+        Some(
+            crate::json::Object::new()
+                .with("contract", 1i64)
+                .with("kind", "tree")
+                .with("pointer", pointer),
+        )
+    }
+}
+
+/// One step of a location.
+enum Segment<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn segments(location: &str) -> Option<Vec<Segment<'_>>> {
+    let mut rest = location.strip_prefix('$')?;
+    let mut out = Vec::new();
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('.') {
+            let end = after.find(['.', '[']).unwrap_or(after.len());
+            out.push(Segment::Key(&after[..end]));
+            rest = &after[end..];
+        } else if let Some(after) = rest.strip_prefix('[') {
+            let end = after.find(']')?;
+            out.push(Segment::Index(after[..end].parse().ok()?));
+            rest = &after[end + 1..];
+        } else {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// `^\$(?:\.[^\s\[\]\.#]+|\[\d+\])*$`: the location syntax of JSON claims.
+fn is_json_location(location: &str) -> bool {
+    let Some(mut rest) = location.strip_prefix('$') else {
+        return false;
+    };
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('.') {
+            let end = after
+                .find(|c: char| is_py_space(c) || matches!(c, '[' | ']' | '.' | '#'))
+                .unwrap_or(after.len());
+            if end == 0 {
+                return false;
+            }
+            rest = &after[end..];
+        } else if let Some(after) = rest.strip_prefix('[') {
+            let end = after
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(after.len());
+            if end == 0 || !after[end..].starts_with(']') {
+                return false;
+            }
+            rest = &after[end + 1..];
+        } else {
+            return false;
+        }
+    }
+    true
 }
 
 #[cfg(test)]

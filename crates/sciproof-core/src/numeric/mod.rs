@@ -2,13 +2,14 @@
 //! copy recorded at capture, with the tolerance rule for numbers and exact comparison for
 //! everything else.
 //!
-//! One module per format: [`json`] (whole document, structural), [`csv`] (CSV and TSV, streamed
-//! on two threads), [`npy`] (`.npy` arrays, streamed, never unpickled) and [`npz`] (archives of
-//! `.npy` members). [`rule`] holds the tolerance rule, [`diff`] the difference records and the
+//! One module per format, each implementing [`NumericFormat`] and listed in [`format::FORMATS`]:
+//! [`json`] (whole document, structural), [`csv`] (CSV and TSV, streamed on two threads),
+//! [`npy`] (`.npy` arrays, streamed, never unpickled) and [`npz`] (archives of `.npy` members). [`rule`] holds the tolerance rule, [`diff`] the difference records and the
 //! "ten, then a summary" collector.
 
 pub mod csv;
 pub mod diff;
+pub mod format;
 pub mod json;
 pub mod npy;
 pub mod npz;
@@ -16,6 +17,7 @@ pub mod rule;
 pub mod value;
 
 pub use diff::{Difference, Kind};
+pub use format::{Documents, NumericFormat, Pair, format_of};
 pub use rule::RULE_TEXT;
 
 use std::path::Path;
@@ -30,40 +32,6 @@ impl NumericError {
     /// An I/O error while reading `name`.
     pub fn io(name: &str, e: &std::io::Error) -> Self {
         NumericError(format!("cannot read {name}: {}", crate::error::strerror(e)))
-    }
-}
-
-/// The formats numeric comparison understands, by suffix (case-insensitive).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Json,
-    Csv,
-    Tsv,
-    Npy,
-    Npz,
-}
-
-impl Format {
-    /// The format of `file_name`, or the error the reference gives for other suffixes.
-    pub fn of(file_name: &str) -> Result<Format, NumericError> {
-        let lower = file_name.to_lowercase();
-        let format = if lower.ends_with(".json") {
-            Format::Json
-        } else if lower.ends_with(".csv") {
-            Format::Csv
-        } else if lower.ends_with(".tsv") {
-            Format::Tsv
-        } else if lower.ends_with(".npy") {
-            Format::Npy
-        } else if lower.ends_with(".npz") {
-            Format::Npz
-        } else {
-            return Err(NumericError(format!(
-                "numeric comparison supports .json, .csv, .tsv, .npy and .npz files, got {}",
-                crate::pyfmt::str_repr(file_name)
-            )));
-        };
-        Ok(format)
     }
 }
 
@@ -88,13 +56,7 @@ fn file_name(path: &Path) -> String {
 /// a known suffix, valid content, no repeated JSON keys, a plain numeric `.npy`.
 pub fn check_file(path: &Path) -> Result<(), NumericError> {
     let name = file_name(path);
-    match Format::of(&name)? {
-        Format::Json => json::load(path, &name).map(|_| ()),
-        Format::Csv => csv::validate(path, &name, false).map(|_| ()),
-        Format::Tsv => csv::validate(path, &name, true).map(|_| ()),
-        Format::Npy => npy::validate(path, &name),
-        Format::Npz => npz::validate(path, &name),
-    }
+    format_of(&name)?.validate(path, &name)
 }
 
 /// Compares the recorded copy `recorded` with the found file `found` (the declared output
@@ -107,46 +69,15 @@ pub fn compare_files(
     rtol: f64,
     atol: f64,
 ) -> Result<Vec<Difference>, NumericError> {
-    let recorded_name = file_name(recorded);
-    let found_name = file_name(found);
     let display_name = display.rsplit('/').next().unwrap_or(display).to_string();
-    match Format::of(&display_name)? {
-        Format::Json => {
-            let e = json::load(recorded, &recorded_name)?;
-            let a = json::load(found, &found_name)?;
-            Ok(json::compare(&e, &a, rtol, atol))
-        }
-        Format::Csv => csv::compare_files(
-            recorded,
-            found,
-            &recorded_name,
-            &found_name,
-            false,
-            rtol,
-            atol,
-        ),
-        Format::Tsv => csv::compare_files(
-            recorded,
-            found,
-            &recorded_name,
-            &found_name,
-            true,
-            rtol,
-            atol,
-        ),
-        Format::Npy => {
-            npy::compare_files(recorded, found, &recorded_name, &found_name, "", rtol, atol)
-        }
-        Format::Npz => npz::compare_files(
-            recorded,
-            found,
-            &recorded_name,
-            &found_name,
-            &display_name,
-            rtol,
-            atol,
-        ),
-    }
+    let pair = Pair {
+        recorded,
+        found,
+        recorded_name: &file_name(recorded),
+        found_name: &file_name(found),
+        display_name: &display_name,
+    };
+    format_of(&display_name)?.compare(&pair, rtol, atol)
 }
 
 #[cfg(test)]

@@ -132,6 +132,65 @@ pub fn element_at(
     npy::element_from_stream(&mut entry, &format!("{name}:{member}"), index)
 }
 
+/// NumPy `.npz` archives: every member compared as a `.npy` array.
+pub struct Npz;
+
+impl super::format::NumericFormat for Npz {
+    fn suffixes(&self) -> &'static [&'static str] {
+        &[".npz"]
+    }
+    fn media_type(&self) -> &'static str {
+        "application/zip"
+    }
+    fn reference_reads_claims(&self) -> bool {
+        false
+    }
+    fn validate(&self, path: &Path, name: &str) -> Result<(), NumericError> {
+        validate(path, name)
+    }
+    fn compare(
+        &self,
+        pair: &super::format::Pair,
+        rtol: f64,
+        atol: f64,
+    ) -> Result<Vec<Difference>, NumericError> {
+        compare_files(
+            pair.recorded,
+            pair.found,
+            pair.recorded_name,
+            pair.found_name,
+            pair.display_name,
+            rtol,
+            atol,
+        )
+    }
+    fn valid_location(&self, location: &str) -> bool {
+        npy::parse_array_location(location).is_some()
+    }
+    fn location_example(&self) -> &'static str {
+        "weights[0, 1]"
+    }
+    fn canonical_location(&self, location: &str) -> Option<String> {
+        npy::canonical_array_location(location)
+    }
+    /// `member[i, j]`, read directly at the element's position.
+    fn value_at(
+        &self,
+        _documents: &mut super::format::Documents,
+        path: &Path,
+        name: &str,
+        location: &str,
+    ) -> Result<Option<Scalar>, NumericError> {
+        match npy::parse_array_location(location) {
+            Some((member, index)) => element_at(path, name, member, &index),
+            None => Ok(None),
+        }
+    }
+    fn address(&self, location: &str) -> Option<crate::json::Object> {
+        npy::array_address(location, true)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

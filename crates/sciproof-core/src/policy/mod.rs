@@ -4,6 +4,7 @@
 //! pass. The rules, their order and messages are the reference's (spec §7.4).
 
 mod apply;
+pub mod rules;
 
 pub use apply::apply_policy;
 
@@ -11,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::json::{Object, Value};
 use crate::paths::validate_relative_path;
 use crate::pyfmt::{format_g6, str_repr};
+use rules::ValueKind;
 use std::path::Path;
 
 /// The only policy version.
@@ -19,44 +21,6 @@ pub const POLICY_VERSION: i64 = 1;
 pub const MAX_POLICY_BYTES: u64 = 64 * 1024;
 /// At most this many paths in `outputs.require_numeric`.
 pub const MAX_REQUIRED_OUTPUTS: usize = 100;
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Bool,
-    Int,
-    Count,
-    Positive,
-    NonNegative,
-    Paths,
-}
-
-const SCHEMA: &[(&str, &[(&str, Kind)])] = &[
-    (
-        "manifest",
-        &[
-            ("max_age_days", Kind::Positive),
-            ("require_exit_code", Kind::Int),
-            ("require_git", Kind::Bool),
-            ("forbid_dirty_git", Kind::Bool),
-            ("require_signature", Kind::Bool),
-            ("min_claims", Kind::Count),
-            ("require_note", Kind::Bool),
-            ("require_hardware", Kind::Bool),
-        ],
-    ),
-    (
-        "outputs",
-        &[
-            ("require_numeric", Kind::Paths),
-            ("max_rtol", Kind::NonNegative),
-            ("max_atol", Kind::NonNegative),
-        ],
-    ),
-    (
-        "rerun",
-        &[("require", Kind::Bool), ("require_clean_env", Kind::Bool)],
-    ),
-];
 
 /// One validated rule value.
 #[derive(Debug, Clone, PartialEq)]
@@ -140,7 +104,7 @@ fn type_name(v: &toml::Value) -> String {
     }
 }
 
-fn check_value(place: &str, kind: Kind, value: &toml::Value) -> Result<RuleValue> {
+fn check_value(place: &str, kind: ValueKind, value: &toml::Value) -> Result<RuleValue> {
     let bad = |m: String| Error::Usage(format!("{place}: {m}"));
     let number = match value {
         toml::Value::Integer(i) => Some(*i as f64),
@@ -148,32 +112,32 @@ fn check_value(place: &str, kind: Kind, value: &toml::Value) -> Result<RuleValue
         _ => None,
     };
     match kind {
-        Kind::Bool => match value {
+        ValueKind::Bool => match value {
             toml::Value::Boolean(b) => Ok(RuleValue::Bool(*b)),
             other => Err(bad(format!(
                 "expected true or false, got {}",
                 type_name(other)
             ))),
         },
-        Kind::Int => match value {
+        ValueKind::Int => match value {
             toml::Value::Integer(i) => Ok(RuleValue::Int(*i)),
             other => Err(bad(format!(
                 "expected a whole number, got {}",
                 type_name(other)
             ))),
         },
-        Kind::Count => match value {
+        ValueKind::Count => match value {
             toml::Value::Integer(i) if *i >= 0 => Ok(RuleValue::Int(*i)),
             other => Err(bad(format!(
                 "expected a whole number >= 0, got {}",
                 type_name(other)
             ))),
         },
-        Kind::Positive | Kind::NonNegative => match number {
+        ValueKind::Positive | ValueKind::NonNegative => match number {
             // an integer stays an integer, as written (it is reported as the limit)
             Some(f)
                 if f.is_finite()
-                    && (if kind == Kind::Positive {
+                    && (if kind == ValueKind::Positive {
                         f > 0.0
                     } else {
                         f >= 0.0
@@ -185,7 +149,7 @@ fn check_value(place: &str, kind: Kind, value: &toml::Value) -> Result<RuleValue
                 })
             }
             _ => {
-                let what = if kind == Kind::Positive {
+                let what = if kind == ValueKind::Positive {
                     "greater than 0"
                 } else {
                     "0 or more"
@@ -196,7 +160,7 @@ fn check_value(place: &str, kind: Kind, value: &toml::Value) -> Result<RuleValue
                 )))
             }
         },
-        Kind::Paths => {
+        ValueKind::Paths => {
             let toml::Value::Array(items) = value else {
                 return Err(bad(format!(
                     "expected a list of at most {MAX_REQUIRED_OUTPUTS} paths"
@@ -254,25 +218,25 @@ pub fn parse_policy(text: &str, file: &str) -> Result<Policy> {
         if section == "version" {
             continue;
         }
-        let Some((_, keys)) = SCHEMA.iter().find(|(s, _)| s == section) else {
-            let known: Vec<String> = SCHEMA.iter().map(|(s, _)| format!("[{s}]")).collect();
+        if !rules::sections().contains(&section.as_str()) {
+            let known: Vec<String> = rules::sections().iter().map(|s| format!("[{s}]")).collect();
             return Err(Error::Usage(format!(
                 "{file}: unknown section [{section}]; use one of {}",
                 known.join(", ")
             )));
-        };
+        }
         let toml::Value::Table(content) = content else {
             return Err(Error::Usage(format!("{file}: [{section}] must be a table")));
         };
         for (key, value) in content {
-            let Some((_, kind)) = keys.iter().find(|(k, _)| k == key) else {
-                let known: Vec<&str> = keys.iter().map(|(k, _)| *k).collect();
+            let Some(rule) = rules::rule(section, key) else {
+                let known = rules::keys(section);
                 return Err(Error::Usage(format!(
                     "{file}: unknown rule {section}.{key}; known rules of [{section}]: {}",
                     known.join(", ")
                 )));
             };
-            let checked = check_value(&format!("{file}: {section}.{key}"), *kind, value)?;
+            let checked = check_value(&format!("{file}: {section}.{key}"), rule.kind(), value)?;
             rules.push((section.clone(), key.clone(), checked));
         }
     }

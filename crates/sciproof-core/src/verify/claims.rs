@@ -2,8 +2,8 @@
 //! the rerun's output (phase `rerun`).
 
 use crate::claims::evaluate::{evaluate, json_safe};
-use crate::claims::locate::Documents;
 use crate::manifest::Manifest;
+use crate::numeric::Documents;
 use crate::paths::resolve_inside;
 use crate::report::{Evidence, Report, Status};
 use std::collections::HashSet;

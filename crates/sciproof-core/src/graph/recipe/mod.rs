@@ -1,11 +1,13 @@
 //! Re-verification (spec §5): walk the graph, re-check every claim that carries a recipe, and
 //! only ever lower confidence.
 //!
-//! Recipes this build runs: `numeric_relation` ([`numeric_relation`]), `sciproof_claim` and
-//! `sciproof_manifest` ([`sciproof`]). The expression recipes (`identity`, `zero`,
-//! `derivative`, `antiderivative`, `definite_integral`) need a symbolic engine this build does
-//! not have: they are `skipped` and say so, never a fake pass. Unknown kinds are `skipped` too.
+//! Each recipe kind implements [`Recipe`] in its own file and is listed in [`RECIPES`]:
+//! `numeric_relation` ([`numeric_relation`]), `sciproof_claim` and `sciproof_manifest`
+//! ([`sciproof`]). The expression recipes ([`expression`]: `identity`, `zero`, `derivative`,
+//! `antiderivative`, `definite_integral`) need a symbolic engine this build does not have:
+//! they are `skipped` and say so, never a fake pass. Unknown kinds are `skipped` too.
 
+pub mod expression;
 pub mod numeric_relation;
 pub mod sciproof;
 
@@ -62,25 +64,60 @@ impl Recheck {
     }
 }
 
-/// The expression recipes of the reference, which need a computer-algebra kernel.
-pub const EXPRESSION_RECIPES: [&str; 5] = [
-    "identity",
-    "zero",
-    "derivative",
-    "antiderivative",
-    "definite_integral",
+/// One kind of re-verification recipe: a claim carrying `{"kind": KIND, ...}` is re-checked
+/// by the recipe of that kind. Each kind is one file of this folder, listed in [`RECIPES`].
+pub trait Recipe: Sync {
+    /// The recipe's `kind`.
+    fn kind(&self) -> &'static str;
+
+    /// Whether this build can run it. A recipe that cannot run is `skipped` and re-establishes
+    /// nothing: recording a claim with it does not keep a checked status.
+    fn runs(&self) -> bool {
+        true
+    }
+
+    /// Re-checks the claim whose recipe is `check` (never executes anything).
+    fn recheck(&self, check: &Object, context: &mut Context) -> Recheck;
+}
+
+/// What a pass shares between re-checks.
+pub struct Context<'a> {
+    /// How to re-verify.
+    pub options: &'a VerifyOptions,
+    /// Manifests verified during this pass, by path (each is verified once).
+    pub runs: sciproof::Runs,
+}
+
+/// Every recipe kind this build knows, in the order messages list them.
+pub static RECIPES: [&dyn Recipe; 8] = [
+    &numeric_relation::NumericRelation,
+    &sciproof::ClaimRecipe,
+    &sciproof::ManifestRecipe,
+    &expression::IDENTITY,
+    &expression::ZERO,
+    &expression::DERIVATIVE,
+    &expression::ANTIDERIVATIVE,
+    &expression::DEFINITE_INTEGRAL,
 ];
 
-/// The recipe kinds this build runs.
-pub const KINDS: [&str; 3] = ["numeric_relation", sciproof::CLAIM, sciproof::MANIFEST];
+/// The recipe of `kind`, if this build knows it.
+pub fn recipe(kind: &str) -> Option<&'static dyn Recipe> {
+    RECIPES.iter().copied().find(|r| r.kind() == kind)
+}
+
+/// The recipe kinds this build runs, in the order of [`RECIPES`].
+pub fn runnable_kinds() -> Vec<&'static str> {
+    RECIPES
+        .iter()
+        .filter(|r| r.runs())
+        .map(|r| r.kind())
+        .collect()
+}
 
 /// Whether this build can run a recipe of this kind (a recipe that would be `skipped` does not
 /// count: it re-establishes nothing).
 pub fn is_recognised(kind: &str) -> bool {
-    matches!(
-        kind,
-        "numeric_relation" | sciproof::CLAIM | sciproof::MANIFEST
-    )
+    recipe(kind).is_some_and(|r| r.runs())
 }
 
 /// How to re-verify.
@@ -178,7 +215,7 @@ impl crate::render::Stream for Reverification {
 }
 
 /// Runs the recipe of one claim.
-fn recheck(check: Option<&Object>, options: &VerifyOptions, runs: &mut sciproof::Runs) -> Recheck {
+fn recheck(check: Option<&Object>, context: &mut Context) -> Recheck {
     let Some(check) = check.filter(|c| !c.is_empty()) else {
         return Recheck::new(
             Outcome::Skipped,
@@ -187,21 +224,12 @@ fn recheck(check: Option<&Object>, options: &VerifyOptions, runs: &mut sciproof:
         );
     };
     let kind = crate::pyfmt::py_str(Some(check.get("kind").unwrap_or(&"".into())));
-    match kind.as_str() {
-        "numeric_relation" => numeric_relation::recheck(check, options.tolerance),
-        sciproof::CLAIM => sciproof::recheck_claim(check, &options.base, runs),
-        sciproof::MANIFEST => sciproof::recheck_manifest(check, &options.base, runs),
-        k if EXPRESSION_RECIPES.contains(&k) => Recheck::new(
+    match recipe(&kind) {
+        Some(r) => r.recheck(check, context),
+        None => Recheck::new(
             Outcome::Skipped,
-            k,
-            format!(
-                "the '{k}' recipe needs a symbolic engine that this build of sciproof does not have; not checked"
-            ),
-        ),
-        k => Recheck::new(
-            Outcome::Skipped,
-            k,
-            format!("unknown check kind {}", crate::pyfmt::str_repr(k)),
+            &kind,
+            format!("unknown check kind {}", crate::pyfmt::str_repr(&kind)),
         ),
     }
 }
@@ -235,7 +263,10 @@ impl ClaimGraph {
         progress: &dyn crate::progress::Progress,
         on_outcome: &mut dyn FnMut(&RecheckOutcome),
     ) -> RecheckSummary {
-        let mut runs = sciproof::Runs::default();
+        let mut context = Context {
+            options,
+            runs: sciproof::Runs::default(),
+        };
         let mut summary = RecheckSummary::default();
         progress.begin(
             "re-verifying claims",
@@ -244,7 +275,7 @@ impl ClaimGraph {
         );
         for i in 0..self.claims.len() {
             let check = self.claims[i].check.as_ref().map(|c| c.object());
-            let result = recheck(check.as_ref(), options, &mut runs);
+            let result = recheck(check.as_ref(), &mut context);
             let claim = &mut self.claims[i];
             if result.outcome != Outcome::Skipped {
                 let mut entry = Object::with_capacity(5);

@@ -16,6 +16,18 @@ use num_traits::{Signed, ToPrimitive, Zero};
 
 const KIND: &str = "numeric_relation";
 
+/// `numeric_relation`: `Σ aᵢ·cᵢ = 0` within the tolerance, over the numerals as written.
+pub struct NumericRelation;
+
+impl super::Recipe for NumericRelation {
+    fn kind(&self) -> &'static str {
+        KIND
+    }
+    fn recheck(&self, check: &Object, context: &mut super::Context) -> Recheck {
+        recheck(check, context.options.tolerance)
+    }
+}
+
 /// Re-checks one recipe with `tolerance` unless the recipe carries its own.
 pub fn recheck(check: &Object, tolerance: f64) -> Recheck {
     let done = |outcome, detail: String| Recheck::new(outcome, KIND, detail);

@@ -29,6 +29,30 @@ pub struct VerifiedRun {
     pub report: Report,
 }
 
+/// `sciproof_claim`: a claim of a manifest, checked on its recorded output.
+pub struct ClaimRecipe;
+
+impl super::Recipe for ClaimRecipe {
+    fn kind(&self) -> &'static str {
+        CLAIM
+    }
+    fn recheck(&self, check: &Object, context: &mut super::Context) -> Recheck {
+        recheck_claim(check, &context.options.base, &mut context.runs)
+    }
+}
+
+/// `sciproof_manifest`: a run's recorded evidence, verified for integrity.
+pub struct ManifestRecipe;
+
+impl super::Recipe for ManifestRecipe {
+    fn kind(&self) -> &'static str {
+        MANIFEST
+    }
+    fn recheck(&self, check: &Object, context: &mut super::Context) -> Recheck {
+        recheck_manifest(check, &context.options.base, &mut context.runs)
+    }
+}
+
 /// Verified manifests of one pass, by path.
 #[derive(Default)]
 pub struct Runs {

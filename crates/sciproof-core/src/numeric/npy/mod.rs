@@ -12,6 +12,7 @@ use super::NumericError;
 use super::diff::{Difference, Kind, Shown};
 use super::rule::{number_details, numbers_close, tolerance_suffix};
 use super::value::{Scalar, short};
+use crate::pyfmt::is_py_space;
 use crate::pyfmt::{complex_repr, f32_repr, float_repr};
 use half::f16;
 use rayon::prelude::*;
@@ -511,6 +512,133 @@ pub fn element_at(path: &Path, name: &str, index: &[u64]) -> Result<Option<Scala
     file.read_exact_at(&mut b, h.data_offset + pos * h.dtype.size as u64)
         .map_err(|e| NumericError::io(name, &e))?;
     Ok(Some(elem_scalar(decode(&b, &h.dtype))))
+}
+
+/// NumPy `.npy` arrays: streamed, never unpickled.
+pub struct Npy;
+
+impl super::format::NumericFormat for Npy {
+    fn suffixes(&self) -> &'static [&'static str] {
+        &[".npy"]
+    }
+    fn media_type(&self) -> &'static str {
+        "application/octet-stream"
+    }
+    fn reference_reads_claims(&self) -> bool {
+        false
+    }
+    fn validate(&self, path: &Path, name: &str) -> Result<(), NumericError> {
+        validate(path, name)
+    }
+    fn compare(
+        &self,
+        pair: &super::format::Pair,
+        rtol: f64,
+        atol: f64,
+    ) -> Result<Vec<Difference>, NumericError> {
+        compare_files(
+            pair.recorded,
+            pair.found,
+            pair.recorded_name,
+            pair.found_name,
+            "",
+            rtol,
+            atol,
+        )
+    }
+    fn valid_location(&self, location: &str) -> bool {
+        parse_array_location(location).is_some_and(|(name, _)| name == "data")
+    }
+    fn location_example(&self) -> &'static str {
+        "data[0, 1]"
+    }
+    fn canonical_location(&self, location: &str) -> Option<String> {
+        canonical_array_location(location)
+    }
+    /// `data[i, j]`, read directly at the element's position.
+    fn value_at(
+        &self,
+        _documents: &mut super::format::Documents,
+        path: &Path,
+        name: &str,
+        location: &str,
+    ) -> Result<Option<Scalar>, NumericError> {
+        match parse_array_location(location) {
+            Some((_, index)) => element_at(path, name, &index),
+            None => Ok(None),
+        }
+    }
+    fn address(&self, location: &str) -> Option<crate::json::Object> {
+        array_address(location, false)
+    }
+}
+
+/// The claim-check `array` address of `name[i, j]` (the array named only in an archive).
+pub(crate) fn array_address(location: &str, named: bool) -> Option<crate::json::Object> {
+    let (name, index) = parse_array_location(location)?;
+    let array = if named {
+        crate::json::Value::from(name)
+    } else {
+        crate::json::Value::Null
+    };
+    Some(
+        crate::json::Object::new()
+            .with("array", array)
+            .with("contract", 1i64)
+            .with(
+                "index",
+                crate::json::Value::Array(
+                    index.into_iter().map(crate::json::Value::from).collect(),
+                ),
+            )
+            .with("kind", "array"),
+    )
+}
+
+/// `data[i, j]` (`.npy`) or `member[i]` (`.npz`): the name before `[` and the index.
+pub fn parse_array_location(location: &str) -> Option<(&str, Vec<u64>)> {
+    let open = location.find('[')?;
+    let name = &location[..open];
+    let inner = location[open + 1..].strip_suffix(']')?;
+    if name.is_empty() || name.contains(|c: char| is_py_space(c) || c == ']' || c == '[') {
+        return None;
+    }
+    if inner.is_empty() {
+        return Some((name, Vec::new()));
+    }
+    let mut index = Vec::new();
+    for (k, part) in inner.split(", ").enumerate() {
+        if part.is_empty()
+            || !part.bytes().all(|b| b.is_ascii_digit())
+            || (k == 0 && part.starts_with(' '))
+        {
+            return None;
+        }
+        index.push(part.parse().ok()?);
+    }
+    Some((name, index))
+}
+
+/// An array location typed with any spacing after its commas (`data[1,2]`, `data[1,  2]`),
+/// in the form manifests and difference reports use (`data[1, 2]`); `None` when `location` is
+/// not an array location.
+pub(crate) fn canonical_array_location(location: &str) -> Option<String> {
+    let open = location.find('[')?;
+    let inner = location[open + 1..].strip_suffix(']')?;
+    let parts: Vec<&str> = inner
+        .split(',')
+        .map(|p| p.trim_matches(is_py_space))
+        .collect();
+    if inner.trim_matches(is_py_space).is_empty() {
+        return Some(format!("{}[]", &location[..open]));
+    }
+    if parts
+        .iter()
+        .any(|p| p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    Some(format!("{}[{}]", &location[..open], parts.join(", ")))
 }
 
 #[cfg(test)]

@@ -62,7 +62,7 @@ fn parse_check(text: &str) -> Result<Object> {
             Some(Value::String(_)) => Ok(o),
             _ => Err(Error::Usage(format!(
                 "--check: the recipe needs a \"kind\" string ({})",
-                crate::graph::recipe::KINDS.join(", ")
+                crate::graph::recipe::runnable_kinds().join(", ")
             ))),
         },
         Ok(_) => Err(Error::Usage("--check: expected a JSON object".into())),

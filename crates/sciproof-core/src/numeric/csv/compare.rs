@@ -1,0 +1,250 @@
+//! Comparing two CSV/TSV files row by row, each read and split on its own thread; cells are
+//! parsed only where the texts differ.
+
+use super::NumericError;
+use super::cell_value;
+use super::read::RowReader;
+use crate::numeric::diff::{Collector, Difference, Kind};
+use crate::numeric::rule::{compare_values, numbers_close};
+use crate::numeric::value::{Scalar, short};
+use crate::pyfmt::str_repr;
+use num_bigint::BigInt;
+use std::path::Path;
+use std::sync::mpsc;
+
+/// Rows split by a reading thread: the bytes of all fields in one buffer, where each field
+/// ends, and how many fields each row has. Cells are parsed only where the recorded and the
+/// found text differ, so identical cells (nearly all of them, in a rerun) cost one comparison.
+struct Batch {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+    lengths: Vec<usize>,
+}
+
+impl Batch {
+    fn new() -> Self {
+        Batch {
+            bytes: Vec::new(),
+            ends: Vec::new(),
+            lengths: Vec::new(),
+        }
+    }
+}
+
+/// At most this many batches exist per file: memory stays constant whatever the file size.
+const BATCHES: usize = 3;
+
+/// Channels between a reading thread and the comparison: full batches one way, emptied ones
+/// back for reuse (so nothing is allocated per batch after the first few).
+struct BatchChannels {
+    full: mpsc::Receiver<Result<Batch, NumericError>>,
+    empty: mpsc::Sender<Batch>,
+}
+
+fn spawn_reader(path: &Path, name: &str, tsv: bool) -> Result<BatchChannels, NumericError> {
+    let mut reader = RowReader::open(path, name, tsv)?;
+    let (full_tx, full_rx) = mpsc::sync_channel::<Result<Batch, NumericError>>(BATCHES);
+    let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
+    std::thread::spawn(move || {
+        let mut created = 0;
+        while !reader.is_done() {
+            let mut batch = match empty_rx.try_recv() {
+                Ok(b) => b,
+                Err(_) if created < BATCHES => {
+                    created += 1;
+                    Batch::new()
+                }
+                Err(_) => match empty_rx.recv() {
+                    Ok(b) => b,
+                    Err(_) => return, // the comparison ended early
+                },
+            };
+            batch.bytes.clear();
+            batch.ends.clear();
+            batch.lengths.clear();
+            let read = reader.read_chunk(&mut |row| {
+                batch.lengths.push(row.len());
+                let base = batch.bytes.len();
+                batch.bytes.extend_from_slice(row.buf);
+                batch.ends.extend(row.ends.iter().map(|e| e + base));
+            });
+            if let Err(e) = read {
+                let _ = full_tx.send(Err(e));
+                return;
+            }
+            if batch.lengths.is_empty() {
+                created -= 1; // nothing to send: let it go
+                continue;
+            }
+            if full_tx.send(Ok(batch)).is_err() {
+                return;
+            }
+        }
+    });
+    Ok(BatchChannels {
+        full: full_rx,
+        empty: empty_tx,
+    })
+}
+
+struct Rows {
+    rx: BatchChannels,
+    batch: Batch,
+    row: usize,
+    field: usize,
+}
+
+/// One row of a batch: its fields as byte strings.
+struct RowView<'a> {
+    bytes: &'a [u8],
+    ends: &'a [usize],
+    start: usize,
+}
+
+impl<'a> RowView<'a> {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+    fn field(&self, i: usize) -> &'a [u8] {
+        let from = if i == 0 { self.start } else { self.ends[i - 1] };
+        &self.bytes[from..self.ends[i]]
+    }
+}
+
+impl Rows {
+    fn new(rx: BatchChannels) -> Self {
+        Rows {
+            rx,
+            batch: Batch::new(),
+            row: 0,
+            field: 0,
+        }
+    }
+
+    /// The next row, or `None` at the end.
+    fn next(&mut self) -> Result<Option<RowView<'_>>, NumericError> {
+        while self.row >= self.batch.lengths.len() {
+            match self.rx.full.recv() {
+                Ok(batch) => {
+                    let done = std::mem::replace(&mut self.batch, batch?);
+                    let _ = self.rx.empty.send(done);
+                    self.row = 0;
+                    self.field = 0;
+                }
+                Err(_) => return Ok(None),
+            }
+        }
+        let len = self.batch.lengths[self.row];
+        let first = self.field;
+        self.row += 1;
+        self.field += len;
+        let start = if first == 0 {
+            0
+        } else {
+            self.batch.ends[first - 1]
+        };
+        Ok(Some(RowView {
+            bytes: &self.batch.bytes,
+            ends: &self.batch.ends[first..first + len],
+            start,
+        }))
+    }
+}
+
+/// Compares two CSV/TSV files row by row, each split on its own thread.
+pub fn compare_files(
+    recorded: &Path,
+    found: &Path,
+    recorded_name: &str,
+    found_name: &str,
+    tsv: bool,
+    rtol: f64,
+    atol: f64,
+) -> Result<Vec<Difference>, NumericError> {
+    let mut e_rows = Rows::new(spawn_reader(recorded, recorded_name, tsv)?);
+    let mut a_rows = Rows::new(spawn_reader(found, found_name, tsv)?);
+    let mut out = Collector::new();
+    let mut headers: Vec<Option<String>> = Vec::new();
+    let (mut rows_e, mut rows_a, mut cells_e, mut cells_a) = (0u64, 0u64, 0u64, 0u64);
+    let mut r = 0u64;
+    loop {
+        let e = e_rows.next()?;
+        let a = a_rows.next()?;
+        if e.is_none() && a.is_none() {
+            break;
+        }
+        if let Some(row) = &e {
+            rows_e += 1;
+            cells_e += row.len() as u64;
+            if r == 0 {
+                headers = (0..row.len())
+                    .map(|c| {
+                        if let Scalar::Str(s) = cell_value(row.field(c)) {
+                            Some(s)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+            }
+        }
+        if let Some(row) = &a {
+            rows_a += 1;
+            cells_a += row.len() as u64;
+        }
+        if let (Some(er), Some(ar)) = (&e, &a) {
+            if er.len() != ar.len() {
+                let (le, la) = (
+                    Scalar::Int(BigInt::from(er.len())),
+                    Scalar::Int(BigInt::from(ar.len())),
+                );
+                if let Some(d) = compare_values(&format!("row{r}#cols"), &le, &la, rtol, atol) {
+                    out.push(d);
+                }
+            }
+            for c in 0..er.len().min(ar.len()) {
+                let (eb, ab) = (er.field(c), ar.field(c));
+                if eb == ab {
+                    continue; // the same text is the same value
+                }
+                let (ev, av) = (cell_value(eb), cell_value(ab));
+                let same = match (&ev, &av) {
+                    (Scalar::Float(x), Scalar::Float(y)) => numbers_close(*x, *y, rtol, atol),
+                    (x, y) => x == y,
+                };
+                if same {
+                    continue;
+                }
+                let mut location = format!("r{r}c{c}");
+                if r != 0
+                    && let Some(Some(h)) = headers.get(c)
+                {
+                    location = format!("{location} (column {})", short(str_repr(h), 40));
+                }
+                if let Some(d) = compare_values(&location, &ev, &av, rtol, atol) {
+                    out.push(d);
+                }
+            }
+        }
+        r += 1;
+    }
+    let mut prefix = Vec::new();
+    let (ne, na) = (1 + rows_e + cells_e, 1 + rows_a + cells_a);
+    if ne != na {
+        prefix.push(Difference::plain(
+            Kind::Structure,
+            None,
+            format!("structure differs: {ne} values recorded, {na} found"),
+        ));
+    }
+    if let Some(d) = compare_values(
+        "rows",
+        &Scalar::Int(BigInt::from(rows_e)),
+        &Scalar::Int(BigInt::from(rows_a)),
+        rtol,
+        atol,
+    ) {
+        prefix.push(d);
+    }
+    Ok(out.finish(prefix))
+}
