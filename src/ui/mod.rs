@@ -10,6 +10,7 @@ use sciproof_core::error::{Error, strerror};
 use sciproof_core::escape::terminal::safe_text;
 use sciproof_core::progress::{NoProgress, Progress};
 use sciproof_core::render::{OutputFormat, Render, Stream};
+use sciproof_core::signing::SigningError;
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -121,23 +122,25 @@ impl Ui {
                 .stdin(std::process::Stdio::null())
                 .output()
                 .map_err(|e| {
-                    Error::Usage(format!("SSH_ASKPASS could not be run: {}", strerror(&e)))
+                    SigningError::Key(format!("SSH_ASKPASS could not be run: {}", strerror(&e)))
                 })?;
             if !out.status.success() {
-                return Err(Error::Usage("SSH_ASKPASS gave no passphrase".into()));
+                return Err(SigningError::Key("SSH_ASKPASS gave no passphrase".into()).into());
             }
             return Ok(String::from_utf8_lossy(&out.stdout)
                 .trim_end_matches(['\n', '\r'])
                 .to_string());
         }
         if !std::io::stdin().is_terminal() {
-            return Err(Error::Usage(format!(
+            return Err(SigningError::Key(format!(
                 "{} is encrypted: run on a terminal to type its passphrase, or set SSH_ASKPASS",
                 key.display()
-            )));
+            ))
+            .into());
         }
-        rpassword::prompt_password(prompt)
-            .map_err(|e| Error::Usage(format!("no passphrase received: {}", strerror(&e))))
+        rpassword::prompt_password(prompt).map_err(|e| {
+            SigningError::Key(format!("no passphrase received: {}", strerror(&e))).into()
+        })
     }
 
     /// Reports a failed write to standard output and ends the program (see [`StreamOut`]).

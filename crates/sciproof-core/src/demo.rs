@@ -43,15 +43,9 @@ const PARAMS: &str = "scale=100\n";
 
 fn write(path: &Path, text: &str) -> Result<()> {
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Error::Write {
-            path: parent.display().to_string(),
-            reason: strerror(&e),
-        })?;
+        std::fs::create_dir_all(parent).map_err(|e| Error::write(parent.display(), e))?;
     }
-    std::fs::write(path, text).map_err(|e| Error::Write {
-        path: path.display().to_string(),
-        reason: strerror(&e),
-    })
+    std::fs::write(path, text).map_err(|e| Error::write(path.display(), e))
 }
 
 /// Prepares `dir`: creates it, or reuses one this command created before. Refuses a non-empty
@@ -61,7 +55,7 @@ fn prepare(dir: &Path) -> Result<()> {
         Ok(mut entries) => {
             let empty = entries.next().is_none();
             if !empty && !dir.join(MARKER).is_file() {
-                return Err(Error::Usage(format!(
+                return Err(Error::Folder(format!(
                     "{} exists and is not empty, and it was not created by 'sciproof demo'; name an empty or new folder: sciproof demo OTHER-DIR",
                     dir.display()
                 )));
@@ -69,13 +63,13 @@ fn prepare(dir: &Path) -> Result<()> {
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
-            return Err(Error::Usage(format!(
+            return Err(Error::Folder(format!(
                 "{} exists and is not a folder; name a new folder",
                 dir.display()
             )));
         }
         Err(e) => {
-            return Err(Error::Usage(format!(
+            return Err(Error::Folder(format!(
                 "cannot use {}: {}",
                 dir.display(),
                 strerror(&e)
@@ -169,24 +163,15 @@ pub fn run(dir: &Path, on_step: &mut dyn FnMut(&DemoStep)) -> Result<bool> {
     on_step(&DemoStep::Untouched(first));
 
     let table = dir.join("results/table.csv");
-    let original = std::fs::read(&table).map_err(|e| Error::Write {
-        path: table.display().to_string(),
-        reason: strerror(&e),
-    })?;
+    let original = std::fs::read(&table).map_err(|e| Error::write(table.display(), e))?;
     let mut tampered = original.clone();
     tampered.extend_from_slice(b"s4,1,99.000000\n");
-    std::fs::write(&table, &tampered).map_err(|e| Error::Write {
-        path: table.display().to_string(),
-        reason: strerror(&e),
-    })?;
+    std::fs::write(&table, &tampered).map_err(|e| Error::write(table.display(), e))?;
     let second = check()?;
     let second_ok = second.status() == Status::Fail;
     on_step(&DemoStep::Tampered(second));
 
-    std::fs::write(&table, &original).map_err(|e| Error::Write {
-        path: table.display().to_string(),
-        reason: strerror(&e),
-    })?;
+    std::fs::write(&table, &original).map_err(|e| Error::write(table.display(), e))?;
     let third = check()?;
     let third_ok = third.status() == Status::Pass;
     on_step(&DemoStep::Restored(third));

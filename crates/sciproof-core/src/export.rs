@@ -246,37 +246,37 @@ pub fn latex(
     verdict: crate::report::Status,
     reason: &str,
 ) -> Result<String> {
-    let usage = |m: String| Err(Error::Usage(m));
+    let refuse = |m: String| Err(Error::Export(m));
     if values.is_empty() {
-        return usage("give at least one --value NAME OUTPUT LOCATION".into());
+        return refuse("give at least one --value NAME OUTPUT LOCATION".into());
     }
     if values.len() > MAX_LATEX_VALUES {
-        return usage(format!("at most {MAX_LATEX_VALUES} values per export"));
+        return refuse(format!("at most {MAX_LATEX_VALUES} values per export"));
     }
     let m = &loaded.manifest;
     let mut names = std::collections::HashSet::new();
     for (name, output, location) in values {
         if name.is_empty() || name.len() > 40 || !name.bytes().all(|b| b.is_ascii_alphabetic()) {
-            return usage(format!(
+            return refuse(format!(
                 "--value {}: a LaTeX macro name is 1 to 40 letters (no digits, underscores or punctuation)",
                 crate::pyfmt::str_repr(name)
             ));
         }
         if !names.insert(name.clone()) {
-            return usage(format!("a macro name is used more than once: {name}"));
+            return refuse(format!("a macro name is used more than once: {name}"));
         }
         if !m
             .outputs
             .iter()
             .any(|o| &o.path == output && o.present && !o.artifact.is_directory())
         {
-            return usage(format!(
+            return refuse(format!(
                 "{} is not a declared output file of this manifest",
                 crate::pyfmt::str_repr(output)
             ));
         }
         if !crate::claims::location_matches_file(location, output) {
-            return usage(format!(
+            return refuse(format!(
                 "{} is not a location in {}; use $.key[0].name for JSON, r2c1 for CSV/TSV or data[0, 1] for .npy (the form shown in difference reports)",
                 crate::pyfmt::str_repr(location),
                 crate::pyfmt::str_repr(output)
@@ -285,7 +285,7 @@ pub fn latex(
     }
     let file = &loaded.file_name;
     if verdict != crate::report::Status::Pass {
-        return usage(format!(
+        return refuse(format!(
             "not exporting values: the verification of {file} is {} ({reason}). Run 'sciproof verify' to see why.",
             verdict.as_str()
         ));
@@ -302,8 +302,8 @@ pub fn latex(
     for (name, output, location) in values {
         let found = documents
             .find(&base.join(output), output, location)
-            .map_err(|e| Error::Usage(e.0))?
-            .ok_or_else(|| Error::Usage(format!("{location} is not present in {output}")))?;
+            .map_err(|e| Error::Export(e.0))?
+            .ok_or_else(|| Error::Export(format!("{location} is not present in {output}")))?;
         lines.push(format!(
             "\\newcommand{{\\{name}}}{{{}}}",
             latex_value(&found)

@@ -19,15 +19,25 @@ pub const MAX_MANIFESTS: usize = 1000;
 pub struct Entry {
     /// Path relative to the listed folder, `/`-separated.
     pub file: String,
+    /// The experiment's name.
     pub name: Option<String>,
+    /// When it was captured.
     pub created_at: Option<String>,
+    /// The command's exit code.
     pub exit_code: Option<i64>,
+    /// The Git commit (12 characters).
     pub commit: Option<String>,
+    /// Whether the working tree had changes.
     pub dirty: Option<bool>,
+    /// Inputs recorded.
     pub inputs: Option<usize>,
+    /// Outputs recorded.
     pub outputs: Option<usize>,
+    /// Claims recorded.
     pub claims: Option<usize>,
+    /// The note.
     pub note: Option<String>,
+    /// Whether a signature file is beside it.
     pub signed: bool,
     /// With `--check`: the integrity verdict.
     pub verdict: Option<Status>,
@@ -58,7 +68,7 @@ fn find(dir: &Path, recursive: bool) -> Result<Vec<PathBuf>> {
             } else if kind.is_file() && name.ends_with(MANIFEST_SUFFIX) {
                 found.push(entry.path());
                 if found.len() > MAX_MANIFESTS {
-                    return Err(Error::Usage(format!(
+                    return Err(Error::Folder(format!(
                         "more than {MAX_MANIFESTS} manifests; list a smaller directory"
                     )));
                 }
@@ -163,7 +173,7 @@ pub fn list(request: &ListRequest) -> Result<Ledger> {
     } = request;
     let (dir, recursive, check) = (dir.as_path(), *recursive, *check);
     if !dir.is_dir() {
-        return Err(Error::Usage(format!(
+        return Err(Error::Folder(format!(
             "not a directory: {}",
             crate::paths::resolve_base(dir).display()
         )));

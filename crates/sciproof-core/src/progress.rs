@@ -7,7 +7,9 @@
 /// What a phase counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unit {
+    /// Bytes read.
     Bytes,
+    /// Files processed.
     Files,
     /// Claims of a claim graph.
     Claims,

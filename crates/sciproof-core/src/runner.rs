@@ -47,8 +47,11 @@ pub enum RunError {
 pub struct ExecResult {
     /// The exit status, or the negative number of the signal that ended it.
     pub exit_code: i64,
+    /// Standard output (bounded).
     pub stdout: Stream,
+    /// Standard error (bounded).
     pub stderr: Stream,
+    /// Wall-clock seconds.
     pub duration_seconds: f64,
 }
 

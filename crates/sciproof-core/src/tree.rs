@@ -235,8 +235,11 @@ pub fn tree_size(entries: &[FileEntry]) -> u64 {
 /// (each list sorted by path bytes).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TreeDiff {
+    /// Files only in the current tree.
     pub added: Vec<String>,
+    /// Files only in the recorded tree.
     pub removed: Vec<String>,
+    /// Files in both with other content.
     pub modified: Vec<String>,
 }
 

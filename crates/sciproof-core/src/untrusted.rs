@@ -85,8 +85,11 @@ pub enum Problem {
 /// A file that could not be read, with a complete message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadError {
+    /// The file.
     pub path: PathBuf,
+    /// What it was read as.
     pub kind: Kind,
+    /// What went wrong.
     pub problem: Problem,
 }
 
@@ -151,6 +154,7 @@ pub fn describe(meta: &Metadata) -> &'static str {
 /// Whether a link at the path is followed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Links {
+    /// Follow links.
     Follow,
     /// The path itself must be a regular file (`O_NOFOLLOW`).
     Refuse,

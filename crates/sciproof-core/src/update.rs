@@ -176,7 +176,9 @@ pub fn prompt(manifest: &Manifest, base: &Path) -> String {
 
 /// A finished update.
 pub struct Updated {
+    /// The new capture.
     pub capture: CaptureResult,
+    /// What changed from the old evidence.
     pub diff: Diff,
     /// Warnings beyond the capture's (a stale signature, the previous evidence kept).
     pub warnings: Vec<String>,
@@ -187,7 +189,7 @@ pub fn load_for_update(path: &Path) -> Result<Loaded> {
     let loaded = crate::manifest::load(path)?;
     let expected = format!("{}{MANIFEST_SUFFIX}", loaded.manifest.name);
     if loaded.file_name != expected {
-        return Err(Error::Usage(format!(
+        return Err(Error::Manifest(format!(
             "{} is not named after its experiment ({expected}); rename it back before updating",
             loaded.file_name
         )));
@@ -197,13 +199,17 @@ pub fn load_for_update(path: &Path) -> Result<Loaded> {
 
 /// What to update, and how.
 pub struct UpdateRequest<'a> {
+    /// The manifest file.
     pub manifest: PathBuf,
     /// Replaces the recorded note.
     pub note: Option<String>,
+    /// Seconds before the command is stopped.
     pub timeout: Option<f64>,
     /// Asks the user, given the prompt, whether to go on (`None`: already confirmed).
     pub confirm: Option<Confirm<'a>>,
+    /// What to do when another sciproof is changing this evidence.
     pub wait: Wait<'a>,
+    /// Receives progress.
     pub progress: &'a dyn Progress,
 }
 

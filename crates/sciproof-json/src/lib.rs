@@ -46,11 +46,17 @@ pub enum Number {
 /// A parsed JSON document. Objects preserve key order and never contain a key twice.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
+    /// `null`
     Null,
+    /// `true` or `false`
     Bool(bool),
+    /// A number.
     Number(Number),
+    /// A string.
     String(String),
+    /// An array.
     Array(Vec<Value>),
+    /// An object (keys in order, none twice).
     Object(Object),
 }
 

@@ -54,13 +54,19 @@ pub struct Item<'t> {
 
 /// What a value is, with its content for scalars.
 pub enum Kind<'t> {
+    /// `null`
     Null,
+    /// `true` or `false`
     Bool(bool),
     /// The literal, exact.
     Int(&'t str),
+    /// A float.
     Float(f64),
+    /// A string.
     Str(Cow<'t, str>),
+    /// An array.
     Array,
+    /// An object.
     Object,
 }
 

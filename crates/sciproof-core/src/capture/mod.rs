@@ -45,24 +45,37 @@ pub const DEFAULT_MAX_LOG_BYTES: u64 = 64 * 1024;
 
 /// Everything a capture needs. Paths are as the user gave them (relative to `base` or absolute).
 pub struct CaptureRequest<'a> {
+    /// The experiment name (also names the manifest).
     pub name: String,
+    /// The command and its arguments (run without a shell).
     pub argv: Vec<String>,
     /// The working directory; the manifest is written here.
     pub base: PathBuf,
+    /// Declared inputs (files or directories).
     pub inputs: Vec<String>,
+    /// Outputs compared by exact hash.
     pub outputs: Vec<String>,
+    /// Outputs compared with a numeric tolerance.
     pub numeric_outputs: Vec<String>,
+    /// Relative tolerance of numeric outputs.
     pub rtol: f64,
+    /// Absolute tolerance of numeric outputs.
     pub atol: f64,
     /// Per-output tolerances (`--tolerance OUTPUT 'rtol=X atol=Y'`).
     pub tolerances: Vec<(String, ToleranceSetting)>,
+    /// Seconds before the command is stopped.
     pub timeout: Option<f64>,
+    /// Bytes of stdout and of stderr kept in the manifest.
     pub max_log_bytes: u64,
+    /// Replace an existing manifest.
     pub force: bool,
     /// `(output, expression)` pairs.
     pub claims: Vec<(String, String)>,
+    /// Free text stored in the manifest.
     pub note: Option<String>,
+    /// Also record CPU and GPU facts.
     pub record_hardware: bool,
+    /// Receives progress while files are hashed and the command runs.
     pub progress: &'a dyn Progress,
     /// What to do when another sciproof is writing the same evidence.
     pub wait: Wait<'a>,
@@ -71,7 +84,9 @@ pub struct CaptureRequest<'a> {
 /// A successful capture.
 #[derive(Debug)]
 pub struct CaptureResult {
+    /// Where the manifest was written.
     pub manifest_path: PathBuf,
+    /// The manifest written.
     pub manifest: Manifest,
     /// Things worth knowing that do not stop the capture (printed as `warning: ...`).
     pub warnings: Vec<String>,
@@ -82,9 +97,11 @@ pub struct CaptureResult {
 /// New evidence, built and staged but not yet committed.
 #[derive(Debug)]
 pub struct Staged {
+    /// The manifest.
     pub manifest: Manifest,
     /// The manifest's exact bytes.
     pub text: String,
+    /// Things worth knowing that do not stop the capture.
     pub warnings: Vec<String>,
 }
 
@@ -269,7 +286,7 @@ fn parse_claims(
                 str_repr(output)
             ));
         }
-        records.push(parse_claim(&relative, expression).map_err(|e| Error::Usage(e.0))?);
+        records.push(parse_claim(&relative, expression).map_err(|e| Error::Capture(e.0))?);
     }
     Ok(records)
 }

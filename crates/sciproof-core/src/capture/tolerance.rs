@@ -6,7 +6,9 @@ use crate::pyfmt::{parse_py_float, str_repr};
 /// The settings given for one output; a setting left out keeps the global `--rtol`/`--atol`.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ToleranceSetting {
+    /// The relative tolerance, when the setting gives one.
     pub rtol: Option<f64>,
+    /// The absolute tolerance, when the setting gives one.
     pub atol: Option<f64>,
 }
 
@@ -20,7 +22,9 @@ pub fn parse_tolerance_settings(
     for (output, text) in pairs {
         let shown = str_repr(output);
         if result.iter().any(|(o, _)| o == output) {
-            return Err(Error::Usage(format!("--tolerance given twice for {shown}")));
+            return Err(Error::Capture(format!(
+                "--tolerance given twice for {shown}"
+            )));
         }
         let mut setting = ToleranceSetting::default();
         let replaced = text.replace(',', " ");
@@ -33,23 +37,23 @@ pub fn parse_tolerance_settings(
                 "rtol" if !number.is_empty() => &mut setting.rtol,
                 "atol" if !number.is_empty() => &mut setting.atol,
                 _ => {
-                    return Err(Error::Usage(format!(
+                    return Err(Error::Capture(format!(
                         "--tolerance {shown}: expected 'rtol=X', 'atol=Y' or both, got {}",
                         str_repr(item)
                     )));
                 }
             };
             if slot.is_some() {
-                return Err(Error::Usage(format!(
+                return Err(Error::Capture(format!(
                     "--tolerance {shown}: {name} given twice"
                 )));
             }
             *slot = Some(parse_py_float(number).ok_or_else(|| {
-                Error::Usage(format!("--tolerance {shown}: {name} must be a number"))
+                Error::Capture(format!("--tolerance {shown}: {name} must be a number"))
             })?);
         }
         if setting.rtol.is_none() && setting.atol.is_none() {
-            return Err(Error::Usage(format!(
+            return Err(Error::Capture(format!(
                 "--tolerance {shown}: no setting given; use 'rtol=X atol=Y'"
             )));
         }

@@ -31,7 +31,30 @@ pub mod write;
 pub use record::{CheckRecord, FileRead};
 
 use crate::error::{Error, Result};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Why a claim-check crate cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum CrateError {
+    /// The crate's file cannot be read (missing, too large, not a regular file).
+    #[error("{0}")]
+    Unreadable(String),
+    /// The file is not a claim-check crate.
+    #[error("{}: {source}", .file.display())]
+    NotACrate {
+        /// The crate's metadata file.
+        file: PathBuf,
+        /// Why it is not one.
+        #[source]
+        source: read::NotACrate,
+    },
+    /// The records cannot become a crate.
+    #[error(transparent)]
+    Records(#[from] write::WriteError),
+    /// Something that is not a claim-check crate is where the crate would go.
+    #[error("{} exists and is not a claim-check crate; it was left as it is (move it away, or write the crate elsewhere with -o)", .0.display())]
+    Occupied(PathBuf),
+}
 
 /// The records of a verification of the manifest `loaded` (as it was read, once) that
 /// produced `report`: `checked_at` (RFC 3339) is written into every record; the manifest's
@@ -75,22 +98,16 @@ pub fn to_json_lines(records: &[CheckRecord]) -> String {
 /// ending in `.json` is the file itself. An existing file there is replaced only if it is a
 /// claim-check crate (anything else is refused, so nothing of the user's is overwritten).
 /// Returns the path written.
-pub fn save_crate(records: &[CheckRecord], target: &Path) -> Result<std::path::PathBuf> {
-    let text = write::to_crate(records).map_err(|e| Error::Usage(e.to_string()))?;
+pub fn save_crate(records: &[CheckRecord], target: &Path) -> Result<PathBuf> {
+    let text = write::to_crate(records).map_err(CrateError::from)?;
     let file = if target.extension().is_some_and(|e| e == "json") {
         target.to_path_buf()
     } else {
-        std::fs::create_dir_all(target).map_err(|e| Error::Write {
-            path: target.display().to_string(),
-            reason: crate::error::strerror(&e),
-        })?;
+        std::fs::create_dir_all(target).map_err(|e| Error::write(target.display(), e))?;
         target.join("ro-crate-metadata.json")
     };
     if file.exists() && !is_claim_check_crate(&file) {
-        return Err(Error::Usage(format!(
-            "{} exists and is not a claim-check crate; it was left as it is (move it away, or write the crate elsewhere with -o)",
-            file.display()
-        )));
+        return Err(CrateError::Occupied(file).into());
     }
     crate::manifest::write_atomic(&file, text.as_bytes())?;
     Ok(file)

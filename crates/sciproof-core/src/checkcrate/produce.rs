@@ -123,9 +123,11 @@ fn stored_text(found: &Value) -> String {
 pub struct Context<'a> {
     /// The manifest's folder (the crate's root).
     pub base: &'a Path,
+    /// The manifest verified.
     pub manifest: &'a Manifest,
     /// The manifest's path relative to the root (its file name).
     pub manifest_path: String,
+    /// SHA-256 of the manifest's bytes.
     pub manifest_digest: String,
     /// The signature file next to the manifest and its SHA-256, if there is one.
     pub manifest_signature: Option<(String, String)>,

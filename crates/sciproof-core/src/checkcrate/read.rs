@@ -21,7 +21,9 @@ pub struct NotACrate(pub String);
 /// What a crate held: the records that could be read, and every problem found.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ReadCrate {
+    /// The records that could be read.
     pub records: Vec<CheckRecord>,
+    /// Every way the crate departs from the profile, with its place.
     pub problems: Vec<String>,
 }
 

@@ -42,6 +42,7 @@ pub struct FileRead {
     pub artifact: String,
     /// The declared path, or "" if undeclared.
     pub path: String,
+    /// Its media type.
     pub media_type: String,
     /// `authoritative`, `unpinned_artifact`, `broken_pin`, `artifact_absent`.
     pub validity: Option<String>,
@@ -49,52 +50,85 @@ pub struct FileRead {
     pub pinned: Option<String>,
     /// The digest of the bytes on disk now.
     pub on_disk: Option<String>,
+    /// Where the value came from in the file (an address object), when known.
     pub origin: Option<Object>,
+    /// Which side of a comparison the file is (`recorded`, `rerun`).
     pub side: String,
     /// The canonical address object (`{"contract": 1, "kind": "tree", "pointer": "/a"}`).
     pub address: Option<Object>,
     /// The value at the address as the file writes it.
     pub stored: Option<String>,
+    /// The value converted for comparison, when it was.
     pub converted: Option<String>,
 }
 
 /// One check record.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CheckRecord {
+    /// The record format's identifier.
     pub record: String,
+    /// The checker's name.
     pub checker_name: String,
+    /// The checker's version.
     pub checker_version: String,
+    /// The checker's web address.
     pub checker_url: String,
     /// RFC 3339 with offset.
     pub checked_at: String,
+    /// The manifest's path, relative to the crate's root.
     pub manifest_path: String,
+    /// SHA-256 of the manifest, when known.
     pub manifest_digest: Option<String>,
     /// The manifest's signature file (`NAME.sciproof.json.sig`) and its SHA-256, when the
     /// manifest is signed: written as `manifest.signature` and, in a crate, as a payload file.
     pub manifest_signature: Option<(String, String)>,
+    /// The claim's identifier.
     pub claim_id: String,
+    /// The claim as written.
     pub claim_text: String,
+    /// Where the claim is written (a file and place), when known.
     pub claim_where: Option<String>,
+    /// SHA-256 of the claim's text.
     pub claim_digest: String,
+    /// The line the claim is on, when known.
     pub claim_line: Option<u64>,
+    /// Passages of text the claim quotes.
     pub passages: Vec<Value>,
+    /// The assertion's kind.
     pub assertion_kind: String,
+    /// The assertion's name (its phase).
     pub assertion_name: String,
+    /// The assertion's position among the claim's assertions.
     pub assertion_position: u64,
+    /// The assertion's index in the run.
     pub assertion_index: u64,
+    /// The line of the assertion, when known.
     pub assertion_line: Option<u64>,
+    /// The type of the check.
     pub check_type: String,
+    /// The files read.
     pub reads: Vec<FileRead>,
+    /// The value as printed, when the claim is about printed text.
     pub printed: Option<String>,
+    /// The comparison made (operator, threshold, tolerances).
     pub comparison: Option<Object>,
+    /// The outcome in the profile's words.
     pub outcome: String,
+    /// The checker's own outcome word.
     pub native_outcome: String,
+    /// The checker's own reason word.
     pub native_reason: String,
+    /// What was found, in words.
     pub detail: String,
+    /// The stages the check went through.
     pub stages: Option<Object>,
+    /// The reader that read the value.
     pub reader: Object,
+    /// Warnings about the check.
     pub warnings: Vec<String>,
+    /// How the checked run was executed, when it was.
     pub execution: Option<Object>,
+    /// Earlier records of the same claim.
     pub history: Option<Object>,
     /// Terms of this tool that the profile has no word for (`{"op": ">=", "value": 0.9, ...}`),
     /// written under `sciproof` in the record and as extra terms in a crate.

@@ -5,6 +5,7 @@
 pub const PROFILE: &str = "https://reproducible.science/ro-crate/claim-check/0.1/";
 /// RO-Crate 1.3.
 pub const RO_CRATE: &str = "https://w3id.org/ro/crate/1.3";
+/// The RO-Crate 1.3 JSON-LD context.
 pub const RO_CRATE_CONTEXT: &str = "https://w3id.org/ro/crate/1.3/context";
 /// Process Run Crate 0.6 (declared only when a re-run is described).
 pub const PROCESS_RUN_CRATE: &str = "https://w3id.org/ro/wfrun/process/0.6";
@@ -87,6 +88,7 @@ pub const SCIPROOF_TERM_NAMES: [&str; 8] = [
     "sciproofValue",
 ];
 
+/// The license statement of a crate whose records carry none.
 pub const LICENSE_NOT_STATED: &str = "Not stated. The check records this crate is written from carry no license, and the terms of each file are those of the project it belongs to.";
 
 /// What each outcome word means (the DefinedTerm descriptions).

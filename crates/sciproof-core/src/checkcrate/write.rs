@@ -21,10 +21,12 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WriteError {
     #[error("no assertion was checked, so there is nothing for an RO-Crate to describe")]
+    /// No assertion was checked.
     Nothing,
     #[error(
         "the records disagree about '{0}'; one crate describes one run of the checker over one manifest"
     )]
+    /// The records disagree about this property.
     Conflict(String),
 }
 

@@ -17,6 +17,7 @@ use std::cmp::Ordering;
 /// The result of evaluating one claim.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClaimResult {
+    /// Whether the claim holds.
     pub holds: bool,
     /// The value found (`None` when the location is absent).
     pub found: Option<Scalar>,

@@ -23,12 +23,19 @@ pub const MAX_STRING_VALUE: usize = 1000;
 /// A comparison operator of a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
+    /// `==`
     Eq,
+    /// `!=`
     Ne,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `>`
     Gt,
+    /// `>=`
     Ge,
+    /// `~=`: equal within tolerances.
     Approx,
     /// `~= VALUE printed`: the found value, rounded to the precision the value is written
     /// with, equals it (this tool's extension; stored as the op `printed`, which the reference
@@ -77,6 +84,7 @@ pub struct Claim {
     pub output: String,
     /// `$.key[0].name` (JSON) or `rNcM` (CSV).
     pub location: String,
+    /// The comparison.
     pub op: Op,
     /// A JSON scalar: number (exact integers kept), string, boolean or null.
     pub value: Value,

@@ -11,7 +11,9 @@ use num_traits::{Signed, Zero};
 /// 320e-2, `"1.2E+3"` is 12e2, `"35"` is 35e0).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decimal {
+    /// The digits, as an integer.
     pub mantissa: BigInt,
+    /// The power of ten the digits are scaled by.
     pub exponent: i64,
 }
 
@@ -111,6 +113,7 @@ impl Decimal {
 /// The outcome of a printed comparison.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PrintedOutcome {
+    /// Whether the claim holds.
     pub holds: bool,
     /// The precision, `10^exponent` of the printed text, in plain notation (`0.01`).
     pub precision: String,

@@ -1,6 +1,6 @@
 //! Replacing one file atomically and durably (invariant 2 of the [protocol](super)).
 
-use crate::error::{Error, Result, strerror};
+use crate::error::{Error, Result};
 use crate::interrupt::Critical;
 use std::fs::File;
 use std::io::Write;
@@ -65,14 +65,12 @@ pub fn write_file_with(
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let _section = Critical::enter().map_err(Error::interrupted)?;
-    let write_error = |e: std::io::Error| Error::Write {
-        path: path.display().to_string(),
-        reason: strerror(&e),
-    };
+    let write_error = |e: std::io::Error| Error::write(path.display(), e);
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
         return Err(Error::Write {
             path: path.display().to_string(),
             reason: "it is a directory".into(),
+            source: None,
         });
     }
     let (tmp_path, file) = loop {

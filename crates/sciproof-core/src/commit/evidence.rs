@@ -82,10 +82,7 @@ impl Place {
     }
     fn io(&self, path: &Path) -> impl Fn(std::io::Error) -> Error + use<> {
         let path = path.display().to_string();
-        move |e| Error::Write {
-            path: path.clone(),
-            reason: strerror(&e),
-        }
+        move |e| Error::write(path.clone(), e)
     }
     fn make_work(&self) -> Result<()> {
         if !lexists(&self.work) {
@@ -415,7 +412,7 @@ pub fn recover_folder(dir: &Path, recursive: bool, wait: Wait) -> Result<Vec<Str
     let mut stack = vec![dir.to_path_buf()];
     while let Some(folder) = stack.pop() {
         let entries = std::fs::read_dir(&folder).map_err(|e| {
-            Error::Usage(format!(
+            Error::Folder(format!(
                 "cannot read {}: {}",
                 folder.display(),
                 strerror(&e)
@@ -697,6 +694,7 @@ impl Transaction {
                     strerror(&e),
                     work_name(&self.place.file_name)
                 ),
+                source: Some(e),
             }
         })?;
         Ok(self.journal.keep_old.clone())

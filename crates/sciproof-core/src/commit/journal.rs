@@ -55,13 +55,16 @@ pub enum Was {
 pub struct Aside {
     /// The manifest path of the output.
     pub path: String,
+    /// What was at the path before.
     pub was: Was,
 }
 
 /// The journal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Journal {
+    /// The operation.
     pub op: Op,
+    /// How far it got.
     pub phase: Phase,
     /// The process that wrote it (for messages).
     pub pid: u32,
@@ -204,10 +207,7 @@ impl Journal {
     pub fn write(&self, work: &Path) -> Result<()> {
         let target = work.join("journal.json");
         let tmp = work.join("journal.json.new");
-        let io = |e: std::io::Error| Error::Write {
-            path: target.display().to_string(),
-            reason: crate::error::strerror(&e),
-        };
+        let io = |e: std::io::Error| Error::write(target.display(), e);
         let mut file = std::fs::File::create(&tmp).map_err(io)?;
         std::io::Write::write_all(&mut file, self.to_json().as_bytes()).map_err(io)?;
         file.sync_all().map_err(io)?;

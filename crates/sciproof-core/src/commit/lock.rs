@@ -75,6 +75,7 @@ pub fn lock(target: &Path, what: &str, wait: Wait) -> Result<Lock> {
             strerror(&e),
             target.display()
         ),
+        source: Some(e),
     };
     let mut told = false;
     let mut polls = 0u32;

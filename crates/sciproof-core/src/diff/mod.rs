@@ -35,8 +35,11 @@ pub const NOTE_CAUSE: &str = "a difference in the command, an input or the envir
 /// What kind of change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChangeKind {
+    /// Only in the later manifest.
     Added,
+    /// Only in the earlier manifest.
     Removed,
+    /// In both, different.
     Changed,
 }
 
@@ -62,10 +65,15 @@ impl ChangeKind {
 /// One difference.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
+    /// The section (command, environment, inputs, ...).
     pub section: &'static str,
+    /// Added, removed or changed.
     pub kind: ChangeKind,
+    /// What changed.
     pub subject: String,
+    /// How, in words.
     pub message: String,
+    /// The values behind it, as JSON.
     pub evidence: Option<Value>,
     /// Shown but not counted (stdout/stderr, which are informational).
     pub informational: bool,
@@ -74,11 +82,17 @@ pub struct Change {
 /// The comparison of two manifests.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diff {
+    /// The earlier experiment's name.
     pub old_name: String,
+    /// The earlier manifest's file.
     pub old_file: String,
+    /// The later experiment's name.
     pub new_name: String,
+    /// The later manifest's file.
     pub new_file: String,
+    /// Every change, by section.
     pub changes: Vec<Change>,
+    /// What to keep in mind reading them.
     pub notes: Vec<String>,
 }
 

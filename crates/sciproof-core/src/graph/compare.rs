@@ -5,8 +5,11 @@ use super::store::ClaimGraph;
 /// A claim present in both graphs with another status.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StatusChange {
+    /// The claim.
     pub id: String,
+    /// Its status in the earlier graph.
     pub old: String,
+    /// Its status in the later graph.
     pub new: String,
 }
 
@@ -17,6 +20,7 @@ pub struct GraphDiff {
     pub added: Vec<String>,
     /// IDs only in the old graph.
     pub removed: Vec<String>,
+    /// Claims in both with another status.
     pub status_changed: Vec<StatusChange>,
     /// IDs in both whose dependencies differ.
     pub edges_changed: Vec<String>,

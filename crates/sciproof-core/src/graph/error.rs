@@ -7,22 +7,35 @@ use thiserror::Error;
 pub enum GraphError {
     /// A dependency or a queried ID is not in the graph.
     #[error("claim '{claim}' depends on '{missing}', which is not in this graph")]
-    MissingDependency { claim: String, missing: String },
+    MissingDependency {
+        /// The claim.
+        claim: String,
+        /// The ID it depends on.
+        missing: String,
+    },
     /// A query named an ID that is not in the graph.
     #[error("no claim '{0}' in this graph")]
     Unknown(String),
     /// A prefix matches more than one claim.
     #[error("'{prefix}' is ambiguous: it starts {count} claim IDs ({examples}); give more digits")]
     Ambiguous {
+        /// The prefix given.
         prefix: String,
+        /// How many IDs it starts.
         count: usize,
+        /// A few of them.
         examples: String,
     },
     /// A merge edge would close a cycle.
     #[error(
         "claim '{claim}' cannot depend on '{dependency}': '{dependency}' already depends on it, so the edge would close a cycle"
     )]
-    CycleEdge { claim: String, dependency: String },
+    CycleEdge {
+        /// The claim that would gain the edge.
+        claim: String,
+        /// The dependency that already depends on it.
+        dependency: String,
+    },
     /// A loaded document has a dependency cycle.
     #[error("claim graph contains a dependency cycle involving: {0}")]
     Cycle(String),
@@ -41,6 +54,46 @@ pub enum GraphError {
     /// line).
     #[error("{}", problem_list(.0))]
     Invalid(Vec<String>),
+    /// A re-verification recipe given to record a claim is not one.
+    #[error("{0}")]
+    Recipe(String),
+}
+
+/// Why a claim-graph file cannot be used.
+#[derive(Debug, Error)]
+pub enum GraphFileError {
+    /// There is no file.
+    #[error("no claim graph at {}: create one with `sciproof graph add-run`, `graph record` or `graph conjecture`, or name another with --graph FILE", .0.display())]
+    Missing(std::path::PathBuf),
+    /// The file cannot be read (not a regular file, an I/O error).
+    #[error("{0}")]
+    Unreadable(String),
+    /// The file is larger than a claim graph may be.
+    #[error("claim graph {} is larger than {limit} bytes, the limit for a claim graph", .path.display())]
+    TooLarge {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The limit.
+        limit: u64,
+    },
+    /// The file is not a valid claim graph.
+    #[error("while reading claim graph {}: {source}", .path.display())]
+    Invalid {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong with it.
+        #[source]
+        source: GraphError,
+    },
+    /// Another graph cannot be merged into this one.
+    #[error("{shown}: {source}")]
+    Merge {
+        /// The other graph's file, as shown (terminal-safe).
+        shown: String,
+        /// Why.
+        #[source]
+        source: GraphError,
+    },
 }
 
 /// How many problems a message spells out.

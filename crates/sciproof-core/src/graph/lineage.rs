@@ -42,6 +42,7 @@ struct Lineage {
 pub struct AddedRun {
     /// The run's evidence claim, its status, and the verdict behind it.
     pub run_claim: String,
+    /// The integrity verdict of the run.
     pub verdict: Status,
     /// Each value claim: ID, status, the claim's text.
     pub claims: Vec<(String, String, String)>,
@@ -110,7 +111,7 @@ impl ClaimGraph {
     ) -> Result<AddedRun, crate::Error> {
         let run = sciproof::verify_run(manifest_path).map_err(crate::Error::Manifest)?;
         self.add_verified_run(&run, &recipe_path(manifest_path, graph_dir), recorded_at)
-            .map_err(|e| crate::Error::Usage(e.to_string()))
+            .map_err(crate::Error::Graph)
     }
 
     /// [`ClaimGraph::add_run`] for a run already verified; `path` is what the recipes store.

@@ -4,6 +4,7 @@
 use super::claim::Claim;
 use super::document::{CLAIM_KEYS, DOCUMENT_KIND, SCHEMA_VERSION};
 use super::error::GraphError;
+use super::error::GraphFileError;
 use super::store::ClaimGraph;
 use crate::json::{Compact, Number, Object, Value};
 
@@ -446,28 +447,32 @@ impl ClaimGraph {
         let (file, meta) =
             crate::untrusted::open(path, Kind::ClaimGraph, Links::Follow).map_err(|e| {
                 match e.problem {
-                    Problem::Io(reason) => crate::Error::Usage(format!(
+                    Problem::Io(reason) => GraphFileError::Unreadable(format!(
                         "cannot read claim graph {}: {reason}",
                         path.display()
                     )),
-                    _ => crate::Error::Usage(e.to_string()),
+                    _ => GraphFileError::Unreadable(e.to_string()),
                 }
             })?;
         let size = meta.len();
         if size > Kind::ClaimGraph.limit() {
-            return Err(crate::Error::Usage(format!(
-                "claim graph {} is larger than {} bytes, the limit for a claim graph",
-                path.display(),
-                Kind::ClaimGraph.limit()
-            )));
+            return Err(GraphFileError::TooLarge {
+                path: path.to_path_buf(),
+                limit: Kind::ClaimGraph.limit(),
+            }
+            .into());
         }
         progress.begin("reading claim graph", size, crate::progress::Unit::Bytes);
         let reader = Counted {
             inner: Bounded::new(file, Kind::ClaimGraph),
             progress,
         };
-        let result = ClaimGraph::from_reader_sized(reader, size).map_err(|e| {
-            crate::Error::Manifest(format!("while reading claim graph {}: {e}", path.display()))
+        let result = ClaimGraph::from_reader_sized(reader, size).map_err(|source| {
+            GraphFileError::Invalid {
+                path: path.to_path_buf(),
+                source,
+            }
+            .into()
         });
         progress.finish();
         result

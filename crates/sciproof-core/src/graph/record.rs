@@ -23,16 +23,23 @@ pub struct ResultEvidence {
 /// A claim to record.
 #[derive(Debug, Clone, Default)]
 pub struct Record {
+    /// The claim's statement.
     pub statement: String,
     /// `text` unless given.
     pub kind: Option<String>,
     /// `record` unless given.
     pub method: Option<String>,
+    /// Hypotheses it holds under (part of its identity).
     pub hypotheses: Vec<String>,
+    /// IDs of the claims it depends on.
     pub depends_on: Vec<String>,
+    /// A re-verification recipe.
     pub check: Option<Object>,
+    /// A short title for documents.
     pub label: Option<String>,
+    /// Free labels.
     pub tags: Vec<String>,
+    /// Free prose.
     pub notes: Option<String>,
     /// The checked result the statement comes from; `None` records an `unverified` claim.
     pub result: Option<ResultEvidence>,

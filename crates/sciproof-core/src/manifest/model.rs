@@ -44,25 +44,36 @@ pub struct Manifest {
     pub schema_version: String,
     /// The minor part of `schema_version`.
     pub minor: u64,
+    /// The experiment's name.
     pub name: String,
     /// ISO 8601 with offset, as written.
     pub created_at: String,
     /// `{"name", "version"}` of the tool that wrote it (not validated).
     pub tool: Value,
+    /// The command that was run.
     pub command: CommandLine,
+    /// Platform, interpreter and allow-listed variables.
     pub environment: Environment,
+    /// Python packages of the interpreter, when it is one.
     pub dependencies: Vec<Dependency>,
+    /// The Git state of the working directory.
     pub git: Option<GitState>,
+    /// The declared inputs.
     pub inputs: Vec<Input>,
+    /// How the command ran.
     pub execution: Execution,
+    /// The declared outputs.
     pub outputs: Vec<Output>,
+    /// Claims about values in outputs.
     pub claims: Vec<Claim>,
+    /// Free text.
     pub note: Option<String>,
 }
 
 /// The recorded command (never run through a shell; `cwd` is always `.`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CommandLine {
+    /// The command and its arguments.
     pub argv: Vec<String>,
 }
 
@@ -87,6 +98,7 @@ pub struct Environment {
     pub platform: Object,
     /// Values of allow-listed variables, in the recorded order.
     pub env_vars: Object,
+    /// CPU and GPU facts (`--record-hardware`).
     pub hardware: Option<Hardware>,
 }
 
@@ -103,41 +115,57 @@ impl Environment {
 /// Hardware facts (`--record-hardware`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hardware {
+    /// Logical CPUs.
     pub cpu_count: Option<u64>,
+    /// The processor's name.
     pub processor: String,
     /// `nvidia-smi`, `none` (not on PATH) or `failed`.
     pub gpu_probe: String,
+    /// NVIDIA GPUs.
     pub gpus: Vec<Gpu>,
 }
 
 /// One GPU as `nvidia-smi` lists it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gpu {
+    /// The GPU's name.
     pub name: String,
+    /// The driver's version.
     pub driver: String,
+    /// Memory in MiB.
     pub memory_mib: Option<u64>,
 }
 
 /// One installed package of the probed interpreter.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dependency {
+    /// The package.
     pub name: String,
+    /// Its version.
     pub version: String,
 }
 
 /// Git state of the base directory at capture.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GitState {
+    /// The commit.
     pub commit: String,
+    /// The branch.
     pub branch: Option<String>,
+    /// Whether the working tree had uncommitted changes.
     pub dirty: bool,
 }
 
 /// A file or a directory (with its file list).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Artifact {
+    /// A single file.
     File,
-    Directory { files: Vec<FileEntry> },
+    /// A directory.
+    Directory {
+        /// Every file below it, by path.
+        files: Vec<FileEntry>,
+    },
 }
 
 impl Artifact {
@@ -158,10 +186,13 @@ impl Artifact {
 /// A declared input: hashed before the run and re-checked after it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Input {
+    /// The path (relative to the manifest's folder).
     pub path: String,
     /// SHA-256 of the file, or the tree digest of a directory.
     pub sha256: String,
+    /// Size in bytes.
     pub size: u64,
+    /// A file or a directory.
     pub artifact: Artifact,
 }
 
@@ -172,8 +203,11 @@ pub enum Compare {
     Exact,
     /// Numerically, against a copy of the recorded file.
     Numeric {
+        /// Relative tolerance.
         rtol: f64,
+        /// Absolute tolerance.
         atol: f64,
+        /// The recorded copy.
         snapshot: Snapshot,
     },
 }
@@ -181,20 +215,26 @@ pub enum Compare {
 /// The copy of a numeric output kept in `NAME.sciproof.d/`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Snapshot {
+    /// The copy's path.
     pub path: String,
+    /// SHA-256 of the copy.
     pub sha256: String,
 }
 
 /// A declared output.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Output {
+    /// The path (relative to the manifest's folder).
     pub path: String,
     /// False when the command failed before producing it.
     pub present: bool,
     /// `None` exactly when not present.
     pub sha256: Option<String>,
+    /// Size in bytes.
     pub size: u64,
+    /// A file or a directory.
     pub artifact: Artifact,
+    /// Exactly, or numerically.
     pub compare: Compare,
 }
 
@@ -216,7 +256,10 @@ pub struct Stream {
 pub struct Execution {
     /// The exit status, or the negative signal number.
     pub exit_code: i64,
+    /// Wall-clock seconds.
     pub duration_seconds: f64,
+    /// Standard output (bounded).
     pub stdout: Stream,
+    /// Standard error (bounded).
     pub stderr: Stream,
 }

@@ -781,9 +781,13 @@ pub fn parse_manifest(text: &str) -> Result<Manifest> {
 /// Which file a manifest was read from, to tell later whether it was replaced meanwhile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Identity {
+    /// Device.
     pub dev: u64,
+    /// Inode.
     pub ino: u64,
+    /// Size in bytes.
     pub size: u64,
+    /// Modification time in nanoseconds.
     pub mtime_ns: i128,
 }
 
@@ -815,6 +819,7 @@ pub struct Loaded {
     pub file_name: String,
     /// The exact bytes read.
     pub bytes: Vec<u8>,
+    /// The manifest.
     pub manifest: Manifest,
     /// The file the bytes came from.
     pub identity: Identity,

@@ -36,8 +36,11 @@ impl Kind {
 /// A value as strict JSON carries it in `difference_details`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shown {
+    /// JSON null.
     Null,
+    /// A boolean.
     Bool(bool),
+    /// An integer, exact.
     Int(BigInt),
     /// A finite float.
     Float(f64),
@@ -99,10 +102,13 @@ impl Shown {
 /// One difference between a recorded and a found file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Difference {
+    /// What kind of difference.
     pub kind: Kind,
     /// `$.a[0]`, `r2c1 (column 'loss')`, `data[0, 1]`; `None` for count lines and summaries.
     pub location: Option<String>,
+    /// The value recorded.
     pub recorded: Shown,
+    /// The value found.
     pub found: Shown,
     /// `|a - b|` for two finite numbers.
     pub abs_diff: Option<f64>,

@@ -12,8 +12,11 @@ pub enum Scalar {
     Int(BigInt),
     /// A JSON float or a CSV/TSV cell that Python's `float()` accepts.
     Float(f64),
+    /// Text.
     Str(String),
+    /// A boolean.
     Bool(bool),
+    /// Null.
     Null,
     /// The sorted keys of a JSON object (the `#keys` leaf).
     Keys(Vec<String>),

@@ -1,8 +1,9 @@
 //! `crate read`: a claim-check crate read back into its records, with every way it departs
 //! from the profile.
 
+use crate::checkcrate::CrateError;
 use crate::checkcrate::read::{ReadCrate, from_crate};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::untrusted::{Kind, read_text};
 use std::path::Path;
 
@@ -13,6 +14,6 @@ pub fn read_crate(path: &Path) -> Result<ReadCrate> {
     } else {
         path.to_path_buf()
     };
-    let text = read_text(&file, Kind::Crate).map_err(|e| Error::Usage(e.to_string()))?;
-    from_crate(&text).map_err(|e| Error::Usage(format!("{}: {e}", file.display())))
+    let text = read_text(&file, Kind::Crate).map_err(|e| CrateError::Unreadable(e.to_string()))?;
+    Ok(from_crate(&text).map_err(|source| CrateError::NotACrate { file, source })?)
 }

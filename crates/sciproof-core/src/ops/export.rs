@@ -147,7 +147,7 @@ pub fn export(request: &ExportRequest) -> Result<Exported> {
         ExportKind::CheckRecords | ExportKind::RoCrate => {
             let records = crate::checkcrate::records_of(loaded, report, &request.checked_at)?;
             if records.is_empty() {
-                return Err(Error::Usage(format!(
+                return Err(Error::Export(format!(
                     "{} declares no claims, so there is no check record to write (declare claims with `capture --claim`)",
                     request.manifest.display()
                 )));

@@ -8,12 +8,13 @@ pub mod rules;
 
 pub use apply::apply_policy;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::json::{Object, Value};
 use crate::paths::validate_relative_path;
 use crate::pyfmt::{format_g6, str_repr};
 use rules::ValueKind;
 use std::path::Path;
+use thiserror::Error;
 
 /// The only policy version.
 pub const POLICY_VERSION: i64 = 1;
@@ -22,12 +23,36 @@ pub const MAX_POLICY_BYTES: u64 = 64 * 1024;
 /// At most this many paths in `outputs.require_numeric`.
 pub const MAX_REQUIRED_OUTPUTS: usize = 100;
 
+/// Why a policy file cannot be used.
+#[derive(Debug, Error)]
+pub enum PolicyError {
+    /// The file cannot be read (missing, too large, not a regular file, not UTF-8).
+    #[error("{0}")]
+    Unreadable(String),
+    /// The file is not TOML.
+    #[error("{file}: not valid TOML: {}", .source.to_string().trim().replace('\n', " "))]
+    NotToml {
+        /// The file's name.
+        file: String,
+        /// What the TOML reader said.
+        #[source]
+        source: toml::de::Error,
+    },
+    /// The file is TOML but not a valid policy (a version, section, rule or value).
+    #[error("{0}")]
+    Invalid(String),
+}
+
 /// One validated rule value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RuleValue {
+    /// `true` or `false`.
     Bool(bool),
+    /// A whole number.
     Int(i64),
+    /// A number.
     Number(f64),
+    /// Relative paths.
     Paths(Vec<String>),
 }
 
@@ -52,6 +77,7 @@ impl RuleValue {
 /// A validated policy: the file's name and digest, and its rules in file order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Policy {
+    /// The file's name.
     pub file: String,
     /// SHA-256 of the exact text (a BOM included).
     pub sha256: String,
@@ -105,7 +131,7 @@ fn type_name(v: &toml::Value) -> String {
 }
 
 fn check_value(place: &str, kind: ValueKind, value: &toml::Value) -> Result<RuleValue> {
-    let bad = |m: String| Error::Usage(format!("{place}: {m}"));
+    let bad = |m: String| -> crate::Error { PolicyError::Invalid(format!("{place}: {m}")).into() };
     let number = match value {
         toml::Value::Integer(i) => Some(*i as f64),
         toml::Value::Float(f) => Some(*f),
@@ -196,11 +222,9 @@ pub fn parse_policy(text: &str, file: &str) -> Result<Policy> {
         .strip_prefix('\u{feff}')
         .unwrap_or(text)
         .parse()
-        .map_err(|e: toml::de::Error| {
-            Error::Usage(format!(
-                "{file}: not valid TOML: {}",
-                e.to_string().trim().replace('\n', " ")
-            ))
+        .map_err(|source| PolicyError::NotToml {
+            file: file.to_string(),
+            source,
         })?;
     let version_ok = match table.get("version") {
         Some(toml::Value::Integer(1)) => true,
@@ -209,9 +233,10 @@ pub fn parse_policy(text: &str, file: &str) -> Result<Policy> {
     };
     if !version_ok {
         let got = table.get("version").map_or("None".to_string(), type_name);
-        return Err(Error::Usage(format!(
+        return Err(PolicyError::Invalid(format!(
             "{file}: 'version = {POLICY_VERSION}' is required (got {got})"
-        )));
+        ))
+        .into());
     }
     let mut rules = Vec::new();
     for (section, content) in &table {
@@ -220,21 +245,25 @@ pub fn parse_policy(text: &str, file: &str) -> Result<Policy> {
         }
         if !rules::sections().contains(&section.as_str()) {
             let known: Vec<String> = rules::sections().iter().map(|s| format!("[{s}]")).collect();
-            return Err(Error::Usage(format!(
+            return Err(PolicyError::Invalid(format!(
                 "{file}: unknown section [{section}]; use one of {}",
                 known.join(", ")
-            )));
+            ))
+            .into());
         }
         let toml::Value::Table(content) = content else {
-            return Err(Error::Usage(format!("{file}: [{section}] must be a table")));
+            return Err(
+                PolicyError::Invalid(format!("{file}: [{section}] must be a table")).into(),
+            );
         };
         for (key, value) in content {
             let Some(rule) = rules::rule(section, key) else {
                 let known = rules::keys(section);
-                return Err(Error::Usage(format!(
+                return Err(PolicyError::Invalid(format!(
                     "{file}: unknown rule {section}.{key}; known rules of [{section}]: {}",
                     known.join(", ")
-                )));
+                ))
+                .into());
             };
             let checked = check_value(&format!("{file}: {section}.{key}"), rule.kind(), value)?;
             rules.push((section.clone(), key.clone(), checked));
@@ -256,14 +285,14 @@ pub fn load_policy(path: &Path) -> Result<Policy> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let bytes = crate::untrusted::read(path, Kind::Policy).map_err(|e| {
-        Error::Usage(match e.problem {
+        PolicyError::Unreadable(match e.problem {
             Problem::NotFound => format!("policy file not found: {}", path.display()),
             Problem::TooLarge(_) => format!("{name}: larger than {MAX_POLICY_BYTES} bytes"),
             _ => e.to_string(),
         })
     })?;
     let text = String::from_utf8(bytes).map_err(|e| {
-        Error::Usage(format!(
+        PolicyError::Unreadable(format!(
             "cannot read policy {}: not UTF-8 (invalid byte at offset {})",
             path.display(),
             e.utf8_error().valid_up_to()

@@ -36,8 +36,11 @@ print(json.dumps({
 /// What the probe learned.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Interpreter {
+    /// `sys.version` (first line).
     pub version: String,
+    /// `sys.implementation.name`.
     pub implementation: String,
+    /// `sys.byteorder`.
     pub byteorder: String,
     /// `(name, version)` pairs, sorted by lower-cased name.
     pub packages: Vec<(String, String)>,

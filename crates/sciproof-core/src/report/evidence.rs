@@ -7,9 +7,13 @@ use crate::tree::TreeDiff;
 /// Which digest comparison produced a [`Evidence::Digest`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DigestKind {
+    /// A declared input.
     InputIntegrity,
+    /// A declared output.
     OutputIntegrity,
+    /// A numeric output's recorded copy.
     SnapshotIntegrity,
+    /// A rerun's output, compared exactly.
     RerunOutputExact,
 }
 
@@ -43,18 +47,29 @@ pub struct DirectoryEvidence {
 pub enum Evidence {
     /// `input_integrity`, `output_integrity`, `snapshot_integrity`, `rerun_output_exact`.
     Digest {
+        /// What the digest is of.
         kind: DigestKind,
+        /// The path.
         path: String,
+        /// The digest recorded.
         expected_sha256: Option<String>,
         /// `None` when the file is absent.
         actual_sha256: Option<String>,
+        /// How a directory differs.
         directory: Option<DirectoryEvidence>,
     },
     /// `exit_code`: the recorded and the rerun exit codes.
-    ExitCode { recorded: i64, rerun: i64 },
+    ExitCode {
+        /// The recorded run's exit code.
+        recorded: i64,
+        /// The rerun's.
+        rerun: i64,
+    },
     /// `claim`: a claim checked on the recorded (`phase` "recorded") or the rerun's output.
     Claim {
+        /// `recorded` or `rerun`.
         phase: &'static str,
+        /// The claim.
         claim: crate::claims::Claim,
         /// `None` when the claim was not judged; `Some(None)` when the location is absent.
         found: Option<Option<Value>>,
@@ -65,15 +80,22 @@ pub enum Evidence {
     Signature(crate::signing::SignatureResult),
     /// `policy`: a rule of `--policy`, with its limit, what was found, or the path it is about.
     Policy {
+        /// The rule (`section.key`).
         rule: String,
+        /// The rule's limit.
         limit: Option<Value>,
+        /// What was found.
         found: Option<Value>,
+        /// The path the check is about.
         path: Option<String>,
     },
     /// `rerun_output_numeric`: the recorded copy against the rerun's output.
     RerunNumeric {
+        /// The output.
         path: String,
+        /// Relative tolerance.
         rtol: f64,
+        /// Absolute tolerance.
         atol: f64,
         /// The differences (empty when equivalent), or why the files could not be compared.
         outcome: Result<Vec<Difference>, String>,

@@ -19,8 +19,11 @@ pub const MAX_SUBJECTS_IN_REASON: usize = 5;
 /// The outcome of one check, and of a whole report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Status {
+    /// Every check succeeded.
     Pass,
+    /// A check contradicts the evidence.
     Fail,
+    /// No check failed, but something could not be checked.
     Inconclusive,
 }
 
@@ -47,6 +50,7 @@ impl Status {
 /// One fact that was checked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Check {
+    /// Its status.
     pub status: Status,
     /// What was checked: `input data.csv`, `output out/m.json snapshot`, `rerun`.
     pub subject: String,
@@ -94,9 +98,11 @@ pub const NOT_CHECKED_AFTER_RERUN: [&str; 3] = [
 pub struct Report {
     /// The manifest's experiment name.
     pub name: String,
+    /// Whether `--rerun` was given.
     pub rerun_requested: bool,
     /// The command ran to completion (any exit code).
     pub rerun_executed: bool,
+    /// Whether the rerun got a minimal environment.
     pub clean_env: bool,
     /// Names (never values) of the variables a clean-environment rerun received.
     pub env_passed: Vec<String>,
@@ -104,8 +110,11 @@ pub struct Report {
     pub signature: Option<Value>,
     /// `{"file", "sha256", "version"}` when a policy was applied.
     pub policy: Option<Value>,
+    /// Every check, in order.
     pub checks: Vec<Check>,
+    /// Things worth knowing that are not checks.
     pub warnings: Vec<String>,
+    /// What the verification's scope was.
     pub notes: Vec<String>,
     /// Where files produced by the rerun were moved, relative to the manifest's folder.
     pub rerun_outputs_dir: Option<String>,
@@ -128,8 +137,11 @@ pub struct Report {
 pub struct RerunRun {
     /// RFC 3339 UTC, whole seconds.
     pub started_at: String,
+    /// RFC 3339 UTC, whole seconds.
     pub ended_at: String,
+    /// The rerun's exit code.
     pub exit_code: i64,
+    /// Wall-clock seconds.
     pub duration_seconds: f64,
 }
 

@@ -12,11 +12,13 @@ use std::path::Path;
 pub struct AllowedSigner {
     /// The principals field as written (`alice@example.org` or `alice,bob`).
     pub principals: String,
+    /// The public key.
     pub key: PublicKey,
     /// Namespace patterns (`*` and `?` wildcards), or `None` for any namespace.
     pub namespaces: Option<Vec<String>>,
     /// Unix times: the key is valid from `valid_after` and before `valid_before`.
     pub valid_after: Option<i64>,
+    /// Not valid after this Unix time.
     pub valid_before: Option<i64>,
     /// 1-based line number, for messages.
     pub line: usize,
@@ -82,8 +84,12 @@ pub fn parse_allowed_signers(text: &str, file: &str) -> Result<Vec<AllowedSigner
     let mut out = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line_no = index + 1;
-        let fail =
-            |m: &str| Error::Usage(format!("allowed signers file {file} line {line_no}: {m}"));
+        let fail = |m: &str| -> Error {
+            super::SigningError::AllowedSigners(format!(
+                "allowed signers file {file} line {line_no}: {m}"
+            ))
+            .into()
+        };
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -168,7 +174,7 @@ pub fn parse_allowed_signers(text: &str, file: &str) -> Result<Vec<AllowedSigner
 pub fn load_allowed_signers(path: &Path) -> Result<Vec<AllowedSigner>> {
     use crate::untrusted::{Kind, Problem};
     let text = crate::untrusted::read_text(path, Kind::AllowedSigners).map_err(|e| {
-        Error::Usage(match e.problem {
+        super::SigningError::AllowedSigners(match e.problem {
             Problem::NotFound => format!("allowed signers file not found: {}", path.display()),
             _ => e.to_string(),
         })

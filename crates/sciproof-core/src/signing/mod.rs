@@ -9,7 +9,7 @@ pub mod armor;
 
 pub use allowed::{AllowedSigner, load_allowed_signers, parse_allowed_signers, pattern_matches};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::json::{Object, Value};
 use crate::pyfmt::str_repr;
 use ssh_key::{Algorithm, HashAlg, LineEnding, PrivateKey, SshSig};
@@ -17,6 +17,50 @@ use std::path::{Path, PathBuf};
 
 /// The namespace of manifest signatures (the reference's, for interchangeability).
 pub const NAMESPACE: &str = "sciproof-manifest@hayagrivai-labs";
+
+/// Why a key, a signature or an allowed-signers file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SigningError {
+    /// The allowed-signers file cannot be read, or a line of it is not valid.
+    #[error("{0}")]
+    AllowedSigners(String),
+    /// The key cannot be used (missing, not an OpenSSH private key, no passphrase given).
+    #[error("{0}")]
+    Key(String),
+    /// The key is not a readable OpenSSH private key.
+    #[error("cannot read the signing key {}: {source} (an OpenSSH private key is expected)", .key.display())]
+    KeyFormat {
+        /// The key file.
+        key: PathBuf,
+        /// What the key reader said.
+        #[source]
+        source: ssh_key::Error,
+    },
+    /// The passphrase does not decrypt the key.
+    #[error("wrong passphrase for {}", .key.display())]
+    WrongPassphrase {
+        /// The key file.
+        key: PathBuf,
+        /// What decryption said.
+        #[source]
+        source: ssh_key::Error,
+    },
+    /// Signing failed.
+    #[error("cannot sign with {}: {reason}", .key.display())]
+    Sign {
+        /// The key file.
+        key: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The signature could not be encoded.
+    #[error("cannot encode the signature: {source}")]
+    Encode {
+        /// What the encoder said.
+        #[source]
+        source: ssh_key::Error,
+    },
+}
 
 /// `<manifest>.sig` next to the manifest.
 pub fn signature_path(manifest: &Path) -> PathBuf {
@@ -48,9 +92,13 @@ pub fn sign_manifest(
     let mut private = read_private_key(key)?;
     if private.is_encrypted() {
         let secret = passphrase(key)?;
-        private = private
-            .decrypt(secret.as_bytes())
-            .map_err(|_| Error::Usage(format!("wrong passphrase for {}", key.display())))?;
+        private =
+            private
+                .decrypt(secret.as_bytes())
+                .map_err(|source| SigningError::WrongPassphrase {
+                    key: key.to_path_buf(),
+                    source,
+                })?;
     }
     let bytes = loaded.bytes;
     let signature = match private.key_data().rsa() {
@@ -59,10 +107,13 @@ pub fn sign_manifest(
             .sign(NAMESPACE, HashAlg::Sha512, &bytes)
             .map_err(|e| e.to_string()),
     }
-    .map_err(|e| Error::Usage(format!("cannot sign with {}: {e}", key.display())))?;
+    .map_err(|reason| SigningError::Sign {
+        key: key.to_path_buf(),
+        reason,
+    })?;
     let pem = signature
         .to_pem(LineEnding::LF)
-        .map_err(|e| Error::Usage(format!("cannot encode the signature: {e}")))?;
+        .map_err(|source| SigningError::Encode { source })?;
     let target = signature_path(manifest);
     crate::manifest::write_atomic(&target, pem.as_bytes())?;
     Ok((target, recovered))
@@ -73,8 +124,8 @@ pub fn sign_manifest(
 fn read_private_key(key: &Path) -> Result<PrivateKey> {
     use crate::untrusted::{Kind, Problem};
     let text = crate::untrusted::read_text(key, Kind::Key).map_err(|e| match e.problem {
-        Problem::NotFound => Error::Usage(format!("signing key not found: {}", key.display())),
-        _ => Error::Usage(e.to_string()),
+        Problem::NotFound => SigningError::Key(format!("signing key not found: {}", key.display())),
+        _ => SigningError::Key(e.to_string()),
     })?;
     let trimmed = text.trim_start();
     if !trimmed.starts_with("-----BEGIN OPENSSH PRIVATE KEY-----") {
@@ -85,16 +136,18 @@ fn read_private_key(key: &Path) -> Result<PrivateKey> {
         } else {
             "not an OpenSSH private key"
         };
-        return Err(Error::Usage(format!(
+        return Err(SigningError::Key(format!(
             "{} is {what}; sign with an OpenSSH private key (the file without .pub, for example ~/.ssh/id_ed25519)",
             key.display()
-        )));
-    }
-    PrivateKey::from_openssh(text.as_bytes()).map_err(|e| {
-        Error::Usage(format!(
-            "cannot read the signing key {}: {e} (an OpenSSH private key is expected)",
-            key.display()
         ))
+        .into());
+    }
+    PrivateKey::from_openssh(text.as_bytes()).map_err(|source| {
+        SigningError::KeyFormat {
+            key: key.to_path_buf(),
+            source,
+        }
+        .into()
     })
 }
 
@@ -147,10 +200,15 @@ fn sign_rsa(
 pub struct SignatureResult {
     /// `good`, `bad`, `missing` or `unavailable`.
     pub status: &'static str,
+    /// What the check found, in words.
     pub message: String,
+    /// The signature file.
     pub signature_file: String,
+    /// Who signed, when the signature is good.
     pub principal: Option<String>,
+    /// The key's type.
     pub key_type: Option<String>,
+    /// The key's SHA-256 fingerprint.
     pub fingerprint: Option<String>,
 }
 

@@ -159,7 +159,7 @@ fn valid_name(name: &str) -> bool {
 pub fn clean_environment(pass_env: &[String]) -> Result<(BTreeMap<String, String>, Vec<String>)> {
     for name in pass_env {
         if !valid_name(name) {
-            return Err(Error::Usage(format!(
+            return Err(Error::Verify(format!(
                 "{} is not a valid environment variable name",
                 str_repr(name)
             )));

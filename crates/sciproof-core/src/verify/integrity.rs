@@ -12,12 +12,17 @@ use std::path::{Path, PathBuf};
 /// What is at a declared path now.
 #[derive(Debug, Clone)]
 pub struct State {
+    /// Whether it is a directory.
     pub directory: bool,
+    /// Whether it exists.
     pub exists: bool,
     /// File SHA-256 or tree digest (`None` when absent or unreadable).
     pub digest: Option<String>,
+    /// Files in the directory.
     pub files: Option<usize>,
+    /// How the directory differs.
     pub diff: Option<TreeDiff>,
+    /// Why it could not be checked.
     pub problem: Option<String>,
 }
 

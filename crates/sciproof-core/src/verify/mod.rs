@@ -56,7 +56,9 @@ impl<'a> VerifyRequest<'a> {
 /// A verification, with the manifest it read (once) and what was done about operations an
 /// earlier process left unfinished.
 pub struct Verification {
+    /// The report.
     pub report: Report,
+    /// The manifest as it was read (once).
     pub loaded: Loaded,
     /// One line per interrupted operation that was completed or undone first.
     pub recovered: Vec<String>,
@@ -99,12 +101,12 @@ pub fn verify(request: &VerifyRequest) -> Result<Report> {
 pub fn verify_loaded(request: &VerifyRequest) -> Result<Verification> {
     if let Some(r) = &request.rerun {
         if !(r.timeout.is_finite() && r.timeout > 0.0) {
-            return Err(Error::Usage(
+            return Err(Error::Verify(
                 "timeout must be a positive number of seconds".into(),
             ));
         }
         if !r.pass_env.is_empty() && !r.clean_env {
-            return Err(Error::Usage(
+            return Err(Error::Verify(
                 "--pass-env needs --clean-env (without it nothing is filtered)".into(),
             ));
         }

@@ -47,9 +47,11 @@ impl Outcome {
 /// What one recipe said.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Recheck {
+    /// The outcome.
     pub outcome: Outcome,
     /// The recipe kind (`none` without a recipe).
     pub kind: String,
+    /// What was found, in words.
     pub detail: String,
 }
 
@@ -136,9 +138,13 @@ pub struct VerifyOptions {
 /// One claim's result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecheckOutcome {
+    /// The claim re-checked.
     pub claim_id: String,
+    /// The outcome.
     pub outcome: Outcome,
+    /// The recipe's kind (`none` without a recipe).
     pub kind: String,
+    /// What was found, in words.
     pub detail: String,
 }
 

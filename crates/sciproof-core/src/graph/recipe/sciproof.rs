@@ -24,6 +24,7 @@ pub const MANIFEST: &str = "sciproof_manifest";
 pub struct VerifiedRun {
     /// SHA-256 of the manifest file's bytes.
     pub sha256: String,
+    /// The manifest.
     pub manifest: Manifest,
     /// The integrity verification (no rerun).
     pub report: Report,

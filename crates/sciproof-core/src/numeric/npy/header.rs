@@ -11,18 +11,27 @@ use std::path::Path;
 /// What an element is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ElemKind {
+    /// `b1`
     Bool,
-    Int { signed: bool },
+    /// `i1` to `i8`, `u1` to `u8`.
+    Int {
+        /// `i` (signed) or `u`.
+        signed: bool,
+    },
+    /// `f2`, `f4`, `f8`
     Float,
+    /// `c8`, `c16`
     Complex,
 }
 
 /// A supported dtype.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dtype {
+    /// The element kind.
     pub kind: ElemKind,
     /// Bytes per element.
     pub size: usize,
+    /// Big-endian bytes.
     pub big_endian: bool,
     /// NumPy's `str(dtype)`.
     pub name: String,
@@ -31,8 +40,11 @@ pub struct Dtype {
 /// A parsed `.npy` header.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
+    /// The element type.
     pub dtype: Dtype,
+    /// Column-major order.
     pub fortran_order: bool,
+    /// The dimensions.
     pub shape: Vec<u64>,
     /// Offset of the data from the start of the file.
     pub data_offset: u64,

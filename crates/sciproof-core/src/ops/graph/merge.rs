@@ -2,8 +2,9 @@
 
 use super::{Warn, lock, open, open_or_new, save};
 use crate::commit::lock::Wait;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::escape::terminal::safe_text;
+use crate::graph::error::GraphFileError;
 use crate::graph::view::Merged;
 use crate::progress::Progress;
 use std::path::PathBuf;
@@ -29,12 +30,12 @@ pub fn merge(request: &MergeRequest) -> Result<Merged> {
     let graph = open_or_new(path, None, request.progress, request.warn)?;
     let theirs = open(&request.other, request.progress, request.warn)?;
     let before = graph.len();
-    let merged = graph.merge(&theirs).map_err(|e| {
-        Error::Usage(format!(
-            "{}: {e}",
-            safe_text(&request.other.display().to_string(), 500)
-        ))
-    })?;
+    let merged = graph
+        .merge(&theirs)
+        .map_err(|source| GraphFileError::Merge {
+            shown: safe_text(&request.other.display().to_string(), 500),
+            source,
+        })?;
     save(&merged, path)?;
     Ok(Merged {
         other: request.other.clone(),

@@ -13,8 +13,9 @@ pub use record::{NewClaim, RecordRequest, record};
 pub use verify::{GraphVerifyRequest, verify};
 
 use crate::commit::lock::{Lock, Wait};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::graph::ClaimGraph;
+use crate::graph::error::GraphFileError;
 use crate::progress::Progress;
 use std::path::{Path, PathBuf};
 
@@ -26,10 +27,7 @@ pub type Warn<'a> = &'a dyn Fn(&str);
 /// `warn`. A missing file is refused with how to create one.
 pub fn open(path: &Path, progress: &dyn Progress, warn: Warn) -> Result<ClaimGraph> {
     if !path.exists() {
-        return Err(Error::Usage(format!(
-            "no claim graph at {}: create one with `sciproof graph add-run`, `graph record` or `graph conjecture`, or name another with --graph FILE",
-            path.display()
-        )));
+        return Err(GraphFileError::Missing(path.to_path_buf()).into());
     }
     let (graph, notes) = ClaimGraph::load_with_progress(path, progress)?;
     for w in notes.warnings {

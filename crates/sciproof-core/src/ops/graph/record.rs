@@ -3,8 +3,8 @@
 use super::{Warn, lock, open_or_new, save};
 use crate::commit::lock::Wait;
 use crate::error::{Error, Result};
-use crate::graph::ClaimGraph;
 use crate::graph::record::Record;
+use crate::graph::{ClaimGraph, GraphError};
 use crate::json::{Object, Value};
 use crate::progress::Progress;
 use std::path::PathBuf;
@@ -60,21 +60,19 @@ fn parse_check(text: &str) -> Result<Object> {
     match crate::json::parse(text) {
         Ok(Value::Object(o)) => match o.get("kind") {
             Some(Value::String(_)) => Ok(o),
-            _ => Err(Error::Usage(format!(
+            _ => Err(GraphError::Recipe(format!(
                 "--check: the recipe needs a \"kind\" string ({})",
                 crate::graph::recipe::runnable_kinds().join(", ")
-            ))),
+            ))
+            .into()),
         },
-        Ok(_) => Err(Error::Usage("--check: expected a JSON object".into())),
-        Err(e) => Err(Error::Usage(format!("--check: not valid JSON: {e}"))),
+        Ok(_) => Err(GraphError::Recipe("--check: expected a JSON object".into()).into()),
+        Err(e) => Err(GraphError::Recipe(format!("--check: not valid JSON: {e}")).into()),
     }
 }
 
 fn resolve(graph: &ClaimGraph, id: &str) -> Result<String> {
-    graph
-        .resolve(id)
-        .map(str::to_string)
-        .map_err(|e| Error::Usage(e.to_string()))
+    graph.resolve(id).map(str::to_string).map_err(Error::Graph)
 }
 
 /// Records the claim and writes the graph; returns the claim's ID.
@@ -109,10 +107,7 @@ pub fn record(request: &RecordRequest) -> Result<String> {
         }
         NewClaim::Conjecture { evidence } => graph.conjecture(record, evidence),
     };
-    let id = recorded
-        .map_err(|e| Error::Usage(e.to_string()))?
-        .id
-        .clone();
+    let id = recorded.map_err(Error::Graph)?.id.clone();
     save(&graph, path)?;
     Ok(id)
 }
