@@ -1,7 +1,6 @@
 //! `sciproof capture` driven through the real binary.
 
-mod common;
-use common::*;
+use crate::util::*;
 use predicates::prelude::*;
 use sciproof_core::manifest::{Artifact, Compare, load_manifest};
 

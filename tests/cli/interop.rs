@@ -1,8 +1,7 @@
 //! Interchangeability with the Python reference implementation (sciproof 0.4.1), tested
 //! against the real tool, installed by the tests into a venv under the target directory.
 
-mod common;
-use common::*;
+use crate::util::*;
 use sciproof_core::json::{Value, parse};
 use sciproof_core::manifest::{load_manifest, to_text};
 

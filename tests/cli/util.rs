@@ -1,6 +1,5 @@
 //! Helpers shared by the integration tests: a scratch project, the binary, and the Python
 //! reference implementation in a venv that the tests create themselves.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -159,33 +158,11 @@ pub fn statuses(report: &sciproof_core::json::Value) -> Vec<(String, String)> {
         .collect()
 }
 
-/// An exclusive lock between test processes: an `flock` on `path`, which the kernel releases
-/// when the process dies and this guard releases when dropped (also when a test panics), so a
-/// waiting process is never left waiting for an install that no longer runs, and a running
-/// install is never broken into.
-pub struct DirLock(std::fs::File);
-
-impl DirLock {
-    pub fn acquire(path: &Path) -> DirLock {
-        use std::os::fd::AsRawFd;
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path)
-            .unwrap_or_else(|e| panic!("cannot open the lock {}: {e}", path.display()));
-        // SAFETY: flock on a descriptor we own; blocks until the holder releases it.
-        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
-        assert_eq!(rc, 0, "cannot lock {}", path.display());
-        DirLock(file)
-    }
-}
-
 /// A venv under the target directory with exactly the packages of
 /// `tests/support/requirements-{set}.txt` (every package pinned, dependencies included, so the
 /// tests do not change with the package index of the day), installed from the package registry
-/// once; a changed requirements file rebuilds it. Concurrent test binaries wait for each other.
+/// once per run (each caller holds it in a `OnceLock`, so concurrent tests wait for one
+/// install); a changed requirements file rebuilds it.
 /// Panics with pip's output if that fails: the interop tests must not be skipped silently.
 /// Returns the venv's root.
 fn venv(name: &str, set: &str) -> PathBuf {
@@ -196,7 +173,6 @@ fn venv(name: &str, set: &str) -> PathBuf {
         .join(format!("requirements-{set}.txt"));
     let pinned = std::fs::read(&requirements).expect("the requirements file");
     let marker = &sciproof_core::hash::sha256_bytes(&pinned)[..16];
-    let _lock = DirLock::acquire(&tmp.join(format!("{name}.lock")));
     let ready = root.join(format!(".ready-{marker}"));
     if !ready.exists() {
         let _ = std::fs::remove_dir_all(&root);

@@ -1,9 +1,8 @@
 //! `sciproof graph`: recording, the honesty invariant, lineage across runs, queries, documents,
 //! bad input, and interop with alkahest 3.12 (installed into a venv by the tests).
 
-mod common;
 
-use common::{Project, alkahest_python};
+use crate::util::{Project, alkahest_python};
 use sciproof_core::json::{Value, parse};
 use std::process::Command;
 

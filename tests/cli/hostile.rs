@@ -4,8 +4,7 @@
 //! standard error, JSON stays valid and means the same, and Markdown stays inert in a real
 //! GFM renderer.
 
-mod common;
-use common::*;
+use crate::util::*;
 use sciproof_core::json::Value;
 
 /// Every class of hostile text at once: ANSI colours and screen clearing, OSC 8 hyperlinks,

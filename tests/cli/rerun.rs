@@ -1,7 +1,6 @@
 //! `sciproof verify --rerun` driven through the real binary.
 
-mod common;
-use common::*;
+use crate::util::*;
 use predicates::prelude::*;
 use sciproof_core::json::Value;
 

@@ -1,7 +1,6 @@
 //! `sciproof update` through the real binary.
 
-mod common;
-use common::*;
+use crate::util::*;
 use predicates::prelude::*;
 use sciproof_core::manifest::{Compare, load_manifest};
 

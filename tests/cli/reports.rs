@@ -1,8 +1,7 @@
 //! Markdown and JUnit reports of adversarial manifests, checked with real consumers: a GFM
 //! renderer (comrak) and the `junitparser` package.
 
-mod common;
-use common::*;
+use crate::util::*;
 
 /// A project whose paths, values and claims carry Markdown, HTML and mention syntax.
 fn adversarial() -> Project {

@@ -6,8 +6,7 @@
 //! byte-identical where the operation must not change them, and once the next command (here
 //! `sciproof recover`) has run, nothing is left behind that no message named.
 
-mod common;
-use common::*;
+use crate::util::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,7 +20,6 @@ fn failpoint_binary() -> &'static Path {
     BIN.get_or_init(|| {
         let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
         let target = tmp.join("failpoints-build");
-        let _guard = common::DirLock::acquire(&tmp.join("failpoints-build.lock"));
         let out = Command::new(env!("CARGO"))
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .args([

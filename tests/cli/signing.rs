@@ -1,8 +1,7 @@
 //! `sciproof sign` and `verify --allowed-signers`, interoperating with the real `ssh-keygen`
 //! and with the reference implementation.
 
-mod common;
-use common::*;
+use crate::util::*;
 use predicates::prelude::*;
 use sciproof_core::json::Value;
 use std::process::Command;

@@ -1,7 +1,6 @@
 //! `verify --policy` and `check-policy` through the real binary, against the reference.
 
-mod common;
-use common::*;
+use crate::util::*;
 use predicates::prelude::*;
 use sciproof_core::json::Value;
 

@@ -1,8 +1,7 @@
 //! Bad manifests: every refusal is one line on stderr naming the file and the place, exit 3,
 //! and nothing on disk changes.
 
-mod common;
-use common::*;
+use crate::util::*;
 use predicates::prelude::*;
 
 fn refuse(p: &Project, manifest: &str, message: &str) {

@@ -1,7 +1,6 @@
 //! Claims through the real binary: capture, verify (recorded and rerun phases), `claims check`.
 
-mod common;
-use common::*;
+use crate::util::*;
 use predicates::prelude::*;
 use sciproof_core::json::Value;
 

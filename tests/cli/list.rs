@@ -1,7 +1,6 @@
 //! `sciproof list` through the real binary.
 
-mod common;
-use common::*;
+use crate::util::*;
 use predicates::prelude::*;
 
 #[test]

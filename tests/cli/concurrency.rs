@@ -2,8 +2,7 @@
 //! refuse with --no-wait), every writer's result is whole, and a reader never reports a
 //! half-written state.
 
-mod common;
-use common::*;
+use crate::util::*;
 use std::process::Stdio;
 
 const SCRIPT: &str = "#!/bin/sh\nset -e\nv=$(cat variant 2>/dev/null || echo 0)\nmkdir -p out\nprintf '{\"value\": %s.5}\\n' \"$v\" > out/result.json\nsleep 0.02\necho \"log $v\" > out/log.txt\n";

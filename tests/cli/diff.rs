@@ -1,8 +1,7 @@
 //! `sciproof diff` through the real binary.
 
-mod common;
 use assert_cmd::Command;
-use common::*;
+use crate::util::*;
 use predicates::prelude::*;
 
 /// A `capture` of the standard run: `in.txt` in, `m.json` out (numeric) with the claim

@@ -1,7 +1,6 @@
 //! `sciproof demo` and the top-level CLI.
 
-mod common;
-use common::*;
+use crate::util::*;
 use predicates::prelude::*;
 
 #[test]

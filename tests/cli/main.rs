@@ -1,0 +1,26 @@
+//! The integration tests: one binary (so that shared set-up, such as the Python reference
+//! tools installed into venvs under `target/`, happens once per run), one module per command
+//! or concern, each driving the real `sciproof` binary. `util` holds what they share.
+
+mod util;
+
+mod bad_manifest;
+mod capture;
+mod checkcrate;
+mod claims;
+mod concurrency;
+mod crash;
+mod demo;
+mod diff;
+mod export;
+mod graph;
+mod hostile;
+mod interop;
+mod list;
+mod policy;
+mod properties;
+mod reports;
+mod rerun;
+mod signing;
+mod update;
+mod verify;
