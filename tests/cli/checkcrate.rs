@@ -2,7 +2,6 @@
 //! read by repro's own reader (reproducible-science 0.6.1), validated by rocrate-validator at the
 //! REQUIRED level offline, and loaded by ro-crate-py (all installed into a venv by the tests).
 
-
 use crate::util::{Project, claimcheck_python, support_script};
 use sciproof_core::json::{Value, parse};
 

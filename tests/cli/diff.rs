@@ -1,7 +1,7 @@
 //! `sciproof diff` through the real binary.
 
-use assert_cmd::Command;
 use crate::util::*;
+use assert_cmd::Command;
 use predicates::prelude::*;
 
 /// A `capture` of the standard run: `in.txt` in, `m.json` out (numeric) with the claim

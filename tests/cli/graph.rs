@@ -1,7 +1,6 @@
 //! `sciproof graph`: recording, the honesty invariant, lineage across runs, queries, documents,
 //! bad input, and interop with alkahest 3.12 (installed into a venv by the tests).
 
-
 use crate::util::{Project, alkahest_python};
 use sciproof_core::json::{Value, parse};
 use std::process::Command;

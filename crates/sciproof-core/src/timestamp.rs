@@ -59,7 +59,12 @@ pub fn format_stamp(unix_seconds: i64) -> String {
     format!("{}Z", text[..19].replace(['-', ':'], ""))
 }
 
-/// The current Unix time in whole seconds.
+/// Now, as [`format_utc`] writes it (the time reports, records and manifests carry).
+pub fn now_utc() -> String {
+    format_utc(now_unix())
+}
+
+/// Now, as whole seconds since the Unix epoch.
 pub fn now_unix() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)

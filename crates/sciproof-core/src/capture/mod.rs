@@ -795,7 +795,7 @@ fn build_manifest(
         schema_version: schema_version.to_string(),
         minor: if schema_version == SCHEMA_1_1 { 1 } else { 0 },
         name: req.name.clone(),
-        created_at: crate::timestamp::format_utc(crate::timestamp::now_unix()),
+        created_at: crate::timestamp::now_utc(),
         tool: Object::new()
             .with("name", "sciproof")
             .with("version", env!("CARGO_PKG_VERSION"))

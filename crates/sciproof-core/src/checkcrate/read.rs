@@ -513,89 +513,9 @@ fn read_check<'a>(reader: &mut Reader<'a>, check: &'a Object) -> Option<CheckRec
             other.as_deref().unwrap_or("(missing)")
         )),
     }
-    let mut reads = Vec::new();
-    let mut read_files = Vec::new();
-    for r in unpacked(check.get("fileRead")) {
-        let Some(fr) = reader.entity(&id, Some(r)) else {
-            continue;
-        };
-        let rid = id_of(fr);
-        unknown_properties(reader, &rid, fr, &READ_PROPERTIES);
-        if let Some(f) = fr.get("readsFile").and_then(ref_id) {
-            read_files.push(f.to_string());
-        }
-        let Some(mut state) = reader.file_state(&rid, fr.get("readsFile")) else {
-            continue;
-        };
-        state.side = reader.string(&rid, fr, "side").unwrap_or_default();
-        state.address = match reader.string(&rid, fr, "canonicalAddress") {
-            Some(a) => match crate::json::parse(&a) {
-                Ok(Value::Object(o)) => Some(super::record::address_in_record_order(&o)),
-                _ => {
-                    reader
-                        .problems
-                        .push(format!("{rid}: canonicalAddress is not a JSON object"));
-                    None
-                }
-            },
-            None => None,
-        };
-        state.stored = reader.string(&rid, fr, "value");
-        state.converted = reader.string(&rid, fr, "convertedValue");
-        reads.push(state);
-    }
-    let comparison = reader.string(&id, check, "comparisonMode").map(|mode| {
-        let mut c = Object::new().with("mode", mode).with(
-            "tolerance",
-            reader.required(&id, check, "tolerance").unwrap_or_default(),
-        );
-        if let Some(p) = reader.int(&id, check, "declaredPlaces") {
-            c.insert("places", p);
-        }
-        for (key, prop) in [("conversion", "conversion"), ("statistic", "statistic")] {
-            if let Some(v) = reader.string(&id, check, prop) {
-                c.insert(key, v);
-            }
-        }
-        if let Some(n) = reader.int(&id, check, "memberCount") {
-            c.insert("count", n);
-        }
-        if let Some(v) = reader.string(&id, check, "computedValue") {
-            c.insert("computed", v);
-        }
-        if let Some(lower) = reader.string(&id, check, "tieLower") {
-            c.insert(
-                "tie",
-                Object::new()
-                    .with("lower", lower)
-                    .with(
-                        "upper",
-                        reader.string(&id, check, "tieUpper").unwrap_or_default(),
-                    )
-                    .with(
-                        "printed",
-                        reader.string(&id, check, "tiePrinted").unwrap_or_default(),
-                    ),
-            );
-        }
-        c
-    });
-    let stages = reader.string(&id, check, "executionStage").map(|e| {
-        Object::new()
-            .with("execution", e)
-            .with(
-                "extraction",
-                reader
-                    .string(&id, check, "extractionStage")
-                    .unwrap_or_default(),
-            )
-            .with(
-                "comparison",
-                reader
-                    .string(&id, check, "comparisonStage")
-                    .unwrap_or_default(),
-            )
-    });
+    let (reads, read_files) = file_reads(reader, &id, check);
+    let comparison = comparison(reader, &id, check);
+    let stages = stages(reader, &id, check);
     let reader_fields = reader.texts(
         &id,
         check,
@@ -607,93 +527,13 @@ fn read_check<'a>(reader: &mut Reader<'a>, check: &'a Object) -> Option<CheckRec
             ("extraction_digest", "extractionDigest", Need::Default),
         ],
     );
-    let history = reader.int(&id, check, "historyStates").map(|n| {
-        let mut h = Object::new().with("states", n);
-        if let Some(at) = reader.string(&id, check, "historyLastChangedAt") {
-            h.insert("last_changed_at", at);
-        }
-        h
-    });
+    let history = history(reader, &id, check);
     let execution = reader.execution(&id, check, &read_files);
-    let mut extensions = Object::new();
-    for (key, prop) in [
-        ("phase", "sciproofPhase"),
-        ("location", "sciproofLocation"),
-        ("op", "sciproofOp"),
-        ("value", "sciproofValue"),
-        ("rtol", "sciproofRtol"),
-        ("atol", "sciproofAtol"),
-        ("scale", "sciproofScale"),
-    ] {
-        match (key, check.get(prop)) {
-            (_, None | Some(Value::Null)) => {}
-            ("value", Some(Value::String(text))) => match crate::json::parse(text) {
-                Ok(v) => extensions.insert(key, v),
-                Err(_) => reader
-                    .problems
-                    .push(format!("{id}: sciproofValue is not JSON text")),
-            },
-            (_, Some(v)) => extensions.insert(key, v.clone()),
-        }
-    }
-    let (checker_name, checker_version, checker_url) = match checker {
-        Some(c) => {
-            let cid = id_of(c);
-            (
-                reader.required(&cid, c, "name").unwrap_or_default(),
-                reader.required(&cid, c, "version").unwrap_or_default(),
-                reader.string(&cid, c, "url").unwrap_or_default(),
-            )
-        }
-        None => {
-            reader
-                .problems
-                .push(format!("{id}: no instrument names the checker"));
-            Default::default()
-        }
-    };
-    let manifest = reader.entity(&id, check.get("manifest"));
-    let (manifest_path, manifest_digest, manifest_signature) = match manifest {
-        Some(m) => {
-            let mid = m.get("@id").and_then(Value::as_str).unwrap_or_default();
-            let signature = match reader.entity(mid, m.get("sciproofSignature")) {
-                Some(sig) => {
-                    let sid = id_of(sig);
-                    let path = reader.string(&sid, sig, "name").unwrap_or_default();
-                    reader
-                        .required(&sid, sig, "sha256")
-                        .map(|digest| (path, digest))
-                }
-                None => None,
-            };
-            (
-                reader
-                    .string(mid, m, "alternateName")
-                    .unwrap_or_else(|| unquote(mid)),
-                reader.string(mid, m, "sha256"),
-                signature,
-            )
-        }
-        None => (String::new(), None, None),
-    };
-    let (claim_id, claim_text, claim_where, claim_digest, claim_line) = match claim {
-        Some(c) => {
-            let cid = id_of(c);
-            (
-                reader.required(&cid, c, "identifier").unwrap_or_default(),
-                reader.string(&cid, c, "text").unwrap_or_default(),
-                reader.string(&cid, c, "whereStated"),
-                reader.required(&cid, c, "claimDigest").unwrap_or_default(),
-                reader.int(&cid, c, "manifestLine"),
-            )
-        }
-        None => {
-            reader
-                .problems
-                .push(format!("{id}: no object names the claim"));
-            Default::default()
-        }
-    };
+    let extensions = extensions(reader, &id, check);
+    let (checker_name, checker_version, checker_url) = checker_fields(reader, &id, checker);
+    let (manifest_path, manifest_digest, manifest_signature) = manifest_fields(reader, &id, check);
+    let (claim_id, claim_text, claim_where, claim_digest, claim_line) =
+        claim_fields(reader, &id, claim);
     let record = CheckRecord {
         record: reader
             .required(&id, check, "recordVersion")
@@ -742,6 +582,242 @@ fn read_check<'a>(reader: &mut Reader<'a>, check: &'a Object) -> Option<CheckRec
         history,
         extensions,
     };
+    let record = vet(reader, &id, record);
+    if reader.problems.len() > before
+        && (!OUTCOMES.contains(&record.outcome.as_str())
+            || !CHECK_TYPES.contains(&record.check_type.as_str())
+            || record.record.is_empty()
+            || record.native_reason.is_empty())
+    {
+        return None;
+    }
+    Some(record)
+}
+
+/// The files a check read, and the identifiers of the files they read (for the execution).
+fn file_reads<'a>(
+    reader: &mut Reader<'a>,
+    id: &str,
+    check: &'a Object,
+) -> (Vec<FileRead>, Vec<String>) {
+    let mut reads = Vec::new();
+    let mut read_files = Vec::new();
+    for r in unpacked(check.get("fileRead")) {
+        let Some(fr) = reader.entity(id, Some(r)) else {
+            continue;
+        };
+        let rid = id_of(fr);
+        unknown_properties(reader, &rid, fr, &READ_PROPERTIES);
+        if let Some(f) = fr.get("readsFile").and_then(ref_id) {
+            read_files.push(f.to_string());
+        }
+        let Some(mut state) = reader.file_state(&rid, fr.get("readsFile")) else {
+            continue;
+        };
+        state.side = reader.string(&rid, fr, "side").unwrap_or_default();
+        state.address = match reader.string(&rid, fr, "canonicalAddress") {
+            Some(a) => match crate::json::parse(&a) {
+                Ok(Value::Object(o)) => Some(super::record::address_in_record_order(&o)),
+                _ => {
+                    reader
+                        .problems
+                        .push(format!("{rid}: canonicalAddress is not a JSON object"));
+                    None
+                }
+            },
+            None => None,
+        };
+        state.stored = reader.string(&rid, fr, "value");
+        state.converted = reader.string(&rid, fr, "convertedValue");
+        reads.push(state);
+    }
+    (reads, read_files)
+}
+
+/// How the value was compared: mode, tolerance, places, conversion, tie.
+fn comparison(reader: &mut Reader, id: &str, check: &Object) -> Option<Object> {
+    reader.string(id, check, "comparisonMode").map(|mode| {
+        let mut c = Object::new().with("mode", mode).with(
+            "tolerance",
+            reader.required(id, check, "tolerance").unwrap_or_default(),
+        );
+        if let Some(p) = reader.int(id, check, "declaredPlaces") {
+            c.insert("places", p);
+        }
+        for (key, prop) in [("conversion", "conversion"), ("statistic", "statistic")] {
+            if let Some(v) = reader.string(id, check, prop) {
+                c.insert(key, v);
+            }
+        }
+        if let Some(n) = reader.int(id, check, "memberCount") {
+            c.insert("count", n);
+        }
+        if let Some(v) = reader.string(id, check, "computedValue") {
+            c.insert("computed", v);
+        }
+        if let Some(lower) = reader.string(id, check, "tieLower") {
+            c.insert(
+                "tie",
+                Object::new()
+                    .with("lower", lower)
+                    .with(
+                        "upper",
+                        reader.string(id, check, "tieUpper").unwrap_or_default(),
+                    )
+                    .with(
+                        "printed",
+                        reader.string(id, check, "tiePrinted").unwrap_or_default(),
+                    ),
+            );
+        }
+        c
+    })
+}
+
+/// The stages the check went through.
+fn stages(reader: &mut Reader, id: &str, check: &Object) -> Option<Object> {
+    reader.string(id, check, "executionStage").map(|e| {
+        Object::new()
+            .with("execution", e)
+            .with(
+                "extraction",
+                reader
+                    .string(id, check, "extractionStage")
+                    .unwrap_or_default(),
+            )
+            .with(
+                "comparison",
+                reader
+                    .string(id, check, "comparisonStage")
+                    .unwrap_or_default(),
+            )
+    })
+}
+
+/// Earlier states of the same claim.
+fn history(reader: &mut Reader, id: &str, check: &Object) -> Option<Object> {
+    reader.int(id, check, "historyStates").map(|n| {
+        let mut h = Object::new().with("states", n);
+        if let Some(at) = reader.string(id, check, "historyLastChangedAt") {
+            h.insert("last_changed_at", at);
+        }
+        h
+    })
+}
+
+/// sciproof's own terms (`sciproofPhase`, `sciproofOp`, ...).
+fn extensions(reader: &mut Reader, id: &str, check: &Object) -> Object {
+    let mut extensions = Object::new();
+    for (key, prop) in [
+        ("phase", "sciproofPhase"),
+        ("location", "sciproofLocation"),
+        ("op", "sciproofOp"),
+        ("value", "sciproofValue"),
+        ("rtol", "sciproofRtol"),
+        ("atol", "sciproofAtol"),
+        ("scale", "sciproofScale"),
+    ] {
+        match (key, check.get(prop)) {
+            (_, None | Some(Value::Null)) => {}
+            ("value", Some(Value::String(text))) => match crate::json::parse(text) {
+                Ok(v) => extensions.insert(key, v),
+                Err(_) => reader
+                    .problems
+                    .push(format!("{id}: sciproofValue is not JSON text")),
+            },
+            (_, Some(v)) => extensions.insert(key, v.clone()),
+        }
+    }
+    extensions
+}
+
+/// The checker's name, version and address.
+fn checker_fields(
+    reader: &mut Reader,
+    id: &str,
+    checker: Option<&Object>,
+) -> (String, String, String) {
+    match checker {
+        Some(c) => {
+            let cid = id_of(c);
+            (
+                reader.required(&cid, c, "name").unwrap_or_default(),
+                reader.required(&cid, c, "version").unwrap_or_default(),
+                reader.string(&cid, c, "url").unwrap_or_default(),
+            )
+        }
+        None => {
+            reader
+                .problems
+                .push(format!("{id}: no instrument names the checker"));
+            Default::default()
+        }
+    }
+}
+
+/// The manifest's path, digest and signature (file and digest).
+#[allow(clippy::type_complexity)]
+fn manifest_fields<'a>(
+    reader: &mut Reader<'a>,
+    id: &str,
+    check: &'a Object,
+) -> (String, Option<String>, Option<(String, String)>) {
+    let manifest = reader.entity(id, check.get("manifest"));
+    match manifest {
+        Some(m) => {
+            let mid = m.get("@id").and_then(Value::as_str).unwrap_or_default();
+            let signature = match reader.entity(mid, m.get("sciproofSignature")) {
+                Some(sig) => {
+                    let sid = id_of(sig);
+                    let path = reader.string(&sid, sig, "name").unwrap_or_default();
+                    reader
+                        .required(&sid, sig, "sha256")
+                        .map(|digest| (path, digest))
+                }
+                None => None,
+            };
+            (
+                reader
+                    .string(mid, m, "alternateName")
+                    .unwrap_or_else(|| unquote(mid)),
+                reader.string(mid, m, "sha256"),
+                signature,
+            )
+        }
+        None => (String::new(), None, None),
+    }
+}
+
+/// The claim's identifier, text, place, digest and line.
+#[allow(clippy::type_complexity)]
+fn claim_fields(
+    reader: &mut Reader,
+    id: &str,
+    claim: Option<&Object>,
+) -> (String, String, Option<String>, String, Option<u64>) {
+    match claim {
+        Some(c) => {
+            let cid = id_of(c);
+            (
+                reader.required(&cid, c, "identifier").unwrap_or_default(),
+                reader.string(&cid, c, "text").unwrap_or_default(),
+                reader.string(&cid, c, "whereStated"),
+                reader.required(&cid, c, "claimDigest").unwrap_or_default(),
+                reader.int(&cid, c, "manifestLine"),
+            )
+        }
+        None => {
+            reader
+                .problems
+                .push(format!("{id}: no object names the claim"));
+            Default::default()
+        }
+    }
+}
+
+/// A `match` that cannot be trusted is read as not-checked (and said so): one whose file was
+/// not read, or whose words this reader does not know.
+fn vet(reader: &mut Reader, id: &str, record: CheckRecord) -> CheckRecord {
     if record.outcome == "match"
         && record.check_type != "passage-presence"
         && !record.reads.iter().any(|r| r.stored.is_some())
@@ -769,13 +845,5 @@ fn read_check<'a>(reader: &mut Reader<'a>, check: &'a Object) -> Option<CheckRec
         ));
         record.outcome = "not-checked".into();
     }
-    if reader.problems.len() > before
-        && (!OUTCOMES.contains(&record.outcome.as_str())
-            || !CHECK_TYPES.contains(&record.check_type.as_str())
-            || record.record.is_empty()
-            || record.native_reason.is_empty())
-    {
-        return None;
-    }
-    Some(record)
+    record
 }

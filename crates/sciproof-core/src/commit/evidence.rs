@@ -499,7 +499,7 @@ impl Transaction {
                     op,
                     phase: Phase::Aside,
                     pid: std::process::id(),
-                    started_at: crate::timestamp::format_utc(crate::timestamp::now_unix()),
+                    started_at: crate::timestamp::now_utc(),
                     asides: Vec::new(),
                     created_dirs: Vec::new(),
                     products,

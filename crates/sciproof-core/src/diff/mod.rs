@@ -426,11 +426,10 @@ impl<'a> Side<'a> {
     }
 }
 
-/// Compares two loaded manifests. Nothing is executed; only the numeric snapshots they
-/// reference are read.
+/// Compares two loaded manifests, section by section. Nothing is executed; only the numeric
+/// snapshots they reference are read.
 pub fn between(old_side: Side, new_side: Side, show_values: bool) -> Diff {
-    let (old, old_base) = (old_side.manifest, old_side.base);
-    let (new, new_base) = (new_side.manifest, new_side.base);
+    let (old, new) = (old_side.manifest, new_side.manifest);
     let mut b = Builder {
         changes: Vec::new(),
         notes: vec![NOTE_CAUSE.to_string()],
@@ -438,6 +437,25 @@ pub fn between(old_side: Side, new_side: Side, show_values: bool) -> Diff {
     if old.name != new.name {
         b.notes.push(format!("the manifests are of two experiments ({} and {}): every difference below may be intended", str_repr(&old.name), str_repr(&new.name)));
     }
+    command_and_note(&mut b, old, new);
+    environment(&mut b, old, new, show_values);
+    git(&mut b, old, new);
+    inputs(&mut b, old, new);
+    outputs(&mut b, old, new, (old_side.base, new_side.base));
+    claims(&mut b, old, new);
+    execution(&mut b, old, new);
+    Diff {
+        old_name: old.name.clone(),
+        old_file: old_side.file.to_string(),
+        new_name: new.name.clone(),
+        new_file: new_side.file.to_string(),
+        changes: b.changes,
+        notes: b.notes,
+    }
+}
+
+/// The command line and the note.
+fn command_and_note(b: &mut Builder, old: &Manifest, new: &Manifest) {
     if old.command.argv != new.command.argv {
         let line = |a: &[String]| safe_text(&a.join(" "), 160);
         b.push(
@@ -463,7 +481,10 @@ pub fn between(old_side: Side, new_side: Side, show_values: bool) -> Diff {
         ),
         _ => {}
     }
-    environment(&mut b, old, new, show_values);
+}
+
+/// The Git state.
+fn git(b: &mut Builder, old: &Manifest, new: &Manifest) {
     match (&old.git, &new.git) {
         (None, None) => {}
         (Some(_), None) | (None, Some(_)) => b.push(
@@ -493,7 +514,10 @@ pub fn between(old_side: Side, new_side: Side, show_values: bool) -> Diff {
             }
         }
     }
-    // inputs
+}
+
+/// Declared inputs, by path.
+fn inputs(b: &mut Builder, old: &Manifest, new: &Manifest) {
     let inputs = |m: &Manifest| -> BTreeMap<String, Input> {
         m.inputs
             .iter()
@@ -532,7 +556,11 @@ pub fn between(old_side: Side, new_side: Side, show_values: bool) -> Diff {
             (None, None) => {}
         }
     }
-    // outputs
+}
+
+/// Declared outputs, by path; a numeric output whose content changed is compared snapshot to
+/// snapshot with the old tolerance (`sides`: the folders each manifest's snapshots are in).
+fn outputs(b: &mut Builder, old: &Manifest, new: &Manifest, sides: (&Path, &Path)) {
     let outputs = |m: &Manifest| -> BTreeMap<String, Output> {
         m.outputs
             .iter()
@@ -580,57 +608,7 @@ pub fn between(old_side: Side, new_side: Side, show_values: bool) -> Diff {
                     && c.present
                     && a.sha256 != c.sha256
                 {
-                    evidence.insert("baseline_rtol", *rtol);
-                    evidence.insert("baseline_atol", *atol);
-                    let tol = format!("(rtol={}, atol={})", float_repr(*rtol), float_repr(*atol));
-                    let compared = snapshot(old_base, a)
-                        .and_then(|sa| snapshot(new_base, c).map(|sc| (sa, sc)))
-                        .and_then(|(sa, sc)| {
-                            crate::numeric::compare_files(&sa, &sc, &c.path, *rtol, *atol)
-                                .map_err(|e| e.0)
-                        });
-                    match compared {
-                        Ok(d) if d.is_empty() => {
-                            parts.push(format!(
-                                "numerically equivalent within the baseline tolerance {tol}"
-                            ));
-                            evidence.insert(
-                                "numeric",
-                                Object::new()
-                                    .with("comparable", true)
-                                    .with("equivalent", true)
-                                    .with("difference_details", Value::Array(vec![])),
-                            );
-                        }
-                        Ok(d) => {
-                            let more = if d.len() > 1 {
-                                format!(" (and {} more)", d.len() - 1)
-                            } else {
-                                String::new()
-                            };
-                            parts.push(format!(
-                                "outside the baseline tolerance {tol}: {}{more}",
-                                d[0].message
-                            ));
-                            let details = Value::Array(d.iter().map(|x| x.to_json()).collect());
-                            evidence.insert(
-                                "numeric",
-                                Object::new()
-                                    .with("comparable", true)
-                                    .with("equivalent", false)
-                                    .with("difference_details", details),
-                            );
-                        }
-                        Err(reason) => {
-                            parts.push(format!("numeric comparison not possible: {reason}"));
-                            evidence.insert(
-                                "numeric",
-                                Object::new()
-                                    .with("comparable", false)
-                                    .with("reason", reason.as_str()),
-                            );
-                        }
-                    }
+                    compare_snapshots(sides, a, c, (*rtol, *atol), &mut parts, &mut evidence);
                 }
                 if !parts.is_empty() {
                     b.changes.push(Change {
@@ -646,6 +624,72 @@ pub fn between(old_side: Side, new_side: Side, show_values: bool) -> Diff {
             (None, None) => {}
         }
     }
+}
+
+/// What the recorded copies of a numeric output say when its digest changed: equivalent
+/// within the old tolerance, or the differences outside it, or why they cannot be compared.
+fn compare_snapshots(
+    (old_base, new_base): (&Path, &Path),
+    a: &Output,
+    c: &Output,
+    (rtol, atol): (f64, f64),
+    parts: &mut Vec<String>,
+    evidence: &mut Object,
+) {
+    evidence.insert("baseline_rtol", rtol);
+    evidence.insert("baseline_atol", atol);
+    let tol = format!("(rtol={}, atol={})", float_repr(rtol), float_repr(atol));
+    let compared = snapshot(old_base, a)
+        .and_then(|sa| snapshot(new_base, c).map(|sc| (sa, sc)))
+        .and_then(|(sa, sc)| {
+            crate::numeric::compare_files(&sa, &sc, &c.path, rtol, atol).map_err(|e| e.0)
+        });
+    match compared {
+        Ok(d) if d.is_empty() => {
+            parts.push(format!(
+                "numerically equivalent within the baseline tolerance {tol}"
+            ));
+            evidence.insert(
+                "numeric",
+                Object::new()
+                    .with("comparable", true)
+                    .with("equivalent", true)
+                    .with("difference_details", Value::Array(vec![])),
+            );
+        }
+        Ok(d) => {
+            let more = if d.len() > 1 {
+                format!(" (and {} more)", d.len() - 1)
+            } else {
+                String::new()
+            };
+            parts.push(format!(
+                "outside the baseline tolerance {tol}: {}{more}",
+                d[0].message
+            ));
+            let details = Value::Array(d.iter().map(|x| x.to_json()).collect());
+            evidence.insert(
+                "numeric",
+                Object::new()
+                    .with("comparable", true)
+                    .with("equivalent", false)
+                    .with("difference_details", details),
+            );
+        }
+        Err(reason) => {
+            parts.push(format!("numeric comparison not possible: {reason}"));
+            evidence.insert(
+                "numeric",
+                Object::new()
+                    .with("comparable", false)
+                    .with("reason", reason.as_str()),
+            );
+        }
+    }
+}
+
+/// Claims, by their text.
+fn claims(b: &mut Builder, old: &Manifest, new: &Manifest) {
     let claims = |m: &Manifest| -> BTreeSet<String> { m.claims.iter().map(|c| c.text()).collect() };
     let (co, cn) = (claims(old), claims(new));
     for text in co.difference(&cn) {
@@ -664,6 +708,10 @@ pub fn between(old_side: Side, new_side: Side, show_values: bool) -> Diff {
             "in the new manifest only",
         );
     }
+}
+
+/// The exit code, and (informational only) the standard streams.
+fn execution(b: &mut Builder, old: &Manifest, new: &Manifest) {
     if old.execution.exit_code != new.execution.exit_code {
         b.push(
             "execution",
@@ -686,13 +734,5 @@ pub fn between(old_side: Side, new_side: Side, show_values: bool) -> Diff {
                 informational: true,
             });
         }
-    }
-    Diff {
-        old_name: old.name.clone(),
-        old_file: old_side.file.to_string(),
-        new_name: new.name.clone(),
-        new_file: new_side.file.to_string(),
-        changes: b.changes,
-        notes: b.notes,
     }
 }

@@ -475,9 +475,16 @@ pub fn check_nesting(declared: &[(&str, bool)]) -> std::result::Result<(), Strin
     Ok(())
 }
 
-/// Validates a parsed document and returns the typed manifest.
-pub fn validate(data: &Value) -> Result<Manifest> {
-    let manifest = as_object(Some(data), "manifest")?;
+/// The declared paths seen so far (inputs, then outputs): each with whether it is a directory,
+/// for the nesting rule, and the inputs' paths, which no output may repeat.
+#[derive(Default)]
+struct Declared {
+    paths: Vec<(String, bool)>,
+    inputs: HashSet<String>,
+}
+
+/// `schema` and `schema_version`: returns the version and its minor number.
+fn check_schema(manifest: &Object) -> Result<(&str, u64)> {
     match manifest.get("schema") {
         Some(Value::String(s)) if s == SCHEMA => {}
         other => {
@@ -509,6 +516,11 @@ pub fn validate(data: &Value) -> Result<Manifest> {
             str_repr(version)
         )));
     }
+    Ok((version, minor))
+}
+
+/// `name` and `created_at`.
+fn check_identity(manifest: &Object) -> Result<(&str, &str)> {
     let name = get_str(manifest, "name", "manifest")?;
     if !is_valid_name(name) {
         return Err(fail(
@@ -533,6 +545,11 @@ pub fn validate(data: &Value) -> Result<Manifest> {
         }
     }
 
+    Ok((name, created_at))
+}
+
+/// `command`: a non-empty argv run in the manifest's folder.
+fn check_command(manifest: &Object) -> Result<Vec<String>> {
     let command = get_object(manifest, "command", "manifest")?;
     let argv_value = get(command, "argv", Ty::List, "command")?;
     let argv_list = argv_value.as_array().unwrap_or_default();
@@ -556,14 +573,31 @@ pub fn validate(data: &Value) -> Result<Manifest> {
         ));
     }
 
+    Ok(argv)
+}
+
+/// `environment`: the Python interpreter, platform, allow-listed variables and hardware.
+fn check_environment(manifest: &Object, minor: u64) -> Result<Environment> {
     let environment = get_object(manifest, "environment", "manifest")?;
     let python = get_object(environment, "python", "environment")?;
     get(python, "version", Ty::Str, "environment.python")?;
     let platform = get_object(environment, "platform", "environment")?;
     let env_vars = get_object(environment, "env_vars", "environment")?;
     let hardware = check_hardware(environment.get("hardware"), minor)?;
-    let note = check_note(manifest.get("note"), minor)?;
+    Ok(Environment {
+        source: environment
+            .get("source")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        python: python.clone(),
+        platform: platform.clone(),
+        env_vars: env_vars.clone(),
+        hardware,
+    })
+}
 
+/// `dependencies`: name and version of each package.
+fn check_dependencies(manifest: &Object) -> Result<Vec<Dependency>> {
     let mut dependencies = Vec::new();
     for (index, dep) in get(manifest, "dependencies", Ty::List, "manifest")?
         .as_array()
@@ -578,7 +612,12 @@ pub fn validate(data: &Value) -> Result<Manifest> {
         dependencies.push(Dependency { name, version });
     }
 
-    let git = match manifest.get("git") {
+    Ok(dependencies)
+}
+
+/// `git`: commit, branch and whether the tree was dirty, or nothing.
+fn check_git(manifest: &Object) -> Result<Option<GitState>> {
+    Ok(match manifest.get("git") {
         None | Some(Value::Null) => None,
         Some(value) => {
             let git = as_object(Some(value), "git")?;
@@ -594,10 +633,11 @@ pub fn validate(data: &Value) -> Result<Manifest> {
                 dirty,
             })
         }
-    };
+    })
+}
 
-    let mut declared: Vec<(String, bool)> = Vec::new();
-    let mut seen = HashSet::new();
+/// `inputs`: unique paths with their digests and kinds.
+fn check_inputs(manifest: &Object, minor: u64, declared: &mut Declared) -> Result<Vec<Input>> {
     let mut inputs = Vec::new();
     for (index, item) in get(manifest, "inputs", Ty::List, "manifest")?
         .as_array()
@@ -607,11 +647,11 @@ pub fn validate(data: &Value) -> Result<Manifest> {
     {
         let place = format!("inputs[{index}]");
         let item = as_object(Some(item), &place)?;
-        let path = unique_path(item, &place, |p| !seen.insert(p.to_owned()))?;
+        let path = unique_path(item, &place, |p| !declared.inputs.insert(p.to_owned()))?;
         let digest = sha(item.get("sha256"), &format!("{place}.sha256"))?;
         let total = size(item, &place)?;
         let artifact = check_kind(item, &place, minor, true, Some(&digest), total)?;
-        declared.push((path.clone(), artifact.is_directory()));
+        declared.paths.push((path.clone(), artifact.is_directory()));
         inputs.push(Input {
             path,
             sha256: digest,
@@ -620,6 +660,11 @@ pub fn validate(data: &Value) -> Result<Manifest> {
         });
     }
 
+    Ok(inputs)
+}
+
+/// `execution`: exit code, duration, and the bounded standard streams.
+fn check_execution(manifest: &Object) -> Result<Execution> {
     let execution = get_object(manifest, "execution", "manifest")?;
     let Value::Number(Number::Int(code)) = get(execution, "exit_code", Ty::Int, "execution")?
     else {
@@ -637,7 +682,23 @@ pub fn validate(data: &Value) -> Result<Manifest> {
     )?;
     let stdout = validate_stream(execution.get("stdout"), "execution.stdout")?;
     let stderr = validate_stream(execution.get("stderr"), "execution.stderr")?;
+    Ok(Execution {
+        exit_code,
+        duration_seconds,
+        stdout,
+        stderr,
+    })
+}
 
+/// What the claims check needs of each output: whether it is a directory, and present.
+type OutputInfo = HashMap<String, (bool, bool)>;
+
+/// `outputs`: unique paths (none an input's) with presence, digests, kinds and comparison.
+fn check_outputs(
+    manifest: &Object,
+    minor: u64,
+    declared: &mut Declared,
+) -> Result<(Vec<Output>, OutputInfo)> {
     let mut seen_outputs = HashSet::new();
     let mut output_info = HashMap::new();
     let mut outputs = Vec::new();
@@ -650,7 +711,7 @@ pub fn validate(data: &Value) -> Result<Manifest> {
         let place = format!("outputs[{index}]");
         let item = as_object(Some(item), &place)?;
         let path = unique_path(item, &place, |p| {
-            seen.contains(p) || !seen_outputs.insert(p.to_owned())
+            declared.inputs.contains(p) || !seen_outputs.insert(p.to_owned())
         })?;
         let present = matches!(get(item, "present", Ty::Bool, &place)?, Value::Bool(true));
         let (digest, total) = if present {
@@ -675,47 +736,7 @@ pub fn validate(data: &Value) -> Result<Manifest> {
             Some(get(item, "compare", Ty::Dict, &place)?),
             &format!("{place}.compare"),
         )?;
-        let compare = match compare_obj.get("mode") {
-            Some(Value::String(m)) if m == "numeric" => {
-                let rtol =
-                    finite_nonneg(compare_obj.get("rtol"), &format!("{place}.compare.rtol"))?;
-                let atol =
-                    finite_nonneg(compare_obj.get("atol"), &format!("{place}.compare.atol"))?;
-                let snap = as_object(
-                    compare_obj.get("snapshot"),
-                    &format!("{place}.compare.snapshot"),
-                )?;
-                let snap_path =
-                    rel_path(snap.get("path"), &format!("{place}.compare.snapshot.path"))?;
-                let snap_sha = sha(
-                    snap.get("sha256"),
-                    &format!("{place}.compare.snapshot.sha256"),
-                )?;
-                if !present {
-                    return Err(fail(&place, "a numeric output must be present"));
-                }
-                Compare::Numeric {
-                    rtol,
-                    atol,
-                    snapshot: Snapshot {
-                        path: snap_path,
-                        sha256: snap_sha,
-                    },
-                }
-            }
-            Some(Value::String(m)) if m == "exact" => Compare::Exact,
-            other => {
-                let shown = match other {
-                    None | Some(Value::Null) => "None".into(),
-                    Some(Value::String(s)) => str_repr(s),
-                    Some(v) => json::to_string_compact(v),
-                };
-                return Err(fail(
-                    &format!("{place}.compare.mode"),
-                    format!("expected 'exact' or 'numeric', got {shown}"),
-                ));
-            }
-        };
+        let compare = check_compare(compare_obj, &place, present)?;
         let artifact = check_kind(item, &place, minor, present, digest.as_deref(), total)?;
         if artifact.is_directory() && compare != Compare::Exact {
             return Err(fail(
@@ -723,7 +744,7 @@ pub fn validate(data: &Value) -> Result<Manifest> {
                 "a directory can only be compared exactly",
             ));
         }
-        declared.push((path.clone(), artifact.is_directory()));
+        declared.paths.push((path.clone(), artifact.is_directory()));
         output_info.insert(path.clone(), (artifact.is_directory(), present));
         outputs.push(Output {
             path,
@@ -735,10 +756,73 @@ pub fn validate(data: &Value) -> Result<Manifest> {
         });
     }
 
-    let claims = super::read_claims::check_claims(manifest.get("claims"), minor, &output_info)?;
-    let pairs: Vec<(&str, bool)> = declared.iter().map(|(p, d)| (p.as_str(), *d)).collect();
-    check_nesting(&pairs).map_err(|message| fail("manifest", message))?;
+    Ok((outputs, output_info))
+}
 
+/// `outputs[i].compare`: `exact`, or `numeric` with tolerances and a snapshot (only for a
+/// present output).
+fn check_compare(compare_obj: &Object, place: &str, present: bool) -> Result<Compare> {
+    Ok(match compare_obj.get("mode") {
+        Some(Value::String(m)) if m == "numeric" => {
+            let rtol = finite_nonneg(compare_obj.get("rtol"), &format!("{place}.compare.rtol"))?;
+            let atol = finite_nonneg(compare_obj.get("atol"), &format!("{place}.compare.atol"))?;
+            let snap = as_object(
+                compare_obj.get("snapshot"),
+                &format!("{place}.compare.snapshot"),
+            )?;
+            let snap_path = rel_path(snap.get("path"), &format!("{place}.compare.snapshot.path"))?;
+            let snap_sha = sha(
+                snap.get("sha256"),
+                &format!("{place}.compare.snapshot.sha256"),
+            )?;
+            if !present {
+                return Err(fail(place, "a numeric output must be present"));
+            }
+            Compare::Numeric {
+                rtol,
+                atol,
+                snapshot: Snapshot {
+                    path: snap_path,
+                    sha256: snap_sha,
+                },
+            }
+        }
+        Some(Value::String(m)) if m == "exact" => Compare::Exact,
+        other => {
+            let shown = match other {
+                None | Some(Value::Null) => "None".into(),
+                Some(Value::String(s)) => str_repr(s),
+                Some(v) => json::to_string_compact(v),
+            };
+            return Err(fail(
+                &format!("{place}.compare.mode"),
+                format!("expected 'exact' or 'numeric', got {shown}"),
+            ));
+        }
+    })
+}
+
+/// Validates a parsed document and returns the typed manifest.
+pub fn validate(data: &Value) -> Result<Manifest> {
+    let manifest = as_object(Some(data), "manifest")?;
+    let (version, minor) = check_schema(manifest)?;
+    let (name, created_at) = check_identity(manifest)?;
+    let argv = check_command(manifest)?;
+    let environment = check_environment(manifest, minor)?;
+    let note = check_note(manifest.get("note"), minor)?;
+    let dependencies = check_dependencies(manifest)?;
+    let git = check_git(manifest)?;
+    let mut declared = Declared::default();
+    let inputs = check_inputs(manifest, minor, &mut declared)?;
+    let execution = check_execution(manifest)?;
+    let (outputs, output_info) = check_outputs(manifest, minor, &mut declared)?;
+    let claims = super::read_claims::check_claims(manifest.get("claims"), minor, &output_info)?;
+    let pairs: Vec<(&str, bool)> = declared
+        .paths
+        .iter()
+        .map(|(p, d)| (p.as_str(), *d))
+        .collect();
+    check_nesting(&pairs).map_err(|message| fail("manifest", message))?;
     Ok(Manifest {
         schema_version: version.to_string(),
         minor,
@@ -746,25 +830,11 @@ pub fn validate(data: &Value) -> Result<Manifest> {
         created_at: created_at.to_string(),
         tool: manifest.get("tool").cloned().unwrap_or(Value::Null),
         command: CommandLine { argv },
-        environment: Environment {
-            source: environment
-                .get("source")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-            python: python.clone(),
-            platform: platform.clone(),
-            env_vars: env_vars.clone(),
-            hardware,
-        },
+        environment,
         dependencies,
         git,
         inputs,
-        execution: Execution {
-            exit_code,
-            duration_seconds,
-            stdout,
-            stderr,
-        },
+        execution,
         outputs,
         claims,
         note,

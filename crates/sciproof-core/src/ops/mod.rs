@@ -55,5 +55,5 @@ pub use verify::{save_crate, save_report, verify};
 
 /// The current time as the reports and records write it (RFC 3339, UTC, whole seconds).
 pub fn now() -> String {
-    crate::timestamp::format_utc(crate::timestamp::now_unix())
+    crate::timestamp::now_utc()
 }

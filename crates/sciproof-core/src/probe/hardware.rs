@@ -1,20 +1,10 @@
 //! Hardware facts for `--record-hardware`: CPU count, processor, NVIDIA GPUs via `nvidia-smi`.
 //! No host name, user name, serial number or GPU UUID.
 
+use super::which;
 use crate::manifest::{Gpu, Hardware, MAX_GPUS};
 use std::process::{Command, Stdio};
 use std::time::Duration;
-
-fn which(name: &str) -> Option<std::path::PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| {
-            use std::os::unix::fs::PermissionsExt;
-            p.metadata()
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
-}
 
 /// Parses `nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader,nounits`
 /// output: at most 16 lines, split on commas; name = all but the last two parts.

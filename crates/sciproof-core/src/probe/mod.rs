@@ -84,3 +84,19 @@ pub fn platform_info() -> Object {
         .with("machine", machine)
         .with("platform", platform)
 }
+/// The executable `name` would run as: itself when it contains a `/` (and exists), else the
+/// first executable file of that name in a folder of `PATH`.
+pub(crate) fn which(name: &str) -> Option<std::path::PathBuf> {
+    if name.contains('/') {
+        let p = std::path::Path::new(name);
+        return p.exists().then(|| p.to_path_buf());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| {
+            use std::os::unix::fs::PermissionsExt;
+            p.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}

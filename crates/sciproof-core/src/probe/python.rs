@@ -2,6 +2,7 @@
 //! that interpreter is asked (with a fixed built-in snippet, never the user's program) for its
 //! version and installed packages, listed the same way the reference lists them.
 
+use super::which;
 use crate::json::{self, Value};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -84,21 +85,6 @@ pub fn looks_like_python(argv0: &str) -> bool {
         return version_tail(rest, false);
     }
     false
-}
-
-fn which(name: &str) -> Option<std::path::PathBuf> {
-    if name.contains('/') {
-        let p = Path::new(name);
-        return p.exists().then(|| p.to_path_buf());
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| {
-            use std::os::unix::fs::PermissionsExt;
-            p.metadata()
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
 }
 
 /// Asks the interpreter `argv0` about itself (run in `cwd`, 30 s at most). `None` when `argv0`

@@ -280,7 +280,7 @@ fn execute(
         Ok(result) => {
             report.rerun_run = Some(crate::report::RerunRun {
                 started_at: crate::timestamp::format_utc(started),
-                ended_at: crate::timestamp::format_utc(crate::timestamp::now_unix()),
+                ended_at: crate::timestamp::now_utc(),
                 exit_code: result.exit_code,
                 duration_seconds: result.duration_seconds,
             });
