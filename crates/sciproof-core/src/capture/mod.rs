@@ -2,7 +2,7 @@
 //!
 //! Everything that can be checked before the command runs is checked first, so a bad request
 //! never executes anything and never writes anything. The stages, in order: validate the
-//! request ([`validate_request`]), lock the evidence, hash the inputs, note the outputs as they
+//! request (`validate_request`), lock the evidence, hash the inputs, note the outputs as they
 //! were, run the command, prove the inputs unchanged, record the outputs (numeric snapshots are
 //! staged in the work folder), check the claims, build the manifest, commit. The manifest and
 //! its snapshot folder are replaced together by the [commit protocol](crate::commit), only once

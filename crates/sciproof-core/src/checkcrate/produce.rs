@@ -167,13 +167,17 @@ fn file_state(
     artifact: &crate::manifest::Artifact,
     pinned: Option<&str>,
 ) -> Value {
-    let state = crate::verify::integrity::state(
-        &ctx.base.join(path),
-        artifact,
-        pinned,
-        path,
-        &crate::progress::NoProgress,
-    );
+    let store = crate::store::store_of(path);
+    let state = match store.locate(ctx.base, path) {
+        Ok(location) => store.state(
+            &location,
+            artifact,
+            pinned,
+            path,
+            &crate::progress::NoProgress,
+        ),
+        Err(_) => crate::store::State::absent(artifact.is_directory()),
+    };
     let on_disk = state.digest.filter(|_| state.exists);
     let validity = match (pinned, &on_disk) {
         (_, None) => "artifact_absent",

@@ -1,7 +1,7 @@
 //! Claims: statements about one value in an output file (`$.accuracy >= 0.9`).
 //!
 //! This module holds the claim model, the `--claim` expression parser and the claim text used in
-//! subjects and listings; [`locate`] finds the value a claim is about, [`evaluate`] decides
+//! subjects and listings; [`crate::numeric::Documents`] finds the value a claim is about, [`evaluate`] decides
 //! whether it holds, [`printed`] holds the exact decimal rule of printed claims. See
 //! `../shared/seeds/claims.txt`.
 

@@ -307,7 +307,7 @@ const MATH_WORDS: &[&str] = &[
 ];
 
 /// Whether a claim's `latex` is mathematics that is safe to put in a document as TeX: only the
-/// control words of [`MATH_WORDS`] and control symbols that space or escape (`\\,` `\\!`
+/// control words of `MATH_WORDS` and control symbols that space or escape (`\\,` `\\!`
 /// `\\;` `\\:` `\\ ` `\\{` `\\}` `\\|`), balanced braces, one line, and none of `$`
 /// (ends the formula), `%` (comments out the rest), `#`, `&`, `<`, `^^` (TeX's way to write any
 /// character) or controls.

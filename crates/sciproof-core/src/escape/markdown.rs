@@ -77,7 +77,7 @@ fn one_line(text: &str) -> String {
 }
 
 /// `|` as `\|` and line breaks as spaces, so a value stays inside its table cell or line, with
-/// every control neutralised (see [`one_line`]).
+/// every control neutralised (see `one_line`).
 pub fn cell(text: &str) -> String {
     one_line(text)
 }
@@ -102,13 +102,13 @@ pub fn code(text: &str) -> String {
 }
 
 /// Untrusted text in a plain-text position of a line (a list item: the evidence, notes, a
-/// re-check's detail), with `|` escaped as the reference escapes it there. See [`inert`].
+/// re-check's detail), with `|` escaped as the reference escapes it there. See `inert`.
 pub fn text(text: &str) -> String {
     inert(&one_line(text))
 }
 
 /// Untrusted text in a heading (the title, a claim's label), where the reference does not
-/// escape `|`. See [`inert`].
+/// escape `|`. See `inert`.
 pub fn heading(text: &str) -> String {
     inert(&safe_text(&text.replace('\n', " "), FIELD_LIMIT))
 }

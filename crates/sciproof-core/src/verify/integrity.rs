@@ -1,120 +1,13 @@
 //! Integrity checks: do the declared files still have their recorded digests? Never executes
 //! anything.
 
-use crate::hash::sha256_file;
 use crate::manifest::{Artifact, Compare, Manifest, Snapshot};
 use crate::paths::resolve_inside;
 use crate::progress::Progress;
 use crate::report::{DigestKind, DirectoryEvidence, Evidence, Report, Status};
-use crate::tree::{MAX_TREE_FILES, TreeDiff, scan_tree, tree_digest};
+use crate::store::local::file_digest;
+use crate::store::{ArtifactStore, Location, State, store_of};
 use std::path::{Path, PathBuf};
-
-/// What is at a declared path now.
-#[derive(Debug, Clone)]
-pub struct State {
-    /// Whether it is a directory.
-    pub directory: bool,
-    /// Whether it exists.
-    pub exists: bool,
-    /// File SHA-256 or tree digest (`None` when absent or unreadable).
-    pub digest: Option<String>,
-    /// Files in the directory.
-    pub files: Option<usize>,
-    /// How the directory differs.
-    pub diff: Option<TreeDiff>,
-    /// Why it could not be checked.
-    pub problem: Option<String>,
-}
-
-fn file_digest(path: &Path, label: &str, progress: &dyn Progress) -> Result<String, String> {
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    progress.begin(label, size, crate::progress::Unit::Bytes);
-    let result = sha256_file(path, progress);
-    progress.finish();
-    result
-        .map(|(d, _)| d)
-        .map_err(|e| crate::error::strerror(&e))
-}
-
-/// The state of `path`, declared as `artifact` with the recorded digest `recorded`. A file
-/// entry whose path is now a directory (or the reverse) counts as absent; special files (FIFOs,
-/// devices) are never opened and count as absent too.
-pub fn state(
-    path: &Path,
-    artifact: &Artifact,
-    recorded: Option<&str>,
-    label: &str,
-    progress: &dyn Progress,
-) -> State {
-    match artifact {
-        Artifact::File => {
-            let exists = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-            if !exists {
-                return State {
-                    directory: false,
-                    exists: false,
-                    digest: None,
-                    files: None,
-                    diff: None,
-                    problem: None,
-                };
-            }
-            match file_digest(path, label, progress) {
-                Ok(d) => State {
-                    directory: false,
-                    exists: true,
-                    digest: Some(d),
-                    files: None,
-                    diff: None,
-                    problem: None,
-                },
-                Err(e) => State {
-                    directory: false,
-                    exists: true,
-                    digest: None,
-                    files: None,
-                    diff: None,
-                    problem: Some(format!("cannot read it: {e}")),
-                },
-            }
-        }
-        Artifact::Directory { files } => {
-            if !std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-                return State {
-                    directory: true,
-                    exists: false,
-                    digest: None,
-                    files: None,
-                    diff: None,
-                    problem: None,
-                };
-            }
-            match scan_tree(path, MAX_TREE_FILES, progress) {
-                Err(e) => State {
-                    directory: true,
-                    exists: true,
-                    digest: None,
-                    files: None,
-                    diff: None,
-                    problem: Some(e.0),
-                },
-                Ok(entries) => {
-                    let digest = tree_digest(&entries);
-                    let diff = (Some(digest.as_str()) != recorded)
-                        .then(|| TreeDiff::between(files, &entries));
-                    State {
-                        directory: true,
-                        exists: true,
-                        digest: Some(digest),
-                        files: Some(entries.len()),
-                        diff,
-                        problem: None,
-                    }
-                }
-            }
-        }
-    }
-}
 
 /// Evidence of a digest comparison of `state` against the recorded `expected`.
 pub fn state_evidence(
@@ -155,10 +48,29 @@ fn unchanged_message(artifact: &Artifact) -> String {
     }
 }
 
-/// Resolves `relative` below `base`, or adds a FAIL `unsafe path` check and returns `None`.
+/// Resolves `relative` below `base`, or adds a FAIL `unsafe path` check and returns `None`
+/// (a numeric output's recorded copy, which is always beside the manifest).
 pub fn resolve(base: &Path, relative: &str, report: &mut Report, subject: &str) -> Option<PathBuf> {
     match resolve_inside(base, relative) {
         Ok(p) => Some(p),
+        Err(e) => {
+            report.add(Status::Fail, subject, format!("unsafe path: {e}"), None);
+            None
+        }
+    }
+}
+
+/// Where `store` has the artifact declared as `declared`, or adds a FAIL `unsafe path` check
+/// and returns `None`.
+fn locate(
+    store: &dyn ArtifactStore,
+    base: &Path,
+    declared: &str,
+    report: &mut Report,
+    subject: &str,
+) -> Option<Location> {
+    match store.locate(base, declared) {
+        Ok(location) => Some(location),
         Err(e) => {
             report.add(Status::Fail, subject, format!("unsafe path: {e}"), None);
             None
@@ -176,12 +88,13 @@ pub fn check_inputs(
     let mut intact = true;
     for item in &manifest.inputs {
         let subject = format!("input {}", item.path);
-        let Some(path) = resolve(base, &item.path, report, &subject) else {
+        let store = store_of(&item.path);
+        let Some(location) = locate(store, base, &item.path, report, &subject) else {
             intact = false;
             continue;
         };
-        let st = state(
-            &path,
+        let st = store.state(
+            &location,
             &item.artifact,
             Some(&item.sha256),
             &item.path,
@@ -308,19 +221,20 @@ pub fn check_outputs(
     let mut digests = Vec::new();
     for item in &manifest.outputs {
         let subject = format!("output {}", item.path);
-        let path = resolve(base, &item.path, report, &subject);
+        let store = store_of(&item.path);
+        let location = locate(store, base, &item.path, report, &subject);
         snapshots.push(match &item.compare {
             Compare::Numeric { snapshot, .. } => {
                 check_snapshot(base, snapshot, report, &subject, progress)
             }
             Compare::Exact => None,
         });
-        let Some(path) = path else {
+        let Some(location) = location else {
             digests.push(None);
             continue;
         };
-        let st = state(
-            &path,
+        let st = store.state(
+            &location,
             &item.artifact,
             item.sha256.as_deref(),
             &item.path,

@@ -11,7 +11,8 @@
 //! a link or special file it left at an output path is never accepted as an output.
 
 use super::environment::{clean_environment, differences};
-use super::integrity::{OutputsChecked, State, changed_message, resolve, state, state_evidence};
+use super::integrity::{OutputsChecked, changed_message, resolve, state_evidence};
+// Reruns move files on the local disk: their products are looked at there.
 use crate::commit::evidence::{Product, Transaction};
 use crate::error::{Error, Result};
 use crate::escape::terminal::safe_text;
@@ -23,6 +24,8 @@ use crate::progress::{Progress, Unit};
 use crate::pyfmt::float_repr;
 use crate::report::{DigestKind, Evidence, Report, Status};
 use crate::runner::{RunError, run_command};
+use crate::store::State;
+use crate::store::local::state;
 use crate::tree::{MAX_TREE_FILES, scan_tree, tree_digest};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

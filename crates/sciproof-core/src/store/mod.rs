@@ -1,0 +1,92 @@
+//! Where artifacts live, behind one trait: each store implements [`ArtifactStore`] in its own
+//! file and [`STORES`] lists them. The integrity verification asks [`store_of`] for the store
+//! of each declared input and output, then the store where the artifact is ([`Location`]) and
+//! what is there now ([`State`]).
+//!
+//! Today there is one store, the local disk ([`local`]). Capturing, and moving outputs aside
+//! for a rerun, work on the local disk only.
+//!
+//! A new store (object storage, say) is one file implementing the trait, one line in
+//! [`STORES`], and, if its addresses are not paths, one variant of [`Location`].
+
+pub mod local;
+
+use crate::manifest::Artifact;
+use crate::progress::Progress;
+use crate::tree::TreeDiff;
+use std::path::{Path, PathBuf};
+
+/// What is at a declared artifact now.
+#[derive(Debug, Clone)]
+pub struct State {
+    /// Whether it is a directory.
+    pub directory: bool,
+    /// Whether it exists.
+    pub exists: bool,
+    /// File SHA-256 or tree digest (`None` when absent or unreadable).
+    pub digest: Option<String>,
+    /// Files in the directory.
+    pub files: Option<usize>,
+    /// How the directory differs.
+    pub diff: Option<TreeDiff>,
+    /// Why it could not be checked.
+    pub problem: Option<String>,
+}
+
+impl State {
+    /// Nothing there.
+    pub fn absent(directory: bool) -> State {
+        State {
+            directory,
+            exists: false,
+            digest: None,
+            files: None,
+            diff: None,
+            problem: None,
+        }
+    }
+}
+
+/// Where a store found a declared artifact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A path on the local disk.
+    Path(PathBuf),
+}
+
+/// A place artifacts live.
+pub trait ArtifactStore: Sync {
+    /// A short name (`local`).
+    fn name(&self) -> &'static str;
+
+    /// Whether a path as a manifest declares it names an artifact of this store.
+    fn holds(&self, declared: &str) -> bool;
+
+    /// Where the artifact declared as `declared`, in a manifest in `base`, is; `Err` (the
+    /// reason) when the declaration cannot name an artifact of this store (a local path that
+    /// leaves the manifest's folder).
+    fn locate(&self, base: &Path, declared: &str) -> Result<Location, String>;
+
+    /// What is at `location` now, declared as `artifact` with the recorded digest `recorded`
+    /// (never executes anything; `label` names it in progress).
+    fn state(
+        &self,
+        location: &Location,
+        artifact: &Artifact,
+        recorded: Option<&str>,
+        label: &str,
+        progress: &dyn Progress,
+    ) -> State;
+}
+
+/// Every store, the local disk last (it holds every path no other store claims).
+pub static STORES: [&dyn ArtifactStore; 1] = [&local::LocalDisk];
+
+/// The store of an artifact declared as `declared`.
+pub fn store_of(declared: &str) -> &'static dyn ArtifactStore {
+    STORES
+        .iter()
+        .copied()
+        .find(|s| s.holds(declared))
+        .unwrap_or(&local::LocalDisk)
+}
