@@ -39,13 +39,40 @@ const BATCHES: usize = 3;
 struct BatchChannels {
     full: mpsc::Receiver<Result<Batch, NumericError>>,
     empty: mpsc::Sender<Batch>,
+    /// The reading thread, joined before the comparison returns: no thread outlives the call
+    /// (a detached reader could still be running while the process exits), and a reader that
+    /// panicked is a panic here, never a file that seems to end early.
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl BatchChannels {
+    /// Waits for the reading thread after its channel closed; its panic becomes ours.
+    fn join(&mut self) {
+        if let Some(Err(panic)) = self.reader.take().map(|reader| reader.join()) {
+            std::panic::resume_unwind(panic);
+        }
+    }
+}
+
+impl Drop for BatchChannels {
+    fn drop(&mut self) {
+        if let Some(reader) = self.reader.take() {
+            // Closing both channels unblocks the reader (its next send or receive fails); it
+            // stops after the chunk it is reading. Its outcome no longer matters.
+            let (_, full) = mpsc::sync_channel(0);
+            drop(std::mem::replace(&mut self.full, full));
+            let (empty, _) = mpsc::channel();
+            drop(std::mem::replace(&mut self.empty, empty));
+            let _ = reader.join();
+        }
+    }
 }
 
 fn spawn_reader(path: &Path, name: &str, tsv: bool) -> Result<BatchChannels, NumericError> {
     let mut reader = RowReader::open(path, name, tsv)?;
     let (full_tx, full_rx) = mpsc::sync_channel::<Result<Batch, NumericError>>(BATCHES);
     let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
-    std::thread::spawn(move || {
+    let reader = std::thread::spawn(move || {
         let mut created = 0;
         while !reader.is_done() {
             let mut batch = match empty_rx.try_recv() {
@@ -84,6 +111,7 @@ fn spawn_reader(path: &Path, name: &str, tsv: bool) -> Result<BatchChannels, Num
     Ok(BatchChannels {
         full: full_rx,
         empty: empty_tx,
+        reader: Some(reader),
     })
 }
 
@@ -131,7 +159,10 @@ impl Rows {
                     self.row = 0;
                     self.field = 0;
                 }
-                Err(_) => return Ok(None),
+                Err(_) => {
+                    self.rx.join();
+                    return Ok(None);
+                }
             }
         }
         let len = self.batch.lengths[self.row];
