@@ -15,12 +15,29 @@ pub struct Args {
     /// Leave statuses alone (the exit code still says a re-check failed).
     #[arg(long)]
     no_mark_refuted: bool,
-    /// Absolute tolerance of numeric_relation recipes without their own.
+    /// Absolute tolerance of numeric_relation and expression recipes without their own.
     #[arg(long, value_name = "X", default_value = "1e-8", value_parser = py_float)]
     tolerance: f64,
+    /// Sample points of the expression recipes' numeric rule, comma-separated ('' for none).
+    #[arg(long, value_name = "S,S,...", default_value = "0.37,1.23,2.71", value_parser = samples)]
+    samples: Samples,
     /// Report format.
     #[arg(long, default_value = "text", value_parser = stream_formats::<Reverification>())]
     format: OutputFormat,
+}
+
+/// A list of sample points.
+#[derive(Clone)]
+struct Samples(Vec<f64>);
+
+fn samples(text: &str) -> Result<Samples, String> {
+    if text.trim().is_empty() {
+        return Ok(Samples(Vec::new()));
+    }
+    text.split(',')
+        .map(|s| py_float(s.trim()).map_err(|e| format!("sample {:?}: {e}", s.trim())))
+        .collect::<Result<_, _>>()
+        .map(Samples)
 }
 
 pub fn run(ui: &Ui, graph: &Path, args: Args) -> Outcome {
@@ -34,6 +51,7 @@ pub fn run(ui: &Ui, graph: &Path, args: Args) -> Outcome {
         &GraphVerifyRequest {
             graph: graph.to_path_buf(),
             tolerance: args.tolerance,
+            samples: args.samples.0,
             mark_refuted: !args.no_mark_refuted,
             checked_at: checked_at.clone(),
             wait: ui.wait(),

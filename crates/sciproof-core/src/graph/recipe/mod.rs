@@ -3,9 +3,8 @@
 //!
 //! Each recipe kind implements [`Recipe`] in its own file and is listed in [`RECIPES`]:
 //! `numeric_relation` ([`numeric_relation`]), `sciproof_claim` and `sciproof_manifest`
-//! ([`sciproof`]). The expression recipes ([`expression`]: `identity`, `zero`, `derivative`,
-//! `antiderivative`, `definite_integral`) need a symbolic engine this build does not have:
-//! they are `skipped` and say so, never a fake pass. Unknown kinds are `skipped` too.
+//! ([`sciproof`]), and alkahest's expression recipes ([`expression`]: `identity`, `zero`,
+//! `derivative`, `antiderivative`, `definite_integral`). Unknown kinds are `skipped`.
 
 pub mod expression;
 pub mod numeric_relation;
@@ -125,8 +124,11 @@ pub fn is_recognised(kind: &str) -> bool {
 /// How to re-verify.
 #[derive(Debug, Clone)]
 pub struct VerifyOptions {
-    /// Absolute tolerance for `numeric_relation` (a recipe's own `tolerance` wins).
+    /// Absolute tolerance for `numeric_relation` and the expression recipes (a recipe's own
+    /// `tolerance` wins).
     pub tolerance: f64,
+    /// The sample points of the expression recipes' numeric rule.
+    pub samples: Vec<f64>,
     /// Set `refuted` on a failed re-check.
     pub mark_refuted: bool,
     /// The time written into every audit entry (ISO 8601, whole seconds, UTC).
@@ -369,6 +371,7 @@ mod tests {
             .clone();
         let options = VerifyOptions {
             tolerance: 1e-8,
+            samples: expression::DEFAULT_SAMPLES.to_vec(),
             mark_refuted: true,
             checked_at: "2026-11-30T00:00:00+00:00".into(),
             base: PathBuf::from("."),

@@ -232,7 +232,7 @@ fn as_list(check: &Object, key: &str) -> Result<Vec<Value>, String> {
 }
 
 /// Python's `float(value)` for a tolerance (a string must parse as a float).
-fn py_float(v: &Value) -> Result<f64, String> {
+pub(super) fn py_float(v: &Value) -> Result<f64, String> {
     match v {
         Value::Number(Number::Float(f)) => Ok(*f),
         Value::Number(Number::Int(i)) => i

@@ -12,8 +12,10 @@ use std::path::PathBuf;
 pub struct GraphVerifyRequest<'a> {
     /// The graph file.
     pub graph: PathBuf,
-    /// Absolute tolerance of `numeric_relation` recipes without their own.
+    /// Absolute tolerance of `numeric_relation` and expression recipes without their own.
     pub tolerance: f64,
+    /// The sample points of the expression recipes' numeric rule.
+    pub samples: Vec<f64>,
     /// Mark a claim whose re-check failed `refuted`.
     pub mark_refuted: bool,
     /// When (RFC 3339), written into every audit entry.
@@ -37,6 +39,7 @@ pub fn verify(
     let mut graph = open(path, request.progress, request.warn)?;
     let options = VerifyOptions {
         tolerance: request.tolerance,
+        samples: request.samples.clone(),
         mark_refuted: request.mark_refuted,
         checked_at: request.checked_at.clone(),
         base: graph_dir(path),

@@ -1,0 +1,266 @@
+//! The expression tree the recipes work on: what alkahest's parser builds, without its pool.
+//!
+//! Children are shared (`Rc`), so a derivative that mentions a subexpression twice does not
+//! copy it. Every walk over a tree is bounded by a [`Budget`], because sharing makes a tree of
+//! a few thousand nodes able to stand for exponentially many.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use std::fmt;
+use std::rc::Rc;
+
+/// A decimal literal (`1.5`, `2e-3`): the text as written, its exact value when it has a
+/// reasonable size, and its f64 value (what alkahest's evaluator uses).
+#[derive(Debug)]
+pub struct Literal {
+    /// The literal as written.
+    pub text: String,
+    /// The exact decimal value, or `None` for an exponent too large to expand exactly.
+    pub exact: Option<BigRational>,
+    /// The value rounded to f64 (may be infinite or zero for extreme exponents).
+    pub value: f64,
+}
+
+/// A node.
+#[derive(Debug, Clone)]
+pub enum Expr {
+    /// An integer literal.
+    Int(Rc<BigInt>),
+    /// An exact rational (from `cbrt` and the derivative rules, never from the parser).
+    Rat(Rc<BigRational>),
+    /// A decimal literal.
+    Float(Rc<Literal>),
+    /// A symbol (`pi`, `e` and `I` included: they are symbols to the parser).
+    Sym(Rc<str>),
+    /// A sum.
+    Add(Rc<[Expr]>),
+    /// A product.
+    Mul(Rc<[Expr]>),
+    /// A power.
+    Pow(Rc<(Expr, Expr)>),
+    /// A function call.
+    Call(Func, Rc<[Expr]>),
+}
+
+macro_rules! functions {
+    ($($variant:ident $name:literal $lo:literal $hi:literal),* $(,)?) => {
+        /// The functions alkahest's parser knows (after desugaring `sec`, `csc`, `cot`, `sech`,
+        /// `csch`, `coth` and `cbrt`, which never appear in a tree).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[allow(missing_docs)]
+        pub enum Func { $($variant),* }
+
+        impl Func {
+            /// Every function, in declaration order.
+            pub const ALL: &'static [Func] = &[$(Func::$variant),*];
+
+            /// The name as written.
+            pub fn name(self) -> &'static str {
+                match self { $(Func::$variant => $name),* }
+            }
+
+            /// The fewest and most arguments.
+            pub fn arity(self) -> (usize, usize) {
+                match self { $(Func::$variant => ($lo, $hi)),* }
+            }
+        }
+    };
+}
+
+functions! {
+    Sin "sin" 1 1, Cos "cos" 1 1, Tan "tan" 1 1,
+    Sinh "sinh" 1 1, Cosh "cosh" 1 1, Tanh "tanh" 1 1,
+    Asin "asin" 1 1, Acos "acos" 1 1, Atan "atan" 1 1,
+    Asinh "asinh" 1 1, Acosh "acosh" 1 1, Atanh "atanh" 1 1,
+    Atan2 "atan2" 2 2, Exp "exp" 1 1, Log "log" 1 1, Sqrt "sqrt" 1 1,
+    Abs "abs" 1 1, Sign "sign" 1 1, Floor "floor" 1 1, Ceil "ceil" 1 1, Round "round" 1 1,
+    Erf "erf" 1 1, Erfc "erfc" 1 1, Gamma "gamma" 1 1, LambertW "lambert_w" 1 1,
+    Digamma "digamma" 1 1, Trigamma "trigamma" 1 1, BesselJ0 "bessel_j0" 1 1,
+    BesselJ1 "bessel_j1" 1 1, EllipticK "EllipticK" 1 1, EllipticE "EllipticE" 1 2,
+    EllipticF "EllipticF" 2 2, EllipticPi "EllipticPi" 3 3,
+    Ei "Ei" 1 1, Li "li" 1 1, Si "Si" 1 1, Ci "Ci" 1 1, Shi "Shi" 1 1, Chi "Chi" 1 1,
+    FresnelS "fresnels" 1 1, FresnelC "fresnelc" 1 1, Dilog "dilog" 1 1,
+}
+
+impl Func {
+    /// The function named `name`, if the parser knows it.
+    pub fn named(name: &str) -> Option<Func> {
+        Func::ALL.iter().copied().find(|f| f.name() == name)
+    }
+}
+
+/// A limit on the nodes a walk may visit; a walk that runs out gives up (never guesses).
+#[derive(Debug)]
+pub struct Budget(pub u64);
+
+/// The walk ran out of its [`Budget`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooLarge;
+
+impl Budget {
+    /// The default for one recipe: enough for any expression a person writes, small enough that
+    /// a hostile one ends in well under a second.
+    pub fn standard() -> Budget {
+        Budget(2_000_000)
+    }
+
+    /// Counts one step.
+    pub fn step(&mut self) -> Result<(), TooLarge> {
+        if self.0 == 0 {
+            return Err(TooLarge);
+        }
+        self.0 -= 1;
+        Ok(())
+    }
+}
+
+impl Expr {
+    /// An integer.
+    pub fn int(n: i64) -> Expr {
+        Expr::Int(Rc::new(BigInt::from(n)))
+    }
+
+    /// The rational `p/q`.
+    pub fn rat(p: i64, q: i64) -> Expr {
+        Expr::Rat(Rc::new(BigRational::new(p.into(), q.into())))
+    }
+
+    /// A sum (one term is itself).
+    pub fn add(mut terms: Vec<Expr>) -> Expr {
+        if terms.len() == 1 {
+            return terms.pop().expect("one term");
+        }
+        Expr::Add(terms.into())
+    }
+
+    /// A product (one factor is itself).
+    pub fn mul(mut factors: Vec<Expr>) -> Expr {
+        if factors.len() == 1 {
+            return factors.pop().expect("one factor");
+        }
+        Expr::Mul(factors.into())
+    }
+
+    /// `base^exponent`.
+    pub fn pow(base: Expr, exponent: Expr) -> Expr {
+        Expr::Pow(Rc::new((base, exponent)))
+    }
+
+    /// `-x`, as `(-1) * x`.
+    pub fn negated(x: Expr) -> Expr {
+        Expr::mul(vec![Expr::int(-1), x])
+    }
+
+    /// `a - b`.
+    pub fn minus(a: Expr, b: Expr) -> Expr {
+        Expr::add(vec![a, Expr::negated(b)])
+    }
+
+    /// `1 / x`.
+    pub fn recip(x: Expr) -> Expr {
+        Expr::pow(x, Expr::int(-1))
+    }
+
+    /// `f(x)`.
+    pub fn call(f: Func, x: Expr) -> Expr {
+        Expr::Call(f, vec![x].into())
+    }
+
+    /// The symbol `name`.
+    pub fn sym(name: &str) -> Expr {
+        Expr::Sym(name.into())
+    }
+
+    /// Whether `var` occurs in the tree.
+    pub fn contains(&self, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
+        budget.step()?;
+        Ok(match self {
+            Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) => false,
+            Expr::Sym(s) => &**s == var,
+            Expr::Add(xs) | Expr::Mul(xs) | Expr::Call(_, xs) => {
+                for x in xs.iter() {
+                    if x.contains(var, budget)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Expr::Pow(p) => p.0.contains(var, budget)? || p.1.contains(var, budget)?,
+        })
+    }
+
+    /// The tree with the symbol `var` replaced by `by`.
+    pub fn substitute(&self, var: &str, by: &Expr, budget: &mut Budget) -> Result<Expr, TooLarge> {
+        budget.step()?;
+        let all = |xs: &[Expr], budget: &mut Budget| -> Result<Rc<[Expr]>, TooLarge> {
+            xs.iter().map(|x| x.substitute(var, by, budget)).collect()
+        };
+        Ok(match self {
+            Expr::Sym(s) if &**s == var => by.clone(),
+            Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => self.clone(),
+            Expr::Add(xs) => Expr::Add(all(xs, budget)?),
+            Expr::Mul(xs) => Expr::Mul(all(xs, budget)?),
+            Expr::Call(f, xs) => Expr::Call(*f, all(xs, budget)?),
+            Expr::Pow(p) => Expr::pow(
+                p.0.substitute(var, by, budget)?,
+                p.1.substitute(var, by, budget)?,
+            ),
+        })
+    }
+}
+
+impl fmt::Display for Expr {
+    /// A readable form for details (`(x + 1)^2`); not alkahest's printer, whose output depends
+    /// on its pool.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expr::Int(n) => write!(f, "{n}"),
+            Expr::Rat(r) => write!(f, "{}/{}", r.numer(), r.denom()),
+            Expr::Float(l) => f.write_str(&l.text),
+            Expr::Sym(s) => f.write_str(s),
+            Expr::Add(xs) => list(f, xs, " + "),
+            Expr::Mul(xs) => list(f, xs, " * "),
+            Expr::Pow(p) => {
+                let atomic = |e: &Expr| {
+                    matches!(
+                        e,
+                        Expr::Sym(_) | Expr::Call(..) | Expr::Add(_) | Expr::Mul(_)
+                    ) || matches!(e, Expr::Int(n) if n.sign() != num_bigint::Sign::Minus)
+                };
+                if atomic(&p.0) {
+                    write!(f, "{}", p.0)?;
+                } else {
+                    write!(f, "({})", p.0)?;
+                }
+                f.write_str("^")?;
+                if atomic(&p.1) || matches!(p.1, Expr::Int(_)) {
+                    write!(f, "{}", p.1)
+                } else {
+                    write!(f, "({})", p.1)
+                }
+            }
+            Expr::Call(func, xs) => {
+                f.write_str(func.name())?;
+                f.write_str("(")?;
+                for (i, x) in xs.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{x}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+fn list(f: &mut fmt::Formatter<'_>, xs: &[Expr], sep: &str) -> fmt::Result {
+    f.write_str("(")?;
+    for (i, x) in xs.iter().enumerate() {
+        if i > 0 {
+            f.write_str(sep)?;
+        }
+        write!(f, "{x}")?;
+    }
+    f.write_str(")")
+}

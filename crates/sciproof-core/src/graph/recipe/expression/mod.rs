@@ -1,0 +1,449 @@
+//! The expression recipes of alkahest (`identity`, `zero`, `derivative`, `antiderivative`,
+//! `definite_integral`), re-checked without alkahest: its grammar ([`parse`]), a differentiator
+//! ([`diff`]), an exact zero test ([`canon`]), alkahest's numeric rule in f64 ([`eval`]), a
+//! high-precision ball evaluation before anything is refuted ([`ball`]), and continuous
+//! antiderivatives or quadrature for definite integrals ([`quad`]).
+//!
+//! Deciding a residual (spec §5.3, with three deliberate differences, all towards the truth):
+//! 1. `ok` when the exact test shows the residual is identically zero (alkahest needs its own
+//!    `simplify` to print `0`, which misses `(x+1)^2 − x^2 − 2x − 1`).
+//! 2. Otherwise every symbol of the recipe is bound, per sample `s`, to `s + rank × 0.11` (`pi`
+//!    and `e` to their values, keeping their rank slot); a point whose value is not finite or
+//!    that leaves a domain is skipped; the worst |residual| against the tolerance decides.
+//! 3. Before `failed`, each failing point is evaluated again in ball arithmetic at 128, 256
+//!    and 512 bits: `failed` only when a ball lies wholly above the tolerance, `numeric_ok`
+//!    when every ball falls within it, `inconclusive` otherwise. Rounding never refutes.
+//! 4. A definite integral is `F(upper) − F(lower) − value` only for an antiderivative that is
+//!    continuous everywhere; otherwise quadrature decides, at most `numeric_ok`.
+
+pub mod ball;
+pub mod canon;
+pub mod diff;
+pub mod eval;
+pub mod expr;
+pub mod parse;
+pub mod quad;
+pub mod special;
+
+use super::{Context, Outcome, Recheck, Recipe};
+use crate::json::{Object, Value};
+use eval::{Bindings, EvalError};
+use expr::{Budget, Expr};
+use sciproof_json::pyfmt::{format_g, format_g6};
+use std::collections::BTreeSet;
+
+/// One expression recipe kind.
+pub struct Expression {
+    kind: &'static str,
+}
+
+/// `identity`: `lhs − rhs` is zero.
+pub static IDENTITY: Expression = Expression { kind: "identity" };
+/// `zero`: `expr` is zero.
+pub static ZERO: Expression = Expression { kind: "zero" };
+/// `derivative`: d`expr`/d`var` is `value`.
+pub static DERIVATIVE: Expression = Expression { kind: "derivative" };
+/// `antiderivative`: d`antiderivative`/d`var` is `integrand`.
+pub static ANTIDERIVATIVE: Expression = Expression {
+    kind: "antiderivative",
+};
+/// `definite_integral`: the integral of `integrand` in `var` from `lower` to `upper` is `value`.
+pub static DEFINITE_INTEGRAL: Expression = Expression {
+    kind: "definite_integral",
+};
+
+/// The sample points alkahest uses by default.
+pub const DEFAULT_SAMPLES: [f64; 3] = [0.37, 1.23, 2.71];
+/// The offset between the values of consecutive symbols (by rank).
+const SYMBOL_SPACING: f64 = 0.11;
+/// The precisions tried, in bits, before a failure is accepted.
+const PRECISIONS: [usize; 3] = [128, 256, 512];
+
+impl Recipe for Expression {
+    fn kind(&self) -> &'static str {
+        self.kind
+    }
+
+    fn recheck(&self, check: &Object, context: &mut Context) -> Recheck {
+        let options = context.options;
+        let (outcome, detail) = match recheck(self.kind, check, options.tolerance, &options.samples)
+        {
+            Ok(decided) => decided,
+            Err(message) => (Outcome::Inconclusive, message),
+        };
+        Recheck::new(outcome, self.kind, detail)
+    }
+}
+
+/// The fields of one recipe, parsed into one symbol table.
+struct Fields<'c> {
+    check: &'c Object,
+    symbols: BTreeSet<String>,
+}
+
+impl Fields<'_> {
+    /// `check[key]` parsed, with alkahest's errors (`KeyError: 'rhs'`, `ParseError: ...`).
+    fn get(&mut self, key: &str) -> Result<Expr, String> {
+        let value = self
+            .check
+            .get(key)
+            .ok_or_else(|| format!("KeyError: {}", sciproof_json::pyfmt::str_repr(key)))?;
+        let text = match value {
+            Value::String(s) => s.as_str(),
+            Value::Array(a) if a.is_empty() => "",
+            Value::Object(o) if o.is_empty() => "",
+            Value::Array(_) => {
+                return Err("TypeError: expected string or bytes-like object, got 'list'".into());
+            }
+            Value::Object(_) => {
+                return Err("TypeError: expected string or bytes-like object, got 'dict'".into());
+            }
+            other => {
+                return Err(format!(
+                    "TypeError: object of type '{}' has no len()",
+                    python_type(other)
+                ));
+            }
+        };
+        parse::parse(text, &mut self.symbols).map_err(|e| format!("{}: {}", e.kind, e.message))
+    }
+
+    /// `var`, which must be a symbol.
+    fn var(&mut self) -> Result<String, String> {
+        match self.get("var")? {
+            Expr::Sym(s) => Ok(s.to_string()),
+            other => Err(format!(
+                "ValueError: the variable must be a symbol, got {}",
+                sciproof_json::pyfmt::str_repr(&other.to_string())
+            )),
+        }
+    }
+}
+
+fn python_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "NoneType",
+        Value::Bool(_) => "bool",
+        Value::Number(sciproof_json::Number::Float(_)) => "float",
+        _ => "int",
+    }
+}
+
+/// Re-checks one recipe; `Err` is an `inconclusive` detail.
+pub fn recheck(
+    kind: &str,
+    check: &Object,
+    tolerance: f64,
+    samples: &[f64],
+) -> Result<(Outcome, String), String> {
+    let mut fields = Fields {
+        check,
+        symbols: BTreeSet::new(),
+    };
+    let budget = &mut Budget::standard();
+    let too_large = |_| "ValueError: the expression is too large to re-check".to_string();
+    let derivative = |e: &Expr, var: &str, budget: &mut Budget| {
+        diff::derivative(e, var, budget).map_err(|e| match e {
+            diff::DiffError::NoRule(f) => format!("DiffError: no derivative rule for {f}"),
+            diff::DiffError::TooLarge => {
+                "ValueError: the expression is too large to re-check".into()
+            }
+        })
+    };
+    let residual = match kind {
+        "antiderivative" => {
+            let integrand = fields.get("integrand")?;
+            let antiderivative = fields.get("antiderivative")?;
+            let var = fields.var()?;
+            Expr::minus(derivative(&antiderivative, &var, budget)?, integrand)
+        }
+        "definite_integral" => {
+            let integrand = fields.get("integrand")?;
+            let var = fields.var()?;
+            let lower = fields.get("lower")?;
+            let upper = fields.get("upper")?;
+            let value = fields.get("value")?;
+            let tolerance = recipe_tolerance(check, tolerance)?;
+            let Some(f) =
+                quad::entire_antiderivative(&integrand, &var, budget).map_err(too_large)?
+            else {
+                let integral = Integral {
+                    integrand: &integrand,
+                    var: &var,
+                    lower: &lower,
+                    upper: &upper,
+                    value: &value,
+                };
+                return Ok(integral.decide(&fields.symbols, tolerance, samples));
+            };
+            let at_upper = f.substitute(&var, &upper, budget).map_err(too_large)?;
+            let at_lower = f.substitute(&var, &lower, budget).map_err(too_large)?;
+            Expr::add(vec![
+                at_upper,
+                Expr::negated(at_lower),
+                Expr::negated(value),
+            ])
+        }
+        "derivative" => {
+            let expr = fields.get("expr")?;
+            let value = fields.get("value")?;
+            let var = fields.var()?;
+            Expr::minus(derivative(&expr, &var, budget)?, value)
+        }
+        "identity" => {
+            let lhs = fields.get("lhs")?;
+            let rhs = fields.get("rhs")?;
+            Expr::minus(lhs, rhs)
+        }
+        "zero" => fields.get("expr")?,
+        other => return Err(format!("unknown check kind '{other}'")),
+    };
+    let tolerance = recipe_tolerance(check, tolerance)?;
+    Ok(decide(&residual, &fields.symbols, tolerance, samples))
+}
+
+/// The recipe's own `tolerance` when it has one (a deliberate extension: alkahest ignores it
+/// for expression recipes), else the pass's.
+fn recipe_tolerance(check: &Object, tolerance: f64) -> Result<f64, String> {
+    match check.get("tolerance") {
+        None => Ok(tolerance),
+        Some(v) => super::numeric_relation::py_float(v),
+    }
+}
+
+/// The bindings of every point: symbol `name` at `sample + rank × 0.11`, `pi` and `e` at their
+/// values (keeping their rank slots).
+fn points(symbols: &BTreeSet<String>, samples: &[f64]) -> Vec<Bindings> {
+    samples
+        .iter()
+        .map(|&s| {
+            symbols
+                .iter()
+                .enumerate()
+                .map(|(rank, name)| {
+                    let v = match name.as_str() {
+                        "pi" => std::f64::consts::PI,
+                        "e" => std::f64::consts::E,
+                        _ => s + rank as f64 * SYMBOL_SPACING,
+                    };
+                    (name.clone(), v)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// What higher precision said about a point that failed in f64.
+enum Confirmed {
+    /// |residual| ≥ the value > tolerance, shown at this many bits.
+    Failed(f64, usize),
+    /// |residual| ≤ the value ≤ tolerance, shown at this many bits.
+    Cleared(f64, usize),
+    /// Not decided, and why.
+    Undecided(String),
+}
+
+fn confirm(residual: &Expr, point: &Bindings, tolerance: f64) -> Confirmed {
+    let mut why = String::from("the error bound stayed wider than the margin to the tolerance");
+    for bits in PRECISIONS {
+        let mut budget = Budget::standard();
+        match ball::Evaluator::new(bits, point).ball(residual, &mut budget) {
+            Ok(b) if b.lower() > tolerance => return Confirmed::Failed(b.approx().abs(), bits),
+            Ok(b) if b.upper() <= tolerance => return Confirmed::Cleared(b.upper(), bits),
+            Ok(_) => {}
+            Err(ball::BallError::Unsupported(f)) => {
+                return Confirmed::Undecided(format!("no error bound for {f} in this build"));
+            }
+            Err(ball::BallError::TooLarge) => {
+                return Confirmed::Undecided("the expression is too large".into());
+            }
+            Err(ball::BallError::Undecided) => {
+                why = "a pole or a domain boundary lies within the error bound".into();
+            }
+        }
+    }
+    Confirmed::Undecided(why)
+}
+
+/// §5.3 with the exact test and the precision escalation.
+fn decide(
+    residual: &Expr,
+    symbols: &BTreeSet<String>,
+    tolerance: f64,
+    samples: &[f64],
+) -> (Outcome, String) {
+    if canon::is_zero(residual, &mut Budget::standard()) == Ok(true) {
+        return (Outcome::Ok, "symbolic residual simplified to 0".into());
+    }
+    let mut values = Vec::new();
+    let mut missing = None;
+    for point in points(symbols, samples) {
+        match eval::evaluate(residual, &point, &mut Budget::standard()) {
+            Ok(v) => values.push((v.abs(), point)),
+            Err(EvalError::NoEvaluator(f)) => missing = Some(f),
+            Err(_) => {}
+        }
+    }
+    if values.is_empty() {
+        let why = missing
+            .map(|f| format!("; this build cannot evaluate {f} there"))
+            .unwrap_or_default();
+        return (
+            Outcome::Inconclusive,
+            format!("residual did not simplify to 0 (got {residual}); no numeric sample{why}"),
+        );
+    }
+    let n = values.len();
+    let place = format!("{n} of {} sample point(s)", samples.len());
+    let mut worst = 0.0f64;
+    let mut failed: Option<(f64, usize)> = None;
+    let mut cleared_at = None;
+    let mut undecided = None;
+    for (v, point) in &values {
+        if *v <= tolerance {
+            worst = worst.max(*v);
+            continue;
+        }
+        match confirm(residual, point, tolerance) {
+            Confirmed::Failed(x, bits) => {
+                let (w, b) = failed.unwrap_or((0.0, bits));
+                failed = Some((w.max(x), b.max(bits)));
+            }
+            Confirmed::Cleared(x, bits) => {
+                worst = worst.max(x);
+                cleared_at = Some(cleared_at.unwrap_or(bits).max(bits));
+            }
+            Confirmed::Undecided(why) => undecided = Some((*v, why)),
+        }
+    }
+    if let Some((w, bits)) = failed {
+        return (
+            Outcome::Failed,
+            format!(
+                "|residual| = {} at {place} exceeds tolerance {} (confirmed with {bits}-bit ball arithmetic)",
+                format_g(w, 6),
+                format_g6(tolerance)
+            ),
+        );
+    }
+    if let Some((v, why)) = undecided {
+        return (
+            Outcome::Inconclusive,
+            format!(
+                "|residual| = {} in f64 at {place} exceeds tolerance {}, but higher precision could not confirm it ({why}): not refuted",
+                format_g(v, 6),
+                format_g6(tolerance)
+            ),
+        );
+    }
+    let cleared = cleared_at
+        .map(|bits| format!("; f64 rounding error cleared at {bits}-bit precision"))
+        .unwrap_or_default();
+    (
+        Outcome::NumericOk,
+        format!(
+            "|residual| <= {} at {place}, free symbols at distinct values (numeric evidence, not a proof){cleared}",
+            format_g(worst, 3)
+        ),
+    )
+}
+
+/// A definite integral decided by quadrature.
+struct Integral<'e> {
+    integrand: &'e Expr,
+    var: &'e str,
+    lower: &'e Expr,
+    upper: &'e Expr,
+    value: &'e Expr,
+}
+
+impl Integral<'_> {
+    fn decide(
+        &self,
+        symbols: &BTreeSet<String>,
+        tolerance: f64,
+        samples: &[f64],
+    ) -> (Outcome, String) {
+        let (mut n, mut worst, mut worst_error) = (0, 0.0f64, 0.0f64);
+        let mut failed: Option<f64> = None;
+        let mut undecided: Option<String> = None;
+        for point in points(symbols, samples) {
+            let budget = &mut Budget::standard();
+            let (Ok(a), Ok(b), Ok(v)) = (
+                eval::evaluate(self.lower, &point, budget),
+                eval::evaluate(self.upper, &point, budget),
+                eval::evaluate(self.value, &point, budget),
+            ) else {
+                continue;
+            };
+            let accuracy = (tolerance * 1e-3).max(1e-300);
+            match quad::integrate(self.integrand, self.var, a, b, &point, accuracy, budget) {
+                Ok(q) => {
+                    n += 1;
+                    let r = (q.value - v).abs();
+                    if r + q.error <= tolerance {
+                        worst = worst.max(r);
+                        worst_error = worst_error.max(q.error);
+                    } else if r - q.error > tolerance && q.error <= 1e-3 * r {
+                        failed = Some(failed.unwrap_or(0.0).max(r));
+                    } else {
+                        undecided = Some(format!(
+                            "the quadrature error estimate {} is too wide to decide",
+                            format_g(q.error, 3)
+                        ));
+                    }
+                }
+                Err(quad::QuadError::Singular(t)) => {
+                    undecided = Some(format!(
+                        "the integrand has no finite value at {} = {} inside the interval",
+                        self.var,
+                        format_g(t, 6)
+                    ));
+                }
+                Err(quad::QuadError::NoConvergence) => {
+                    undecided = Some(
+                        "the quadrature did not converge (a pole inside the interval, or a divergent integral)".into(),
+                    );
+                }
+                Err(quad::QuadError::Evaluation(_)) => {
+                    undecided =
+                        Some("the integrand could not be evaluated inside the interval".into());
+                }
+            }
+        }
+        let place = format!("{n} of {} sample point(s)", samples.len());
+        if let Some(r) = failed {
+            return (
+                Outcome::Failed,
+                format!(
+                    "|integral - value| = {} at {place} exceeds tolerance {} (numerical quadrature)",
+                    format_g(r, 6),
+                    format_g6(tolerance)
+                ),
+            );
+        }
+        if let Some(why) = undecided {
+            return (
+                Outcome::Inconclusive,
+                format!("no continuous antiderivative found, and {why}"),
+            );
+        }
+        if n == 0 {
+            return (
+                Outcome::Inconclusive,
+                "no continuous antiderivative found; no numeric sample".into(),
+            );
+        }
+        (
+            Outcome::NumericOk,
+            format!(
+                "|integral - value| <= {} at {place} by numerical quadrature (error estimate {}), free symbols at distinct values (numeric evidence, not a proof)",
+                format_g(worst, 3),
+                format_g(worst_error, 3)
+            ),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;
