@@ -12,7 +12,9 @@
 //!    that leaves a domain is skipped; the worst |residual| against the tolerance decides.
 //! 3. Before `failed`, each failing point is evaluated again in ball arithmetic at 128, 256
 //!    and 512 bits: `failed` only when a ball lies wholly above the tolerance, `numeric_ok`
-//!    when every ball falls within it, `inconclusive` otherwise. Rounding never refutes.
+//!    when every ball falls within it, `inconclusive` otherwise. Rounding never refutes. A
+//!    point that passes in f64 is evaluated once at 128 bits too, and fails when the ball
+//!    proves a residual that f64 cancellation hid.
 //! 4. A definite integral is `F(upper) − F(lower) − value` only for an antiderivative that is
 //!    continuous everywhere; otherwise quadrature decides, at most `numeric_ok`.
 
@@ -301,7 +303,17 @@ fn decide(
     let mut undecided = None;
     for (v, point) in &values {
         if *v <= tolerance {
-            worst = worst.max(*v);
+            // f64 can also hide a real residual (`A − (A + 1e-6)` with A ≈ 1e17 is 0 in f64):
+            // one ball at the first precision catches that, and only a proof changes anything.
+            let mut budget = Budget::standard();
+            let bits = PRECISIONS[0];
+            match ball::Evaluator::new(bits, point).ball(residual, &mut budget) {
+                Ok(b) if b.lower() > tolerance => {
+                    let (w, at) = failed.unwrap_or((0.0, bits));
+                    failed = Some((w.max(b.approx().abs()), at.max(bits)));
+                }
+                _ => worst = worst.max(*v),
+            }
             continue;
         }
         match confirm(residual, point, tolerance) {

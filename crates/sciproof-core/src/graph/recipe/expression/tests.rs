@@ -201,3 +201,13 @@ fn samples_and_ranks_follow_the_spec() {
     );
     assert_eq!(none.unwrap().0, Outcome::Inconclusive);
 }
+
+#[test]
+fn f64_cancellation_cannot_hide_a_real_residual() {
+    // alkahest's simplify cancels the big terms; in f64 the 1e-6·x disappears into exp(40).
+    let (o, d) = identity(
+        "sqrt(x+1)*cos(y)*exp(40)",
+        "cos(y)*sqrt(x+1)*exp(40) + 1e-6*x",
+    );
+    assert_eq!(o, Outcome::Failed, "{d}");
+}

@@ -1,0 +1,23 @@
+//! alkahest's expression grammar and everything the expression recipes do with what it
+//! parses: the exact test, differentiation, f64 and ball evaluation, and whole recipes.
+#![no_main]
+use sciproof_core::graph::recipe::expression::{self, ball, canon, diff, eval, expr::Budget, parse};
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let mut symbols = Default::default();
+    let Ok(e) = parse::parse(text, &mut symbols) else {
+        return;
+    };
+    let _ = canon::is_zero(&e, &mut Budget(200_000));
+    let _ = diff::derivative(&e, "x", &mut Budget(200_000));
+    let point: eval::Bindings = [("x".to_string(), 0.37), ("y".to_string(), 0.48)].into_iter().collect();
+    let _ = eval::evaluate(&e, &point, &mut Budget(200_000));
+    let _ = ball::Evaluator::new(128, &point).ball(&e, &mut Budget(200_000));
+    let mut check = sciproof_core::json::Object::new();
+    check.insert("lhs", text);
+    check.insert("rhs", "x");
+    let _ = expression::recheck("identity", &check, 1e-8, &expression::DEFAULT_SAMPLES);
+});

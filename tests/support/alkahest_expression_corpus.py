@@ -1,0 +1,119 @@
+"""A generated corpus of expression recipes for the differential test against alkahest.
+
+Usage: python alkahest_expression_corpus.py OUT.json [COUNT] [SEED]
+Writes a claim graph of COUNT claims (every expression recipe kind: true identities,
+perturbed false ones, rounding hazards, out-of-domain points, malformed recipes), then
+prints alkahest's own re-verification, one JSON object per claim: {"id", "outcome", "detail"}.
+"""
+import json
+import random
+import sys
+from fractions import Fraction
+
+import alkahest.research as research
+
+out, count, seed = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1200, int(sys.argv[3]) if len(sys.argv) > 3 else 12
+rng = random.Random(seed)
+
+
+def small():
+    return rng.choice(["x", "y", "(x+1)", "(2*x-y)", "sin(x)", "cos(y)", "exp(x)", "log(x+2)", "sqrt(x+1)", "(x^2+1)", "z"])
+
+
+def poly(var="x", degree=3):
+    coeffs = [rng.randint(-5, 5) for _ in range(degree + 1)]
+    terms = [f"({c})*{var}^{k}" for k, c in enumerate(coeffs) if c]
+    return (" + ".join(terms) or "0"), coeffs
+
+
+# (f, f') pairs in x.
+DERIVATIVES = [
+    ("x^5", "5*x^4"), ("sin(3*x)", "3*cos(3*x)"), ("exp(2*x)", "2*exp(2*x)"),
+    ("log(x+3)", "1/(x+3)"), ("sqrt(x+1)", "1/(2*sqrt(x+1))"), ("atan(x)", "1/(1+x^2)"),
+    ("1/(x+2)", "-1/(x+2)^2"), ("x*sin(x)", "sin(x) + x*cos(x)"), ("tan(x)", "1 + tan(x)^2"),
+    ("exp(x)*cos(x)", "exp(x)*cos(x) - exp(x)*sin(x)"), ("x^2*log(x)", "2*x*log(x) + x"),
+    ("asin(x/4)", "1/sqrt(16 - x^2)"), ("cosh(x)^2", "2*cosh(x)*sinh(x)"), ("x^x", "x^x*(log(x)+1)"),
+    ("sec(x)", "sec(x)*tan(x)"), ("cbrt(x)", "x^(-2/3)/3"),
+]
+
+
+def identity():
+    a, b = small(), small()
+    roll = rng.random()
+    scale = rng.choice(["", "*exp(30)", "*10^12", "*exp(40)"]) if rng.random() < 0.3 else ""
+    if roll < 0.3:
+        lhs, rhs = f"({a}+{b})^2{scale}", f"({a}^2 + 2*{a}*{b} + {b}^2){scale}"
+    elif roll < 0.45:
+        lhs, rhs = f"sin({a})^2{scale}", f"(1 - cos({a})^2){scale}"
+    elif roll < 0.6:
+        lhs, rhs = f"sin(2*{a})", f"2*sin({a})*cos({a})"
+    elif roll < 0.7:
+        lhs, rhs = f"log({a}*{b})", f"log({a}) + log({b})"
+    else:
+        lhs, rhs = f"({a})*({b}){scale}", f"({b})*({a}){scale}"
+    if rng.random() < 0.35:
+        rhs = f"{rhs} + {rng.choice(['1', '0.001', '1e-6*x', 'y', '2*' + small()])}"
+    return {"kind": "identity", "lhs": lhs, "rhs": rhs}
+
+
+def zero():
+    a, b = small(), small()
+    expr = rng.choice([f"{a}*{b} - {b}*{a}", f"({a}+{b})^3 - ({a})^3 - 3*({a})^2*({b}) - 3*({a})*({b})^2 - ({b})^3",
+                       f"sin({a})^2 + cos({a})^2 - 1", f"{a} - {b}", f"exp({a})*exp(-({a})) - 1"])
+    return {"kind": "zero", "expr": expr}
+
+
+def derivative():
+    f, df = rng.choice(DERIVATIVES)
+    if rng.random() < 0.35:
+        df = f"{df} + {rng.choice(['1', 'x', '0.01', 'sin(x)'])}"
+    return {"kind": "derivative", "expr": f, "var": "x", "value": df}
+
+
+def antiderivative():
+    f, df = rng.choice(DERIVATIVES)
+    if rng.random() < 0.35:
+        f = f"{f} + {rng.choice(['x', 'x^2', '0.5*x'])}"
+    if rng.random() < 0.3:
+        f = f"{f} + C"
+    return {"kind": "antiderivative", "integrand": df, "antiderivative": f, "var": "x"}
+
+
+def definite_integral():
+    p, coeffs = poly()
+    lo, hi = rng.randint(-3, 2), rng.randint(0, 4)
+    exact = sum(Fraction(c, k + 1) * (Fraction(hi) ** (k + 1) - Fraction(lo) ** (k + 1)) for k, c in enumerate(coeffs))
+    if rng.random() < 0.35:
+        exact += rng.choice([1, Fraction(1, 1000)])
+    value = f"{exact.numerator}/{exact.denominator}" if exact.denominator != 1 else str(exact.numerator)
+    if rng.random() < 0.2:
+        p, lo, hi, value = rng.choice([("cos(x)", 0, 1, "sin(1)"), ("exp(x)", 0, 1, "exp(1) - 1"),
+                                       ("sin(x)", 0, 2, "1 - cos(2)"), ("x^2 + a", 0, 1, "1/3 + a")])
+    return {"kind": "definite_integral", "integrand": p, "var": "x", "lower": str(lo), "upper": str(hi), "value": value}
+
+
+def malformed():
+    return rng.choice([
+        {"kind": "identity", "lhs": "x"},
+        {"kind": "zero", "expr": "x +"},
+        {"kind": "zero", "expr": "f(x)"},
+        {"kind": "identity", "lhs": "x/0", "rhs": "1"},
+        {"kind": "zero", "expr": ""},
+        {"kind": "derivative", "expr": "sin(x, y)", "var": "x", "value": "0"},
+        {"kind": "zero", "expr": "x $ y"},
+        {"kind": "zero", "expr": "log(x - 10) - log(x - 10)*1.0000001"},
+        {"kind": "antiderivative", "integrand": "x"},
+        {"kind": "zero", "expr": 5},
+    ])
+
+
+MAKERS = [identity, zero, derivative, antiderivative, definite_integral, malformed]
+graph = research.ClaimGraph()
+for i in range(count):
+    check = MAKERS[i % len(MAKERS)]()
+    statement = f"generated claim {i}"
+    graph.add(research.Claim(id=research.claim_id(statement, (), "m"), statement=statement, kind="text", method="m", check=check))
+graph.save(out)
+report = research.ClaimGraph.load(out).verify()
+for o in report.outcomes:
+    print(json.dumps({"id": o.claim_id, "outcome": o.outcome, "kind": o.kind, "detail": o.detail}))
