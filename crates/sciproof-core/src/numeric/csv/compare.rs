@@ -39,31 +39,30 @@ const BATCHES: usize = 3;
 struct BatchChannels {
     full: mpsc::Receiver<Result<Batch, NumericError>>,
     empty: mpsc::Sender<Batch>,
-    /// The reading thread, joined before the comparison returns: no thread outlives the call
-    /// (a detached reader could still be running while the process exits), and a reader that
-    /// panicked is a panic here, never a file that seems to end early.
-    reader: Option<std::thread::JoinHandle<()>>,
+    /// Declared last, so it is dropped after both channels: by then the reader's next send or
+    /// receive fails, and it stops after the chunk it is reading.
+    reader: Reader,
 }
 
-impl BatchChannels {
-    /// Waits for the reading thread after its channel closed; its panic becomes ours.
+/// The reading thread, joined before the comparison returns: no thread outlives the call (a
+/// detached reader could still be running while the process exits), and a reader that
+/// panicked is a panic here, never a file that seems to end early.
+struct Reader(Option<std::thread::JoinHandle<()>>);
+
+impl Reader {
+    /// Waits for the thread after its channel closed; its panic becomes ours.
     fn join(&mut self) {
-        if let Some(Err(panic)) = self.reader.take().map(|reader| reader.join()) {
+        if let Some(Err(panic)) = self.0.take().map(|thread| thread.join()) {
             std::panic::resume_unwind(panic);
         }
     }
 }
 
-impl Drop for BatchChannels {
+impl Drop for Reader {
     fn drop(&mut self) {
-        if let Some(reader) = self.reader.take() {
-            // Closing both channels unblocks the reader (its next send or receive fails); it
-            // stops after the chunk it is reading. Its outcome no longer matters.
-            let (_, full) = mpsc::sync_channel(0);
-            drop(std::mem::replace(&mut self.full, full));
-            let (empty, _) = mpsc::channel();
-            drop(std::mem::replace(&mut self.empty, empty));
-            let _ = reader.join();
+        // Leaving early (an error, or the comparison is over): the outcome no longer matters.
+        if let Some(thread) = self.0.take() {
+            let _ = thread.join();
         }
     }
 }
@@ -111,7 +110,7 @@ fn spawn_reader(path: &Path, name: &str, tsv: bool) -> Result<BatchChannels, Num
     Ok(BatchChannels {
         full: full_rx,
         empty: empty_tx,
-        reader: Some(reader),
+        reader: Reader(Some(reader)),
     })
 }
 
@@ -160,7 +159,7 @@ impl Rows {
                     self.field = 0;
                 }
                 Err(_) => {
-                    self.rx.join();
+                    self.rx.reader.join();
                     return Ok(None);
                 }
             }

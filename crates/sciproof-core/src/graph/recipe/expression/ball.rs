@@ -10,7 +10,7 @@
 //! the whole ball. A ball that meets a pole or a domain boundary, or a function without such a
 //! bound here (the special functions), gives no answer rather than a guess.
 
-use super::eval::Bindings;
+use super::eval::{Bindings, symbol_value};
 use super::expr::{Budget, Expr, Func};
 use astro_float_num::{BigFloat, Consts, Radix, RoundingMode, Sign};
 
@@ -140,14 +140,7 @@ impl<'a> Evaluator<'a> {
                 self.exact(v)
             }
             Expr::Sym(s) => {
-                let v = match self.bindings.get(&**s) {
-                    Some(v) => *v,
-                    None => match &**s {
-                        "pi" => std::f64::consts::PI,
-                        "e" => std::f64::consts::E,
-                        _ => return Err(BallError::Undecided),
-                    },
-                };
+                let v = symbol_value(self.bindings, s).ok_or(BallError::Undecided)?;
                 // The sample value is an f64, taken exactly.
                 Ok(Ball {
                     mid: BigFloat::from_f64(v, p),

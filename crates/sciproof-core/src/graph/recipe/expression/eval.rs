@@ -25,6 +25,21 @@ pub enum EvalError {
 /// Symbol values for one sample point.
 pub type Bindings = HashMap<String, f64>;
 
+/// The values alkahest's sampler gives `pi` and `e` (they are symbols to its parser).
+pub fn constant(name: &str) -> Option<f64> {
+    match name {
+        "pi" => Some(std::f64::consts::PI),
+        "e" => Some(std::f64::consts::E),
+        _ => None,
+    }
+}
+
+/// A symbol's value at a point: its binding, else the constant it names (a derivative may
+/// bring in `pi`, as `erf`'s does, without the recipe mentioning it).
+pub fn symbol_value(bindings: &Bindings, name: &str) -> Option<f64> {
+    bindings.get(name).copied().or_else(|| constant(name))
+}
+
 /// The value of `e` at `bindings`, finite.
 pub fn evaluate(e: &Expr, bindings: &Bindings, budget: &mut Budget) -> Result<f64, EvalError> {
     let v = value(e, bindings, budget)?;
@@ -41,14 +56,7 @@ fn value(e: &Expr, bindings: &Bindings, budget: &mut Budget) -> Result<f64, Eval
         Expr::Int(n) => num_traits::ToPrimitive::to_f64(&**n).unwrap_or(f64::INFINITY),
         Expr::Rat(r) => num_traits::ToPrimitive::to_f64(&**r).unwrap_or(f64::NAN),
         Expr::Float(l) => l.value,
-        Expr::Sym(s) => match bindings.get(&**s) {
-            Some(v) => *v,
-            None => match &**s {
-                "pi" => std::f64::consts::PI,
-                "e" => std::f64::consts::E,
-                _ => return Err(EvalError::Unbound),
-            },
-        },
+        Expr::Sym(s) => symbol_value(bindings, s).ok_or(EvalError::Unbound)?,
         Expr::Add(xs) => {
             let mut acc = 0.0;
             for x in xs.iter() {

@@ -90,20 +90,22 @@ impl Fields<'_> {
             .check
             .get(key)
             .ok_or_else(|| format!("KeyError: {}", sciproof_json::pyfmt::str_repr(key)))?;
+        // alkahest hands the value to its tokenizer: an empty container is an empty
+        // expression, any other container is refused by the regex, a scalar by `len()`.
         let text = match value {
             Value::String(s) => s.as_str(),
             Value::Array(a) if a.is_empty() => "",
             Value::Object(o) if o.is_empty() => "",
-            Value::Array(_) => {
-                return Err("TypeError: expected string or bytes-like object, got 'list'".into());
-            }
-            Value::Object(_) => {
-                return Err("TypeError: expected string or bytes-like object, got 'dict'".into());
+            Value::Array(_) | Value::Object(_) => {
+                return Err(format!(
+                    "TypeError: expected string or bytes-like object, got '{}'",
+                    value.py_type_name()
+                ));
             }
             other => {
                 return Err(format!(
                     "TypeError: object of type '{}' has no len()",
-                    python_type(other)
+                    other.py_type_name()
                 ));
             }
         };
@@ -119,15 +121,6 @@ impl Fields<'_> {
                 sciproof_json::pyfmt::str_repr(&other.to_string())
             )),
         }
-    }
-}
-
-fn python_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "NoneType",
-        Value::Bool(_) => "bool",
-        Value::Number(sciproof_json::Number::Float(_)) => "float",
-        _ => "int",
     }
 }
 
@@ -223,11 +216,7 @@ fn points(symbols: &BTreeSet<String>, samples: &[f64]) -> Vec<Bindings> {
                 .iter()
                 .enumerate()
                 .map(|(rank, name)| {
-                    let v = match name.as_str() {
-                        "pi" => std::f64::consts::PI,
-                        "e" => std::f64::consts::E,
-                        _ => s + rank as f64 * SYMBOL_SPACING,
-                    };
+                    let v = eval::constant(name).unwrap_or(s + rank as f64 * SYMBOL_SPACING);
                     (name.clone(), v)
                 })
                 .collect()
@@ -235,7 +224,7 @@ fn points(symbols: &BTreeSet<String>, samples: &[f64]) -> Vec<Bindings> {
         .collect()
 }
 
-/// What higher precision said about a point that failed in f64.
+/// What higher precision said about a point.
 enum Confirmed {
     /// |residual| ≥ the value > tolerance, shown at this many bits.
     Failed(f64, usize),
@@ -245,9 +234,10 @@ enum Confirmed {
     Undecided(String),
 }
 
-fn confirm(residual: &Expr, point: &Bindings, tolerance: f64) -> Confirmed {
+/// The residual at `point` as a ball at each of `precisions` in turn, until one decides.
+fn confirm(residual: &Expr, point: &Bindings, tolerance: f64, precisions: &[usize]) -> Confirmed {
     let mut why = String::from("the error bound stayed wider than the margin to the tolerance");
-    for bits in PRECISIONS {
+    for &bits in precisions {
         let mut budget = Budget::standard();
         match ball::Evaluator::new(bits, point).ball(residual, &mut budget) {
             Ok(b) if b.lower() > tolerance => return Confirmed::Failed(b.approx().abs(), bits),
@@ -302,25 +292,21 @@ fn decide(
     let mut cleared_at = None;
     let mut undecided = None;
     for (v, point) in &values {
-        if *v <= tolerance {
-            // f64 can also hide a real residual (`A − (A + 1e-6)` with A ≈ 1e17 is 0 in f64):
-            // one ball at the first precision catches that, and only a proof changes anything.
-            let mut budget = Budget::standard();
-            let bits = PRECISIONS[0];
-            match ball::Evaluator::new(bits, point).ball(residual, &mut budget) {
-                Ok(b) if b.lower() > tolerance => {
-                    let (w, at) = failed.unwrap_or((0.0, bits));
-                    failed = Some((w.max(b.approx().abs()), at.max(bits)));
-                }
-                _ => worst = worst.max(*v),
-            }
-            continue;
-        }
-        match confirm(residual, point, tolerance) {
+        // A point that fails in f64 is escalated through every precision before it may refute;
+        // one that passes is checked once at the first, because f64 cancellation can also
+        // hide a real residual (`A − (A + 1e-6)` with A ≈ 1e17 is 0 in f64).
+        let passes = *v <= tolerance;
+        let precisions = if passes {
+            &PRECISIONS[..1]
+        } else {
+            &PRECISIONS[..]
+        };
+        match confirm(residual, point, tolerance, precisions) {
             Confirmed::Failed(x, bits) => {
                 let (w, b) = failed.unwrap_or((0.0, bits));
                 failed = Some((w.max(x), b.max(bits)));
             }
+            _ if passes => worst = worst.max(*v),
             Confirmed::Cleared(x, bits) => {
                 worst = worst.max(x);
                 cleared_at = Some(cleared_at.unwrap_or(bits).max(bits));

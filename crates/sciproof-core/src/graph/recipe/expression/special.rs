@@ -103,11 +103,7 @@ pub fn dilog(x: f64) -> R {
         let l = (1.0 - x).ln();
         -0.5 * l * l - dilog(x / (x - 1.0))?
     } else if x > 0.5 {
-        if x == 1.0 {
-            pi2_6
-        } else {
-            pi2_6 - x.ln() * (1.0 - x).ln() - dilog(1.0 - x)?
-        }
+        pi2_6 - x.ln() * (1.0 - x).ln() - dilog(1.0 - x)?
     } else {
         let (mut term, mut sum, mut k) = (x, 0.0f64, 1.0f64);
         while term.abs() > 1e-18 * sum.abs().max(1e-300) && k < 200.0 {
