@@ -107,10 +107,19 @@ def malformed():
     ])
 
 
+# numeric_relation cases where Python's own rules decide (Decimal's underscores, float
+# overflow): the details must be alkahest's, word for word.
+NUMERIC_RELATION = [
+    (["1__0", "10"], [1, -1]), (["_1", "1"], [1, -1]), (["1_", " 1_0 "], [10, -1]),
+    (["1e1_0"], [1]), (["_"], [1]), (["1e400"], [1]), (["1"], [10**400]),
+    (["1e400", "1e400"], [1, -1]), (["1e-400"], [1]), (["1.5_0", "3"], [2, -1]),
+]
+
 MAKERS = [identity, zero, derivative, antiderivative, definite_integral, malformed]
+checks = [MAKERS[i % len(MAKERS)]() for i in range(count)]
+checks += [{"kind": "numeric_relation", "constants": c, "coefficients": k} for c, k in NUMERIC_RELATION]
 graph = research.ClaimGraph()
-for i in range(count):
-    check = MAKERS[i % len(MAKERS)]()
+for i, check in enumerate(checks):
     statement = f"generated claim {i}"
     graph.add(research.Claim(id=research.claim_id(statement, (), "m"), statement=statement, kind="text", method="m", check=check))
 graph.save(out)

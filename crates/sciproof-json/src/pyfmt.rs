@@ -210,6 +210,17 @@ mod tests {
         assert_eq!(str_repr("\u{1b}[31m"), "'\\x1b[31m'");
         assert_eq!(str_repr("é\u{a0}\u{200b}"), "'é\\xa0\\u200b'");
     }
+
+    #[test]
+    fn int_matches_python() {
+        let int = |s: &str| parse_py_int(s).map(|i| i.to_string());
+        assert_eq!(int(" 1_0 "), Some("10".into()));
+        assert_eq!(int("-7"), Some("-7".into()));
+        assert_eq!(int("+\u{661}\u{662}"), Some("12".into()));
+        for bad in ["", "_1", "1_", "1__0", "1.0", "- 1", "0x10", "+"] {
+            assert_eq!(int(bad), None, "{bad:?}");
+        }
+    }
 }
 
 /// Whether Python's `str.isspace()` holds for `c` (used by `str.split()` and `float()`).
@@ -236,6 +247,38 @@ pub fn unicode_decimal(c: char) -> Option<u32> {
         .iter()
         .find(|z| (**z..**z + 10).contains(&code))
         .map(|z| code - z)
+}
+
+/// Python's `int(text)` for a string: surrounding whitespace, an optional sign, decimal digits
+/// (any Unicode decimal digit) with single underscores between them. `None` where Python
+/// raises `ValueError`.
+pub fn parse_py_int(text: &str) -> Option<num_bigint::BigInt> {
+    let body = text.trim_matches(is_py_space);
+    let (negative, digits) = match body.chars().next()? {
+        '-' => (true, &body[1..]),
+        '+' => (false, &body[1..]),
+        _ => (false, body),
+    };
+    let mut value = num_bigint::BigInt::from(0);
+    let mut previous_digit = false;
+    let mut any = false;
+    for c in digits.chars() {
+        if c == '_' {
+            if !previous_digit {
+                return None;
+            }
+            previous_digit = false;
+            continue;
+        }
+        let d = unicode_decimal(c)?;
+        value = value * 10u32 + d;
+        previous_digit = true;
+        any = true;
+    }
+    if !any || !previous_digit {
+        return None;
+    }
+    Some(if negative { -value } else { value })
 }
 
 /// The common case of [`parse_py_float`] without allocating: `None` when `bytes` holds a

@@ -298,14 +298,19 @@ impl ClaimGraph {
             Some(Value::String(k)) => return Err(GraphError::NotAGraph(crate::pyfmt::str_repr(k))),
             Some(v) => return Err(GraphError::NotAGraph(describe(v))),
         }
+        // `int(schema_version)` as alkahest computes it: a missing version is 0, a bool is
+        // 0 or 1, a float is truncated, a string is read by Python's `int()`; null, a list,
+        // an object, an unreadable string or a non-finite float are refused, as alkahest
+        // refuses them (it raises TypeError, ValueError or OverflowError).
         let version = match top.get("schema_version") {
-            None | Some(Value::Null) => 0.into(),
+            None => 0.into(),
+            Some(Value::Bool(b)) => u8::from(*b).into(),
             Some(Value::Number(Number::Int(i))) => i.clone(),
             Some(Value::Number(Number::Float(f))) if f.is_finite() => {
                 num_bigint::BigInt::from(f.trunc() as i64)
             }
-            Some(Value::String(s)) if s.trim().parse::<num_bigint::BigInt>().is_ok() => {
-                s.trim().parse().unwrap_or_default()
+            Some(Value::String(s)) if crate::pyfmt::parse_py_int(s).is_some() => {
+                crate::pyfmt::parse_py_int(s).unwrap_or_default()
             }
             Some(v) => {
                 return Err(GraphError::Invalid(vec![format!(

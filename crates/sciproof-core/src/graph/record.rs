@@ -70,7 +70,12 @@ impl ClaimGraph {
     /// under `verification.result_status`. Unlike the reference, any such status is downgraded
     /// (not only the machine-checked ones) and an unrecognised recipe does not count.
     pub fn record(&mut self, r: Record) -> Result<&Claim, GraphError> {
-        let method = canon(r.method.as_deref().unwrap_or("record"));
+        // As alkahest's `record`: an empty method is the default, and the method is stored as
+        // typed (the ID canonicalises it).
+        let method = r
+            .method
+            .filter(|m| !m.is_empty())
+            .unwrap_or_else(|| "record".into());
         let statement = canon(&r.statement);
         let hypotheses = canon_hypotheses(&r.hypotheses);
         let id = claim_id(&statement, &hypotheses, &method);
@@ -116,10 +121,10 @@ impl ClaimGraph {
     /// what suggested it.
     pub fn conjecture(&mut self, mut r: Record, evidence: &str) -> Result<&Claim, GraphError> {
         let evidence = canon(evidence);
-        r.method = Some(r.method.unwrap_or_else(|| "conjecture".into()));
         let tags = std::mem::take(&mut r.tags);
         r.result = None;
-        let method = canon(r.method.as_deref().unwrap_or("conjecture"));
+        // Stored as typed, like alkahest's `conjecture` (an empty method stays empty there).
+        let method = r.method.take().unwrap_or_else(|| "conjecture".into());
         let statement = canon(&r.statement);
         let hypotheses = canon_hypotheses(&r.hypotheses);
         let mut c = Claim::new(claim_id(&statement, &hypotheses, &method), statement);

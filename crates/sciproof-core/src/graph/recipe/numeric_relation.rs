@@ -53,6 +53,14 @@ pub fn recheck(check: &Object, tolerance: f64) -> Recheck {
         },
     };
     let (residual, upper, lower, uncertainty) = band;
+    if upper.is_infinite() {
+        // Python's float() of a Fraction that does not fit: alkahest's exception, worded as
+        // Python words it, rather than a comparison with infinity.
+        return done(
+            Outcome::Inconclusive,
+            "OverflowError: integer division result too large for a float".into(),
+        );
+    }
     decide(check, tolerance, residual, upper, lower, uncertainty)
 }
 
@@ -316,7 +324,14 @@ fn decimal(raw: &str) -> Result<(BigRational, BigRational), String> {
 /// A decimal numeral as `(m, e, uncertain)` with value `m·10^e`; `uncertain` when the text has
 /// a point or an exponent (then it is known to half a unit of `10^e`).
 fn decimal_parts(raw: &str) -> Result<(BigInt, i64, bool), String> {
-    let text = raw.trim_matches(is_py_space);
+    // Python's Decimal() drops every underscore once the whitespace is trimmed (`1__0`,
+    // `_1`, `1_` and `1e1_0` are all read).
+    let text: String = raw
+        .trim_matches(is_py_space)
+        .chars()
+        .filter(|&c| c != '_')
+        .collect();
+    let text = text.as_str();
     let bad = || format!("not a decimal numeral: {}", str_repr(raw));
     let (negative, body) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
@@ -376,28 +391,11 @@ fn decimal_parts(raw: &str) -> Result<(BigInt, i64, bool), String> {
     Ok((coefficient, exp, uncertain))
 }
 
-/// ASCII digits of a digit run with Python's `_` separators (only between digits) and
-/// Unicode decimal digits; `None` if anything else is there.
+/// ASCII digits of a digit run of Unicode decimal digits; `None` if anything else is there.
 fn digits(run: &str) -> Option<String> {
-    let mut out = String::with_capacity(run.len());
-    let mut previous_digit = false;
-    let chars: Vec<char> = run.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        if c == '_' {
-            let next_digit = chars
-                .get(i + 1)
-                .is_some_and(|&n| unicode_decimal(n).is_some());
-            if !previous_digit || !next_digit {
-                return None;
-            }
-            previous_digit = false;
-            continue;
-        }
-        let d = unicode_decimal(c)?;
-        out.push(char::from_digit(d, 10)?);
-        previous_digit = true;
-    }
-    Some(out)
+    run.chars()
+        .map(|c| unicode_decimal(c).and_then(|d| char::from_digit(d, 10)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -466,6 +464,25 @@ mod tests {
     }
 
     #[test]
+    fn an_overflowing_float_conversion_is_alkahests_overflow_error() {
+        let overflow = "OverflowError: integer division result too large for a float";
+        for (constants, coefficients) in [
+            (vec![Value::from("1e400")], vec![Value::from(1i64)]),
+            (
+                vec![Value::from("1e400"), Value::from("1e400")],
+                vec![Value::from(1i64), Value::from(-1i64)],
+            ),
+        ] {
+            assert_eq!(
+                run(constants, coefficients, None),
+                Recheck::new(Outcome::Inconclusive, KIND, overflow.into())
+            );
+        }
+        let tiny = run(vec![Value::from("1e-400")], vec![Value::from(1i64)], None);
+        assert_eq!(tiny.outcome, Outcome::NumericOk);
+    }
+
+    #[test]
     fn notation_sets_the_uncertainty() {
         let u = |s: &str| decimal(s).unwrap().1;
         assert_eq!(u("1"), zero());
@@ -478,7 +495,20 @@ mod tests {
             decimal("1_000").unwrap().0,
             BigRational::from_integer(1000.into())
         );
-        assert!(decimal("1__0").is_err());
+        // Decimal() drops underscores wherever they are, as alkahest reads them.
+        for (text, value) in [
+            ("1__0", 10i64),
+            ("_1", 1),
+            ("1_", 1),
+            ("1e1_0", 10_000_000_000),
+        ] {
+            assert_eq!(
+                decimal(text).unwrap().0,
+                BigRational::from_integer(value.into()),
+                "{text}"
+            );
+        }
+        assert!(decimal("_").is_err());
         assert_eq!(decimal("abc").unwrap_err(), "not a decimal numeral: 'abc'");
         assert_eq!(
             decimal("-Infinity").unwrap_err(),
