@@ -10,7 +10,7 @@
 //! the whole ball. A ball that meets a pole or a domain boundary, or a function without such a
 //! bound here (the special functions), gives no answer rather than a guess.
 
-use super::eval::{Bindings, symbol_value};
+use super::eval::{Bindings, constant};
 use super::expr::{Budget, Expr, Func};
 use astro_float_num::{BigFloat, Consts, Radix, RoundingMode, Sign};
 
@@ -90,6 +90,8 @@ pub struct Evaluator<'a> {
     eps: f64,
     consts: Consts,
     bindings: &'a Bindings,
+    /// A symbol standing for every point of an interval (see [`Evaluator::over`]).
+    interval: Option<(String, Ball)>,
 }
 
 impl<'a> Evaluator<'a> {
@@ -100,7 +102,27 @@ impl<'a> Evaluator<'a> {
             eps: 2f64.powi(2 - bits as i32),
             consts: Consts::new().expect("astro-float constants"),
             bindings,
+            interval: None,
         }
+    }
+
+    /// Lets `var` stand for every point between the balls `a` and `b` (in either order): a
+    /// ball computed afterwards holds the value at each such point, and computing it at all
+    /// shows that no operation meets a pole or a domain boundary anywhere on the interval.
+    pub fn over(&mut self, var: &str, a: &Ball, b: &Ball) {
+        let ends = [approx(&a.mid), approx(&b.mid)];
+        let slack = |m: f64, r: f64| r * UP + m.abs() * 1e-15;
+        let lo = (ends[0] - slack(ends[0], a.rad)).min(ends[1] - slack(ends[1], b.rad));
+        let hi = (ends[0] + slack(ends[0], a.rad)).max(ends[1] + slack(ends[1], b.rad));
+        let mid = 0.5 * (lo + hi);
+        let rad = (0.5 * (hi - lo) + mid.abs() * 1e-15) * UP + TINY;
+        self.interval = Some((
+            var.to_string(),
+            Ball {
+                mid: BigFloat::from_f64(mid, self.bits),
+                rad,
+            },
+        ));
     }
 
     fn rounded(&self, mid: BigFloat, rad: f64) -> Result<Ball, BallError> {
@@ -140,11 +162,24 @@ impl<'a> Evaluator<'a> {
                 self.exact(v)
             }
             Expr::Sym(s) => {
-                let v = symbol_value(self.bindings, s).ok_or(BallError::Undecided)?;
-                // The sample value is an f64, taken exactly.
+                if let Some((name, ball)) = &self.interval
+                    && name == &**s
+                {
+                    return Ok(ball.clone());
+                }
+                if let Some(v) = self.bindings.get(&**s) {
+                    // A sample value is an f64, taken exactly.
+                    return Ok(Ball {
+                        mid: BigFloat::from_f64(*v, p),
+                        rad: 0.0,
+                    });
+                }
+                // `pi` or `e` where no sample binds it: the true constant, within a radius
+                // that covers its f64 rounding.
+                let v = constant(s).ok_or(BallError::Undecided)?;
                 Ok(Ball {
                     mid: BigFloat::from_f64(v, p),
-                    rad: 0.0,
+                    rad: v * f64::EPSILON,
                 })
             }
             Expr::Add(xs) => {
@@ -230,7 +265,9 @@ impl<'a> Evaluator<'a> {
     fn unary(&mut self, f: Func, x: &Ball) -> Result<Ball, BallError> {
         let (p, cc) = (self.bits, &mut self.consts);
         let m = approx(&x.mid);
-        let r = x.rad * UP;
+        // The radius, widened by the error of `m` as an f64, so that every domain test below
+        // holds for the whole ball.
+        let r = x.rad * UP + m.abs() * 1e-15;
         let (lo, hi) = (m - r, m + r);
         let outside = |ok: bool| {
             if ok {
@@ -298,13 +335,13 @@ impl<'a> Evaluator<'a> {
     }
 }
 
-/// The exponent as a small integer, when it is one exactly.
+/// The exponent as a small integer, when it is one exactly (`2`, `2 + -1`).
 fn integer_exponent(e: &Expr) -> Option<i64> {
     use num_traits::ToPrimitive;
-    match e {
-        Expr::Int(n) => n.to_i64().filter(|n| n.unsigned_abs() <= 1 << 16),
-        _ => None,
-    }
+    super::expr::exact_value(e)
+        .filter(num_rational::BigRational::is_integer)
+        .and_then(|n| n.to_integer().to_i64())
+        .filter(|n| n.unsigned_abs() <= 1 << 16)
 }
 
 #[cfg(test)]

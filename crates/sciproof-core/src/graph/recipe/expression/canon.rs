@@ -4,7 +4,9 @@
 //!
 //! Only identity-preserving rewrites are used (where both sides are defined): sums and
 //! products are expanded, integer powers multiplied out, `x^(k+f)` split into `x^k·x^(1/f)`,
-//! `sqrt(u)` read as `u^(1/2)`, and `sin(u)^2` replaced by `1 − cos(u)^2` (and `cosh(u)^2` by
+//! `sqrt(u)` read as `u^(1/2)`, `tan u` as `sin u / cos u`, `sin(p·B)` and `cos(p·B)` for a
+//! small integer `p` expanded in `sin B`, `cos B` (so `sin(−x) = −sin x` and
+//! `sin 2x = 2 sin x cos x`), and `sin(u)^2` replaced by `1 − cos(u)^2` (and `cosh(u)^2` by
 //! `1 + sinh(u)^2`). Never `sqrt(x^2) → x`, `log(ab) → log a + log b` or `(a^b)^c → a^(bc)`.
 //! Atoms are treated as independent unknowns, so a numerator that expands to the zero
 //! polynomial is zero wherever the expression is defined: that, and only that, is `ok`.
@@ -59,8 +61,9 @@ enum Trig {
 
 struct Atom {
     key: String,
-    /// For `B^(p/q)` with a one-term `B = c·m`: `(p, q, m, c)`, so that `a^q = B^p` can be used.
-    root: Option<(i64, i64, Mono, BigRational)>,
+    /// For `B^(p/q)` with a polynomial `B` (no denominator): `(p, q, B)`, so that
+    /// `a^q = B^p` can be used.
+    root: Option<(i64, i64, Poly)>,
     /// For `sin`/`cos`/`sinh`/`cosh` atoms: which, and the key of the argument.
     trig: Option<(Trig, String)>,
 }
@@ -244,6 +247,9 @@ impl Canon<'_> {
     }
 
     fn frac_powi(&mut self, f: Frac, n: i64) -> Result<Frac, NotExact> {
+        if n == 0 {
+            return Ok(constant(BigRational::one()));
+        }
         if n < 0 {
             let p = self.frac_powi(f, -n)?;
             return self.frac_recip(p);
@@ -333,6 +339,18 @@ impl Canon<'_> {
                 let base = self.frac(&xs[0])?;
                 self.power(base, constant(BigRational::new(1.into(), 2.into())))?
             }
+            Expr::Call(func @ (Func::Sin | Func::Cos), xs) => {
+                let arg = self.frac(&xs[0])?;
+                self.sine_or_cosine(*func == Func::Sin, arg)?
+            }
+            Expr::Call(Func::Tan, xs) => {
+                // tan u = sin u / cos u (where both sides are defined)
+                let arg = self.frac(&xs[0])?;
+                let sine = self.sine_or_cosine(true, arg.clone())?;
+                let cosine = self.sine_or_cosine(false, arg)?;
+                let secant = self.frac_recip(cosine)?;
+                normalise(self.frac_mul(sine, secant)?)
+            }
             Expr::Call(func, xs) => {
                 let mut keys = Vec::with_capacity(xs.len());
                 let mut zero_arg = true;
@@ -343,6 +361,12 @@ impl Canon<'_> {
                 }
                 if let Some(v) = at_zero(*func).filter(|_| zero_arg && xs.len() == 1) {
                     return Ok(constant(BigRational::from_integer(v.into())));
+                }
+                if *func == Func::Log
+                    && keys.len() == 1
+                    && keys[0] == self.key(&constant(BigRational::one()))
+                {
+                    return Ok(constant(BigRational::zero()));
                 }
                 let trig = match func {
                     Func::Sin => Some(Trig::Sin),
@@ -355,6 +379,95 @@ impl Canon<'_> {
                 self.atom(key, trig.map(|t| (t, keys.join(","))))
             }
         })
+    }
+
+    /// `sin(arg)` or `cos(arg)` over the atoms `sin(B)`, `cos(B)`, where `arg = p·B` with
+    /// `B` the argument divided by its signed rational content's numerator `p` (|p| ≤ 12):
+    /// `cos(p·B) + i·sin(p·B) = (cos B + i·sin B)^p`. So `sin(−x) = −sin(x)`,
+    /// `sin(2x) = 2·sin(x)·cos(x)` and `cos(3x + 3)` is a polynomial in `sin(x+1)`, `cos(x+1)`.
+    fn sine_or_cosine(&mut self, sine: bool, arg: Frac) -> Result<Frac, NotExact> {
+        if arg.den.is_none() && arg.num.0.is_empty() {
+            return Ok(constant(BigRational::from_integer(i64::from(!sine).into())));
+        }
+        let p = self.multiple(&arg);
+        let base = match p {
+            1 => arg,
+            _ => Frac {
+                num: Poly(
+                    arg.num
+                        .0
+                        .into_iter()
+                        .map(|(m, c)| (m, c / BigRational::from_integer(p.into())))
+                        .collect(),
+                ),
+                den: arg.den,
+            },
+        };
+        let key = self.key(&base);
+        let s = self.atom(format!("sin({key})"), Some((Trig::Sin, key.clone())));
+        let c = self.atom(format!("cos({key})"), Some((Trig::Cos, key)));
+        // Re and Im of (c + i·s)^|p| by the binomial theorem; sin is odd in p, cos even.
+        let n = p.unsigned_abs();
+        let mut total = constant(BigRational::zero());
+        let mut binomial = BigInt::one();
+        for j in 0..=n {
+            if j > 0 {
+                binomial = binomial * BigInt::from(n - j + 1) / BigInt::from(j);
+            }
+            if (j % 2 == 1) == sine {
+                let sign = if (j / 2) % 2 == 0 { 1 } else { -1 };
+                let cs = self.frac_powi(c.clone(), i64::from(n - j))?;
+                let ss = self.frac_powi(s.clone(), i64::from(j))?;
+                let mut term = self.frac_mul(cs, ss)?;
+                let factor = BigRational::from_integer(&binomial * BigInt::from(sign));
+                term.num = Poly(
+                    term.num
+                        .0
+                        .into_iter()
+                        .map(|(m, x)| (m, x * &factor))
+                        .collect(),
+                );
+                total = self.frac_add(total, term)?;
+            }
+        }
+        if sine && p < 0 {
+            total.num = Poly(total.num.0.into_iter().map(|(m, x)| (m, -x)).collect());
+        }
+        Ok(total)
+    }
+
+    /// The signed integer `p` (|p| ≤ 12) with `arg = p·B`, `B` having coprime coefficients
+    /// and a positive first term (in key order); 1 when there is no such form.
+    fn multiple(&self, arg: &Frac) -> i32 {
+        if arg.den.is_some() {
+            return 1;
+        }
+        use num_integer::Integer;
+        let mut numerators = BigInt::zero();
+        let mut denominators = BigInt::one();
+        let mut first: Option<(String, bool)> = None;
+        for (m, c) in &arg.num.0 {
+            numerators = numerators.gcd(c.numer());
+            denominators = denominators.lcm(c.denom());
+            let mut factors: Vec<String> = m
+                .iter()
+                .map(|(a, e)| format!("{}^{e}", self.atoms[*a as usize].key))
+                .collect();
+            factors.sort();
+            let key = factors.join("*");
+            if first.as_ref().is_none_or(|(k, _)| key < *k) {
+                first = Some((key, c.is_negative()));
+            }
+        }
+        let negative = first.is_some_and(|(_, n)| n);
+        // content = numerators / denominators; p is its numerator, with the first term's sign.
+        let content = BigRational::new(numerators, denominators);
+        match content.numer().to_i32().filter(|p| (1..=12).contains(p)) {
+            Some(p) if negative => -p,
+            Some(p) => p,
+            None if negative => -1,
+            None => 1,
+        }
     }
 
     fn power(&mut self, base: Frac, exponent: Frac) -> Result<Frac, NotExact> {
@@ -374,20 +487,20 @@ impl Canon<'_> {
                 .ok_or(NotExact::TooLarge)?;
             return self.frac_powi(base, n);
         }
+        // A perfect power of a positive rational is exact (`4^(1/2) = 2`, `1^(2/3) = 1`).
+        if let (None, Some(b)) = (&base.den, base.num.as_constant())
+            && let Some(root) = exact_root(&b, &c)
+        {
+            return Ok(constant(root));
+        }
         // x^(k + f) = x^k · x^f with 0 < f < 1: the fractional part is an atom.
         let k = c.floor();
         let f = &c - &k;
         let key = format!("pow({},{}/{})", self.key(&base), f.numer(), f.denom());
         let fractional = self.atom(key, None);
-        if let (None, 1, Some(p), Some(q)) = (
-            &base.den,
-            base.num.0.len(),
-            f.numer().to_i64(),
-            f.denom().to_i64(),
-        ) {
-            let (m, c) = base.num.0.iter().next().expect("one term");
+        if let (None, Some(p), Some(q)) = (&base.den, f.numer().to_i64(), f.denom().to_i64()) {
             let id = fractional.num.0.keys().next().expect("atom")[0].0;
-            self.atoms[id as usize].root = Some((p, q, m.clone(), c.clone()));
+            self.atoms[id as usize].root = Some((p, q, base.num.clone()));
         }
         let n = k
             .to_integer()
@@ -422,34 +535,60 @@ impl Canon<'_> {
     }
 
     /// Writes each power `a^e` of a root atom `a = B^(p/q)` with `0 <= e < q`, using
-    /// `a^q = B^p` (for a one-term `B`), so that `sqrt(x)^2`, `x^(-1/2)` and `1/sqrt(x)` meet.
-    fn radicals(&mut self, p: Poly) -> Result<Poly, NotExact> {
+    /// `a^q = B^p`, so that `sqrt(x)^2`, `x^(-1/2)` and `1/sqrt(x)` meet. For a `B` of several
+    /// terms, negative powers of `a` are first cleared by multiplying the whole numerator by
+    /// a power of `a` (nonzero wherever the expression is defined, so the zero test stands).
+    fn radicals(&mut self, mut p: Poly) -> Result<Poly, NotExact> {
+        for a in 0..self.atoms.len() as u32 {
+            let Some((_, _, base)) = &self.atoms[a as usize].root else {
+                continue;
+            };
+            if base.0.len() < 2 {
+                continue;
+            }
+            let lowest =
+                p.0.keys()
+                    .filter_map(|m| m.iter().find(|(b, _)| *b == a).map(|(_, e)| *e))
+                    .min()
+                    .unwrap_or(0);
+            if lowest < 0 {
+                p = self.mul(&p, &Poly::monomial(vec![(a, -lowest)], BigRational::one()))?;
+            }
+        }
         let mut out = Poly::default();
         for (mono, c) in p.0 {
             self.budget.step()?;
             let mut factor = Poly::monomial(Vec::new(), c);
             let mut kept = Vec::new();
             for &(a, e) in &mono {
-                match &self.atoms[a as usize].root {
-                    Some((p, q, m, bc))
-                        if !(0..*q).contains(&e)
-                            && (e.div_euclid(*q) * p).abs() <= 4096
-                            && !bc.is_zero() =>
-                    {
-                        let (t, r) = (e.div_euclid(*q), e.rem_euclid(*q));
-                        let n = t * p;
+                let reducible = match &self.atoms[a as usize].root {
+                    Some((p, q, base)) if !(0..*q).contains(&e) => {
+                        let n = e.div_euclid(*q) * p;
+                        let one_term = base.0.len() == 1;
+                        (n.abs() <= 64 && (one_term || n >= 0) && !base.0.is_empty())
+                            .then(|| (e.rem_euclid(*q), n, base.clone()))
+                    }
+                    _ => None,
+                };
+                match reducible {
+                    Some((r, n, base)) => {
                         if r != 0 {
                             kept.push((a, r));
                         }
-                        let power: Mono = m.iter().map(|&(b, x)| (b, x * n)).collect();
-                        let coefficient = if n >= 0 {
-                            num_traits::pow::Pow::pow(bc, n as u32)
-                        } else {
-                            num_traits::pow::Pow::pow(&bc.recip(), (-n) as u32)
-                        };
-                        factor = self.mul(&factor, &Poly::monomial(power, coefficient))?;
+                        let power = self.frac_powi(
+                            Frac {
+                                num: base,
+                                den: None,
+                            },
+                            n,
+                        )?;
+                        let power = normalise(power);
+                        if power.den.is_some() {
+                            return Err(NotExact::TooLarge);
+                        }
+                        factor = self.mul(&factor, &power.num)?;
                     }
-                    _ => kept.push((a, e)),
+                    None => kept.push((a, e)),
                 }
             }
             let kept = Poly::monomial(kept, BigRational::one());
@@ -545,6 +684,22 @@ fn normalise(f: Frac) -> Frac {
     }
 }
 
+/// `b^c` when it is rational: `b > 0` and both parts of `b` perfect powers of `c`'s
+/// denominator (small exponents only).
+fn exact_root(b: &BigRational, c: &BigRational) -> Option<BigRational> {
+    if !b.is_positive() {
+        return None;
+    }
+    let q = c.denom().to_u32().filter(|q| *q <= 64)?;
+    let p = c.numer().to_i32().filter(|p| p.abs() <= 64)?;
+    let root = |n: &BigInt| {
+        let r = n.nth_root(q);
+        (num_traits::pow::Pow::pow(&r, q) == *n).then_some(r)
+    };
+    let base = BigRational::new(root(b.numer())?, root(b.denom())?);
+    Some(num_traits::pow::Pow::pow(&base, p))
+}
+
 /// `f(0)` for the functions whose value at zero is an integer.
 fn at_zero(f: Func) -> Option<i64> {
     match f {
@@ -585,6 +740,19 @@ mod tests {
         assert!(zero("0.1 + 0.2 - 0.3"));
         assert!(zero("sin(x + y) - sin(y + x)"));
         assert!(zero("x/x - 1"));
+        assert!(zero("4^(1/2) - 2"));
+        assert!(zero("(x+1)^(-1/2)/2 - 1/(2*sqrt(x+1))"));
+        assert!(zero("sqrt(x+1)^3 - (x+1)*sqrt(x+1)"));
+        assert!(zero("log(1) + log(x) - log(x)"));
+        assert!(zero("sin(2*x) - 2*sin(x)*cos(x)"));
+        assert!(zero("cos(2*x) - 1 + 2*sin(x)^2"));
+        assert!(zero("sin(-x) + sin(x)"));
+        assert!(zero("tan(x)*cos(x) - sin(x)"));
+        assert!(zero("1 + tan(x)^2 - sec(x)^2"));
+        assert!(zero("cos(-x) - cos(x)"));
+        assert!(zero("cos(3*x+3) - 4*cos(x+1)^3 + 3*cos(x+1)"));
+        assert!(zero("1^(-1/2)*atan(x) - atan(x)"));
+        assert!(zero("(8/27)^(2/3) - 4/9"));
         assert!(zero("sqrt(x)^2 - x"));
         assert!(zero("x^(-1/2) - 1/sqrt(x)"));
         assert!(zero("2/sqrt(pi) - 2*pi^(-1/2)"));
@@ -595,6 +763,7 @@ mod tests {
         assert!(!zero("x + y - 2*x"));
         assert!(!zero("sin(x)*cos(y) - sin(y)*cos(x)"));
         assert!(!zero("sqrt(x^2) - x"));
+        assert!(!zero("sin(2*x) - 2*sin(x)"));
         assert!(!zero("log(x*y) - log(x) - log(y)"));
         assert!(!zero("(x+1)^2 - x^2 - 2*x"));
         assert!(!zero("I^2 + 1"));

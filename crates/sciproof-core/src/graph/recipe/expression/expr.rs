@@ -6,6 +6,7 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
+use num_traits::{Signed, ToPrimitive, Zero};
 use std::fmt;
 use std::rc::Rc;
 
@@ -19,6 +20,17 @@ pub struct Literal {
     pub exact: Option<BigRational>,
     /// The value rounded to f64 (may be infinite or zero for extreme exponents).
     pub value: f64,
+}
+
+impl Literal {
+    /// The literal of an f64 (written as Python's `repr` writes it).
+    pub fn from_f64(value: f64) -> Literal {
+        Literal {
+            text: sciproof_json::pyfmt::float_repr(value),
+            exact: num_rational::BigRational::from_float(value),
+            value,
+        }
+    }
 }
 
 /// A node.
@@ -207,6 +219,34 @@ impl Expr {
             ),
         })
     }
+}
+
+/// The exact value of an expression made of numbers only (`2 + -1`, `1/2`, `1.5`); `None`
+/// when it has a symbol or a function, or a power that is not a small integer one.
+pub fn exact_value(e: &Expr) -> Option<BigRational> {
+    Some(match e {
+        Expr::Int(n) => BigRational::from_integer((**n).clone()),
+        Expr::Rat(r) => (**r).clone(),
+        Expr::Float(l) => l.exact.clone()?,
+        Expr::Add(xs) => xs.iter().map(exact_value).sum::<Option<BigRational>>()?,
+        Expr::Mul(xs) => xs
+            .iter()
+            .map(exact_value)
+            .product::<Option<BigRational>>()?,
+        Expr::Pow(p) => {
+            let base = exact_value(&p.0)?;
+            let n = exact_value(&p.1)?;
+            if !n.is_integer()
+                || n.abs() > BigRational::from_integer(64.into())
+                || (base.is_zero() && n.is_negative())
+            {
+                return None;
+            }
+            let k = n.to_integer().to_i32()?;
+            num_traits::pow::Pow::pow(&base, k)
+        }
+        _ => return None,
+    })
 }
 
 impl fmt::Display for Expr {

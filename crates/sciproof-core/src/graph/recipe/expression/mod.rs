@@ -1,8 +1,9 @@
 //! The expression recipes of alkahest (`identity`, `zero`, `derivative`, `antiderivative`,
 //! `definite_integral`), re-checked without alkahest: its grammar ([`parse`]), a differentiator
 //! ([`diff`]), an exact zero test ([`canon`]), alkahest's numeric rule in f64 ([`eval`]), a
-//! high-precision ball evaluation before anything is refuted ([`ball`]), and continuous
-//! antiderivatives or quadrature for definite integrals ([`quad`]).
+//! high-precision ball evaluation before anything is refuted ([`ball`]), and antiderivatives
+//! shown continuous on the interval ([`integrate`]) or quadrature ([`quad`]) for definite
+//! integrals.
 //!
 //! Deciding a residual (spec §5.3, with three deliberate differences, all towards the truth):
 //! 1. `ok` when the exact test shows the residual is identically zero (alkahest needs its own
@@ -15,14 +16,18 @@
 //!    when every ball falls within it, `inconclusive` otherwise. Rounding never refutes. A
 //!    point that passes in f64 is evaluated once at 128 bits too, and fails when the ball
 //!    proves a residual that f64 cancellation hid.
-//! 4. A definite integral is `F(upper) − F(lower) − value` only for an antiderivative that is
-//!    continuous everywhere; otherwise quadrature decides, at most `numeric_ok`.
+//! 4. A definite integral is `F(upper) − F(lower) − value` only for an antiderivative that
+//!    differentiates exactly to the integrand and is shown continuous, with the integrand, on
+//!    the closed interval. Otherwise a proved non-integrable pole in the interval is `failed`
+//!    (the integral does not exist), and anything else goes to quadrature, at most
+//!    `numeric_ok`.
 
 pub mod ball;
 pub mod canon;
 pub mod diff;
 pub mod eval;
 pub mod expr;
+pub mod integrate;
 pub mod parse;
 pub mod quad;
 pub mod special;
@@ -159,9 +164,24 @@ pub fn recheck(
             let upper = fields.get("upper")?;
             let value = fields.get("value")?;
             let tolerance = recipe_tolerance(check, tolerance)?;
-            let Some(f) =
-                quad::entire_antiderivative(&integrand, &var, budget).map_err(too_large)?
-            else {
+            let definite = integrate::DefiniteIntegral {
+                integrand: &integrand,
+                var: &var,
+                lower: &lower,
+                upper: &upper,
+            };
+            let Some(f) = definite.antiderivative(budget).map_err(too_large)? else {
+                if let Some((c, order)) =
+                    integrate::divergent_pole(&definite, budget).map_err(too_large)?
+                {
+                    return Ok((
+                        Outcome::Failed,
+                        format!(
+                            "the integral does not exist: the integrand has a non-integrable pole of order {order} at {var} = {} in the interval",
+                            rational_text(&c)
+                        ),
+                    ));
+                }
                 let integral = Integral {
                     integrand: &integrand,
                     var: &var,
@@ -195,6 +215,15 @@ pub fn recheck(
     };
     let tolerance = recipe_tolerance(check, tolerance)?;
     Ok(decide(&residual, &fields.symbols, tolerance, samples))
+}
+
+/// `p/q`, or `p` for an integer.
+fn rational_text(r: &num_rational::BigRational) -> String {
+    if r.is_integer() {
+        r.numer().to_string()
+    } else {
+        format!("{}/{}", r.numer(), r.denom())
+    }
 }
 
 /// The recipe's own `tolerance` when it has one (a deliberate extension: alkahest ignores it

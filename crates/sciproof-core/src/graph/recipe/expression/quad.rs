@@ -1,88 +1,9 @@
-//! Definite integrals: a symbolic antiderivative where one is certain to be continuous, and
-//! adaptive Gauss–Kronrod quadrature otherwise.
-//!
-//! The symbolic route covers sums of constant multiples of `x^n` (n ≥ 0), `exp(x)`, `sin(x)`,
-//! `cos(x)`, `sinh(x)` and `cosh(x)`: entire functions with entire antiderivatives, so
-//! `F(upper) − F(lower)` is the integral whatever the bounds. Anything else (a quotient, a
-//! root, a logarithm) goes to quadrature, which can give at most `numeric_ok`, never `ok`: a
-//! pole inside the interval, or an antiderivative with a jump, can then never make a false
-//! integral look exact, as it does in alkahest.
+//! Adaptive Gauss–Kronrod quadrature, for definite integrals without an antiderivative that is
+//! known to be continuous on the interval (see [`super::integrate`]). It gives at most
+//! `numeric_ok`, never `ok`.
 
 use super::eval::{Bindings, EvalError, evaluate};
-use super::expr::{Budget, Expr, Func, TooLarge};
-
-/// An antiderivative of `e` in `var` that is continuous everywhere, if `e` is one of the
-/// supported forms.
-pub fn entire_antiderivative(
-    e: &Expr,
-    var: &str,
-    budget: &mut Budget,
-) -> Result<Option<Expr>, TooLarge> {
-    budget.step()?;
-    if !e.contains(var, budget)? {
-        return Ok(Some(Expr::mul(vec![e.clone(), Expr::sym(var)])));
-    }
-    let is_var = |x: &Expr| matches!(x, Expr::Sym(s) if &**s == var);
-    Ok(match e {
-        Expr::Sym(_) => Some(Expr::mul(vec![
-            Expr::rat(1, 2),
-            Expr::pow(e.clone(), Expr::int(2)),
-        ])),
-        Expr::Add(xs) => {
-            let mut terms = Vec::with_capacity(xs.len());
-            for x in xs.iter() {
-                match entire_antiderivative(x, var, budget)? {
-                    Some(t) => terms.push(t),
-                    None => return Ok(None),
-                }
-            }
-            Some(Expr::add(terms))
-        }
-        Expr::Mul(xs) => {
-            let mut with_var = None;
-            let mut others = Vec::new();
-            for x in xs.iter() {
-                if x.contains(var, budget)? {
-                    if with_var.is_some() {
-                        return Ok(None);
-                    }
-                    with_var = Some(x);
-                } else {
-                    others.push(x.clone());
-                }
-            }
-            match entire_antiderivative(with_var.expect("contains var"), var, budget)? {
-                Some(f) => {
-                    others.push(f);
-                    Some(Expr::mul(others))
-                }
-                None => None,
-            }
-        }
-        Expr::Pow(p) if is_var(&p.0) => match &p.1 {
-            Expr::Int(n) if n.sign() != num_bigint::Sign::Minus => {
-                let n1 = Expr::Int(std::rc::Rc::new(&**n + 1));
-                Some(Expr::mul(vec![
-                    Expr::pow(p.0.clone(), n1.clone()),
-                    Expr::recip(n1),
-                ]))
-            }
-            _ => None,
-        },
-        Expr::Call(f, xs) if xs.len() == 1 && is_var(&xs[0]) => {
-            let x = xs[0].clone();
-            match f {
-                Func::Exp => Some(e.clone()),
-                Func::Sin => Some(Expr::negated(Expr::call(Func::Cos, x))),
-                Func::Cos => Some(Expr::call(Func::Sin, x)),
-                Func::Sinh => Some(Expr::call(Func::Cosh, x)),
-                Func::Cosh => Some(Expr::call(Func::Sinh, x)),
-                _ => None,
-            }
-        }
-        _ => None,
-    })
-}
+use super::expr::{Budget, Expr};
 
 /// A quadrature result: the value and an estimate of its error.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -243,19 +164,5 @@ mod tests {
         ] {
             assert!(quad(f, a, b).is_err(), "{f} on [{a}, {b}]");
         }
-    }
-
-    #[test]
-    fn entire_antiderivatives_only() {
-        let anti = |s: &str| {
-            let e = parse(s, &mut Default::default()).unwrap();
-            entire_antiderivative(&e, "x", &mut Budget::standard())
-                .unwrap()
-                .map(|f| f.to_string())
-        };
-        assert!(anti("3*x^2 + sin(x) + a").is_some());
-        assert_eq!(anti("1/x^2"), None);
-        assert_eq!(anti("1/(2+cos(x))"), None);
-        assert_eq!(anti("x*sin(x)"), None);
     }
 }

@@ -1,0 +1,796 @@
+//! Symbolic antiderivatives for definite integrals, and when `F(upper) − F(lower)` may decide.
+//!
+//! [`candidates`] proposes antiderivatives from a small table: polynomials (with any
+//! coefficients), `h(ax+b)` for `exp`, `sin`, `cos`, `sinh`, `cosh`, `log`, `atan`, `tan` and
+//! powers of `ax+b` (with `log(±(ax+b))` for the reciprocal), `1/(x^2+c)`, `sin^2` and `cos^2`
+//! of a linear argument, products of sines and cosines of linear arguments (product to sum),
+//! and a polynomial times `exp`, `sin`, `cos`, `sinh` or `cosh` of a linear argument (by
+//! parts). A candidate is never trusted as proposed: [`DefiniteIntegral::antiderivative`]
+//! keeps one only if `d/dx F − f` passes the exact zero test, and then only if `F` and `f` are
+//! continuous on the closed interval: either `F` is built from entire functions alone, or a
+//! ball evaluation of both over the whole interval meets no pole and no domain boundary. So a
+//! pole inside the interval, or an antiderivative that jumps there (alkahest's `tan(x/2)`
+//! substitution for `1/(2+cos x)`), can never make a divergent or false integral exact.
+
+use super::ball::Evaluator;
+use super::canon;
+use super::diff::derivative;
+use super::eval::{Bindings, constant};
+use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+/// The highest degree a polynomial is expanded to.
+const MAX_DEGREE: usize = 32;
+
+/// A polynomial in the variable: coefficient expressions (free of the variable) by power.
+type Poly = Vec<Expr>;
+
+/// The integrand's polynomial form, if it is a polynomial in `var`.
+fn polynomial(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Poly>, TooLarge> {
+    budget.step()?;
+    if !e.contains(var, budget)? {
+        return Ok(Some(vec![e.clone()]));
+    }
+    Ok(match e {
+        Expr::Sym(_) => Some(vec![Expr::int(0), Expr::int(1)]),
+        Expr::Add(xs) => {
+            let mut sum: Poly = Vec::new();
+            for x in xs.iter() {
+                let Some(p) = polynomial(x, var, budget)? else {
+                    return Ok(None);
+                };
+                for (k, c) in p.into_iter().enumerate() {
+                    if k < sum.len() {
+                        sum[k] = Expr::add(vec![sum[k].clone(), c]);
+                    } else {
+                        sum.push(c);
+                    }
+                }
+            }
+            Some(sum)
+        }
+        Expr::Mul(xs) => {
+            let mut product: Poly = vec![Expr::int(1)];
+            for x in xs.iter() {
+                let Some(p) = polynomial(x, var, budget)? else {
+                    return Ok(None);
+                };
+                product = match times(&product, &p, budget)? {
+                    Some(q) => q,
+                    None => return Ok(None),
+                };
+            }
+            Some(product)
+        }
+        Expr::Pow(p) => match small_natural(&p.1) {
+            Some(n) => {
+                let Some(base) = polynomial(&p.0, var, budget)? else {
+                    return Ok(None);
+                };
+                let mut product: Poly = vec![Expr::int(1)];
+                for _ in 0..n {
+                    product = match times(&product, &base, budget)? {
+                        Some(q) => q,
+                        None => return Ok(None),
+                    };
+                }
+                Some(product)
+            }
+            None => None,
+        },
+        _ => None,
+    })
+}
+
+fn times(a: &Poly, b: &Poly, budget: &mut Budget) -> Result<Option<Poly>, TooLarge> {
+    if a.len() + b.len() > MAX_DEGREE + 2 {
+        return Ok(None);
+    }
+    let mut out: Vec<Vec<Expr>> = vec![Vec::new(); a.len() + b.len() - 1];
+    for (i, x) in a.iter().enumerate() {
+        for (j, y) in b.iter().enumerate() {
+            budget.step()?;
+            out[i + j].push(Expr::mul(vec![x.clone(), y.clone()]));
+        }
+    }
+    Ok(Some(out.into_iter().map(Expr::add).collect()))
+}
+
+fn small_natural(e: &Expr) -> Option<usize> {
+    exact_value(e)
+        .filter(BigRational::is_integer)
+        .and_then(|n| n.to_integer().to_usize())
+        .filter(|n| *n <= MAX_DEGREE)
+}
+
+/// `ax + b` with numeric `a ≠ 0` and `b`, if `e` is that (exactly).
+fn linear(
+    e: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<(BigRational, BigRational)>, TooLarge> {
+    let Some(p) = polynomial(e, var, budget)? else {
+        return Ok(None);
+    };
+    let numbers: Option<Vec<BigRational>> = p.iter().map(exact_value).collect();
+    Ok(match numbers.as_deref() {
+        Some([b, a]) if !a.is_zero() => Some((a.clone(), b.clone())),
+        Some([b, a, rest @ ..]) if !a.is_zero() && rest.iter().all(Zero::is_zero) => {
+            Some((a.clone(), b.clone()))
+        }
+        _ => None,
+    })
+}
+
+/// Whether `e` is a polynomial in `var` whose non-constant coefficients are all exactly 0.
+fn constant_polynomial(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
+    Ok(polynomial(e, var, budget)?.is_some_and(|p| {
+        p.iter()
+            .skip(1)
+            .all(|c| exact_value(c).is_some_and(|r| r.is_zero()))
+    }))
+}
+
+fn number(r: &BigRational) -> Expr {
+    if r.is_integer() {
+        Expr::Int(Rc::new(r.to_integer()))
+    } else {
+        Expr::Rat(Rc::new(r.clone()))
+    }
+}
+
+fn lin(a: &BigRational, b: &BigRational, var: &str) -> Expr {
+    Expr::add(vec![Expr::mul(vec![number(a), Expr::sym(var)]), number(b)])
+}
+
+/// Antiderivatives of `f` in `var` that the table proposes (possibly several, of which the
+/// caller keeps one that verifies and is continuous); empty when the table has none.
+pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    budget.step()?;
+    if let Some(p) = polynomial(f, var, budget)? {
+        let terms = p
+            .into_iter()
+            .enumerate()
+            .map(|(k, c)| {
+                let k1 = Expr::int(k as i64 + 1);
+                Expr::mul(vec![
+                    c,
+                    Expr::pow(Expr::sym(var), k1.clone()),
+                    Expr::recip(k1),
+                ])
+            })
+            .collect();
+        return Ok(vec![Expr::add(terms)]);
+    }
+    Ok(match f {
+        Expr::Add(xs) => {
+            // Every combination would multiply out; one candidate per term is enough for the
+            // forms the table knows (their alternatives differ only in a log's sign).
+            let mut per_term = Vec::with_capacity(xs.len());
+            for x in xs.iter() {
+                per_term.push(candidates(x, var, budget)?);
+            }
+            combine(per_term)
+        }
+        Expr::Mul(xs) => {
+            let mut constant_factors = Vec::new();
+            let mut rest = Vec::new();
+            for x in xs.iter() {
+                if x.contains(var, budget)? {
+                    rest.push(x.clone());
+                } else {
+                    constant_factors.push(x.clone());
+                }
+            }
+            let inner = if constant_factors.is_empty() {
+                product(&rest, var, budget)?
+            } else {
+                candidates(&Expr::mul(rest), var, budget)?
+            };
+            inner
+                .into_iter()
+                .map(|c| {
+                    let mut factors = constant_factors.clone();
+                    factors.push(c);
+                    Expr::mul(factors)
+                })
+                .collect()
+        }
+        Expr::Pow(p) => power(&p.0, &p.1, var, budget)?,
+        Expr::Call(h, xs) if xs.len() == 1 => match linear(&xs[0], var, budget)? {
+            Some((a, b)) => table(*h, &a, &b, var).into_iter().collect(),
+            // An argument in which the variable cancels (`sin(x − x)` from product to sum).
+            None if constant_polynomial(&xs[0], var, budget)? => {
+                vec![Expr::mul(vec![f.clone(), Expr::sym(var)])]
+            }
+            None => Vec::new(),
+        },
+        _ => Vec::new(),
+    })
+}
+
+/// One candidate per combination of the terms' first two alternatives (at most 16 in all).
+fn combine(per_term: Vec<Vec<Expr>>) -> Vec<Expr> {
+    if per_term.iter().any(Vec::is_empty) {
+        return Vec::new();
+    }
+    let mut out: Vec<Vec<Expr>> = vec![Vec::new()];
+    for options in per_term {
+        let mut next = Vec::new();
+        for partial in &out {
+            for o in options.iter().take(2) {
+                let mut p = partial.clone();
+                p.push(o.clone());
+                next.push(p);
+            }
+        }
+        next.truncate(16);
+        out = next;
+    }
+    out.into_iter().map(Expr::add).collect()
+}
+
+/// `∫ h(ax + b) dx`.
+fn table(h: Func, a: &BigRational, b: &BigRational, var: &str) -> Option<Expr> {
+    let u = lin(a, b, var);
+    let over_a = |e: Expr| Expr::mul(vec![number(&a.recip()), e]);
+    Some(over_a(match h {
+        Func::Exp => Expr::call(Func::Exp, u),
+        Func::Sin => Expr::negated(Expr::call(Func::Cos, u)),
+        Func::Cos => Expr::call(Func::Sin, u),
+        Func::Sinh => Expr::call(Func::Cosh, u),
+        Func::Cosh => Expr::call(Func::Sinh, u),
+        // u·log u − u
+        Func::Log => Expr::minus(
+            Expr::mul(vec![u.clone(), Expr::call(Func::Log, u.clone())]),
+            u,
+        ),
+        // u·atan u − log(1 + u²)/2
+        Func::Atan => Expr::minus(
+            Expr::mul(vec![u.clone(), Expr::call(Func::Atan, u.clone())]),
+            Expr::mul(vec![
+                Expr::rat(1, 2),
+                Expr::call(
+                    Func::Log,
+                    Expr::add(vec![Expr::int(1), Expr::pow(u, Expr::int(2))]),
+                ),
+            ]),
+        ),
+        // −log(cos u) (kept only where cos u > 0 throughout)
+        Func::Tan => Expr::negated(Expr::call(Func::Log, Expr::call(Func::Cos, u))),
+        // (2/3)·u^(3/2)
+        Func::Sqrt => Expr::mul(vec![Expr::rat(2, 3), Expr::pow(u, Expr::rat(3, 2))]),
+        _ => return None,
+    }))
+}
+
+/// `∫ base^exponent dx` for the forms the table knows.
+fn power(
+    base: &Expr,
+    exponent: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Vec<Expr>, TooLarge> {
+    if exponent.contains(var, budget)? {
+        return Ok(Vec::new());
+    }
+    let n = exact_value(exponent);
+    // (u^m)^n = u^(mn) for integers (how `1/x^2` is parsed).
+    if let (Expr::Pow(inner), Some(n)) = (base, &n)
+        && let (Some(m), true) = (exact_value(&inner.1), n.is_integer())
+        && m.is_integer()
+    {
+        return power(&inner.0, &number(&(m * n)), var, budget);
+    }
+    if let Some((a, b)) = linear(base, var, budget)? {
+        let u = lin(&a, &b, var);
+        let ai = number(&a.recip());
+        return Ok(match &n {
+            Some(n) if *n == -BigRational::one() => vec![
+                Expr::mul(vec![ai.clone(), Expr::call(Func::Log, u.clone())]),
+                Expr::mul(vec![ai, Expr::call(Func::Log, Expr::negated(u))]),
+            ],
+            Some(n) => {
+                let n1 = n + BigRational::one();
+                vec![Expr::mul(vec![
+                    ai,
+                    number(&n1.recip()),
+                    Expr::pow(u, number(&n1)),
+                ])]
+            }
+            None => Vec::new(),
+        });
+    }
+    // sin(u)^2 = (1 − cos 2u)/2, cos(u)^2 = (1 + cos 2u)/2
+    if let (Some(two), Expr::Call(h @ (Func::Sin | Func::Cos), xs)) = (&n, base)
+        && *two == BigRational::from_integer(2.into())
+        && let Some((a, b)) = linear(&xs[0], var, budget)?
+    {
+        let sign = if *h == Func::Sin { -1 } else { 1 };
+        let double = Expr::call(
+            Func::Cos,
+            lin(&(&a * BigInt::from(2)), &(&b * BigInt::from(2)), var),
+        );
+        let rewritten = Expr::mul(vec![
+            Expr::rat(1, 2),
+            Expr::add(vec![Expr::int(1), Expr::mul(vec![Expr::int(sign), double])]),
+        ]);
+        return candidates(&rewritten, var, budget);
+    }
+    // 1/(p·x² + q) with p, q > 0: atan(x·√(p/q))/√(pq)
+    if n == Some(-BigRational::one())
+        && let Some(poly) = polynomial(base, var, budget)?
+    {
+        let numbers: Option<Vec<BigRational>> = poly.iter().map(exact_value).collect();
+        if let Some([q, zero, p]) = numbers.as_deref()
+            && zero.is_zero()
+            && p.is_positive()
+            && q.is_positive()
+        {
+            // With r = √(p/q): atan(r·x)/(q·r), one radical only.
+            let r = Expr::pow(number(&(p / q)), Expr::rat(1, 2));
+            return Ok(vec![Expr::mul(vec![
+                Expr::recip(Expr::mul(vec![number(q), r.clone()])),
+                Expr::call(Func::Atan, Expr::mul(vec![r, Expr::sym(var)])),
+            ])]);
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// `∫ (product of factors that all contain var) dx`: sines and cosines of linear arguments by
+/// product to sum, a polynomial times `exp`/`sin`/`cos`/`sinh`/`cosh` of one by parts.
+fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    if let [
+        Expr::Call(f @ (Func::Sin | Func::Cos), x),
+        Expr::Call(g @ (Func::Sin | Func::Cos), y),
+    ] = factors
+        && let (Some(_), Some(_)) = (linear(&x[0], var, budget)?, linear(&y[0], var, budget)?)
+    {
+        let (s, t) = (&x[0], &y[0]);
+        let sum = Expr::add(vec![s.clone(), t.clone()]);
+        let difference = Expr::minus(s.clone(), t.clone());
+        let half = |e: Expr| Expr::mul(vec![Expr::rat(1, 2), e]);
+        let rewritten = match (f, g) {
+            (Func::Sin, Func::Cos) => half(Expr::add(vec![
+                Expr::call(Func::Sin, sum),
+                Expr::call(Func::Sin, difference),
+            ])),
+            (Func::Cos, Func::Sin) => half(Expr::minus(
+                Expr::call(Func::Sin, sum),
+                Expr::call(Func::Sin, difference),
+            )),
+            (Func::Cos, Func::Cos) => half(Expr::add(vec![
+                Expr::call(Func::Cos, sum),
+                Expr::call(Func::Cos, difference),
+            ])),
+            _ => half(Expr::minus(
+                Expr::call(Func::Cos, difference),
+                Expr::call(Func::Cos, sum),
+            )),
+        };
+        return candidates(&rewritten, var, budget);
+    }
+    // Q/P with Q = k·P' for polynomials: k·log(±P).
+    if let [q, Expr::Pow(pw)] | [Expr::Pow(pw), q] = factors
+        && exact_value(&pw.1) == Some(-BigRational::one())
+        && let Some(k) = ratio_to_derivative(q, &pw.0, var, budget)?
+    {
+        let log = |e: Expr| Expr::mul(vec![number(&k), Expr::call(Func::Log, e)]);
+        return Ok(vec![log(pw.0.clone()), log(Expr::negated(pw.0.clone()))]);
+    }
+    // P(x)·h(ax + b): ∫ P·h = P·H/a − ∫ P'·H/a, down to P' = 0.
+    let mut polynomial_part = Vec::new();
+    let mut other = None;
+    for f in factors {
+        if polynomial(f, var, budget)?.is_some() {
+            polynomial_part.push(f.clone());
+        } else if other.is_none() {
+            other = Some(f);
+        } else {
+            return Ok(Vec::new());
+        }
+    }
+    let Some(Expr::Call(h, xs)) = other else {
+        return Ok(Vec::new());
+    };
+    let Some((a, b)) = linear(&xs[0], var, budget)? else {
+        return Ok(Vec::new());
+    };
+    let integrate = |h: Func| -> Option<(Func, i64)> {
+        match h {
+            Func::Exp => Some((Func::Exp, 1)),
+            Func::Sin => Some((Func::Cos, -1)),
+            Func::Cos => Some((Func::Sin, 1)),
+            Func::Sinh => Some((Func::Cosh, 1)),
+            Func::Cosh => Some((Func::Sinh, 1)),
+            _ => None,
+        }
+    };
+    let u = lin(&a, &b, var);
+    let ai = number(&a.recip());
+    let mut p = Expr::mul(polynomial_part);
+    let (mut h, mut sign) = (*h, 1i64);
+    let mut terms = Vec::new();
+    for _ in 0..=MAX_DEGREE {
+        let Some((big_h, s)) = integrate(h) else {
+            return Ok(Vec::new());
+        };
+        // sign·∫ p·h = sign·(p·s·H/a) − sign·s/a·∫ p'·H
+        terms.push(Expr::mul(vec![
+            Expr::int(sign * s),
+            ai.clone(),
+            p.clone(),
+            Expr::call(big_h, u.clone()),
+        ]));
+        let dp = match derivative(&p, var, budget) {
+            Ok(d) => d,
+            Err(_) => return Ok(Vec::new()),
+        };
+        if canon::is_zero(&dp, budget).unwrap_or(false) {
+            return Ok(vec![Expr::add(terms)]);
+        }
+        p = Expr::mul(vec![ai.clone(), dp]);
+        sign = -sign * s;
+        h = big_h;
+    }
+    Ok(Vec::new())
+}
+
+/// The constant `k` with `q = k·p'`, for polynomials `p`, `q` in `var` with numeric
+/// coefficients.
+fn ratio_to_derivative(
+    q: &Expr,
+    p: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<BigRational>, TooLarge> {
+    let numeric = |e: &Expr, budget: &mut Budget| -> Result<Option<Vec<BigRational>>, TooLarge> {
+        Ok(polynomial(e, var, budget)?.and_then(|c| c.iter().map(exact_value).collect()))
+    };
+    let (Some(q), Some(p)) = (numeric(q, budget)?, numeric(p, budget)?) else {
+        return Ok(None);
+    };
+    let derivative: Vec<BigRational> = p
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(k, c)| c * BigRational::from_integer(BigInt::from(k)))
+        .collect();
+    let Some(pivot) = derivative.iter().position(|c| !c.is_zero()) else {
+        return Ok(None);
+    };
+    let k = q.get(pivot).cloned().unwrap_or_default() / &derivative[pivot];
+    let len = q.len().max(derivative.len());
+    let matches = (0..len).all(|i| {
+        let qi = q.get(i).cloned().unwrap_or_default();
+        let di = derivative.get(i).cloned().unwrap_or_default();
+        qi == &k * di
+    });
+    Ok((matches && !k.is_zero()).then_some(k))
+}
+
+/// Whether `e` is, as a function of `var`, built from entire functions only (sums, products,
+/// natural powers, `exp`, `sin`, `cos`, `sinh`, `cosh`, `atan`, `asinh`, `tanh`, `erf`, and
+/// anything free of `var`): continuous in `var` everywhere.
+pub fn is_entire(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
+    budget.step()?;
+    if !e.contains(var, budget)? {
+        return Ok(true);
+    }
+    Ok(match e {
+        Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => true,
+        Expr::Add(xs) | Expr::Mul(xs) => {
+            for x in xs.iter() {
+                if !is_entire(x, var, budget)? {
+                    return Ok(false);
+                }
+            }
+            true
+        }
+        Expr::Pow(p) => small_natural(&p.1).is_some() && is_entire(&p.0, var, budget)?,
+        Expr::Call(f, xs) => {
+            matches!(
+                f,
+                Func::Exp
+                    | Func::Sin
+                    | Func::Cos
+                    | Func::Sinh
+                    | Func::Cosh
+                    | Func::Atan
+                    | Func::Asinh
+                    | Func::Tanh
+                    | Func::Erf
+            ) && is_entire(&xs[0], var, budget)?
+        }
+    })
+}
+
+/// A definite-integral recipe's parts.
+pub struct DefiniteIntegral<'e> {
+    /// The integrand.
+    pub integrand: &'e Expr,
+    /// The variable of integration.
+    pub var: &'e str,
+    /// The lower bound.
+    pub lower: &'e Expr,
+    /// The upper bound.
+    pub upper: &'e Expr,
+}
+
+impl DefiniteIntegral<'_> {
+    /// An antiderivative for which `F(upper) − F(lower)` is the integral: one the table
+    /// proposes, that differentiates exactly to the integrand, and that (with the integrand)
+    /// is continuous on the closed interval. `None` when no candidate qualifies.
+    pub fn antiderivative(&self, budget: &mut Budget) -> Result<Option<Expr>, TooLarge> {
+        for f in candidates(self.integrand, self.var, budget)? {
+            let Ok(d) = derivative(&f, self.var, budget) else {
+                continue;
+            };
+            if canon::is_zero(&Expr::minus(d, self.integrand.clone()), budget) != Ok(true) {
+                continue;
+            }
+            if (is_entire(&f, self.var, budget)? && is_entire(self.integrand, self.var, budget)?)
+                || self.continuous(&f, budget)?
+            {
+                return Ok(Some(f));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether `f` and the integrand are shown finite and continuous on the whole interval by
+    /// one ball evaluation over it. The bounds and both expressions may contain no symbol but
+    /// the variable, `pi` and `e` (a parameter's sample value proves nothing about the claim).
+    fn continuous(&self, f: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        let mut symbols = BTreeSet::new();
+        for e in [f, self.integrand, self.lower, self.upper] {
+            collect_symbols(e, &mut symbols, budget)?;
+        }
+        if symbols
+            .iter()
+            .any(|s| s != self.var && constant(s).is_none())
+        {
+            return Ok(false);
+        }
+        let none = Bindings::new();
+        let mut evaluator = Evaluator::new(128, &none);
+        let (Ok(a), Ok(b)) = (
+            evaluator.ball(self.lower, budget),
+            evaluator.ball(self.upper, budget),
+        ) else {
+            return Ok(false);
+        };
+        evaluator.over(self.var, &a, &b);
+        Ok(evaluator.ball(f, budget).is_ok() && evaluator.ball(self.integrand, budget).is_ok())
+    }
+}
+
+/// A non-integrable pole inside the closed interval, proved: the integrand is
+/// `g(x)·(ax + b)^(−n)` with n ≥ 1, the root `c = −b/a` lies within exact numeric bounds, and
+/// a ball evaluation shows `|g| ≥ m > 0` on a neighbourhood of `c`. Then `|f| ≥ m/|a(x−c)|^n`
+/// there, of constant sign on each side, and the integral does not exist. Returns `(c, n)`.
+pub fn divergent_pole(
+    integral: &DefiniteIntegral,
+    budget: &mut Budget,
+) -> Result<Option<(BigRational, i64)>, TooLarge> {
+    let (Some(lower), Some(upper)) = (exact_value(integral.lower), exact_value(integral.upper))
+    else {
+        return Ok(None);
+    };
+    let (lo, hi) = if lower <= upper {
+        (lower, upper)
+    } else {
+        (upper, lower)
+    };
+    let factors: Vec<Expr> = match integral.integrand {
+        Expr::Mul(xs) => xs.to_vec(),
+        other => vec![other.clone()],
+    };
+    for (i, factor) in factors.iter().enumerate() {
+        let Some((base, n)) = integer_power(factor) else {
+            continue;
+        };
+        if n > -1 {
+            continue;
+        }
+        let Some((a, b)) = linear(&base, integral.var, budget)? else {
+            continue;
+        };
+        let c = -b / &a;
+        if c < lo || c > hi {
+            continue;
+        }
+        let mut rest = factors.clone();
+        rest.remove(i);
+        let g = Expr::mul(if rest.is_empty() {
+            vec![Expr::int(1)]
+        } else {
+            rest
+        });
+        let mut symbols = BTreeSet::new();
+        collect_symbols(&g, &mut symbols, budget)?;
+        if symbols
+            .iter()
+            .any(|s| s != integral.var && constant(s).is_none())
+        {
+            continue;
+        }
+        let centre = c.to_f64().unwrap_or(f64::NAN);
+        let delta = 1e-6 * (1.0 + centre.abs());
+        let none = Bindings::new();
+        let mut evaluator = Evaluator::new(128, &none);
+        let (Ok(left), Ok(right)) = (
+            evaluator.ball(
+                &Expr::Float(Rc::new(super::expr::Literal::from_f64(centre - delta))),
+                budget,
+            ),
+            evaluator.ball(
+                &Expr::Float(Rc::new(super::expr::Literal::from_f64(centre + delta))),
+                budget,
+            ),
+        ) else {
+            continue;
+        };
+        evaluator.over(integral.var, &left, &right);
+        if evaluator.ball(&g, budget).is_ok_and(|b| b.lower() > 0.0) {
+            return Ok(Some((c, -n)));
+        }
+    }
+    Ok(None)
+}
+
+/// `(u, n)` for `u^n` or `(u^m)^k` with integer `n = m·k`.
+fn integer_power(e: &Expr) -> Option<(Expr, i64)> {
+    let Expr::Pow(p) = e else {
+        return None;
+    };
+    let n = exact_value(&p.1)
+        .filter(BigRational::is_integer)?
+        .to_integer()
+        .to_i64()?;
+    match integer_power(&p.0) {
+        Some((u, m)) => Some((u, m.checked_mul(n)?)),
+        None => Some((p.0.clone(), n)),
+    }
+}
+
+fn collect_symbols(
+    e: &Expr,
+    out: &mut BTreeSet<String>,
+    budget: &mut Budget,
+) -> Result<(), TooLarge> {
+    budget.step()?;
+    match e {
+        Expr::Sym(s) => {
+            out.insert(s.to_string());
+        }
+        Expr::Add(xs) | Expr::Mul(xs) | Expr::Call(_, xs) => {
+            for x in xs.iter() {
+                collect_symbols(x, out, budget)?;
+            }
+        }
+        Expr::Pow(p) => {
+            collect_symbols(&p.0, out, budget)?;
+            collect_symbols(&p.1, out, budget)?;
+        }
+        Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse::parse;
+    use super::*;
+
+    fn antiderivative(f: &str, a: &str, b: &str) -> Option<String> {
+        let p = |s: &str| parse(s, &mut Default::default()).unwrap();
+        let (f, a, b) = (p(f), p(a), p(b));
+        let d = DefiniteIntegral {
+            integrand: &f,
+            var: "x",
+            lower: &a,
+            upper: &b,
+        };
+        d.antiderivative(&mut Budget::standard())
+            .unwrap()
+            .map(|f| f.to_string())
+    }
+
+    #[test]
+    fn the_table_and_its_verification() {
+        for f in [
+            "3*x^2 + a*x",
+            "x*(x+1)^3",
+            "exp(2*x)*x",
+            "x*exp(x)",
+            "cos(x)^2",
+            "sin(3*x)^2",
+            "sin(x)*cos(x)",
+            "cos(2*x)*cos(x)",
+            "x^2*sin(x)",
+            "log(x+1)",
+            "atan(x)",
+            "1/(x^2+1)",
+            "1/(2*x^2+3)",
+            "(2*x+1)^(-1/2)",
+            "1/(x+2)",
+            "tan(x)",
+            "cosh(x)*x",
+        ] {
+            assert!(antiderivative(f, "0", "1").is_some(), "{f}");
+        }
+        assert!(antiderivative("sqrt(x)", "1", "4").is_some());
+        // A domain boundary at a bound (sqrt at 0) is not shown continuous: quadrature decides.
+        assert!(antiderivative("sqrt(x)", "0", "1").is_none());
+    }
+
+    #[test]
+    fn a_pole_or_a_jump_in_the_interval_rules_the_antiderivative_out() {
+        assert_eq!(antiderivative("1/x^2", "-1", "1"), None);
+        assert_eq!(antiderivative("1/x^3", "-1", "1"), None);
+        assert_eq!(antiderivative("1/(x-1)^2", "0", "2"), None);
+        assert_eq!(antiderivative("1/x^2", "-2", "1"), None);
+        assert_eq!(antiderivative("1/x", "-1", "1"), None);
+        assert_eq!(
+            antiderivative("tan(x)", "0", "2"),
+            None,
+            "cos crosses 0 at pi/2"
+        );
+        assert_eq!(
+            antiderivative("log(x)", "0", "1"),
+            None,
+            "log is undefined at 0"
+        );
+        // Away from the pole the same integrands are fine, with log(-x) where x < 0.
+        assert!(antiderivative("1/x^2", "1", "2").is_some());
+        assert!(antiderivative("1/x", "-2", "-1").is_some());
+    }
+
+    #[test]
+    fn non_integrable_poles_are_proved() {
+        let pole = |f: &str, a: &str, b: &str| {
+            let p = |s: &str| parse(s, &mut Default::default()).unwrap();
+            let (f, a, b) = (p(f), p(a), p(b));
+            let d = DefiniteIntegral {
+                integrand: &f,
+                var: "x",
+                lower: &a,
+                upper: &b,
+            };
+            divergent_pole(&d, &mut Budget::standard())
+                .unwrap()
+                .map(|(c, n)| format!("{c} {n}"))
+        };
+        assert_eq!(pole("1/x^2", "-1", "1"), Some("0 2".into()));
+        assert_eq!(pole("1/x^3", "-1", "1"), Some("0 3".into()));
+        assert_eq!(pole("1/(x-1)^2", "0", "2"), Some("1 2".into()));
+        assert_eq!(pole("1/x^2", "-2", "1"), Some("0 2".into()));
+        assert_eq!(
+            pole("exp(x)/x", "0", "1"),
+            Some("0 1".into()),
+            "a pole at a bound"
+        );
+        assert_eq!(pole("1/x^2", "1", "2"), None, "outside");
+        assert_eq!(
+            pole("x/x", "-1", "1"),
+            None,
+            "g vanishes at the pole: nothing proved"
+        );
+        assert_eq!(pole("1/(x-a)", "0", "1"), None, "a parameter");
+    }
+
+    #[test]
+    fn parameters_need_an_entire_antiderivative() {
+        assert!(
+            antiderivative("1/(x+a)", "0", "1").is_none(),
+            "a sample value of a proves nothing"
+        );
+        assert!(antiderivative("a*x^2", "0", "b").is_some());
+    }
+}
