@@ -14,8 +14,8 @@
 //! 3. Before `failed`, each failing point is evaluated again in ball arithmetic at 128, 256
 //!    and 512 bits: `failed` only when a ball lies wholly above the tolerance, `numeric_ok`
 //!    when every ball falls within it, `inconclusive` otherwise. Rounding never refutes. A
-//!    point that passes in f64 is evaluated once at 128 bits too, and fails when the ball
-//!    proves a residual that f64 cancellation hid.
+//!    point that passes in f64 gets an f64 ball (cheap), and when that cannot clear it, a
+//!    128-bit one, which fails it when it proves a residual that f64 cancellation hid.
 //! 4. A definite integral is `F(upper) − F(lower) − value` only for an antiderivative that
 //!    differentiates exactly to the integrand and is shown continuous, with the integrand, on
 //!    the closed interval. Otherwise a proved non-integrable pole in the interval is `failed`
@@ -286,6 +286,14 @@ fn confirm(residual: &Expr, point: &Bindings, tolerance: f64, precisions: &[usiz
     Confirmed::Undecided(why)
 }
 
+/// Whether an f64 ball (cheap) already shows |residual| ≤ tolerance at `point`: then a point
+/// that passed in f64 needs no high-precision look.
+fn cleared_in_f64(residual: &Expr, point: &Bindings, tolerance: f64) -> bool {
+    ball::Evaluator::with(ball::Double, point)
+        .ball(residual, &mut Budget::standard())
+        .is_ok_and(|b| b.upper() <= tolerance)
+}
+
 /// §5.3 with the exact test and the precision escalation.
 fn decide(
     residual: &Expr,
@@ -322,9 +330,14 @@ fn decide(
     let mut undecided = None;
     for (v, point) in &values {
         // A point that fails in f64 is escalated through every precision before it may refute;
-        // one that passes is checked once at the first, because f64 cancellation can also
-        // hide a real residual (`A − (A + 1e-6)` with A ≈ 1e17 is 0 in f64).
+        // one that passes is checked too, because f64 cancellation can also hide a real
+        // residual (`A − (A + 1e-6)` with A ≈ 1e17 is 0 in f64): by an f64 ball first, and at
+        // the first high precision when that ball is too wide to clear it.
         let passes = *v <= tolerance;
+        if passes && cleared_in_f64(residual, point, tolerance) {
+            worst = worst.max(*v);
+            continue;
+        }
         let precisions = if passes {
             &PRECISIONS[..1]
         } else {
