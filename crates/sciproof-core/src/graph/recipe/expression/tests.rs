@@ -260,6 +260,14 @@ fn antiderivatives_that_jump_decide_nothing() {
     // atan(tan π) − atan(tan 0) = 0.
     assert_eq!(integral("1", "0", "pi", "pi").0, Outcome::Ok);
     assert_eq!(integral("1", "0", "pi", "0").0, Outcome::Failed);
+    // The same with the integrand written as d/dx atan(tan x), undefined at π/2 only.
+    let derivative_of_jump = "(1 + tan(x)^2)/(1 + tan(x)^2)";
+    assert_eq!(
+        integral(derivative_of_jump, "0", "pi", "0").0,
+        Outcome::Failed
+    );
+    let (o, d) = integral(derivative_of_jump, "0", "pi", "pi");
+    assert!(matches!(o, Outcome::Ok | Outcome::NumericOk), "{d}");
     // log of a sign-changing argument: ∫_{-1}^{2} 1/(x) has a pole; ∫_{-2}^{-1} 1/x = −log 2
     // through log(−x), never through log(x) (undefined there).
     let (o, d) = integral("1/x", "-2", "-1", "-log(2)");
