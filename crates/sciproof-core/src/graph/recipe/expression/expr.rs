@@ -243,6 +243,10 @@ pub fn exact_value(e: &Expr) -> Option<BigRational> {
                 return None;
             }
             let k = n.to_integer().to_i32()?;
+            if base.numer().bits().max(base.denom().bits()) * u64::from(k.unsigned_abs()) > 1 << 16
+            {
+                return None;
+            }
             num_traits::pow::Pow::pow(&base, k)
         }
         _ => return None,
