@@ -7,12 +7,14 @@ mod capture;
 mod check_policy;
 mod checkcrate;
 mod claims;
+mod completions;
 mod demo;
 mod diff;
 mod export;
 mod graph;
 mod inspect;
 mod list;
+mod man;
 mod recover;
 mod sign;
 mod update;
@@ -77,6 +79,10 @@ enum Command {
     Recover(recover::Args),
     /// Capture, verify, tamper with and restore a built-in example experiment.
     Demo(demo::Args),
+    /// Print the completion script for a shell.
+    Completions(completions::Args),
+    /// Print the manual page, or write one per command into a folder.
+    Man(man::Args),
 }
 
 /// Runs the command of `cli`; returns its exit code.
@@ -97,5 +103,7 @@ pub fn run(ui: &Ui, cli: Cli) -> Outcome {
         Command::Claims(command) => claims::run(ui, command),
         Command::Recover(args) => recover::run(ui, args),
         Command::Demo(args) => demo::run(ui, args),
+        Command::Completions(args) => completions::run(ui, args),
+        Command::Man(args) => man::run(ui, args),
     }
 }

@@ -15,6 +15,7 @@ mod diff;
 mod export;
 mod graph;
 mod hostile;
+mod install;
 mod interop;
 mod list;
 mod policy;
