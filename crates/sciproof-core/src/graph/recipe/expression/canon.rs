@@ -21,6 +21,8 @@ use std::collections::{BTreeMap, HashMap};
 
 /// The most terms a polynomial may have before the exact test gives up.
 const MAX_TERMS: usize = 4096;
+/// The largest coefficient (numerator or denominator, in bits) a product may make.
+const MAX_BITS: u64 = 1 << 15;
 /// The largest integer power of a sum that is multiplied out.
 const MAX_POWER: i64 = 64;
 
@@ -104,6 +106,15 @@ impl Poly {
         p
     }
 
+    /// The size in bits of the largest numerator or denominator.
+    fn coefficient_bits(&self) -> u64 {
+        self.0
+            .values()
+            .map(|c| c.numer().bits().max(c.denom().bits()))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The value, if this is a constant.
     fn as_constant(&self) -> Option<BigRational> {
         match self.0.len() {
@@ -175,6 +186,11 @@ impl Canon<'_> {
 
     fn mul(&mut self, a: &Poly, b: &Poly) -> Result<Poly, NotExact> {
         if a.0.len().saturating_mul(b.0.len()) > MAX_TERMS * 16 {
+            return Err(NotExact::TooLarge);
+        }
+        // Coefficients stay below MAX_BITS: every product and sum of huge rationals pays for
+        // their size (and their gcd quadratically).
+        if a.coefficient_bits() + b.coefficient_bits() > MAX_BITS {
             return Err(NotExact::TooLarge);
         }
         let mut out = Poly::default();
@@ -260,7 +276,7 @@ impl Canon<'_> {
             // The coefficient's power must stay a reasonable size (2.5e-99^-3882 has 388,000
             // digits, and every later operation on it would pay for them).
             let bits = c.numer().bits().max(c.denom().bits());
-            if bits.saturating_mul(n.unsigned_abs()) > 1 << 16 && !c.abs().is_one() {
+            if bits.saturating_mul(n.unsigned_abs()) > MAX_BITS && !c.abs().is_one() {
                 return Err(NotExact::TooLarge);
             }
             let m: Mono = m
