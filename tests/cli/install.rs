@@ -1,5 +1,5 @@
-//! What an installation adds: shell completions that the shells accept, and manual pages that
-//! `man` renders, one per command.
+//! What an installation adds: shell completions that the shells accept, manual pages that
+//! `man` renders, one per command, and the CI examples, run on a sample repository.
 
 use crate::util::Project;
 use std::process::Command;
@@ -122,4 +122,106 @@ fn man_renders_a_page_for_every_command() {
     let out = p.cmd().args(["man", "--out", "missing"]).output().unwrap();
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a folder"));
+}
+
+/// The `run:` / `- ` step of a CI file that calls the verify script.
+fn verify_step(ci_file: &str) -> String {
+    let text = std::fs::read_to_string(format!(
+        "{}/examples/ci/{ci_file}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.contains("sh ci/sciproof-verify.sh") && !l.trim().starts_with('#'))
+        .unwrap_or_else(|| panic!("{ci_file} runs ci/sciproof-verify.sh"));
+    line.trim()
+        .trim_start_matches("- ")
+        .trim_start_matches("run: ")
+        .to_string()
+}
+
+#[test]
+fn the_ci_examples_verify_every_manifest_of_a_repository() {
+    let bin = assert_cmd::cargo::cargo_bin("sciproof");
+    for ci_file in ["github-actions.yml", "gitlab-ci.yml"] {
+        // A sample repository: two runs that pass, one whose output was changed afterwards,
+        // and a manifest under target/ that is skipped.
+        let repo = tempfile::tempdir().unwrap();
+        for (folder, name, content) in [
+            ("a", "prep", "1"),
+            ("b", "fit", "2"),
+            ("c", "plot", "3"),
+            ("target/x", "skip", "4"),
+        ] {
+            let dir = repo.path().join(folder);
+            std::fs::create_dir_all(&dir).unwrap();
+            let out = crate::util::sciproof(&dir)
+                .args([
+                    "capture", "--name", name, "--output", "out.txt", "--", "sh", "-c",
+                ])
+                .arg(format!("echo {content} > out.txt"))
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+        }
+        std::fs::write(repo.path().join("c/out.txt"), "tampered\n").unwrap();
+        std::fs::create_dir(repo.path().join("ci")).unwrap();
+        std::fs::copy(
+            format!("{}/examples/ci/verify-all.sh", env!("CARGO_MANIFEST_DIR")),
+            repo.path().join("ci/sciproof-verify.sh"),
+        )
+        .unwrap();
+        let summary = repo.path().join("step-summary.md");
+        let run = Command::new("sh")
+            .arg("-c")
+            .arg(verify_step(ci_file))
+            .current_dir(repo.path())
+            .env("SCIPROOF", &bin)
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .output()
+            .unwrap();
+        assert_eq!(
+            run.status.code(),
+            Some(1),
+            "{ci_file}: a tampered output fails the job: {run:?}"
+        );
+        let summary = if ci_file == "github-actions.yml" {
+            std::fs::read_to_string(&summary).unwrap()
+        } else {
+            std::fs::read_to_string(repo.path().join("sciproof-summary.md")).unwrap()
+        };
+        assert!(
+            summary.contains("| a/prep.sciproof.json | prep |"),
+            "{summary}"
+        );
+        assert!(
+            summary.contains("c/plot.sciproof.json") && summary.contains("FAIL"),
+            "{summary}"
+        );
+        assert!(
+            !summary.contains("skip.sciproof.json"),
+            "target/ is skipped: {summary}"
+        );
+        let mut reports: Vec<String> = std::fs::read_dir(repo.path().join("sciproof-reports"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        reports.sort();
+        assert_eq!(
+            reports,
+            [
+                "a_prep.sciproof.xml",
+                "b_fit.sciproof.xml",
+                "c_plot.sciproof.xml"
+            ]
+        );
+        let failed =
+            std::fs::read_to_string(repo.path().join("sciproof-reports/c_plot.sciproof.xml"))
+                .unwrap();
+        assert!(
+            failed.contains("<testsuite") && failed.contains("<failure"),
+            "{failed}"
+        );
+    }
 }
