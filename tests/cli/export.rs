@@ -396,3 +396,79 @@ fn latex_macros_compile_with_pdflatex() {
         String::from_utf8_lossy(&status.stdout)
     );
 }
+
+#[test]
+fn latex_names_latex_already_defines_are_refused() {
+    let p = Project::new();
+    p.write("m.json", "{\"acc\": 0.92}");
+    p.cmd()
+        .args([
+            "capture", "--name", "lx", "--output", "m.json", "--", "true",
+        ])
+        .assert()
+        .success();
+    for name in ["small", "section", "today", "alpha", "par"] {
+        p.cmd()
+            .args(["export", "lx.sciproof.json", "--format", "latex"])
+            .args(["--value", name, "m.json", "$.acc"])
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(format!(
+                "\\{name} is already defined by LaTeX"
+            )));
+    }
+    // The suggested name works, and compiles.
+    p.cmd()
+        .args([
+            "export",
+            "lx.sciproof.json",
+            "--format",
+            "latex",
+            "-o",
+            "v.tex",
+        ])
+        .args(["--value", "smallValue", "m.json", "$.acc"])
+        .assert()
+        .success();
+    p.write("doc.tex", "\\documentclass{article}\n\\input{v.tex}\n\\begin{document}\n\\smallValue{}\n\\end{document}\n");
+    let status = std::process::Command::new("pdflatex")
+        .current_dir(p.path())
+        .args(["-interaction=nonstopmode", "-halt-on-error", "doc.tex"])
+        .output()
+        .expect("pdflatex (./test installs it)");
+    assert!(status.status.success());
+}
+
+#[test]
+fn the_list_of_names_latex_defines_matches_the_installed_latex() {
+    let out = std::process::Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/support/latex_defined_names.py"
+        ))
+        .output()
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let committed = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/sciproof-core/src/latex_defined_names.txt"
+    ))
+    .unwrap();
+    let found = String::from_utf8(out.stdout).unwrap();
+    let (committed, found): (
+        std::collections::BTreeSet<&str>,
+        std::collections::BTreeSet<&str>,
+    ) = (committed.lines().collect(), found.lines().collect());
+    // Every name this LaTeX defines is refused (a newer LaTeX may define more than ours: then
+    // regenerate the file with the script).
+    let missing: Vec<_> = found.difference(&committed).collect();
+    assert!(
+        missing.is_empty(),
+        "defined by this LaTeX but not refused: {missing:?}"
+    );
+    assert!(committed.contains("small") && committed.len() > 1000);
+}

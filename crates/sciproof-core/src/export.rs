@@ -237,6 +237,16 @@ pub fn latex_value(v: &crate::numeric::value::Scalar) -> String {
     }
 }
 
+/// The letter-only control sequences a plain `article` document already defines, as
+/// pdflatex reports them (`tests/support/latex_defined_names.py` makes the list; a test checks
+/// it against the installed TeX).
+const LATEX_DEFINED: &str = include_str!("latex_defined_names.txt");
+
+/// Whether LaTeX already defines `\name` (then `\newcommand` would fail).
+fn latex_defines(name: &str) -> bool {
+    LATEX_DEFINED.lines().any(|defined| defined == name)
+}
+
 /// `\newcommand{\NAME}{value}` lines for `(name, output, location)` triples, read from the
 /// recorded outputs. Refused unless the integrity verification passed (`verdict`), so a paper
 /// never quotes numbers from files that no longer match their evidence.
@@ -260,6 +270,11 @@ pub fn latex(
             return refuse(format!(
                 "--value {}: a LaTeX macro name is 1 to 40 letters (no digits, underscores or punctuation)",
                 crate::pyfmt::str_repr(name)
+            ));
+        }
+        if latex_defines(name) {
+            return refuse(format!(
+                "--value {name}: \\{name} is already defined by LaTeX (the kernel or the article class), so \\newcommand would stop the document; choose another name, for example {name}Value"
             ));
         }
         if !names.insert(name.clone()) {
