@@ -150,7 +150,7 @@ fn latex_values_come_from_verified_outputs_only_tsv_included() {
         "m.json",
         "$.acc",
         "--value",
-        "tiny",
+        "tinyval",
         "m.json",
         "$.tiny",
         "--value",
@@ -168,7 +168,25 @@ fn latex_values_come_from_verified_outputs_only_tsv_included() {
             .join("\n")
     };
     assert_eq!(body(&ours), body(&theirs));
-    assert!(body(&ours).contains("\\newcommand{\\tiny}{$1\\times 10^{-5}$}"));
+    assert!(body(&ours).contains("\\newcommand{\\tinyval}{$1\\times 10^{-5}$}"));
+    // A name LaTeX already defines (\tiny) is refused; the reference writes a document that
+    // does not compile.
+    p.cmd()
+        .args([
+            "export",
+            "lx.sciproof.json",
+            "--format",
+            "latex",
+            "--value",
+            "tiny",
+            "m.json",
+            "$.tiny",
+        ])
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "\\tiny is already defined by LaTeX",
+        ));
     p.cmd()
         .args([
             "export",
