@@ -4,6 +4,32 @@ use crate::util::*;
 use predicates::prelude::*;
 use sciproof_core::json::Value;
 
+/// `sciproof export lx.sciproof.json --format latex --value NAME FILE LOCATION`.
+fn latex_value(p: &Project, name: &str, file: &str, location: &str) -> assert_cmd::assert::Assert {
+    p.cmd()
+        .args(["export", "lx.sciproof.json", "--format", "latex"])
+        .args(["--value", name, file, location])
+        .assert()
+}
+
+/// Compiles `body` after `\input{values}` with pdflatex; the log when it fails.
+fn pdflatex(p: &Project, values: &str, body: &str) -> Result<(), String> {
+    p.write(
+        "doc.tex",
+        &format!("\\documentclass{{article}}\n\\input{{{values}}}\n\\begin{{document}}\n{body}\n\\end{{document}}\n"),
+    );
+    let run = std::process::Command::new("pdflatex")
+        .current_dir(p.path())
+        .args(["-interaction=nonstopmode", "-halt-on-error", "doc.tex"])
+        .output()
+        .expect("pdflatex is needed (Debian texlive-latex-base; ./test installs it)");
+    if run.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&run.stdout).into_owned())
+    }
+}
+
 #[test]
 fn openlineage_events_are_the_references_and_in_toto_adds_the_verdict() {
     let p = Project::new();
@@ -171,48 +197,15 @@ fn latex_values_come_from_verified_outputs_only_tsv_included() {
     assert!(body(&ours).contains("\\newcommand{\\tinyval}{$1\\times 10^{-5}$}"));
     // A name LaTeX already defines (\tiny) is refused; the reference writes a document that
     // does not compile.
-    p.cmd()
-        .args([
-            "export",
-            "lx.sciproof.json",
-            "--format",
-            "latex",
-            "--value",
-            "tiny",
-            "m.json",
-            "$.tiny",
-        ])
-        .assert()
+    latex_value(&p, "tiny", "m.json", "$.tiny")
         .code(3)
         .stderr(predicate::str::contains(
             "\\tiny is already defined by LaTeX",
         ));
-    p.cmd()
-        .args([
-            "export",
-            "lx.sciproof.json",
-            "--format",
-            "latex",
-            "--value",
-            "loss",
-            "t.tsv",
-            "r1c1",
-        ])
-        .assert()
+    latex_value(&p, "loss", "t.tsv", "r1c1")
         .success()
         .stdout(predicate::str::contains("\\newcommand{\\loss}{0.25}"));
-    p.cmd()
-        .args([
-            "export",
-            "lx.sciproof.json",
-            "--format",
-            "latex",
-            "--value",
-            "a1",
-            "m.json",
-            "$.acc",
-        ])
-        .assert()
+    latex_value(&p, "a1", "m.json", "$.acc")
         .code(3)
         .stderr(predicate::str::contains(
             "a LaTeX macro name is 1 to 40 letters",
@@ -232,18 +225,7 @@ fn latex_values_come_from_verified_outputs_only_tsv_included() {
             "--value is only used with --format latex",
         ));
     p.write("m.json", "{\"acc\": 0.5}");
-    p.cmd()
-        .args([
-            "export",
-            "lx.sciproof.json",
-            "--format",
-            "latex",
-            "--value",
-            "acc",
-            "m.json",
-            "$.acc",
-        ])
-        .assert()
+    latex_value(&p, "acc", "m.json", "$.acc")
         .code(3)
         .stderr(predicate::str::contains(
             "not exporting values: the verification of lx.sciproof.json is FAIL",
@@ -402,17 +384,9 @@ fn latex_macros_compile_with_pdflatex() {
     assert!(tex.contains("\\newcommand{\\str}{50\\% x\\_1 \\& \\{y\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{} \\#}"));
     // The compile step is the point of this test: it runs, or the test fails (./test installs
     // pdflatex).
-    p.write("doc.tex", "\\documentclass{article}\n\\input{values.tex}\n\\begin{document}\n\\acc{} \\tinyval{} \\str{}\n\\end{document}\n");
-    let status = std::process::Command::new("pdflatex")
-        .current_dir(p.path())
-        .args(["-interaction=nonstopmode", "-halt-on-error", "doc.tex"])
-        .output()
-        .expect("pdflatex is needed (Debian texlive-latex-base; ./test installs it)");
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stdout)
-    );
+    if let Err(log) = pdflatex(&p, "values.tex", "\\acc{} \\tinyval{} \\str{}") {
+        panic!("{log}");
+    }
 }
 
 #[test]
@@ -426,35 +400,19 @@ fn latex_names_latex_already_defines_are_refused() {
         .assert()
         .success();
     for name in ["small", "section", "today", "alpha", "par"] {
-        p.cmd()
-            .args(["export", "lx.sciproof.json", "--format", "latex"])
-            .args(["--value", name, "m.json", "$.acc"])
-            .assert()
+        latex_value(&p, name, "m.json", "$.acc")
             .code(3)
             .stderr(predicate::str::contains(format!(
                 "\\{name} is already defined by LaTeX"
             )));
     }
     // The suggested name works, and compiles.
-    p.cmd()
-        .args([
-            "export",
-            "lx.sciproof.json",
-            "--format",
-            "latex",
-            "-o",
-            "v.tex",
-        ])
-        .args(["--value", "smallValue", "m.json", "$.acc"])
-        .assert()
-        .success();
-    p.write("doc.tex", "\\documentclass{article}\n\\input{v.tex}\n\\begin{document}\n\\smallValue{}\n\\end{document}\n");
-    let status = std::process::Command::new("pdflatex")
-        .current_dir(p.path())
-        .args(["-interaction=nonstopmode", "-halt-on-error", "doc.tex"])
-        .output()
-        .expect("pdflatex (./test installs it)");
-    assert!(status.status.success());
+    let values = latex_value(&p, "smallValue", "m.json", "$.acc").success();
+    p.write(
+        "v.tex",
+        &String::from_utf8_lossy(&values.get_output().stdout),
+    );
+    pdflatex(&p, "v.tex", "\\smallValue{}").unwrap();
 }
 
 #[test]
