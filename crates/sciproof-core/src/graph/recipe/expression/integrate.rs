@@ -582,6 +582,10 @@ pub fn divergent_pole(
     else {
         return Ok(None);
     };
+    if lower == upper {
+        // An integral over a single point is 0, whatever the integrand does there.
+        return Ok(None);
+    }
     let (lo, hi) = if lower <= upper {
         (lower, upper)
     } else {
@@ -777,6 +781,11 @@ mod tests {
             "a pole at a bound"
         );
         assert_eq!(pole("1/x^2", "1", "2"), None, "outside");
+        assert_eq!(
+            pole("1/x^2", "0", "0"),
+            None,
+            "an integral over one point is 0"
+        );
         assert_eq!(
             pole("x/x", "-1", "1"),
             None,

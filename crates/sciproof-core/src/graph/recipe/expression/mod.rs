@@ -398,6 +398,22 @@ struct Integral<'e> {
 }
 
 impl Integral<'_> {
+    /// A failing quadrature is refuting only if a second one, asked for a thousand times the
+    /// accuracy, lands within both error estimates of the first: an estimate that was wrong
+    /// (an oscillation the first subdivision missed) rarely survives that.
+    fn confirmed(
+        &self,
+        point: &Bindings,
+        a: f64,
+        b: f64,
+        first: &quad::Quadrature,
+        budget: &mut Budget,
+    ) -> bool {
+        let finer = (first.error * 1e-3).max(1e-300);
+        quad::integrate(self.integrand, self.var, a, b, point, finer, budget)
+            .is_ok_and(|second| (second.value - first.value).abs() <= first.error + second.error)
+    }
+
     fn decide(
         &self,
         symbols: &BTreeSet<String>,
@@ -424,7 +440,10 @@ impl Integral<'_> {
                     if r + q.error <= tolerance {
                         worst = worst.max(r);
                         worst_error = worst_error.max(q.error);
-                    } else if r - q.error > tolerance && q.error <= 1e-3 * r {
+                    } else if r - q.error > tolerance
+                        && q.error <= 1e-3 * r
+                        && self.confirmed(&point, a, b, &q, budget)
+                    {
                         failed = Some(failed.unwrap_or(0.0).max(r));
                     } else {
                         undecided = Some(format!(
