@@ -1255,3 +1255,177 @@ fn merging_two_graphs_keeps_statuses_and_adds_edges() {
     assert_eq!(ids(&ok_graph(&p, &["by-tag", "ours"])), [a.trim()]);
     assert_eq!(ok_graph(&p, &["topological-order"]).lines().count(), 2);
 }
+
+/// `dot -Tsvg` of `source` (Debian's graphviz; ./test installs it): the SVG, or the error.
+fn graphviz_svg(source: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("dot (Debian's graphviz; ./test installs it)");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(source.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "dot: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "dot warned: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn graph_show_draws_the_graph_for_graphviz() {
+    let p = Project::new();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/claim-graphs/");
+    p.write(
+        "g.json",
+        &std::fs::read_to_string(format!("{dir}example-b.json")).unwrap(),
+    );
+    run_graph(&p, &["--graph", "g.json", "verify"]);
+    let source = ok_graph(&p, &["--graph", "g.json", "show", "--format", "dot"]);
+    let svg = graphviz_svg(&source);
+    assert_eq!(
+        svg.matches("class=\"node\"").count(),
+        7,
+        "one node per claim"
+    );
+    assert_eq!(
+        svg.matches("class=\"edge\"").count(),
+        2,
+        "one edge per dependency"
+    );
+    // Refuted claims are unmistakable: red octagons with a thick border, and the word.
+    let refuted: Vec<&str> = source
+        .lines()
+        .filter(|l| l.contains("shape=octagon"))
+        .collect();
+    assert_eq!(refuted.len(), 2, "{source}");
+    assert!(
+        refuted
+            .iter()
+            .all(|l| l.contains("[REFUTED] refuted") && l.contains("penwidth=3"))
+    );
+    assert!(source.contains("label=\"7 claims; machine-checked: 0 of 7\""));
+    // `impact` draws only what dies if the claim is false, with the edges among those claims.
+    let impact = ok_graph(
+        &p,
+        &[
+            "--graph",
+            "g.json",
+            "impact",
+            "clm_513be",
+            "--format",
+            "dot",
+        ],
+    );
+    let svg = graphviz_svg(&impact);
+    assert_eq!(svg.matches("class=\"node\"").count(), 2, "{impact}");
+    assert!(
+        !impact.contains("clm_513be873d8b58232\" ["),
+        "the claim itself is not among what dies"
+    );
+}
+
+#[test]
+fn a_hostile_claim_cannot_change_the_picture() {
+    let p = Project::new();
+    let hostile = [
+        "x\" ]; \"evil\" -> \"clm_0\" [label=\"injected",
+        "\\N \\G \\E \\L backslash escapes",
+        "<b>html</b> <script>alert(1)</script>",
+        "line\nbreak \u{1b}[31mred\u{7} \u{202e}txet desrever",
+        &"long ".repeat(300),
+    ];
+    for (i, statement) in hostile.iter().enumerate() {
+        ok_graph(&p, &["record", statement, "--method", &format!("m{i}")]);
+    }
+    let source = ok_graph(&p, &["show", "--format", "dot"]);
+    let svg = graphviz_svg(&source);
+    assert_eq!(
+        svg.matches("class=\"node\"").count(),
+        hostile.len(),
+        "no node was injected: {source}"
+    );
+    assert_eq!(
+        svg.matches("class=\"edge\"").count(),
+        0,
+        "no edge was injected: {source}"
+    );
+    assert!(
+        !svg.contains("<script") && !svg.contains("<b>"),
+        "markup stays text"
+    );
+    assert!(
+        !source.contains('\u{1b}') && !source.contains('\u{202e}') && !source.contains('\u{7}')
+    );
+    assert!(
+        source.contains("more characters]"),
+        "a long statement is cut"
+    );
+}
+
+#[test]
+fn a_large_graph_is_drawn_as_its_runs() {
+    let p = Project::new();
+    let helper = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/graph_bench.py");
+    let out = Command::new("python3")
+        .args([helper, "make", "600"])
+        .arg(p.path().join("big.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // Five runs of 120 claims each (as `graph add-run` records them), and a refuted claim.
+    let runs = r#"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for i, c in enumerate(d["claims"]):
+    c["provenance"]["run"] = f"r{i // 120}"
+d["claims"][300]["status"] = "refuted"
+json.dump(d, open(sys.argv[1], "w"), indent=2, sort_keys=True)
+"#;
+    let out = Command::new("python3")
+        .args(["-c", runs])
+        .arg(p.path().join("big.json"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let source = ok_graph(&p, &["--graph", "big.json", "show", "--format", "dot"]);
+    assert!(
+        source.contains("600 claims, too many to draw one by one"),
+        "{source}"
+    );
+    let svg = graphviz_svg(&source);
+    assert_eq!(
+        svg.matches("class=\"node\"").count(),
+        5,
+        "one node per run: {source}"
+    );
+    // The chain of dependencies crosses from each run to the next; the random edges only go
+    // to earlier claims, so every edge points forwards.
+    for i in 0..4 {
+        assert!(source.contains(&format!("r{i} -> r{}", i + 1)), "{source}");
+    }
+    assert!(!source.contains("r1 -> r0"));
+    let refuted = source.lines().find(|l| l.contains("run r2")).unwrap();
+    assert!(
+        refuted.contains("1 refuted") && refuted.contains("penwidth=3"),
+        "{refuted}"
+    );
+}

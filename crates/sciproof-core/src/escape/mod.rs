@@ -8,10 +8,12 @@
 //! | Markdown | [`markdown`] | verify/list/diff Markdown, claim-graph documents |
 //! | XML | [`xml`] | JUnit reports |
 //! | LaTeX | [`latex`] | the LaTeX export, claim-graph LaTeX documents |
+//! | Graphviz DOT | [`dot`] | pictures of claim graphs |
 //!
 //! JSON needs no escaper of its own: the writer escapes as Python's `json.dumps` does, and
 //! [`terminal::json_inert`] makes what reaches a terminal inert without changing the value.
 
+pub mod dot;
 pub mod latex;
 pub mod markdown;
 pub mod terminal;

@@ -43,16 +43,19 @@ pub enum OutputFormat {
     Junit,
     /// LaTeX.
     Latex,
+    /// Graphviz DOT (a picture of a graph: `dot -Tsvg`).
+    Dot,
 }
 
 impl OutputFormat {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [OutputFormat; 5] = [
+    pub const ALL: [OutputFormat; 6] = [
         OutputFormat::Text,
         OutputFormat::Json,
         OutputFormat::Markdown,
         OutputFormat::Junit,
         OutputFormat::Latex,
+        OutputFormat::Dot,
     ];
 
     /// The name `--format` takes.
@@ -63,6 +66,7 @@ impl OutputFormat {
             OutputFormat::Markdown => "markdown",
             OutputFormat::Junit => "junit",
             OutputFormat::Latex => "latex",
+            OutputFormat::Dot => "dot",
         }
     }
 
@@ -78,6 +82,9 @@ impl OutputFormat {
                 Some("GitHub-flavoured Markdown, for CI summaries (>> $GITHUB_STEP_SUMMARY)")
             }
             OutputFormat::Junit => Some("JUnit XML, for CI test viewers"),
+            OutputFormat::Dot => {
+                Some("Graphviz DOT, a picture of the graph (dot -Tsvg claims.dot)")
+            }
             _ => None,
         }
     }

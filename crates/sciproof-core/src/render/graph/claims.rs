@@ -1,5 +1,5 @@
-//! Claims answering a query ([`ClaimList`]): one line per claim, or a JSON array of
-//! `{id, status, statement, label}`.
+//! Claims answering a query ([`ClaimList`]): one line per claim, a JSON array of
+//! `{id, status, statement, label}`, or a Graphviz picture of them.
 
 use crate::escape::terminal::safe_text;
 use crate::graph::Claim;
@@ -12,6 +12,7 @@ impl Render for ClaimList<'_> {
         Some(match format {
             OutputFormat::Text => Box::new(ClaimsText),
             OutputFormat::Json => Box::new(ClaimsJson),
+            OutputFormat::Dot => Box::new(ClaimsDot),
             _ => return None,
         })
     }
@@ -25,6 +26,16 @@ pub fn claim_line(c: &Claim) -> String {
         .filter(|l| !l.is_empty())
         .unwrap_or(&c.statement);
     format!("{}  {:<21} {}", c.id, c.status, safe_text(title, 200))
+}
+
+/// A picture of the claims and the dependencies among them (`graph impact ID --format dot`
+/// draws what dies if that claim is false).
+pub struct ClaimsDot;
+
+impl Renderer<ClaimList<'_>> for ClaimsDot {
+    fn render(&self, list: &ClaimList<'_>, out: &mut Sink) {
+        super::dot::claims_to(&list.claims, "", out);
+    }
 }
 
 /// One line per claim.

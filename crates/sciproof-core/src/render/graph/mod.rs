@@ -9,6 +9,7 @@
 pub mod add_run;
 pub mod claims;
 pub mod compare;
+pub mod dot;
 pub mod latex;
 pub mod markdown;
 pub mod recheck;

@@ -1,6 +1,7 @@
-//! The graph as a document (`graph show`): Markdown, LaTeX, or the graph's own JSON, streamed.
+//! The graph as a document (`graph show`): Markdown, LaTeX, the graph's own JSON, streamed, or
+//! a picture of it in Graphviz DOT.
 
-use super::{latex, markdown};
+use super::{dot, latex, markdown};
 use crate::graph::Form;
 use crate::graph::view::GraphView;
 use crate::render::{OutputFormat, Render, Renderer, Sink};
@@ -11,6 +12,7 @@ impl Render for GraphView<'_> {
             OutputFormat::Markdown => Box::new(GraphMarkdown),
             OutputFormat::Latex => Box::new(GraphLatex),
             OutputFormat::Json => Box::new(GraphJson),
+            OutputFormat::Dot => Box::new(GraphDot),
             _ => return None,
         })
     }
@@ -35,6 +37,15 @@ pub struct GraphLatex;
 impl Renderer<GraphView<'_>> for GraphLatex {
     fn render(&self, view: &GraphView<'_>, out: &mut Sink) {
         latex::render_to(view.graph, view.standalone, view.derivations, out);
+    }
+}
+
+/// A picture of the graph, for Graphviz.
+pub struct GraphDot;
+
+impl Renderer<GraphView<'_>> for GraphDot {
+    fn render(&self, view: &GraphView<'_>, out: &mut Sink) {
+        dot::render_to(view.graph, out);
     }
 }
 
