@@ -177,3 +177,123 @@ fn markdown_and_junit_match_the_reference_byte_for_byte() {
         );
     }
 }
+
+/// The page parsed by a real HTML5 parser (html5ever, through scraper).
+fn parse_page(html: &str) -> scraper::Html {
+    let page = scraper::Html::parse_document(html);
+    assert!(page.errors.is_empty(), "parse errors: {:?}", page.errors);
+    page
+}
+
+fn select<'a>(page: &'a scraper::Html, css: &str) -> Vec<scraper::ElementRef<'a>> {
+    page.select(&scraper::Selector::parse(css).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_html_report_puts_the_verdict_first_and_fetches_nothing() {
+    let p = Project::new();
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "run",
+            "--output",
+            "out/result.json",
+            "--",
+            "sh",
+            "train.sh",
+        ])
+        .assert()
+        .success();
+    let pass = p
+        .cmd()
+        .args(["verify", "run.sciproof.json", "--format", "html"])
+        .output()
+        .unwrap();
+    assert_eq!(pass.status.code(), Some(0));
+    let html = String::from_utf8(pass.stdout).unwrap();
+    let page = parse_page(&html);
+    let csp = select(&page, "meta[http-equiv=Content-Security-Policy]");
+    assert_eq!(csp.len(), 1);
+    assert!(
+        csp[0]
+            .value()
+            .attr("content")
+            .unwrap()
+            .starts_with("default-src 'none'")
+    );
+    assert!(
+        select(
+            &page,
+            "script, link, img, iframe, object, embed, [src], [href]"
+        )
+        .is_empty()
+    );
+    let verdict = select(&page, "body > header.verdict");
+    assert_eq!(verdict.len(), 1, "the verdict comes first");
+    assert!(verdict[0].value().classes().any(|c| c == "PASS"));
+    assert!(
+        verdict[0].text().collect::<String>().contains("PASS"),
+        "a word, never colour alone"
+    );
+    let rows = select(&page, "table.checks tbody tr");
+    assert!(!rows.is_empty());
+    assert!(
+        select(&page, "details pre").len() == rows.len(),
+        "each check's evidence, folded"
+    );
+    // A changed output: FAIL, and its row says so.
+    p.write("out/result.json", "{\"accuracy\": 0.5}");
+    let fail = p
+        .cmd()
+        .args(["verify", "run.sciproof.json", "--format", "html"])
+        .output()
+        .unwrap();
+    assert_eq!(fail.status.code(), Some(1));
+    let page = parse_page(&String::from_utf8(fail.stdout).unwrap());
+    assert!(select(&page, "header.verdict.FAIL").len() == 1);
+    assert!(
+        select(&page, "td.FAIL")
+            .iter()
+            .any(|td| td.text().collect::<String>().contains("FAIL"))
+    );
+    assert!(
+        select(&page, "h2")
+            .iter()
+            .any(|h| h.text().collect::<String>() == "Not checked")
+    );
+}
+
+#[test]
+fn hostile_text_in_a_manifest_stays_text_in_the_html_report() {
+    let p = Project::new();
+    let hostile = "x<script>alert(1)</script><img src=x onerror=alert(2)>\"'&\u{202e}.txt";
+    p.write(hostile, "data\n");
+    p.cmd()
+        .args(["capture", "--name", "run", "--output"])
+        .arg(hostile)
+        .args(["--", "true"])
+        .assert()
+        .success();
+    let out = p
+        .cmd()
+        .args(["verify", "run.sciproof.json", "--format", "html"])
+        .output()
+        .unwrap();
+    let html = String::from_utf8(out.stdout).unwrap();
+    let page = parse_page(&html);
+    assert!(
+        select(&page, "script, img, [onerror], [src]").is_empty(),
+        "{html}"
+    );
+    assert!(!html.contains('\u{202e}') && !html.contains('\u{1b}'));
+    let cells: String = select(&page, "table.checks td")
+        .iter()
+        .flat_map(|td| td.text())
+        .collect();
+    assert!(
+        cells.contains("<script>alert(1)</script>"),
+        "shown as text: {cells}"
+    );
+}

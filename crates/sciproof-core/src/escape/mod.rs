@@ -9,11 +9,13 @@
 //! | XML | [`xml`] | JUnit reports |
 //! | LaTeX | [`latex`] | the LaTeX export, claim-graph LaTeX documents |
 //! | Graphviz DOT | [`dot`] | pictures of claim graphs |
+//! | HTML | [`html`] | the `--format html` pages |
 //!
 //! JSON needs no escaper of its own: the writer escapes as Python's `json.dumps` does, and
 //! [`terminal::json_inert`] makes what reaches a terminal inert without changing the value.
 
 pub mod dot;
+pub mod html;
 pub mod latex;
 pub mod markdown;
 pub mod terminal;

@@ -45,17 +45,20 @@ pub enum OutputFormat {
     Latex,
     /// Graphviz DOT (a picture of a graph: `dot -Tsvg`).
     Dot,
+    /// A self-contained HTML page (no fetches, no scripts).
+    Html,
 }
 
 impl OutputFormat {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [OutputFormat; 6] = [
+    pub const ALL: [OutputFormat; 7] = [
         OutputFormat::Text,
         OutputFormat::Json,
         OutputFormat::Markdown,
         OutputFormat::Junit,
         OutputFormat::Latex,
         OutputFormat::Dot,
+        OutputFormat::Html,
     ];
 
     /// The name `--format` takes.
@@ -67,6 +70,7 @@ impl OutputFormat {
             OutputFormat::Junit => "junit",
             OutputFormat::Latex => "latex",
             OutputFormat::Dot => "dot",
+            OutputFormat::Html => "html",
         }
     }
 
@@ -85,6 +89,7 @@ impl OutputFormat {
             OutputFormat::Dot => {
                 Some("Graphviz DOT, a picture of the graph (dot -Tsvg claims.dot)")
             }
+            OutputFormat::Html => Some("one self-contained HTML page (no fetches, no scripts)"),
             _ => None,
         }
     }
@@ -225,6 +230,6 @@ mod tests {
         for f in OutputFormat::ALL {
             assert_eq!(OutputFormat::from_name(f.name()), Some(f));
         }
-        assert_eq!(OutputFormat::from_name("html"), None);
+        assert_eq!(OutputFormat::from_name("pdf"), None);
     }
 }

@@ -1,6 +1,7 @@
-//! The verification report ([`Report`]) in text, JSON (`sciproof.report` 1.0), Markdown and
-//! JUnit XML.
+//! The verification report ([`Report`]) in text, JSON (`sciproof.report` 1.0), Markdown,
+//! JUnit XML and a self-contained HTML page.
 
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
@@ -16,6 +17,7 @@ impl Render for Report {
             OutputFormat::Json => Box::new(json::JsonRenderer),
             OutputFormat::Markdown => Box::new(markdown::MarkdownRenderer),
             OutputFormat::Junit => Box::new(junit::JunitRenderer),
+            OutputFormat::Html => Box::new(html::HtmlRenderer),
             _ => return None,
         })
     }

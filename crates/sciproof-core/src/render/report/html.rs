@@ -1,0 +1,184 @@
+//! The HTML report (`verify --format html`): one self-contained page, readable without
+//! JavaScript and with none in it. A strict Content-Security-Policy forbids every fetch and
+//! every script; the only style is inline. The verdict comes first, as a word and a colour
+//! (never the colour alone), then the checks with their evidence folded away, a table per
+//! numeric output that differs, warnings, what was not checked, notes and the run.
+//!
+//! Everything from a manifest is untrusted and goes through [`crate::escape::html`]; nothing
+//! from it is ever placed in a URL, a script or a style.
+
+use crate::escape::html::text;
+use crate::json::to_string_pretty;
+use crate::numeric::diff::Shown;
+use crate::numeric::{Difference, Kind};
+use crate::pyfmt::format_g6;
+use crate::render::{Renderer, Sink};
+use crate::report::{Check, Evidence, Report, Status};
+
+/// The page's style: colours for the three verdicts, readable tables.
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#1c2833}\
+.verdict{padding:.6em 1em;border-radius:6px;font-size:1.4em;color:#fff}\
+.verdict .word{font-weight:bold;margin-right:.6em}\
+.PASS{background:#1e8449}.FAIL{background:#c0392b}.INCONCLUSIVE{background:#7d6608}\
+td.PASS,td.FAIL,td.INCONCLUSIVE{color:#fff;font-weight:bold;white-space:nowrap}\
+table{border-collapse:collapse;margin:1em 0;width:100%}th,td{border:1px solid #d5d8dc;padding:.3em .5em;text-align:left;vertical-align:top}\
+th{background:#f2f3f4}pre{white-space:pre-wrap;word-break:break-all;background:#f8f9f9;padding:.5em}\
+.reason{font-style:italic}details summary{cursor:pointer;color:#5d6d7e}";
+
+/// The Content-Security-Policy: nothing may be fetched or run; only the inline style applies.
+const POLICY: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
+fn symbol(status: Status) -> &'static str {
+    match status {
+        Status::Pass => "\u{2714}",
+        Status::Fail => "\u{2718}",
+        Status::Inconclusive => "?",
+    }
+}
+
+fn number(v: &Shown) -> String {
+    match v {
+        Shown::Null => "-".into(),
+        Shown::Bool(b) => if *b { "True" } else { "False" }.into(),
+        Shown::Int(i) => text(&i.to_string(), 60),
+        Shown::Float(f) => format_g6(*f),
+        Shown::Text(t) => text(t, 60),
+    }
+}
+
+fn opt_number(v: Option<f64>) -> String {
+    v.filter(|f| f.is_finite()).map_or("-".into(), format_g6)
+}
+
+fn row(d: &Difference) -> String {
+    if d.kind == Kind::Summary {
+        return format!("<tr><td colspan=\"6\">{}</td></tr>", text(&d.message, 300));
+    }
+    format!(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        text(d.location.as_deref().unwrap_or("-"), 300),
+        number(&d.recorded),
+        number(&d.found),
+        opt_number(d.abs_diff),
+        opt_number(d.rel_diff),
+        opt_number(d.allowed)
+    )
+}
+
+fn numeric_table(out: &mut String, check: &Check) {
+    let Some(Evidence::RerunNumeric {
+        path,
+        rtol,
+        atol,
+        outcome: Ok(diffs),
+    }) = &check.evidence
+    else {
+        return;
+    };
+    if diffs.is_empty() {
+        return;
+    }
+    out.push_str(&format!(
+        "<h2>Numeric differences: {}</h2>\n<p>Tolerance: rtol={}, atol={} (a difference passes if it is at most the allowed value).</p>\n",
+        text(path, 300),
+        format_g6(*rtol),
+        format_g6(*atol)
+    ));
+    out.push_str("<table><thead><tr><th>Location</th><th>Recorded</th><th>Found</th><th>Abs. diff</th><th>Rel. diff</th><th>Allowed</th></tr></thead><tbody>\n");
+    for d in diffs {
+        out.push_str(&row(d));
+        out.push('\n');
+    }
+    out.push_str("</tbody></table>\n");
+}
+
+fn list(out: &mut String, title: &str, items: &[String]) {
+    out.push_str(&format!("<h2>{title}</h2>\n<ul>\n"));
+    for i in items {
+        out.push_str(&format!("<li>{}</li>\n", text(i, 1000)));
+    }
+    out.push_str("</ul>\n");
+}
+
+/// The page.
+pub struct HtmlRenderer;
+
+impl Renderer<Report> for HtmlRenderer {
+    fn render(&self, model: &Report, out: &mut Sink) {
+        out(&HtmlRenderer::page(model));
+    }
+}
+
+impl HtmlRenderer {
+    fn page(report: &Report) -> String {
+        let status = report.status().as_str();
+        let name = text(&report.name, 100);
+        let mut out = format!(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <title>SciProof: {status}: {name}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+        );
+        out.push_str(&format!(
+            "<header class=\"verdict {status}\"><span class=\"word\">{} {status}</span><span class=\"name\">{name}</span></header>\n",
+            symbol(report.status())
+        ));
+        out.push_str(&format!(
+            "<p class=\"reason\">{}</p>\n",
+            text(&report.reason(), 1000)
+        ));
+        out.push_str("<table class=\"checks\"><thead><tr><th>Result</th><th>Check</th><th>Details</th></tr></thead><tbody>\n");
+        for c in &report.checks {
+            let evidence = c.evidence.as_ref().map_or(String::new(), |e| {
+                format!(
+                    "<details><summary>Evidence</summary><pre>{}</pre></details>",
+                    text(&to_string_pretty(&e.to_json()), 20_000)
+                )
+            });
+            out.push_str(&format!(
+                "<tr><td class=\"{s}\">{} {s}</td><td>{}</td><td>{}{evidence}</td></tr>\n",
+                symbol(c.status),
+                text(&c.subject, 300),
+                text(&c.message, 1000),
+                s = c.status.as_str()
+            ));
+        }
+        out.push_str("</tbody></table>\n");
+        for c in &report.checks {
+            numeric_table(&mut out, c);
+        }
+        if !report.warnings.is_empty() {
+            list(&mut out, "Warnings", &report.warnings);
+        }
+        list(&mut out, "Not checked", &report.not_checked());
+        if !report.notes.is_empty() {
+            list(&mut out, "Notes", &report.notes);
+        }
+        let mut run = vec![format!(
+            "rerun requested: {}, executed: {}",
+            report.rerun_requested, report.rerun_executed
+        )];
+        if let Some(r) = &report.rerun_run {
+            run.push(format!(
+                "rerun from {} to {} ({} s), exit code {}",
+                r.started_at,
+                r.ended_at,
+                format_g6(r.duration_seconds),
+                r.exit_code
+            ));
+        }
+        if report.clean_env {
+            run.push(format!(
+                "reduced environment (--clean-env), passed: {}",
+                report.env_passed.join(", ")
+            ));
+        }
+        if let Some(dir) = &report.rerun_outputs_dir {
+            run.push(format!("files produced by the rerun were moved to {dir}/"));
+        }
+        list(&mut out, "Run", &run);
+        out.push_str("</body>\n</html>\n");
+        out
+    }
+}
