@@ -297,3 +297,43 @@ fn hostile_text_in_a_manifest_stays_text_in_the_html_report() {
         "shown as text: {cells}"
     );
 }
+
+#[test]
+fn list_as_an_html_page_has_a_row_and_a_verdict_per_manifest() {
+    let p = Project::new();
+    for name in ["one", "two"] {
+        p.cmd()
+            .args([
+                "capture",
+                "--name",
+                name,
+                "--output",
+                "out/result.json",
+                "--",
+                "sh",
+                "train.sh",
+            ])
+            .assert()
+            .success();
+    }
+    p.write("out/result.json", "{\"accuracy\": 0.5}");
+    let out = p
+        .cmd()
+        .args(["list", "--check", "--format", "html"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let page = parse_page(&String::from_utf8(out.stdout).unwrap());
+    assert!(select(&page, "script, [src], [href]").is_empty());
+    assert_eq!(
+        select(&page, "body > header.verdict.FAIL").len(),
+        1,
+        "the worst verdict first"
+    );
+    let rows = select(&page, "table.manifests tbody tr");
+    assert_eq!(rows.len(), 2);
+    assert!(
+        rows.iter()
+            .all(|r| r.text().collect::<String>().contains("FAIL"))
+    );
+}

@@ -16,6 +16,7 @@ impl Render for Ledger {
             OutputFormat::Json => Box::new(LedgerJson),
             OutputFormat::Markdown => Box::new(LedgerMarkdown),
             OutputFormat::Junit => Box::new(LedgerJunit),
+            OutputFormat::Html => Box::new(LedgerHtml),
             _ => return None,
         })
     }
@@ -169,6 +170,56 @@ impl LedgerMarkdown {
             ));
         }
         lines.join("\n") + "\n"
+    }
+}
+
+/// A page: the overall verdict (with `--check`), then one row per manifest with its verdict.
+pub struct LedgerHtml;
+
+impl Renderer<Ledger> for LedgerHtml {
+    fn render(&self, ledger: &Ledger, out: &mut Sink) {
+        use crate::escape::html::text;
+        use crate::render::html as page;
+        let mut body = match ledger.result() {
+            Some(status) => page::verdict(status, &ledger.summary()),
+            None => format!("<h1>{}</h1>\n", text(&ledger.summary(), 200)),
+        };
+        body.push_str("<table class=\"manifests\"><thead><tr><th>File</th><th>Name</th><th>Captured</th><th>Exit</th><th>Git</th><th>Signed</th><th>Result</th></tr></thead><tbody>\n");
+        for e in &ledger.entries {
+            if let Some(error) = &e.error {
+                body.push_str(&format!(
+                    "<tr><td>{}</td><td colspan=\"5\"></td><td class=\"FAIL\">INVALID: {}</td></tr>\n",
+                    text(&e.file, 300),
+                    text(error, 300)
+                ));
+                continue;
+            }
+            let git = e.commit.as_ref().map_or("-".to_string(), |c| {
+                format!(
+                    "{}{}",
+                    text(c, 12),
+                    if e.dirty == Some(true) {
+                        " (dirty)"
+                    } else {
+                        ""
+                    }
+                )
+            });
+            let (class, word) = e.verdict.map_or(("", "-"), |v| (v.as_str(), v.as_str()));
+            body.push_str(&format!(
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{git}</td><td>{}</td><td class=\"{class}\">{word}</td></tr>\n",
+                text(&e.file, 300),
+                text(e.name.as_deref().unwrap_or(""), 100),
+                text(e.created_at.as_deref().unwrap_or(""), 60),
+                e.exit_code.unwrap_or(0),
+                if e.signed { "yes" } else { "no" },
+            ));
+        }
+        body.push_str("</tbody></table>\n");
+        out(&page::page(
+            &format!("SciProof manifests: {}", ledger.summary()),
+            &body,
+        ));
     }
 }
 

@@ -21,6 +21,7 @@ pub mod crate_read;
 pub mod demo;
 pub mod diff;
 pub mod graph;
+pub mod html;
 pub mod ledger;
 pub mod manifest;
 pub mod policy;

@@ -1,6 +1,5 @@
-//! The HTML report (`verify --format html`): one self-contained page, readable without
-//! JavaScript and with none in it. A strict Content-Security-Policy forbids every fetch and
-//! every script; the only style is inline. The verdict comes first, as a word and a colour
+//! The HTML report (`verify --format html`): one self-contained page ([`crate::render::html`]),
+//! readable without JavaScript and with none in it. The verdict comes first, as a word and a colour
 //! (never the colour alone), then the checks with their evidence folded away, a table per
 //! numeric output that differs, warnings, what was not checked, notes and the run.
 //!
@@ -12,30 +11,9 @@ use crate::json::to_string_pretty;
 use crate::numeric::diff::Shown;
 use crate::numeric::{Difference, Kind};
 use crate::pyfmt::format_g6;
+use crate::render::html as page;
 use crate::render::{Renderer, Sink};
-use crate::report::{Check, Evidence, Report, Status};
-
-/// The page's style: colours for the three verdicts, readable tables.
-const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#1c2833}\
-.verdict{padding:.6em 1em;border-radius:6px;font-size:1.4em;color:#fff}\
-.verdict .word{font-weight:bold;margin-right:.6em}\
-.PASS{background:#1e8449}.FAIL{background:#c0392b}.INCONCLUSIVE{background:#7d6608}\
-td.PASS,td.FAIL,td.INCONCLUSIVE{color:#fff;font-weight:bold;white-space:nowrap}\
-table{border-collapse:collapse;margin:1em 0;width:100%}th,td{border:1px solid #d5d8dc;padding:.3em .5em;text-align:left;vertical-align:top}\
-th{background:#f2f3f4}pre{white-space:pre-wrap;word-break:break-all;background:#f8f9f9;padding:.5em}\
-.reason{font-style:italic}details summary{cursor:pointer;color:#5d6d7e}";
-
-/// The Content-Security-Policy: nothing may be fetched or run; only the inline style applies.
-const POLICY: &str =
-    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
-
-fn symbol(status: Status) -> &'static str {
-    match status {
-        Status::Pass => "\u{2714}",
-        Status::Fail => "\u{2718}",
-        Status::Inconclusive => "?",
-    }
-}
+use crate::report::{Check, Evidence, Report};
 
 fn number(v: &Shown) -> String {
     match v {
@@ -93,14 +71,6 @@ fn numeric_table(out: &mut String, check: &Check) {
     out.push_str("</tbody></table>\n");
 }
 
-fn list(out: &mut String, title: &str, items: &[String]) {
-    out.push_str(&format!("<h2>{title}</h2>\n<ul>\n"));
-    for i in items {
-        out.push_str(&format!("<li>{}</li>\n", text(i, 1000)));
-    }
-    out.push_str("</ul>\n");
-}
-
 /// The page.
 pub struct HtmlRenderer;
 
@@ -113,17 +83,7 @@ impl Renderer<Report> for HtmlRenderer {
 impl HtmlRenderer {
     fn page(report: &Report) -> String {
         let status = report.status().as_str();
-        let name = text(&report.name, 100);
-        let mut out = format!(
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-             <meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\n\
-             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-             <title>SciProof: {status}: {name}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-        );
-        out.push_str(&format!(
-            "<header class=\"verdict {status}\"><span class=\"word\">{} {status}</span><span class=\"name\">{name}</span></header>\n",
-            symbol(report.status())
-        ));
+        let mut out = page::verdict(report.status(), &report.name);
         out.push_str(&format!(
             "<p class=\"reason\">{}</p>\n",
             text(&report.reason(), 1000)
@@ -138,7 +98,7 @@ impl HtmlRenderer {
             });
             out.push_str(&format!(
                 "<tr><td class=\"{s}\">{} {s}</td><td>{}</td><td>{}{evidence}</td></tr>\n",
-                symbol(c.status),
+                page::symbol(c.status),
                 text(&c.subject, 300),
                 text(&c.message, 1000),
                 s = c.status.as_str()
@@ -149,11 +109,11 @@ impl HtmlRenderer {
             numeric_table(&mut out, c);
         }
         if !report.warnings.is_empty() {
-            list(&mut out, "Warnings", &report.warnings);
+            out.push_str(&page::list("Warnings", &report.warnings));
         }
-        list(&mut out, "Not checked", &report.not_checked());
+        out.push_str(&page::list("Not checked", &report.not_checked()));
         if !report.notes.is_empty() {
-            list(&mut out, "Notes", &report.notes);
+            out.push_str(&page::list("Notes", &report.notes));
         }
         let mut run = vec![format!(
             "rerun requested: {}, executed: {}",
@@ -177,8 +137,7 @@ impl HtmlRenderer {
         if let Some(dir) = &report.rerun_outputs_dir {
             run.push(format!("files produced by the rerun were moved to {dir}/"));
         }
-        list(&mut out, "Run", &run);
-        out.push_str("</body>\n</html>\n");
-        out
+        out.push_str(&page::list("Run", &run));
+        page::page(&format!("SciProof: {status}: {}", report.name), &out)
     }
 }
