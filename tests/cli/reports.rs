@@ -337,3 +337,68 @@ fn list_as_an_html_page_has_a_row_and_a_verdict_per_manifest() {
             .all(|r| r.text().collect::<String>().contains("FAIL"))
     );
 }
+
+#[test]
+fn diff_as_an_html_page_says_identical_or_different_first() {
+    let p = Project::new();
+    for name in ["a", "b"] {
+        p.cmd()
+            .args([
+                "capture",
+                "--name",
+                name,
+                "--output",
+                "out/result.json",
+                "--",
+                "sh",
+                "train.sh",
+            ])
+            .assert()
+            .success();
+    }
+    let same = p
+        .cmd()
+        .args([
+            "diff",
+            "a.sciproof.json",
+            "a.sciproof.json",
+            "--format",
+            "html",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(same.status.code(), Some(0));
+    let page = parse_page(&String::from_utf8(same.stdout).unwrap());
+    assert_eq!(select(&page, "body > header.verdict.IDENTICAL").len(), 1);
+    p.write("data.json", "{\"x\": [9, 9, 9]}");
+    p.cmd()
+        .args([
+            "capture",
+            "--name",
+            "b",
+            "--force",
+            "--output",
+            "out/result.json",
+            "--",
+            "sh",
+            "train.sh",
+        ])
+        .assert()
+        .success();
+    let changed = p
+        .cmd()
+        .args([
+            "diff",
+            "a.sciproof.json",
+            "b.sciproof.json",
+            "--format",
+            "html",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(changed.status.code(), Some(1));
+    let page = parse_page(&String::from_utf8(changed.stdout).unwrap());
+    assert_eq!(select(&page, "body > header.verdict.DIFFERENT").len(), 1);
+    assert!(!select(&page, "table.changes tbody tr").is_empty());
+    assert!(select(&page, "script, [src], [href]").is_empty());
+}

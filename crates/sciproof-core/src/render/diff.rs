@@ -1,5 +1,5 @@
 //! What changed between two runs ([`Diff`], `sciproof diff`) in text, JSON (`sciproof.diff`
-//! 1.0) and Markdown.
+//! 1.0), Markdown and an HTML page.
 
 use crate::diff::{Diff, SECTIONS};
 use crate::escape::markdown::escape;
@@ -13,6 +13,7 @@ impl Render for Diff {
             OutputFormat::Text => Box::new(DiffText),
             OutputFormat::Json => Box::new(DiffJson),
             OutputFormat::Markdown => Box::new(DiffMarkdown),
+            OutputFormat::Html => Box::new(DiffHtml),
             _ => return None,
         })
     }
@@ -193,4 +194,49 @@ fn markdown(d: &Diff) -> String {
     lines.push(String::new());
     lines.extend(d.notes.iter().map(|n| format!("- {}", escape(n, 1000))));
     lines.join("\n") + "\n"
+}
+
+/// A page: IDENTICAL or DIFFERENT first, then every change by section, then the notes.
+pub struct DiffHtml;
+
+impl Renderer<Diff> for DiffHtml {
+    fn render(&self, d: &Diff, out: &mut Sink) {
+        use crate::escape::html::text;
+        use crate::render::html as page;
+        let word = if d.identical() {
+            "IDENTICAL"
+        } else {
+            "DIFFERENT"
+        };
+        let names = format!("{} -> {}", d.old_name, d.new_name);
+        let mut body = page::banner(word, word, &names);
+        body.push_str(&format!(
+            "<p class=\"reason\">{}</p>\n",
+            text(&d.summary(), 1000)
+        ));
+        for section in SECTIONS {
+            let changes: Vec<_> = d.changes.iter().filter(|c| c.section == section).collect();
+            if changes.is_empty() {
+                continue;
+            }
+            body.push_str(&format!(
+                "<h2>{section} ({})</h2>\n<table class=\"changes\"><thead><tr><th></th><th>Subject</th><th>Details</th></tr></thead><tbody>\n",
+                changes.iter().filter(|c| !c.informational).count()
+            ));
+            for c in changes {
+                body.push_str(&format!(
+                    "<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                    text(c.kind.symbol(), 10),
+                    text(&c.subject, 300),
+                    text(&c.message, 1000)
+                ));
+            }
+            body.push_str("</tbody></table>\n");
+        }
+        body.push_str(&page::list("Notes", &d.notes));
+        out(&page::page(
+            &format!("SciProof diff: {word}: {names}"),
+            &body,
+        ));
+    }
 }

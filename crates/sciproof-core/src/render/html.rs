@@ -11,7 +11,7 @@ use crate::report::Status;
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#1c2833}\
 .verdict{padding:.6em 1em;border-radius:6px;font-size:1.4em;color:#fff}\
 .verdict .word{font-weight:bold;margin-right:.6em}\
-.PASS{background:#1e8449}.FAIL{background:#c0392b}.INCONCLUSIVE{background:#7d6608}\
+.PASS,.IDENTICAL{background:#1e8449}.FAIL{background:#c0392b}.INCONCLUSIVE{background:#7d6608}.DIFFERENT{background:#a04000}\
 td.PASS,td.FAIL,td.INCONCLUSIVE{color:#fff;font-weight:bold;white-space:nowrap}\
 table{border-collapse:collapse;margin:1em 0;width:100%}th,td{border:1px solid #d5d8dc;padding:.3em .5em;text-align:left;vertical-align:top}\
 th{background:#f2f3f4}pre{white-space:pre-wrap;word-break:break-all;background:#f8f9f9;padding:.5em}\
@@ -43,11 +43,19 @@ pub fn symbol(status: Status) -> &'static str {
 
 /// The verdict as a coloured banner with its mark and word, then `name`.
 pub fn verdict(status: Status, name: &str) -> String {
+    banner(
+        status.as_str(),
+        &format!("{} {}", symbol(status), status.as_str()),
+        name,
+    )
+}
+
+/// A coloured banner: `class` picks the colour (a status word, `IDENTICAL` or `DIFFERENT`),
+/// `word` says it in words, then `name` (untrusted text).
+pub fn banner(class: &str, word: &str, name: &str) -> String {
     format!(
-        "<header class=\"verdict {w}\"><span class=\"word\">{} {w}</span><span class=\"name\">{}</span></header>\n",
-        symbol(status),
-        text(name, 100),
-        w = status.as_str()
+        "<header class=\"verdict {class}\"><span class=\"word\">{word}</span><span class=\"name\">{}</span></header>\n",
+        text(name, 200)
     )
 }
 
