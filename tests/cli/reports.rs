@@ -402,3 +402,63 @@ fn diff_as_an_html_page_says_identical_or_different_first() {
     assert!(!select(&page, "table.changes tbody tr").is_empty());
     assert!(select(&page, "script, [src], [href]").is_empty());
 }
+
+#[test]
+fn graph_show_as_an_html_page_links_claims_and_keeps_statements_text() {
+    let p = Project::new();
+    let hostile = "<script>alert(1)</script> <a href=\"javascript:alert(2)\">x</a> \u{202e}";
+    let root = p
+        .cmd()
+        .args(["graph", "record", hostile, "--method", "m"])
+        .output()
+        .unwrap();
+    let root = String::from_utf8(root.stdout).unwrap().trim().to_string();
+    let child = p
+        .cmd()
+        .args([
+            "graph",
+            "record",
+            "rests on it",
+            "--method",
+            "m",
+            "--depends-on",
+            &root,
+        ])
+        .output()
+        .unwrap();
+    let child = String::from_utf8(child.stdout).unwrap().trim().to_string();
+    let out = p
+        .cmd()
+        .args(["graph", "show", "--format", "html"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let html = String::from_utf8(out.stdout).unwrap();
+    let page = parse_page(&html);
+    assert!(select(&page, "script, [src], [onclick]").is_empty());
+    assert!(!html.contains('\u{202e}'));
+    let first = select(&page, "body > p.reason");
+    assert!(
+        first[0]
+            .text()
+            .collect::<String>()
+            .starts_with("Machine-checkable: 0 of 2 claims")
+    );
+    // Every link is a fragment to a claim section of this page.
+    let anchors = select(&page, "a[href]");
+    assert_eq!(anchors.len(), 2, "{html}");
+    for a in &anchors {
+        let href = a.value().attr("href").unwrap();
+        let id = href.strip_prefix('#').expect("a fragment");
+        assert!(id == root || id == child, "{href}");
+        assert_eq!(select(&page, &format!("section#{id}")).len(), 1);
+    }
+    let statement: String = select(&page, &format!("section#{root} p"))
+        .iter()
+        .flat_map(|p| p.text())
+        .collect();
+    assert!(
+        statement.contains("<script>alert(1)</script>"),
+        "{statement}"
+    );
+}

@@ -10,6 +10,7 @@ pub mod add_run;
 pub mod claims;
 pub mod compare;
 pub mod dot;
+pub mod html;
 pub mod latex;
 pub mod markdown;
 pub mod recheck;

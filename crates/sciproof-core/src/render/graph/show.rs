@@ -1,7 +1,7 @@
 //! The graph as a document (`graph show`): Markdown, LaTeX, the graph's own JSON, streamed, or
 //! a picture of it in Graphviz DOT.
 
-use super::{dot, latex, markdown};
+use super::{dot, html, latex, markdown};
 use crate::graph::Form;
 use crate::graph::view::GraphView;
 use crate::render::{OutputFormat, Render, Renderer, Sink};
@@ -13,6 +13,7 @@ impl Render for GraphView<'_> {
             OutputFormat::Latex => Box::new(GraphLatex),
             OutputFormat::Json => Box::new(GraphJson),
             OutputFormat::Dot => Box::new(GraphDot),
+            OutputFormat::Html => Box::new(GraphHtml),
             _ => return None,
         })
     }
@@ -37,6 +38,15 @@ pub struct GraphLatex;
 impl Renderer<GraphView<'_>> for GraphLatex {
     fn render(&self, view: &GraphView<'_>, out: &mut Sink) {
         latex::render_to(view.graph, view.standalone, view.derivations, out);
+    }
+}
+
+/// One self-contained HTML page.
+pub struct GraphHtml;
+
+impl Renderer<GraphView<'_>> for GraphHtml {
+    fn render(&self, view: &GraphView<'_>, out: &mut Sink) {
+        html::render_to(view.graph, out);
     }
 }
 
