@@ -1332,10 +1332,19 @@ fn graph_show_draws_the_graph_for_graphviz() {
         ],
     );
     let svg = graphviz_svg(&impact);
-    assert_eq!(svg.matches("class=\"node\"").count(), 2, "{impact}");
-    assert!(
-        !impact.contains("clm_513be873d8b58232\" ["),
-        "the claim itself is not among what dies"
+    // The two claims that die, and the claim itself, highlighted, with its edges to them.
+    assert_eq!(svg.matches("class=\"node\"").count(), 3, "{impact}");
+    assert_eq!(svg.matches("class=\"edge\"").count(), 2, "{impact}");
+    assert!(impact.contains(
+        "\"clm_513be873d8b58232\" [fillcolor=\"#f9e79f\", style=\"filled,bold\", penwidth=5"
+    ));
+    assert!(impact.contains("2 claims around clm_513be873d8b58232 (highlighted)"));
+    // The text form is unchanged: only what dies.
+    assert_eq!(
+        ok_graph(&p, &["--graph", "g.json", "impact", "clm_513be"])
+            .lines()
+            .count(),
+        2
     );
 }
 

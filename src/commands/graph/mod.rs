@@ -141,7 +141,11 @@ fn list(ui: &Ui, path: &Path, query: Query, format: OutputFormat) -> Outcome {
     let claims = graph
         .answer(&query)
         .map_err(|e| CliError::Usage(e.to_string()))?;
-    ui.render(&ClaimList { claims }, format);
+    let focus = query
+        .subject()
+        .and_then(|prefix| graph.resolve(prefix).ok())
+        .and_then(|id| graph.get(id));
+    ui.render(&ClaimList { claims, focus }, format);
     Ok(0)
 }
 

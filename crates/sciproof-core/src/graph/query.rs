@@ -34,6 +34,19 @@ pub enum Query {
     Leaves,
 }
 
+impl Query {
+    /// The claim ID (or unique prefix) the query is about, if it is about one claim.
+    pub fn subject(&self) -> Option<&str> {
+        match self {
+            Query::Impact(id)
+            | Query::Ancestors(id)
+            | Query::Dependents(id)
+            | Query::Dependencies(id) => Some(id),
+            _ => None,
+        }
+    }
+}
+
 impl ClaimGraph {
     /// The claims answering `query`, in its order; an ID prefix that names no claim, or more
     /// than one, is an error.

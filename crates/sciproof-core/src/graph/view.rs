@@ -25,6 +25,9 @@ pub struct GraphView<'g> {
 pub struct ClaimList<'g> {
     /// The claims.
     pub claims: Vec<&'g Claim>,
+    /// The claim the query is about (`impact ID`, `ancestors ID`, ...), which pictures draw
+    /// highlighted; `None` for queries about the whole graph.
+    pub focus: Option<&'g Claim>,
 }
 
 /// Claims per status, the machine-checkable fraction, and the digest.

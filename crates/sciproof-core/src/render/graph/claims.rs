@@ -28,13 +28,13 @@ pub fn claim_line(c: &Claim) -> String {
     format!("{}  {:<21} {}", c.id, c.status, safe_text(title, 200))
 }
 
-/// A picture of the claims and the dependencies among them (`graph impact ID --format dot`
-/// draws what dies if that claim is false).
+/// A picture of the claims and the dependencies among them, with the claim the query is about
+/// highlighted (`graph impact ID --format dot` draws what dies if that claim is false).
 pub struct ClaimsDot;
 
 impl Renderer<ClaimList<'_>> for ClaimsDot {
     fn render(&self, list: &ClaimList<'_>, out: &mut Sink) {
-        super::dot::claims_to(&list.claims, "", out);
+        super::dot::claims_to(&list.claims, list.focus, out);
     }
 }
 

@@ -59,12 +59,13 @@ fn run_of(c: &Claim) -> Option<String> {
 /// Writes the picture of `graph`.
 pub fn render_to(graph: &ClaimGraph, out: &mut Sink) {
     let claims: Vec<&Claim> = graph.claims().iter().collect();
-    claims_to(&claims, "", out);
+    claims_to(&claims, None, out);
 }
 
 /// Writes the picture of `claims` and the dependencies among them (a query's answer, or the
-/// whole graph), titled with `what` before the counts.
-pub fn claims_to(claims: &[&Claim], what: &str, out: &mut Sink) {
+/// whole graph); `focus`, the claim a query is about, is drawn too, highlighted, with its
+/// edges to the claims drawn.
+pub fn claims_to(claims: &[&Claim], focus: Option<&Claim>, out: &mut Sink) {
     out("digraph claims {\n");
     out("  graph [rankdir=TB, fontname=\"Helvetica\", labelloc=t];\n");
     out("  node [fontname=\"Helvetica\", fontsize=10];\n");
@@ -72,12 +73,12 @@ pub fn claims_to(claims: &[&Claim], what: &str, out: &mut Sink) {
     if claims.len() > MAX_CLAIMS {
         runs_only(claims, out);
     } else {
-        every_claim(claims, what, out);
+        every_claim(claims, focus, out);
     }
     out("}\n");
 }
 
-fn every_claim(claims: &[&Claim], what: &str, out: &mut Sink) {
+fn every_claim(claims: &[&Claim], focus: Option<&Claim>, out: &mut Sink) {
     let checked = claims
         .iter()
         .filter(|c| claim::is_machine_checked(&c.status))
@@ -85,11 +86,19 @@ fn every_claim(claims: &[&Claim], what: &str, out: &mut Sink) {
     out(&format!(
         "  label={};\n",
         quoted(
-            &format!(
-                "{what}{} claims; machine-checked: {checked} of {}",
-                claims.len(),
-                claims.len()
-            ),
+            &match focus {
+                Some(f) => format!(
+                    "{} claims around {} (highlighted); machine-checked: {checked} of {}",
+                    claims.len(),
+                    f.id,
+                    claims.len()
+                ),
+                None => format!(
+                    "{} claims; machine-checked: {checked} of {}",
+                    claims.len(),
+                    claims.len()
+                ),
+            },
             200
         )
     ));
@@ -115,8 +124,18 @@ fn every_claim(claims: &[&Claim], what: &str, out: &mut Sink) {
     for c in loose {
         node(c, "  ", out);
     }
-    let drawn: std::collections::HashSet<&str> = claims.iter().map(|c| c.id.as_str()).collect();
-    for c in claims {
+    let mut drawn: std::collections::HashSet<&str> = claims.iter().map(|c| c.id.as_str()).collect();
+    let mut all: Vec<&Claim> = claims.to_vec();
+    if let Some(f) = focus.filter(|f| !drawn.contains(f.id.as_str())) {
+        node(f, "  ", out);
+        out(&format!(
+            "  {} [fillcolor=\"#f9e79f\", style=\"filled,bold\", penwidth=5, color=\"#b7950b\"];\n",
+            quoted(&f.id, 40)
+        ));
+        drawn.insert(f.id.as_str());
+        all.push(f);
+    }
+    for c in all {
         for d in c.depends_on.iter().filter(|d| drawn.contains(d.as_str())) {
             out(&format!("  {} -> {};\n", quoted(d, 40), quoted(&c.id, 40)));
         }
