@@ -178,6 +178,25 @@ fn markdown_and_junit_match_the_reference_byte_for_byte() {
     }
 }
 
+/// Captures the project's `train.sh` once per name (each run records `out/result.json`).
+fn capture_runs(p: &Project, names: &[&str]) {
+    for name in names {
+        p.cmd()
+            .args([
+                "capture",
+                "--name",
+                name,
+                "--output",
+                "out/result.json",
+                "--",
+                "sh",
+                "train.sh",
+            ])
+            .assert()
+            .success();
+    }
+}
+
 /// The page parsed by a real HTML5 parser (html5ever, through scraper).
 fn parse_page(html: &str) -> scraper::Html {
     let page = scraper::Html::parse_document(html);
@@ -193,19 +212,7 @@ fn select<'a>(page: &'a scraper::Html, css: &str) -> Vec<scraper::ElementRef<'a>
 #[test]
 fn the_html_report_puts_the_verdict_first_and_fetches_nothing() {
     let p = Project::new();
-    p.cmd()
-        .args([
-            "capture",
-            "--name",
-            "run",
-            "--output",
-            "out/result.json",
-            "--",
-            "sh",
-            "train.sh",
-        ])
-        .assert()
-        .success();
+    capture_runs(&p, &["run"]);
     let pass = p
         .cmd()
         .args(["verify", "run.sciproof.json", "--format", "html"])
@@ -301,21 +308,7 @@ fn hostile_text_in_a_manifest_stays_text_in_the_html_report() {
 #[test]
 fn list_as_an_html_page_has_a_row_and_a_verdict_per_manifest() {
     let p = Project::new();
-    for name in ["one", "two"] {
-        p.cmd()
-            .args([
-                "capture",
-                "--name",
-                name,
-                "--output",
-                "out/result.json",
-                "--",
-                "sh",
-                "train.sh",
-            ])
-            .assert()
-            .success();
-    }
+    capture_runs(&p, &["one", "two"]);
     p.write("out/result.json", "{\"accuracy\": 0.5}");
     let out = p
         .cmd()
@@ -341,21 +334,7 @@ fn list_as_an_html_page_has_a_row_and_a_verdict_per_manifest() {
 #[test]
 fn diff_as_an_html_page_says_identical_or_different_first() {
     let p = Project::new();
-    for name in ["a", "b"] {
-        p.cmd()
-            .args([
-                "capture",
-                "--name",
-                name,
-                "--output",
-                "out/result.json",
-                "--",
-                "sh",
-                "train.sh",
-            ])
-            .assert()
-            .success();
-    }
+    capture_runs(&p, &["a", "b"]);
     let same = p
         .cmd()
         .args([
