@@ -1429,12 +1429,206 @@ json.dump(d, open(sys.argv[1], "w"), indent=2, sort_keys=True)
     // The chain of dependencies crosses from each run to the next; the random edges only go
     // to earlier claims, so every edge points forwards.
     for i in 0..4 {
-        assert!(source.contains(&format!("r{i} -> r{}", i + 1)), "{source}");
+        assert!(
+            source.contains(&format!("\"r{i}\" -> \"r{}\"", i + 1)),
+            "{source}"
+        );
     }
-    assert!(!source.contains("r1 -> r0"));
+    assert!(!source.contains("\"r1\" -> \"r0\""));
     let refuted = source.lines().find(|l| l.contains("run r2")).unwrap();
     assert!(
         refuted.contains("1 refuted") && refuted.contains("penwidth=3"),
         "{refuted}"
     );
+}
+
+/// Our SVG, checked as a real consumer reads it: well-formed XML whose elements and attributes
+/// are only those a picture needs (nothing that runs or fetches; links only to claims of the
+/// page), then rendered by resvg. Returns the rendered picture.
+fn checked_svg(svg: &str) -> resvg::tiny_skia::Pixmap {
+    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("{e}: {svg}"));
+    let elements = [
+        "svg", "title", "defs", "marker", "path", "rect", "text", "g", "a", "polygon",
+    ];
+    let attributes = [
+        "width",
+        "height",
+        "viewBox",
+        "font-family",
+        "font-size",
+        "role",
+        "id",
+        "refX",
+        "refY",
+        "markerWidth",
+        "markerHeight",
+        "orient",
+        "d",
+        "fill",
+        "stroke",
+        "stroke-width",
+        "marker-end",
+        "x",
+        "y",
+        "rx",
+        "transform",
+        "text-anchor",
+        "font-weight",
+        "stroke-dasharray",
+        "points",
+        "href",
+    ];
+    for node in doc.descendants().filter(|n| n.is_element()) {
+        let name = node.tag_name().name();
+        assert!(elements.contains(&name), "element <{name}> in {svg}");
+        for a in node.attributes() {
+            assert!(
+                attributes.contains(&a.name()),
+                "attribute {} on <{name}>",
+                a.name()
+            );
+            if a.name() == "href" {
+                assert!(a.value().starts_with("#clm_"), "link {}", a.value());
+            }
+        }
+    }
+    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default())
+        .unwrap_or_else(|e| panic!("resvg: {e}"));
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+    resvg::render(&tree, Default::default(), &mut pixmap.as_mut());
+    pixmap
+}
+
+/// Whether `pixmap` has a pixel of colour `#rrggbb`.
+fn has_colour(pixmap: &resvg::tiny_skia::Pixmap, rgb: u32) -> bool {
+    let [r, g, b] = [(rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8];
+    pixmap
+        .pixels()
+        .iter()
+        .any(|p| p.red() == r && p.green() == g && p.blue() == b && p.alpha() == 255)
+}
+
+#[test]
+fn graph_show_draws_an_svg_picture_without_graphviz() {
+    let p = Project::new();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/claim-graphs/");
+    p.write(
+        "g.json",
+        &std::fs::read_to_string(format!("{dir}example-b.json")).unwrap(),
+    );
+    let svg = ok_graph(&p, &["--graph", "g.json", "show", "--format", "svg"]);
+    let picture = checked_svg(&svg);
+    assert!(picture.width() > 200 && picture.height() > 200);
+    assert_eq!(
+        svg.matches("<g><a href=\"#clm_").count(),
+        7,
+        "one box per claim"
+    );
+    assert_eq!(
+        svg.matches("marker-end=").count(),
+        2,
+        "one edge per dependency"
+    );
+    // Refuted claims: red octagons with a thick border and the word, visible once drawn.
+    assert_eq!(svg.matches("<polygon").count(), 2);
+    assert_eq!(svg.matches("[REFUTED] refuted</text>").count(), 2);
+    assert!(has_colour(&picture, 0xf5b7b1), "the refuted fill is drawn");
+    assert!(svg.contains("<title>7 claims; machine-checked: 0 of 7</title>"));
+    // Dependencies are drawn above what depends on them: each edge goes down.
+    for path in svg.split("<path d=\"M").skip(2) {
+        let points: Vec<f64> = path
+            .split('"')
+            .next()
+            .unwrap()
+            .split(['L', ','])
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert!(points[1] < points[points.len() - 1], "{path}");
+    }
+    // `impact` as SVG: what dies, and the claim itself highlighted.
+    let impact = ok_graph(
+        &p,
+        &[
+            "--graph",
+            "g.json",
+            "impact",
+            "clm_513be",
+            "--format",
+            "svg",
+        ],
+    );
+    let picture = checked_svg(&impact);
+    assert_eq!(impact.matches("<g><a href=").count(), 3, "{impact}");
+    assert_eq!(impact.matches("marker-end=").count(), 2);
+    assert!(has_colour(&picture, 0xf9e79f), "the subject is highlighted");
+    assert!(impact.contains("2 claims around clm_513be873d8b58232 (highlighted)"));
+    // The format is listed where it applies, refused where it does not.
+    let (code, _, err) = run_graph(&p, &["--graph", "g.json", "summary", "--format", "svg"]);
+    assert_eq!(code, 3, "a usage error: {err}");
+    assert!(err.contains("[possible values: text, json]"), "{err}");
+}
+
+#[test]
+fn a_hostile_claim_cannot_change_the_svg_picture() {
+    let p = Project::new();
+    let hostile = [
+        "</text><script>alert(1)</script><text>",
+        "<a href=\"javascript:alert(1)\">click</a> <image href=\"http://evil.example/x.png\"/>",
+        "]]><!ENTITY x SYSTEM \"file:///etc/passwd\"> &x; &amp; &#0;",
+        "line\nbreak \u{1b}[31mred\u{7} \u{202e}txet desrever \u{1}\u{fffe}",
+        &"long ".repeat(300),
+    ];
+    for (i, statement) in hostile.iter().enumerate() {
+        ok_graph(&p, &["record", statement, "--method", &format!("m{i}")]);
+    }
+    let svg = ok_graph(&p, &["show", "--format", "svg"]);
+    checked_svg(&svg);
+    assert_eq!(svg.matches("<g><a href=").count(), hostile.len(), "{svg}");
+    assert!(!svg.contains('\u{1b}') && !svg.contains('\u{202e}') && !svg.contains('\u{1}'));
+    // The statements are text: the parsed document's text holds them as written (cut).
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let text: String = doc
+        .descendants()
+        .filter(|n| n.is_text())
+        .map(|n| n.text().unwrap())
+        .collect();
+    assert!(text.contains("</text><script>alert(1)</script>"), "{text}");
+    assert!(
+        text.contains("\\u202etxet"),
+        "bidi controls are shown, not obeyed"
+    );
+    assert!(text.contains('\u{2026}'), "a long statement is cut");
+}
+
+#[test]
+fn a_large_graph_is_pictured_as_its_runs_in_svg_too() {
+    let p = Project::new();
+    let helper = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/graph_bench.py");
+    let out = Command::new("python3")
+        .args([helper, "make", "600"])
+        .arg(p.path().join("big.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    // As it is: 600 claims outside any run, each depending on earlier ones (one box).
+    let svg = ok_graph(&p, &["--graph", "big.json", "show", "--format", "svg"]);
+    checked_svg(&svg);
+    assert!(
+        svg.contains("600 claims, too many to draw one by one"),
+        "{svg}"
+    );
+    assert_eq!(svg.matches("<g><title>").count(), 1, "{svg}");
+    // 300 of them are drawn one by one: a deep tangle of long edges, laid out along one edge
+    // into each claim, the others drawn straight, and said so.
+    let out = Command::new("python3")
+        .args([helper, "make", "300"])
+        .arg(p.path().join("deep.json"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let svg = ok_graph(&p, &["--graph", "deep.json", "show", "--format", "svg"]);
+    checked_svg(&svg);
+    assert_eq!(svg.matches("<g><a href=").count(), 300);
+    assert!(svg.contains("(edges that skip layers are drawn straight)"));
 }

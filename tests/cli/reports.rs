@@ -423,9 +423,11 @@ fn graph_show_as_an_html_page_links_claims_and_keeps_statements_text() {
             .collect::<String>()
             .starts_with("Machine-checkable: 0 of 2 claims")
     );
-    // Every link is a fragment to a claim section of this page.
+    // Every link is a fragment to a claim section of this page: one in each claim's section,
+    // one from each box of the picture.
     let anchors = select(&page, "a[href]");
-    assert_eq!(anchors.len(), 2, "{html}");
+    assert_eq!(anchors.len(), 4, "{html}");
+    assert_eq!(select(&page, "figure.picture > svg a[href]").len(), 2);
     for a in &anchors {
         let href = a.value().attr("href").unwrap();
         let id = href.strip_prefix('#').expect("a fragment");

@@ -15,7 +15,8 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-w
 td.PASS,td.FAIL,td.INCONCLUSIVE{color:#fff;font-weight:bold;white-space:nowrap}\
 table{border-collapse:collapse;margin:1em 0;width:100%}th,td{border:1px solid #d5d8dc;padding:.3em .5em;text-align:left;vertical-align:top}\
 th{background:#f2f3f4}pre{white-space:pre-wrap;word-break:break-all;background:#f8f9f9;padding:.5em}\
-.reason{font-style:italic}details summary{cursor:pointer;color:#5d6d7e}";
+.reason{font-style:italic}details summary{cursor:pointer;color:#5d6d7e}\
+.picture{overflow:auto;margin:1em 0;border:1px solid #d5d8dc}";
 
 /// The Content-Security-Policy: nothing may be fetched or run; only the inline style applies.
 pub const POLICY: &str =

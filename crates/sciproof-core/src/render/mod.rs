@@ -48,11 +48,13 @@ pub enum OutputFormat {
     Dot,
     /// A self-contained HTML page (no fetches, no scripts).
     Html,
+    /// An SVG picture, laid out by sciproof (no Graphviz needed).
+    Svg,
 }
 
 impl OutputFormat {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [OutputFormat; 7] = [
+    pub const ALL: [OutputFormat; 8] = [
         OutputFormat::Text,
         OutputFormat::Json,
         OutputFormat::Markdown,
@@ -60,6 +62,7 @@ impl OutputFormat {
         OutputFormat::Latex,
         OutputFormat::Dot,
         OutputFormat::Html,
+        OutputFormat::Svg,
     ];
 
     /// The name `--format` takes.
@@ -72,6 +75,7 @@ impl OutputFormat {
             OutputFormat::Latex => "latex",
             OutputFormat::Dot => "dot",
             OutputFormat::Html => "html",
+            OutputFormat::Svg => "svg",
         }
     }
 
@@ -91,6 +95,9 @@ impl OutputFormat {
                 Some("Graphviz DOT, a picture of the graph (dot -Tsvg claims.dot)")
             }
             OutputFormat::Html => Some("one self-contained HTML page (no fetches, no scripts)"),
+            OutputFormat::Svg => {
+                Some("an SVG picture of the graph, laid out by sciproof (no Graphviz needed)")
+            }
             _ => None,
         }
     }

@@ -1,5 +1,5 @@
 //! Claims answering a query ([`ClaimList`]): one line per claim, a JSON array of
-//! `{id, status, statement, label}`, or a Graphviz picture of them.
+//! `{id, status, statement, label}`, or a picture of them (Graphviz DOT or SVG).
 
 use crate::escape::terminal::safe_text;
 use crate::graph::Claim;
@@ -13,6 +13,7 @@ impl Render for ClaimList<'_> {
             OutputFormat::Text => Box::new(ClaimsText),
             OutputFormat::Json => Box::new(ClaimsJson),
             OutputFormat::Dot => Box::new(ClaimsDot),
+            OutputFormat::Svg => Box::new(ClaimsSvg),
             _ => return None,
         })
     }
@@ -35,6 +36,16 @@ pub struct ClaimsDot;
 impl Renderer<ClaimList<'_>> for ClaimsDot {
     fn render(&self, list: &ClaimList<'_>, out: &mut Sink) {
         super::dot::claims_to(&list.claims, list.focus, out);
+    }
+}
+
+/// The same picture as [`ClaimsDot`], as SVG laid out by sciproof (`graph impact ID --format
+/// svg`).
+pub struct ClaimsSvg;
+
+impl Renderer<ClaimList<'_>> for ClaimsSvg {
+    fn render(&self, list: &ClaimList<'_>, out: &mut Sink) {
+        super::svg::claims_to(&list.claims, list.focus, out);
     }
 }
 

@@ -1,6 +1,7 @@
 //! A claim graph as one HTML page (`graph show --format html`): the machine-checkable fraction
 //! first, a table of claims by status, then every claim with an anchor (`#clm_...`), links to
-//! its dependencies and dependents, its recipe and its last re-check.
+//! its dependencies and dependents, its recipe and its last re-check, after a picture of the
+//! graph as inline SVG ([`super::svg`]).
 //!
 //! Links are only ever made from claim IDs the loader checked (`clm_` and 16 hex digits, see
 //! [`crate::graph::id::is_claim_id`]), as fragments of this page; every other text goes through
@@ -57,6 +58,11 @@ pub fn render_to(graph: &ClaimGraph, out: &mut Sink) {
         }
     }
     body.push_str("</tbody></table>\n");
+    // The picture (the runs, for a large graph): its boxes link to the claims' sections.
+    body.push_str("<h2>Picture</h2>\n<figure class=\"picture\">\n");
+    let all: Vec<&Claim> = claims.iter().collect();
+    super::svg::claims_to(&all, None, &mut |piece| body.push_str(piece));
+    body.push_str("</figure>\n");
     let mut dependents: HashMap<&str, Vec<&str>> = HashMap::new();
     for c in claims {
         for d in &c.depends_on {

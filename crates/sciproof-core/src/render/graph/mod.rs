@@ -12,10 +12,13 @@ pub mod compare;
 pub mod dot;
 pub mod html;
 pub mod latex;
+pub mod layout;
 pub mod markdown;
+pub mod picture;
 pub mod recheck;
 pub mod show;
 pub mod summary;
+pub mod svg;
 
 use crate::json::{Object, Value};
 use crate::pyfmt::py_str;

@@ -1,7 +1,7 @@
 //! The graph as a document (`graph show`): Markdown, LaTeX, the graph's own JSON, streamed, or
-//! a picture of it in Graphviz DOT.
+//! a picture of it (Graphviz DOT, or SVG laid out by sciproof).
 
-use super::{dot, html, latex, markdown};
+use super::{dot, html, latex, markdown, svg};
 use crate::graph::Form;
 use crate::graph::view::GraphView;
 use crate::render::{OutputFormat, Render, Renderer, Sink};
@@ -14,6 +14,7 @@ impl Render for GraphView<'_> {
             OutputFormat::Json => Box::new(GraphJson),
             OutputFormat::Dot => Box::new(GraphDot),
             OutputFormat::Html => Box::new(GraphHtml),
+            OutputFormat::Svg => Box::new(GraphSvg),
             _ => return None,
         })
     }
@@ -56,6 +57,16 @@ pub struct GraphDot;
 impl Renderer<GraphView<'_>> for GraphDot {
     fn render(&self, view: &GraphView<'_>, out: &mut Sink) {
         dot::render_to(view.graph, out);
+    }
+}
+
+/// A picture of the graph, laid out by sciproof.
+pub struct GraphSvg;
+
+impl Renderer<GraphView<'_>> for GraphSvg {
+    fn render(&self, view: &GraphView<'_>, out: &mut Sink) {
+        let claims: Vec<&crate::graph::Claim> = view.graph.claims().iter().collect();
+        svg::claims_to(&claims, None, out);
     }
 }
 
