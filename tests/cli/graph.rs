@@ -1289,11 +1289,7 @@ fn graphviz_svg(source: &str) -> String {
 #[test]
 fn graph_show_draws_the_graph_for_graphviz() {
     let p = Project::new();
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/claim-graphs/");
-    p.write(
-        "g.json",
-        &std::fs::read_to_string(format!("{dir}example-b.json")).unwrap(),
-    );
+    p.example_graph("example-b.json", "g.json");
     run_graph(&p, &["--graph", "g.json", "verify"]);
     let source = ok_graph(&p, &["--graph", "g.json", "show", "--format", "dot"]);
     let svg = graphviz_svg(&source);
@@ -1512,11 +1508,7 @@ fn has_colour(pixmap: &resvg::tiny_skia::Pixmap, rgb: u32) -> bool {
 #[test]
 fn graph_show_draws_an_svg_picture_without_graphviz() {
     let p = Project::new();
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/claim-graphs/");
-    p.write(
-        "g.json",
-        &std::fs::read_to_string(format!("{dir}example-b.json")).unwrap(),
-    );
+    p.example_graph("example-b.json", "g.json");
     let svg = ok_graph(&p, &["--graph", "g.json", "show", "--format", "svg"]);
     let picture = checked_svg(&svg);
     assert!(picture.width() > 200 && picture.height() > 200);

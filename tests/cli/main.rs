@@ -5,6 +5,7 @@
 mod util;
 
 mod bad_manifest;
+mod browser;
 mod capture;
 mod checkcrate;
 mod claims;

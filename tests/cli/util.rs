@@ -64,6 +64,14 @@ impl Project {
         }
         std::fs::write(path, text).unwrap();
     }
+    /// Copies the claim graph `tests/data/claim-graphs/<name>` to `rel` in the project.
+    pub fn example_graph(&self, name: &str, rel: &str) {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/claim-graphs/");
+        self.write(
+            rel,
+            &std::fs::read_to_string(format!("{dir}{name}")).unwrap(),
+        );
+    }
     pub fn read(&self, rel: &str) -> String {
         std::fs::read_to_string(self.join(rel)).unwrap()
     }

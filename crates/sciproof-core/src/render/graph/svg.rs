@@ -263,7 +263,8 @@ mod tests {
     fn text_is_wrapped_at_spaces_and_cut_with_a_mark() {
         assert_eq!(wrap("short", 3), ["short"]);
         assert_eq!(wrap("", 3), [""]);
-        let long = "the quick brown fox jumps over the lazy dog and keeps running far away from here";
+        let long =
+            "the quick brown fox jumps over the lazy dog and keeps running far away from here";
         let lines = wrap(long, 2);
         assert_eq!(lines.len(), 2);
         assert!(lines.iter().all(|l| l.chars().count() <= super::COLUMNS));
