@@ -327,6 +327,45 @@ fn a_graph_page_and_its_pictures_open_in_chromium_inert() {
         "refuted boxes"
     );
     keep(&opened.png, "graph-svg.png");
+
+    // Megabytes of bait in the fields that are not part of a claim's identity.
+    let grow = r#"
+import json, sys
+d = json.load(open("claims.json"))
+bait = sys.argv[1]
+d["title"] = bait * (1_000_000 // len(bait))
+for c in d["claims"][:3]:
+    c["label"] = bait * (1_000_000 // len(bait))
+    c["evidence"] = "\u202e" * 1000 + bait * (1_000_000 // len(bait))
+    c["notes"] = bait * (1_000_000 // len(bait))
+json.dump(d, open("claims.json", "w"))
+"#;
+    let grown = Command::new("python3")
+        .args(["-c", grow, &bait])
+        .current_dir(p.path())
+        .output()
+        .unwrap();
+    assert!(grown.status.success(), "{grown:?}");
+    let (code, html) = stdout(&p, &["graph", "show", "--format", "html"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        html.len() < 200_000,
+        "long texts are cut: {} bytes",
+        html.len()
+    );
+    let path = page(&p, "grown.html", &html);
+    inert(&open(&path, 1100, 900), &path, &trap, true);
+    let (code, svg) = stdout(&p, &["graph", "show", "--format", "svg"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        svg.len() < 100_000,
+        "long texts are cut: {} bytes",
+        svg.len()
+    );
+    let path = page(&p, "grown.svg", &svg);
+    let opened = open(&path, 900, 600);
+    assert_eq!(trap.hits(), 0);
+    assert!(!opened.dom.contains("data-pwned"));
 }
 
 #[test]
