@@ -17,6 +17,7 @@ mod list;
 mod man;
 mod recover;
 mod sign;
+mod suggest_inputs;
 mod update;
 mod verify;
 
@@ -72,6 +73,8 @@ enum Command {
     Sign(sign::Args),
     /// Validate a policy file and list its rules (nothing is verified).
     CheckPolicy(check_policy::Args),
+    /// Run a command once under a system-call tracer and list the files any of its processes read that are not declared (EXECUTES the command). Exit 0, 2 if the trace is incomplete.
+    SuggestInputs(suggest_inputs::Args),
     /// Work with the claims of a manifest.
     #[command(subcommand)]
     Claims(claims::Command),
@@ -100,6 +103,7 @@ pub fn run(ui: &Ui, cli: Cli) -> Outcome {
         Command::Update(args) => update::run(ui, args),
         Command::Sign(args) => sign::run(ui, args),
         Command::CheckPolicy(args) => check_policy::run(ui, args),
+        Command::SuggestInputs(args) => suggest_inputs::run(ui, args),
         Command::Claims(command) => claims::run(ui, command),
         Command::Recover(args) => recover::run(ui, args),
         Command::Demo(args) => demo::run(ui, args),

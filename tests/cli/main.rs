@@ -24,5 +24,6 @@ mod properties;
 mod reports;
 mod rerun;
 mod signing;
+mod trace;
 mod update;
 mod verify;

@@ -32,6 +32,9 @@ pub enum Error {
     /// A claim-graph file cannot be read.
     #[error(transparent)]
     GraphFile(#[from] crate::graph::error::GraphFileError),
+    /// A command could not be traced.
+    #[error(transparent)]
+    Trace(#[from] crate::trace::TraceError),
     /// A claim-check crate cannot be read or written.
     #[error(transparent)]
     Crate(#[from] crate::checkcrate::CrateError),

@@ -91,6 +91,7 @@ pub mod signing;
 pub mod stat;
 pub mod store;
 pub mod timestamp;
+pub mod trace;
 pub mod tree;
 pub mod untrusted;
 pub mod update;

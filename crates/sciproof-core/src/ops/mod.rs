@@ -17,6 +17,7 @@
 //! | [`check_policy()`] | a policy file | [`Policy`](crate::policy::Policy) |
 //! | [`read_crate()`] | a crate folder or file | [`ReadCrate`](crate::checkcrate::read::ReadCrate) |
 //! | [`recover()`] | [`RecoverRequest`] | [`Recovered`] |
+//! | [`suggest_inputs()`] | [`SuggestInputsRequest`] | [`Suggestions`] |
 //! | [`demo()`] | a folder | [`DemoStep`]s as they happen, then whether all went as expected |
 //! | [`graph`] | one request per graph command | the graph's models ([`crate::graph::view`]) |
 //!
@@ -35,6 +36,7 @@ pub mod graph;
 mod inspect;
 mod recover;
 mod sign;
+mod suggest_inputs;
 mod update;
 mod verify;
 
@@ -50,6 +52,7 @@ pub use export::{ExportKind, ExportOutcome, ExportRequest, Exported, export};
 pub use inspect::{InspectRequest, Inspection, inspect};
 pub use recover::{RecoverRequest, Recovered, recover};
 pub use sign::{SignRequest, Signed, sign};
+pub use suggest_inputs::{SuggestInputsRequest, Suggestions, suggest_inputs};
 pub use update::{update, update_plan};
 pub use verify::{save_crate, save_report, verify};
 

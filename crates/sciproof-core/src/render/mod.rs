@@ -28,6 +28,7 @@ pub mod policy;
 pub mod recover;
 pub mod report;
 pub mod sign;
+pub mod suggest_inputs;
 pub mod update;
 
 /// A format of rendered output, as `--format` names it.

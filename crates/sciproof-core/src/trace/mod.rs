@@ -1,0 +1,167 @@
+//! What a command really reads and writes, in any language: every process it starts is traced
+//! at the system-call level.
+//!
+//! The command runs under `ptrace` with a seccomp-BPF filter ([`filter`]) that stops it only at
+//! the file-related system calls of [`syscalls`] (`SECCOMP_RET_TRACE`), so a command that
+//! computes runs at full speed between them. Forks, vforks, clones and execs are followed (the
+//! filter is inherited); each call is decoded at its entry (paths read from the tracee's memory,
+//! relative ones resolved through `/proc/TID/cwd` or `/proc/TID/fd/N` at that moment, so `chdir`,
+//! `fchdir` and threads need no bookkeeping) and classified at its exit, once its result is
+//! known: a file opened for reading and read is `read`, one that failed to open only `probed`.
+//!
+//! What is not seen, and said so: reads through `io_uring` (its use marks the trace
+//! incomplete, or is refused with `ENOSYS` on request), files mapped into memory before the
+//! trace began, the network and the environment. 32-bit system calls of a 64-bit x86 process are
+//! not decoded: they mark the trace incomplete, never silently pass. Where `ptrace` is not
+//! permitted (a container without `CAP_SYS_PTRACE`, Yama's mode 3, a seccomp policy that forbids
+//! it) [`TraceError::NotPermitted`] says so, so the caller can fall back to weaker means.
+//!
+//! Crates: only `libc`. The seccomp filter is ours (a dozen BPF instructions, [`filter`]) because
+//! the filter crates (`seccompiler`) kill a process whose system calls are of another
+//! architecture, where we must see them to report them; ptrace is called through `libc`
+//! because `PTRACE_GET_SYSCALL_INFO`, which gives the architecture, number and arguments of a
+//! stop the same way on x86_64 and aarch64, is not wrapped by `nix`.
+
+pub mod filter;
+pub mod project;
+pub mod syscalls;
+mod tracer;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What the command's processes did to one path. A path can be several of these (read, then
+/// removed).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Access {
+    /// Opened for reading (`O_RDONLY` or `O_RDWR`), successfully.
+    pub read: bool,
+    /// Opened for writing (`O_WRONLY`, `O_RDWR`, `O_TRUNC`, `O_APPEND`) or truncated, or the
+    /// target of a rename.
+    pub written: bool,
+    /// Made by the command: created by `open` with `O_CREAT` where it did not exist, `creat`,
+    /// `mkdir`, `link`, `symlink`, or renamed into place.
+    pub created: bool,
+    /// Removed: `unlink`, `rmdir`, or renamed away.
+    pub removed: bool,
+    /// Executed (`execve`, `execveat`): a program or script the command ran.
+    pub executed: bool,
+    /// Looked at without being read: `stat`, `access`, `readlink`, or an open that failed.
+    pub probed: bool,
+}
+
+impl Access {
+    /// Whether the command took content from the file: it read or executed it.
+    pub fn is_input(&self) -> bool {
+        self.read || self.executed
+    }
+
+    /// Whether the command changed the file: wrote, created, or removed it.
+    pub fn is_change(&self) -> bool {
+        self.written || self.created || self.removed
+    }
+
+    fn merge(&mut self, other: Access) {
+        self.read |= other.read;
+        self.written |= other.written;
+        self.created |= other.created;
+        self.removed |= other.removed;
+        self.executed |= other.executed;
+        self.probed |= other.probed;
+    }
+}
+
+/// What a traced command did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Trace {
+    /// Every absolute path a process of the command touched, as the process named it (symbolic
+    /// links in it are not resolved: the caller decides), with what it did.
+    pub files: BTreeMap<PathBuf, Access>,
+    /// The command's exit code, or minus the signal that ended it.
+    pub exit_code: i64,
+    /// The processes traced (the command and every process it started).
+    pub processes: usize,
+    /// Why the trace may have missed file accesses (empty when it is complete).
+    pub incomplete: Vec<String>,
+}
+
+impl Trace {
+    fn record(&mut self, path: PathBuf, access: Access) {
+        self.files.entry(path).or_default().merge(access);
+    }
+}
+
+/// How to trace a command.
+#[derive(Debug, Clone)]
+pub struct TraceRequest<'a> {
+    /// The command and its arguments (never run through a shell).
+    pub argv: &'a [String],
+    /// Its working directory.
+    pub cwd: &'a Path,
+    /// Stop it (and everything it started) after this many seconds.
+    pub timeout: Option<f64>,
+    /// Refuse `io_uring_setup` with `ENOSYS` (programs then fall back to ordinary system calls,
+    /// which are seen) instead of marking the trace incomplete.
+    pub deny_io_uring: bool,
+}
+
+/// Why a command could not be traced.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TraceError {
+    /// This system does not let sciproof trace its own child.
+    #[error(
+        "cannot trace the command: {0} (ptrace is not permitted here: a container without CAP_SYS_PTRACE, Yama's ptrace_scope 3, or a seccomp policy that forbids ptrace)"
+    )]
+    NotPermitted(String),
+    /// The command could not be started.
+    #[error("cannot start {program}: {reason}")]
+    NotRunnable {
+        /// The program as given.
+        program: String,
+        /// The system's reason.
+        reason: String,
+    },
+    /// The command ran out of time; it and everything it started were stopped.
+    #[error("command did not finish within {0} seconds")]
+    Timeout(String),
+    /// A termination signal arrived; the command and everything it started were stopped.
+    #[error("{0}; the command and everything it started were stopped")]
+    Interrupted(crate::interrupt::Interrupted),
+    /// The tracer itself failed (a system call of its own).
+    #[error("tracing failed: {0}")]
+    Failed(String),
+}
+
+/// Runs `request.argv` to completion under the tracer and says what every process of it did to
+/// files. Its standard input is closed and its standard output goes to sciproof's standard
+/// error, so the caller's output stays its own.
+pub fn trace(request: &TraceRequest) -> Result<Trace, TraceError> {
+    tracer::run(request)
+}
+
+/// Whether `path` (absolute) is a system location whose reads say nothing about a project:
+/// the programs and libraries of the system, the kernel's pseudo-files, the loader's cache.
+pub fn is_system_path(path: &Path) -> bool {
+    const PREFIXES: [&str; 12] = [
+        "/usr",
+        "/lib",
+        "/lib32",
+        "/lib64",
+        "/libx32",
+        "/bin",
+        "/sbin",
+        "/proc",
+        "/sys",
+        "/dev",
+        "/run",
+        "/opt/conda/pkgs",
+    ];
+    const FILES: [&str; 5] = [
+        "/etc/ld.so.cache",
+        "/etc/ld.so.preload",
+        "/etc/localtime",
+        "/etc/nsswitch.conf",
+        "/etc/passwd",
+    ];
+    PREFIXES.iter().any(|p| path.starts_with(p)) || FILES.iter().any(|f| path == Path::new(f))
+}

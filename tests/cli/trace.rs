@@ -1,0 +1,271 @@
+//! `suggest-inputs` with the system-call tracer, on real programs: a shell pipeline, a C
+//! program (compiled here with gcc, dynamically and statically) that reads through a directory
+//! descriptor, `openat2`, a thread, a fork-and-exec chain, `posix_spawn`, a relative path after
+//! `chdir`, that only `stat`s a file and renames a temporary file into place; an exec from a
+//! thread; Python, also with `-I`, which the reference cannot see into; `io_uring` and 32-bit
+//! system calls, which must make the trace incomplete (or be refused); and the reference's own
+//! answer on a Python project, which ours must contain.
+
+use crate::util::{Project, reference_cmd, reference_python};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// `tests/support/tracee.c` compiled once: (dynamic, static).
+fn tracee() -> &'static (PathBuf, PathBuf) {
+    static BUILT: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/tracee.c");
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let build = |out: &str, extra: &[&str]| {
+            let path = dir.join(out);
+            let status = Command::new("gcc")
+                .args(["-O1", "-pthread"])
+                .args(extra)
+                .arg("-o")
+                .arg(&path)
+                .arg(&source)
+                .status()
+                .expect("gcc");
+            assert!(status.success(), "gcc {extra:?}");
+            path
+        };
+        (
+            build("tracee", &["-no-pie"]),
+            build("tracee-static", &["-static"]),
+        )
+    })
+}
+
+/// Runs `sciproof suggest-inputs ARGS` in `p`: (exit code, stdout, stderr).
+fn suggest(p: &Project, args: &[&str]) -> (i32, String, String) {
+    let out = p.cmd().arg("suggest-inputs").args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The `suggest --input` paths of an answer.
+fn suggested(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("suggest --input "))
+        .collect()
+}
+
+/// A project with the files the C program reads, copies of it, and the file it only probes.
+fn c_project() -> Project {
+    let p = Project::new();
+    for f in [
+        "dir/in-dir.txt",
+        "openat2.txt",
+        "thread.txt",
+        "forked.txt",
+        "spawned.txt",
+        "sub/after-chdir.txt",
+        "probed.txt",
+        "state.txt",
+        "exec-thread.txt",
+        "after-uring.txt",
+        "legacy.txt",
+    ] {
+        p.write(f, "x\n");
+    }
+    let (dynamic, fixed) = tracee();
+    std::fs::copy(dynamic, p.join("tracee")).unwrap();
+    std::fs::copy(fixed, p.join("tracee-static")).unwrap();
+    p
+}
+
+#[test]
+fn a_shell_pipeline_reads_its_input_and_writes_its_output() {
+    let p = Project::new();
+    p.write("a", "2\n1\n");
+    p.write("declared.txt", "d\n");
+    let (code, out, err) = suggest(
+        &p,
+        &[
+            "--input",
+            "declared.txt",
+            "--",
+            "sh",
+            "-c",
+            "cat a | sort > b; cat declared.txt > /dev/null; test -e nothing",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    // The sorted output is written, not read; the declared input is not suggested again.
+    assert_eq!(suggested(&out), ["a"], "{out}");
+    assert!(out.contains("traced at the system-call level"), "{out}");
+    assert_eq!(p.read("b"), "1\n2\n");
+}
+
+#[test]
+fn every_way_a_c_program_reads_is_seen_dynamic_and_static() {
+    let p = c_project();
+    for program in ["./tracee", "./tracee-static"] {
+        let (code, out, err) = suggest(&p, &["--output", "result.txt", "--", program, "all"]);
+        assert_eq!(code, 0, "{program}: {err}");
+        assert_eq!(
+            suggested(&out),
+            [
+                "dir/in-dir.txt",
+                "forked.txt",
+                "openat2.txt",
+                "spawned.txt",
+                "sub/after-chdir.txt",
+                "thread.txt",
+                &program[2..],
+            ],
+            "{program}: only stat'ed (probed.txt), renamed into place (result.txt) and read then \
+             rewritten (state.txt) are not inputs: {out}"
+        );
+        assert_eq!(p.read("result.txt"), "42\n");
+    }
+    // The JSON form says the same, with the count of processes and threads.
+    let (code, out, _) = suggest(&p, &["--format", "json", "--", "./tracee", "all"]);
+    assert_eq!(code, 0);
+    let doc = sciproof_core::json::parse(&out).unwrap();
+    let doc = doc.as_object().unwrap();
+    assert_eq!(
+        doc.get("complete"),
+        Some(&sciproof_core::json::Value::Bool(true))
+    );
+    assert!(doc.get("processes").and_then(|v| v.as_f64()).unwrap() >= 4.0);
+    let inputs = doc.get("inputs").and_then(|v| v.as_array()).unwrap();
+    assert_eq!(inputs.len(), 7);
+    assert!(!inputs.iter().any(|v| v.as_str() == Some("result.txt")));
+}
+
+#[test]
+fn an_exec_from_a_thread_is_followed() {
+    let p = c_project();
+    let (code, out, err) = suggest(&p, &["--", "./tracee", "exec-thread"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(suggested(&out), ["exec-thread.txt", "tracee"], "{out}");
+}
+
+#[test]
+fn io_uring_makes_the_trace_incomplete_unless_it_is_refused() {
+    let p = c_project();
+    let (code, out, err) = suggest(&p, &["--", "./tracee", "io-uring"]);
+    assert_eq!(code, 2, "inconclusive: {err}");
+    assert!(
+        err.contains("the trace is incomplete") && err.contains("io_uring"),
+        "{err}"
+    );
+    assert!(suggested(&out).contains(&"after-uring.txt"));
+    let (code, _, err) = suggest(&p, &["--deny-io-uring", "--", "./tracee", "io-uring"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("io_uring_setup: -1"),
+        "refused with ENOSYS: {err}"
+    );
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn thirty_two_bit_system_calls_are_never_missed_silently() {
+    let p = c_project();
+    let (code, out, err) = suggest(&p, &["--", "./tracee", "int80"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("another ABI (32-bit x86 or x32)"), "{err}");
+}
+
+#[test]
+fn python_reads_are_seen_even_with_dash_i() {
+    let p = Project::new();
+    p.write("cfg.json", "{}\n");
+    p.write("helper.py", "VALUE = 1\n");
+    p.write(
+        "exp.py",
+        "import json, sys\nsys.path.insert(0, '.')\nimport helper\njson.load(open('cfg.json'))\nopen('out.txt', 'w').write('1')\n",
+    );
+    for flags in [&[][..], &["-I"][..]] {
+        let mut args = vec!["--", "python3"];
+        args.extend(flags);
+        args.push("exp.py");
+        let (code, out, err) = suggest(&p, &args);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(
+            suggested(&out),
+            ["cfg.json", "exp.py", "helper.py"],
+            "{flags:?}: {out}"
+        );
+    }
+}
+
+#[test]
+fn a_timeout_stops_the_command_and_everything_it_started() {
+    let p = Project::new();
+    let started = std::time::Instant::now();
+    let (code, _, err) = suggest(
+        &p,
+        &["--timeout", "0.5", "--", "sh", "-c", "sleep 30 & sleep 30"],
+    );
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        err.contains("command did not finish within 0.5 seconds"),
+        "{err}"
+    );
+    assert!(started.elapsed().as_secs() < 20);
+    let (code, _, err) = suggest(&p, &["--", "sh", "-c", "exit 4"]);
+    assert_eq!(code, 0);
+    assert!(
+        err.contains("warning: the command exited with status 4"),
+        "{err}"
+    );
+    let (code, _, err) = suggest(&p, &["--", "no-such-program-here"]);
+    assert_eq!(code, 3);
+    assert!(err.contains("cannot start 'no-such-program-here'"), "{err}");
+}
+
+#[test]
+fn we_find_at_least_what_the_reference_finds_in_a_python_project() {
+    let p = Project::new();
+    p.write("cfg.json", "{\"n\": 3}\n");
+    p.write("data/table.csv", "a,b\n1,2\n");
+    p.write("lib/model.py", "def fit(n):\n    return n * 2\n");
+    p.write(
+        "exp.py",
+        "import csv, json, sys\nsys.path.insert(0, 'lib')\nimport model\n\
+         n = json.load(open('cfg.json'))['n']\nrows = list(csv.reader(open('data/table.csv')))\n\
+         open('out.txt', 'w').write(str(model.fit(n)))\n",
+    );
+    let python = reference_python();
+    let python = python.to_str().unwrap();
+    let theirs = reference_cmd(p.path())
+        .args(["suggest-inputs", "--", python, "exp.py"])
+        .output()
+        .unwrap();
+    assert!(theirs.status.success(), "{theirs:?}");
+    let theirs = String::from_utf8(theirs.stdout).unwrap();
+    let (code, ours, err) = suggest(&p, &["--", python, "exp.py"]);
+    assert_eq!(code, 0, "{err}");
+    let ours = suggested(&ours);
+    let expected = suggested(&theirs);
+    assert!(!expected.is_empty(), "{theirs}");
+    for path in &expected {
+        assert!(
+            ours.contains(path),
+            "the reference found {path}; we found {ours:?}"
+        );
+    }
+    // What the reference cannot see: the same script under `python -I`.
+    let theirs = reference_cmd(p.path())
+        .args(["suggest-inputs", "--", python, "-I", "exp.py"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        theirs.status.code(),
+        Some(2),
+        "the reference is inconclusive"
+    );
+    let (code, ours, _) = suggest(&p, &["--", python, "-I", "exp.py"]);
+    assert_eq!(code, 0);
+    for path in &expected {
+        assert!(suggested(&ours).contains(path), "{ours}");
+    }
+}
