@@ -8,6 +8,7 @@ use crate::ui::Ui;
 use sciproof_core::escape::terminal::safe_text;
 use sciproof_core::ops::{SuggestInputsRequest, Suggestions};
 use sciproof_core::render::OutputFormat;
+use sciproof_core::trace::Tracer;
 use std::path::PathBuf;
 
 /// Exit code when the trace may have missed reads: nothing can be said about completeness.
@@ -28,6 +29,11 @@ pub struct Args {
     /// sees, instead of reporting the trace incomplete.
     #[arg(long)]
     deny_io_uring: bool,
+    /// How reads are observed: ptrace (every process, any language), python (the reference's
+    /// audit hook: only Python code), or auto (ptrace, or python where ptrace is not
+    /// permitted).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "ptrace", "python"])]
+    tracer: String,
     #[arg(long, default_value = "text", value_parser = crate::flags::formats::<Suggestions>())]
     format: OutputFormat,
     /// The command and its arguments (after '--').
@@ -57,7 +63,18 @@ pub fn run(ui: &Ui, args: Args) -> Outcome {
         declared: args.inputs.into_iter().chain(args.outputs).collect(),
         timeout: args.timeout,
         deny_io_uring: args.deny_io_uring,
+        tracer: match args.tracer.as_str() {
+            "ptrace" => Tracer::Ptrace,
+            "python" => Tracer::PythonAuditHook,
+            _ => Tracer::Auto,
+        },
     })?;
+    if let Some(why) = &found.fell_back {
+        ui.line(&format!(
+            "warning: {}; Python's audit hook is used instead, which sees only reads made by Python code",
+            safe_text(why, 2000)
+        ));
+    }
     if found.exit_code != 0 {
         ui.line(&format!(
             "warning: the command exited with status {}",
@@ -65,10 +82,7 @@ pub fn run(ui: &Ui, args: Args) -> Outcome {
         ));
     }
     for why in &found.incomplete {
-        ui.line(&format!(
-            "inconclusive: the trace is incomplete: {}",
-            safe_text(why, 2000)
-        ));
+        ui.line(&format!("inconclusive: {}", safe_text(why, 2000)));
     }
     ui.render(&found, args.format);
     Ok(if found.incomplete.is_empty() {

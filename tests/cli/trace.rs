@@ -269,3 +269,48 @@ fn we_find_at_least_what_the_reference_finds_in_a_python_project() {
         assert!(suggested(&ours).contains(path), "{ours}");
     }
 }
+
+#[test]
+fn where_ptrace_is_refused_the_python_audit_hook_stands_in() {
+    let p = Project::new();
+    p.write("cfg.json", "{}\n");
+    p.write("exp.py", "import json\njson.load(open('cfg.json'))\n");
+    // A process that is already traced cannot be traced again: sciproof inside sciproof's
+    // tracer is refused ptrace, as in a container without CAP_SYS_PTRACE.
+    let inner = env!("CARGO_BIN_EXE_sciproof");
+    let (code, out, err) = suggest(
+        &p,
+        &["--", inner, "suggest-inputs", "--", "python3", "exp.py"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: cannot trace the command: Operation not permitted (ptrace is not permitted here"),
+        "{err}"
+    );
+    assert!(err.contains("Python's audit hook is used instead"), "{err}");
+    // The inner answer (on the outer's standard error) comes from the hook.
+    assert!(err.contains("suggest --input cfg.json"), "{err}");
+    assert!(
+        err.contains("Note: only reads made by Python code are seen"),
+        "{err}"
+    );
+    assert!(
+        suggested(&out).contains(&"cfg.json"),
+        "the outer trace sees it too: {out}"
+    );
+    // The hook chosen outright: what the reference sees, and nothing under `python -I`.
+    let (code, out, _) = suggest(&p, &["--tracer", "python", "--", "python3", "exp.py"]);
+    assert_eq!(code, 0);
+    assert_eq!(suggested(&out), ["cfg.json", "exp.py"]);
+    let (code, out, err) = suggest(&p, &["--tracer", "python", "--", "python3", "-I", "exp.py"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains("inconclusive: the audit hook never started"),
+        "{err}"
+    );
+    let (code, _, err) = suggest(
+        &p,
+        &["--tracer", "python", "--", "sh", "-c", "cat cfg.json"],
+    );
+    assert_eq!(code, 2, "a shell script is invisible to the hook: {err}");
+}

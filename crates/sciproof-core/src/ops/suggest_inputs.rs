@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::trace::project::{Undeclared, undeclared};
-use crate::trace::{TraceError, TraceRequest, trace};
+use crate::trace::{Method, TraceError, TraceRequest, Tracer, trace};
 use std::path::PathBuf;
 
 /// What to run and what is declared already.
@@ -19,6 +19,8 @@ pub struct SuggestInputsRequest {
     pub timeout: Option<f64>,
     /// Refuse `io_uring` with `ENOSYS` rather than report the trace incomplete.
     pub deny_io_uring: bool,
+    /// Which observer to use.
+    pub tracer: Tracer,
 }
 
 /// What the command read beyond its declarations, and how completely that is known.
@@ -30,8 +32,12 @@ pub struct Suggestions {
     pub exit_code: i64,
     /// How many processes were traced.
     pub processes: usize,
-    /// Why the trace may have missed reads (empty: complete).
+    /// Why the trace may have missed reads (empty: complete), each a sentence.
     pub incomplete: Vec<String>,
+    /// How the reads were observed.
+    pub method: Method,
+    /// Why the system-call tracer could not be used, when the Python audit hook stood in.
+    pub fell_back: Option<String>,
 }
 
 /// Runs the command under the tracer and reads the trace against the project.
@@ -41,6 +47,7 @@ pub fn suggest_inputs(request: &SuggestInputsRequest) -> Result<Suggestions> {
         cwd: &request.cwd,
         timeout: request.timeout,
         deny_io_uring: request.deny_io_uring,
+        tracer: request.tracer,
     })
     .map_err(|e| match e {
         TraceError::Interrupted(signal) => Error::Interrupted {
@@ -55,5 +62,7 @@ pub fn suggest_inputs(request: &SuggestInputsRequest) -> Result<Suggestions> {
         exit_code: traced.exit_code,
         processes: traced.processes,
         incomplete: traced.incomplete,
+        method: traced.method,
+        fell_back: traced.fell_back,
     })
 }

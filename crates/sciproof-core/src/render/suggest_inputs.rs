@@ -6,6 +6,7 @@ use crate::escape::terminal::safe_text;
 use crate::json::{Object, Value};
 use crate::ops::Suggestions;
 use crate::render::{OutputFormat, Render, Renderer, Sink};
+use crate::trace::Method;
 
 impl Render for Suggestions {
     fn renderer(format: OutputFormat) -> Option<Box<dyn Renderer<Self>>> {
@@ -19,6 +20,9 @@ impl Render for Suggestions {
 
 /// What the trace sees and does not, after the list.
 pub const NOTE: &str = "Note: every process of the command was traced at the system-call level, so reads by any program are seen (not reads through io_uring, files mapped into memory before the trace, the network or environment variables).";
+
+/// The same for the Python audit hook (the reference's note).
+pub const HOOK_NOTE: &str = "Note: only reads made by Python code are seen (not C extensions, other programs, network or environment variables).";
 
 /// The reference's lines, then the note.
 pub struct SuggestionsText;
@@ -35,12 +39,18 @@ impl Renderer<Suggestions> for SuggestionsText {
             ));
         }
         if s.undeclared.inputs.is_empty() && s.undeclared.outside.is_empty() {
-            out("no undeclared files were read by the command\n");
+            out(match s.method {
+                Method::Ptrace => "no undeclared files were read by the command\n",
+                Method::PythonAuditHook => "no undeclared files were read by Python code\n",
+            });
         }
-        out(&format!(
-            "{NOTE} Processes and threads traced: {}.\n",
-            s.processes
-        ));
+        match s.method {
+            Method::Ptrace => out(&format!(
+                "{NOTE} Processes and threads traced: {}.\n",
+                s.processes
+            )),
+            Method::PythonAuditHook => out(&format!("{HOOK_NOTE}\n")),
+        }
     }
 }
 
@@ -67,7 +77,11 @@ impl Renderer<Suggestions> for SuggestionsJson {
             .with("processes", Value::from(s.processes as i64))
             .with("complete", Value::from(s.incomplete.is_empty()))
             .with("incomplete", strings(s.incomplete.clone()))
-            .with("method", "ptrace");
+            .with("method", s.method.name())
+            .with(
+                "fell_back",
+                s.fell_back.clone().map_or(Value::Null, Value::from),
+            );
         out(&crate::json::to_string_pretty(&Value::Object(object)));
         out("\n");
     }

@@ -24,6 +24,7 @@
 
 pub mod filter;
 pub mod project;
+pub mod python_hook;
 pub mod syscalls;
 mod tracer;
 
@@ -81,8 +82,45 @@ pub struct Trace {
     pub exit_code: i64,
     /// The processes traced (the command and every process it started).
     pub processes: usize,
-    /// Why the trace may have missed file accesses (empty when it is complete).
+    /// Why the trace may have missed file accesses (empty when it is complete), each a
+    /// sentence.
     pub incomplete: Vec<String>,
+    /// How the accesses were observed.
+    pub method: Method,
+    /// Why the system-call tracer could not be used, when the Python audit hook stood in.
+    pub fell_back: Option<String>,
+}
+
+/// How file accesses are observed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Method {
+    /// Every system call of every process (this module's tracer).
+    #[default]
+    Ptrace,
+    /// Python's audit hook: only files Python code opens ([`python_hook`]).
+    PythonAuditHook,
+}
+
+impl Method {
+    /// The name the command line and JSON use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Ptrace => "ptrace",
+            Method::PythonAuditHook => "python-audit-hook",
+        }
+    }
+}
+
+/// Which observer to use.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Tracer {
+    /// The system-call tracer, or the Python audit hook where ptrace is not permitted.
+    #[default]
+    Auto,
+    /// The system-call tracer only.
+    Ptrace,
+    /// The Python audit hook only.
+    PythonAuditHook,
 }
 
 impl Trace {
@@ -103,6 +141,8 @@ pub struct TraceRequest<'a> {
     /// Refuse `io_uring_setup` with `ENOSYS` (programs then fall back to ordinary system calls,
     /// which are seen) instead of marking the trace incomplete.
     pub deny_io_uring: bool,
+    /// Which observer to use.
+    pub tracer: Tracer,
 }
 
 /// Why a command could not be traced.
@@ -113,14 +153,9 @@ pub enum TraceError {
         "cannot trace the command: {0} (ptrace is not permitted here: a container without CAP_SYS_PTRACE, Yama's ptrace_scope 3, or a seccomp policy that forbids ptrace)"
     )]
     NotPermitted(String),
-    /// The command could not be started.
-    #[error("cannot start {program}: {reason}")]
-    NotRunnable {
-        /// The program as given.
-        program: String,
-        /// The system's reason.
-        reason: String,
-    },
+    /// The command could not be started (`cannot start 'x': No such file or directory`).
+    #[error("{0}")]
+    NotRunnable(String),
     /// The command ran out of time; it and everything it started were stopped.
     #[error("command did not finish within {0} seconds")]
     Timeout(String),
@@ -134,9 +169,24 @@ pub enum TraceError {
 
 /// Runs `request.argv` to completion under the tracer and says what every process of it did to
 /// files. Its standard input is closed and its standard output goes to sciproof's standard
-/// error, so the caller's output stays its own.
+/// error, so the caller's output stays its own. With [`Tracer::Auto`], where ptrace is not
+/// permitted the Python audit hook runs the command instead ([`Trace::fell_back`] says why).
+///
+/// The tracer waits for any child of this process (`waitpid(-1)`): call it where no other
+/// child of the process is being waited for (the command line is such a place).
 pub fn trace(request: &TraceRequest) -> Result<Trace, TraceError> {
-    tracer::run(request)
+    match request.tracer {
+        Tracer::Ptrace => tracer::run(request),
+        Tracer::PythonAuditHook => python_hook::run(request),
+        Tracer::Auto => match tracer::run(request) {
+            Err(refused @ TraceError::NotPermitted(_)) => {
+                let mut trace = python_hook::run(request)?;
+                trace.fell_back = Some(refused.to_string());
+                Ok(trace)
+            }
+            other => other,
+        },
+    }
 }
 
 /// Whether `path` (absolute) is a system location whose reads say nothing about a project:

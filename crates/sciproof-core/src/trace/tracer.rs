@@ -69,13 +69,14 @@ const STOP_SIGNAL: u8 = 2;
 
 pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
     let argv = request.argv;
-    let program = argv.first().ok_or_else(|| TraceError::NotRunnable {
-        program: String::new(),
-        reason: "no command given".into(),
-    })?;
-    let not_runnable = |reason: String| TraceError::NotRunnable {
-        program: crate::pyfmt::str_repr(program),
-        reason,
+    let program = argv
+        .first()
+        .ok_or_else(|| TraceError::NotRunnable("no command given".into()))?;
+    let not_runnable = |reason: String| {
+        TraceError::NotRunnable(format!(
+            "cannot start {}: {reason}",
+            crate::pyfmt::str_repr(program)
+        ))
     };
     let path = resolve_program(program, request.cwd)
         .ok_or_else(|| not_runnable("No such file or directory".into()))?;
@@ -425,7 +426,7 @@ impl State {
         if info.arch != NATIVE_ARCH || (cfg!(target_arch = "x86_64") && nr as u32 & X32_BIT != 0) {
             self.incomplete(
                 "abi",
-                "a process made system calls of another ABI (32-bit x86 or x32), which sciproof does not decode: files they touched are not listed",
+                "the trace is incomplete: a process made system calls of another ABI (32-bit x86 or x32), which sciproof does not decode, so files they touched are not listed",
             );
             return false;
         }
@@ -497,7 +498,7 @@ impl State {
             Kind::IoUring => {
                 self.incomplete(
                     "io_uring",
-                    "a process set up io_uring, whose file accesses the tracer cannot see (--deny-io-uring makes it fall back to ordinary system calls)",
+                    "the trace is incomplete: a process set up io_uring, whose file accesses the tracer cannot see (--deny-io-uring makes it fall back to ordinary system calls)",
                 );
                 return false;
             }
