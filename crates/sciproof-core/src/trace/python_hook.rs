@@ -12,6 +12,7 @@
 use super::{Access, Trace, TraceError, TraceRequest};
 use crate::runner::{RunError, run_command};
 use std::collections::BTreeMap;
+use std::os::unix::ffi::OsStringExt;
 use std::path::PathBuf;
 
 /// The hook (written for sciproof; the format of its log is the reference's).
@@ -90,9 +91,7 @@ pub fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
         let Ok(bytes) = hex::decode(line) else {
             continue;
         };
-        let path = PathBuf::from(std::ffi::OsString::from(
-            <std::ffi::OsString as std::os::unix::ffi::OsStringExt>::from_vec(bytes),
-        ));
+        let path = PathBuf::from(std::ffi::OsString::from_vec(bytes));
         if path.starts_with(dir.path()) || path.starts_with(&scratch) {
             continue;
         }
