@@ -48,6 +48,7 @@ pub fn suggest_inputs(request: &SuggestInputsRequest) -> Result<Suggestions> {
         timeout: request.timeout,
         deny_io_uring: request.deny_io_uring,
         tracer: request.tracer,
+        probes: false,
     })
     .map_err(|e| match e {
         TraceError::Interrupted(signal) => Error::Interrupted {

@@ -41,9 +41,9 @@ const fn op(code: u16, jt: u8, jf: u8, k: u32) -> Instruction {
     Instruction { code, jt, jf, k }
 }
 
-/// The filter's program.
-pub fn program(deny_io_uring: bool) -> Vec<Instruction> {
-    let calls = table();
+/// The filter's program (the stat family only with `probes`).
+pub fn program(deny_io_uring: bool, probes: bool) -> Vec<Instruction> {
+    let calls = table(probes);
     // Layout: [load arch, arch check, load nr, (x32 check), one JEQ per call, ALLOW, TRACE, ERRNO]
     let x32 = cfg!(target_arch = "x86_64");
     let first_call = 3 + usize::from(x32);
@@ -125,13 +125,17 @@ mod tests {
 
     #[test]
     fn stops_only_at_file_calls_and_at_foreign_ones() {
-        let p = program(false);
-        for (nr, _) in table() {
+        let p = program(false, true);
+        for (nr, _) in table(true) {
             assert_eq!(run(&p, NATIVE_ARCH, nr as u32), TRACE, "{nr}");
         }
         assert_eq!(run(&p, NATIVE_ARCH, libc::SYS_read as u32), ALLOW);
         assert_eq!(run(&p, NATIVE_ARCH, libc::SYS_write as u32), ALLOW);
         assert_eq!(run(&p, NATIVE_ARCH, libc::SYS_mmap as u32), ALLOW);
+        // Without probes, a stat runs unstopped; an open is still stopped at.
+        let quick = program(false, false);
+        assert_eq!(run(&quick, NATIVE_ARCH, libc::SYS_newfstatat as u32), ALLOW);
+        assert_eq!(run(&quick, NATIVE_ARCH, libc::SYS_openat as u32), TRACE);
         // 32-bit x86 (AUDIT_ARCH_I386) and x32 calls are stopped, to be reported.
         assert_eq!(run(&p, 0x4000_0003, 5), TRACE);
         if cfg!(target_arch = "x86_64") {
@@ -140,7 +144,7 @@ mod tests {
         let io = libc::SYS_io_uring_setup as u32;
         assert_eq!(run(&p, NATIVE_ARCH, io), TRACE);
         assert_eq!(
-            run(&program(true), NATIVE_ARCH, io),
+            run(&program(true, true), NATIVE_ARCH, io),
             ERRNO | libc::ENOSYS as u32
         );
     }

@@ -5,9 +5,11 @@
 //! the file-related system calls of [`syscalls`] (`SECCOMP_RET_TRACE`), so a command that
 //! computes runs at full speed between them. Forks, vforks, clones and execs are followed (the
 //! filter is inherited); each call is decoded at its entry (paths read from the tracee's memory,
-//! relative ones resolved through `/proc/TID/cwd` or `/proc/TID/fd/N` at that moment, so `chdir`,
-//! `fchdir` and threads need no bookkeeping) and classified at its exit, once its result is
-//! known: a file opened for reading and read is `read`, one that failed to open only `probed`.
+//! relative ones resolved through `/proc/TID/cwd` (remembered per thread, forgotten at every
+//! `chdir`/`fchdir`) or `/proc/TID/fd/N` at that moment) and classified at its exit, once its result is
+//! known: a file created is `created`, a rename that failed did nothing. An open for reading
+//! only is decided at its entry by looking at the file (it is `read` where the file exists,
+//! else only `probed`): one stop per file instead of two.
 //!
 //! What is not seen, and said so: reads through `io_uring` (its use marks the trace
 //! incomplete, or is refused with `ENOSYS` on request), files mapped into memory before the
@@ -143,6 +145,9 @@ pub struct TraceRequest<'a> {
     pub deny_io_uring: bool,
     /// Which observer to use.
     pub tracer: Tracer,
+    /// Also stop at the calls that only look at a file (`stat`, `access`, `readlink`), to
+    /// record them as probed. Opens that fail are probes too and are always recorded.
+    pub probes: bool,
 }
 
 /// Why a command could not be traced.

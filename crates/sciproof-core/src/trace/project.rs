@@ -12,7 +12,7 @@
 //! compiled modules and shared libraries).
 
 use super::Trace;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
 
 /// Folders whose files are never suggested (the reference's list).
@@ -80,6 +80,22 @@ fn source_of(path: &Path) -> Option<PathBuf> {
         .then(|| cache.parent().map(|d| d.join(format!("{module}.py"))))?
 }
 
+/// `path` with every symbolic link resolved (`realpath`), or `None` if it does not exist. The
+/// folders are resolved once each (`folders` remembers them): a command that reads ten thousand
+/// files in a hundred folders costs a hundred resolutions, not fifty thousand `readlink`s.
+fn real_path(path: &Path, folders: &mut HashMap<PathBuf, Option<PathBuf>>) -> Option<PathBuf> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if meta.file_type().is_symlink() {
+        return std::fs::canonicalize(path).ok();
+    }
+    let (parent, name) = (path.parent()?, path.file_name()?);
+    let folder = folders
+        .entry(parent.to_path_buf())
+        .or_insert_with(|| std::fs::canonicalize(parent).ok())
+        .clone()?;
+    Some(folder.join(name))
+}
+
 /// The inputs `trace` shows in `cwd` beyond `declared` (paths relative to `cwd`).
 pub fn undeclared(trace: &Trace, cwd: &Path, declared: &[PathBuf]) -> Undeclared {
     let root = std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf());
@@ -92,13 +108,14 @@ pub fn undeclared(trace: &Trace, cwd: &Path, declared: &[PathBuf]) -> Undeclared
         .collect();
     let mut inputs = BTreeSet::new();
     let mut outside = BTreeSet::new();
+    let mut folders = HashMap::new();
     for (path, access) in &trace.files {
         if !access.is_input() || access.is_change() {
             continue;
         }
         let path = source_of(path).unwrap_or_else(|| path.clone());
         // Written under another name (a link), or removed since: the name as the file is now.
-        let Ok(real) = std::fs::canonicalize(&path) else {
+        let Some(real) = real_path(&path, &mut folders) else {
             continue;
         };
         if trace.files.get(&real).is_some_and(|a| a.is_change())

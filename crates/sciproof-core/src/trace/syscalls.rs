@@ -61,6 +61,15 @@ pub enum Kind {
     },
     /// `io_uring_setup`: file access the tracer cannot see may follow.
     IoUring,
+    /// `chdir`, `fchdir`: the working directories the tracer remembers are forgotten.
+    Chdir,
+}
+
+impl Kind {
+    /// Whether the call only looks at a file (needed only when probes are asked for).
+    pub fn is_probe(&self) -> bool {
+        matches!(self, Kind::Probe { .. })
+    }
 }
 
 /// Where an open's flags are.
@@ -74,8 +83,10 @@ pub enum Flags {
     Creat,
 }
 
-/// The system calls to stop at, by number, for the target architecture.
-pub fn table() -> Vec<(i64, Kind)> {
+/// The system calls to stop at, by number, for the target architecture; the `stat` family and
+/// the like only with `probes` (a file only looked at is never an input nor an output, so the
+/// commands that look for those leave them out and the command runs faster).
+pub fn table(probes: bool) -> Vec<(i64, Kind)> {
     use Kind::*;
     let at = Some(0);
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
@@ -145,6 +156,8 @@ pub fn table() -> Vec<(i64, Kind)> {
         (libc::SYS_unlinkat, Remove { dirfd: at, path: 1 }),
         (libc::SYS_truncate, Truncate { path: 0 }),
         (libc::SYS_io_uring_setup, IoUring),
+        (libc::SYS_chdir, Chdir),
+        (libc::SYS_fchdir, Chdir),
     ];
     #[cfg(target_arch = "x86_64")]
     {
@@ -242,7 +255,10 @@ pub fn table() -> Vec<(i64, Kind)> {
     }
     // `c_long` is `i64` on every target with these tables; the cast keeps other targets building.
     #[allow(clippy::unnecessary_cast)]
-    t.into_iter().map(|(nr, k)| (nr as i64, k)).collect()
+    t.into_iter()
+        .filter(|(_, k)| probes || !k.is_probe())
+        .map(|(nr, k)| (nr as i64, k))
+        .collect()
 }
 
 /// The audit architecture of the target's native system calls (`AUDIT_ARCH_*`).
@@ -261,7 +277,8 @@ pub const X32_BIT: u32 = 0x4000_0000;
 mod tests {
     #[test]
     fn each_number_once() {
-        let t = super::table();
+        let t = super::table(true);
+        assert!(super::table(false).len() < t.len());
         let mut numbers: Vec<i64> = t.iter().map(|(n, _)| *n).collect();
         numbers.sort_unstable();
         numbers.dedup();

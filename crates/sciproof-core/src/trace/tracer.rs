@@ -60,6 +60,7 @@ enum Pending {
     Create(PathBuf),
     Remove(PathBuf),
     Truncate(PathBuf),
+    Chdir,
 }
 
 /// Why the watchdog thread stopped the command.
@@ -102,7 +103,7 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
     argv_ptrs.push(std::ptr::null());
     let mut env_ptrs: Vec<*const libc::c_char> = c_env.iter().map(|a| a.as_ptr()).collect();
     env_ptrs.push(std::ptr::null());
-    let program_bpf = filter::program(request.deny_io_uring);
+    let program_bpf = filter::program(request.deny_io_uring, request.probes);
     let failed = |what: &str| {
         TraceError::Failed(format!(
             "{what}: {}",
@@ -255,7 +256,7 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
         })
     };
 
-    let calls: HashMap<i64, Kind> = table().into_iter().collect();
+    let calls: HashMap<i64, Kind> = table(request.probes).into_iter().collect();
     let mut state = State {
         trace: Trace {
             processes: 1,
@@ -265,6 +266,8 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
         fresh: HashSet::new(),
         calls,
         noted: HashSet::new(),
+        cwd: HashMap::new(),
+        known: HashSet::from([root]),
     };
     let mut exit_code = None;
     loop {
@@ -283,7 +286,9 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
         if libc::WIFEXITED(status) || libc::WIFSIGNALED(status) {
             let mut set = live.lock().unwrap_or_else(|e| e.into_inner());
             set.remove(&pid);
+            state.known.remove(&pid);
             state.pending.remove(&pid);
+            state.cwd.remove(&pid);
             if pid == root {
                 exit_code = Some(if libc::WIFEXITED(status) {
                     i64::from(libc::WEXITSTATUS(status))
@@ -299,12 +304,10 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
         if !libc::WIFSTOPPED(status) {
             continue;
         }
-        {
-            let mut set = live.lock().unwrap_or_else(|e| e.into_inner());
-            if set.insert(pid) {
-                state.trace.processes += 1;
-                state.fresh.insert(pid);
-            }
+        if state.known.insert(pid) {
+            live.lock().unwrap_or_else(|e| e.into_inner()).insert(pid);
+            state.trace.processes += 1;
+            state.fresh.insert(pid);
         }
         let signal = libc::WSTOPSIG(status);
         let event = status >> 16;
@@ -328,7 +331,8 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
             // SAFETY: the event's message is the new thread's ID.
             unsafe { libc::ptrace(libc::PTRACE_GETEVENTMSG, pid, 0, &mut child) };
             let child = child as libc::pid_t;
-            if live.lock().unwrap_or_else(|e| e.into_inner()).insert(child) {
+            if state.known.insert(child) {
+                live.lock().unwrap_or_else(|e| e.into_inner()).insert(child);
                 state.trace.processes += 1;
                 state.fresh.insert(child);
             }
@@ -343,6 +347,8 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
                 live.lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .remove(&former);
+                state.known.remove(&former);
+                state.cwd.remove(&former);
             }
             if let Some(Pending::Exec(path)) = state
                 .pending
@@ -404,6 +410,11 @@ struct State {
     calls: HashMap<i64, Kind>,
     /// Incompleteness notes already made.
     noted: HashSet<&'static str>,
+    /// Each thread's working directory as last read from `/proc`, forgotten for every thread
+    /// at each `chdir`/`fchdir` (threads may share one), entry and exit.
+    cwd: HashMap<libc::pid_t, PathBuf>,
+    /// The threads being traced (the shared set is for the thread that stops them).
+    known: HashSet<libc::pid_t>,
 }
 
 impl State {
@@ -433,9 +444,15 @@ impl State {
         let Some(kind) = self.calls.get(&(nr as i64)).copied() else {
             return false;
         };
-        let path = |dirfd: Option<usize>, at: usize| -> Option<PathBuf> {
+        if kind == Kind::Chdir {
+            self.cwd.clear();
+            self.pending.insert(pid, Pending::Chdir);
+            return true;
+        }
+        let cwd = &mut self.cwd;
+        let mut path = |dirfd: Option<usize>, at: usize| -> Option<PathBuf> {
             let raw = read_string(pid, args[at])?;
-            resolve(pid, dirfd.map(|d| args[d] as i32), raw)
+            resolve(pid, dirfd.map(|d| args[d] as i32), raw, cwd)
         };
         let pending = match kind {
             Kind::Open {
@@ -451,6 +468,33 @@ impl State {
                     Flags::How(i) => read_u64(pid, args[i]).unwrap_or(0) as i32,
                     Flags::Creat => libc::O_CREAT | libc::O_WRONLY | libc::O_TRUNC,
                 };
+                let writing = libc::O_WRONLY
+                    | libc::O_RDWR
+                    | libc::O_CREAT
+                    | libc::O_TRUNC
+                    | libc::O_APPEND
+                    | libc::O_PATH;
+                if flags & writing == 0 {
+                    // An open for reading is decided here, by looking at the file, which saves
+                    // a second stop per file (most of the cost of a file-heavy command): it
+                    // succeeds where the file exists. One that fails anyway (too many open
+                    // files, a security module) counts as read: that can only add a
+                    // suggestion, never hide a read.
+                    let exists = if flags & libc::O_NOFOLLOW != 0 {
+                        std::fs::symlink_metadata(&p).is_ok_and(|m| !m.file_type().is_symlink())
+                    } else {
+                        std::fs::metadata(&p)
+                            .is_ok_and(|m| flags & libc::O_DIRECTORY == 0 || m.is_dir())
+                    };
+                    let mut a = Access::default();
+                    if exists {
+                        a.read = true;
+                    } else {
+                        a.probed = true;
+                    }
+                    self.trace.record(p, a);
+                    return false;
+                }
                 let existed = flags & libc::O_CREAT == 0 || std::fs::symlink_metadata(&p).is_ok();
                 Pending::Open {
                     path: p,
@@ -495,6 +539,7 @@ impl State {
                 Some(p) => Pending::Truncate(p),
                 None => return false,
             },
+            Kind::Chdir => return false,
             Kind::IoUring => {
                 self.incomplete(
                     "io_uring",
@@ -512,6 +557,10 @@ impl State {
         let Some(pending) = self.pending.remove(&pid) else {
             return;
         };
+        if let Pending::Chdir = pending {
+            self.cwd.clear();
+            return;
+        }
         let ok = match syscall_info(pid) {
             Some(info) if info.op == OP_EXIT => info.data[1] as u8 == 0,
             _ => return,
@@ -616,9 +665,10 @@ fn read_string(pid: libc::pid_t, address: u64) -> Option<OsString> {
     let mut at = address;
     while out.len() < libc::PATH_MAX as usize {
         // Up to the end of the page, so a string near an unmapped page is still read.
-        let room = 4096 - (at % 4096) as usize;
-        let mut chunk = vec![0u8; room];
-        let n = read_memory(pid, at, &mut chunk);
+        let room = (4096 - (at % 4096) as usize).min(512);
+        let mut buffer = [0u8; 512];
+        let chunk = &mut buffer[..room];
+        let n = read_memory(pid, at, chunk);
         if n == 0 {
             return None;
         }
@@ -637,16 +687,28 @@ fn read_u64(pid: libc::pid_t, address: u64) -> Option<u64> {
     (read_memory(pid, address, &mut b) == 8).then(|| u64::from_ne_bytes(b))
 }
 
-/// The absolute path `raw` names for `pid`: relative to its working directory, or to the
-/// directory `dirfd` refers to, read from `/proc` at this moment. `.` and `..` are folded
-/// lexically.
-fn resolve(pid: libc::pid_t, dirfd: Option<i32>, raw: OsString) -> Option<PathBuf> {
+/// The absolute path `raw` names for `pid`: relative to its working directory (remembered in
+/// `cwd`), or to the directory `dirfd` refers to, read from `/proc` at this moment. `.` and
+/// `..` are folded lexically.
+fn resolve(
+    pid: libc::pid_t,
+    dirfd: Option<i32>,
+    raw: OsString,
+    cwd: &mut HashMap<libc::pid_t, PathBuf>,
+) -> Option<PathBuf> {
     let raw = PathBuf::from(raw);
     let full = if raw.is_absolute() {
         raw
     } else {
         let base = match dirfd {
-            None | Some(libc::AT_FDCWD) => std::fs::read_link(format!("/proc/{pid}/cwd")).ok()?,
+            None | Some(libc::AT_FDCWD) => match cwd.get(&pid) {
+                Some(dir) => dir.clone(),
+                None => {
+                    let dir = std::fs::read_link(format!("/proc/{pid}/cwd")).ok()?;
+                    cwd.insert(pid, dir.clone());
+                    dir
+                }
+            },
             Some(fd) => std::fs::read_link(format!("/proc/{pid}/fd/{fd}")).ok()?,
         };
         if raw.as_os_str().is_empty() {
@@ -699,14 +761,20 @@ mod tests {
     fn paths_are_folded_lexically() {
         let me = std::process::id() as libc::pid_t;
         let cwd = std::env::current_dir().unwrap();
+        let mut cache = HashMap::new();
         assert_eq!(
-            resolve(me, None, "a/./b/../c".into()),
+            resolve(me, None, "a/./b/../c".into(), &mut cache),
             Some(cwd.join("a/c"))
         );
         assert_eq!(
-            resolve(me, Some(-1), "/x/../y".into()),
+            cache.get(&me),
+            Some(&cwd),
+            "the working directory is remembered"
+        );
+        assert_eq!(
+            resolve(me, Some(-1), "/x/../y".into(), &mut cache),
             Some(PathBuf::from("/y"))
         );
-        assert_eq!(resolve(me, Some(987_654), "rel".into()), None);
+        assert_eq!(resolve(me, Some(987_654), "rel".into(), &mut cache), None);
     }
 }
