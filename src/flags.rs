@@ -1,6 +1,6 @@
 //! Flags shared by several commands, each defined once: the output format (`--json`,
 //! `--format`, whose values are the formats the shown model has renderers for), the rerun
-//! options, and the number grammar of numeric flags.
+//! options, the tracer, and the number grammar of numeric flags; and the working directory.
 
 use crate::error::{CliError, usage};
 use clap::Args;
@@ -112,4 +112,36 @@ impl RerunFlags {
             timeout: self.timeout,
         })
     }
+}
+
+/// `--tracer`: how a command's file reads are observed (`suggest-inputs`, `record`).
+#[derive(Args)]
+pub struct TracerFlag {
+    /// How reads are observed: ptrace (every process, any language), python (the reference's
+    /// audit hook: only Python code), or auto (ptrace, or python where ptrace is not
+    /// permitted).
+    #[arg(long = "tracer", default_value = "auto", value_parser = ["auto", "ptrace", "python"])]
+    observer: String,
+}
+
+impl TracerFlag {
+    /// The observer chosen.
+    pub fn tracer(&self) -> sciproof_core::trace::Tracer {
+        use sciproof_core::trace::Tracer;
+        match self.observer.as_str() {
+            "ptrace" => Tracer::Ptrace,
+            "python" => Tracer::PythonAuditHook,
+            _ => Tracer::Auto,
+        }
+    }
+}
+
+/// The working directory, where commands run and manifests are written.
+pub fn working_directory() -> Result<std::path::PathBuf, CliError> {
+    std::env::current_dir().map_err(|e| {
+        CliError::Usage(format!(
+            "cannot read the current directory: {}",
+            sciproof_core::error::strerror(&e)
+        ))
+    })
 }

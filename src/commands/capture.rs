@@ -115,12 +115,7 @@ pub fn run(ui: &Ui, args: Args) -> Outcome {
     if args.max_log_bytes < 0 {
         return usage("max-log-bytes must not be negative");
     }
-    let base = std::env::current_dir().map_err(|e| {
-        CliError::Usage(format!(
-            "cannot read the current directory: {}",
-            sciproof_core::error::strerror(&e)
-        ))
-    })?;
+    let base = crate::flags::working_directory()?;
     let progress = ui.progress(true);
     let result = sciproof_core::ops::capture(&CaptureRequest {
         name: args.name,

@@ -15,6 +15,7 @@ mod graph;
 mod inspect;
 mod list;
 mod man;
+mod record;
 mod recover;
 mod sign;
 mod suggest_inputs;
@@ -73,6 +74,8 @@ enum Command {
     Sign(sign::Args),
     /// Validate a policy file and list its rules (nothing is verified).
     CheckPolicy(check_policy::Args),
+    /// Capture an experiment without declaring files: the command runs under a system-call tracer to find what it reads and writes, again to see which outputs are stable, then is captured (EXECUTES the command three times, twice with --fast).
+    Record(record::Args),
     /// Run a command once under a system-call tracer and list the files any of its processes read that are not declared (EXECUTES the command). Exit 0, 2 if the trace is incomplete.
     SuggestInputs(suggest_inputs::Args),
     /// Work with the claims of a manifest.
@@ -104,6 +107,7 @@ pub fn run(ui: &Ui, cli: Cli) -> Outcome {
         Command::Sign(args) => sign::run(ui, args),
         Command::CheckPolicy(args) => check_policy::run(ui, args),
         Command::SuggestInputs(args) => suggest_inputs::run(ui, args),
+        Command::Record(args) => record::run(ui, args),
         Command::Claims(command) => claims::run(ui, command),
         Command::Recover(args) => recover::run(ui, args),
         Command::Demo(args) => demo::run(ui, args),

@@ -8,7 +8,6 @@ use crate::ui::Ui;
 use sciproof_core::escape::terminal::safe_text;
 use sciproof_core::ops::{SuggestInputsRequest, Suggestions};
 use sciproof_core::render::OutputFormat;
-use sciproof_core::trace::Tracer;
 use std::path::PathBuf;
 
 /// Exit code when the trace may have missed reads: nothing can be said about completeness.
@@ -29,11 +28,8 @@ pub struct Args {
     /// sees, instead of reporting the trace incomplete.
     #[arg(long)]
     deny_io_uring: bool,
-    /// How reads are observed: ptrace (every process, any language), python (the reference's
-    /// audit hook: only Python code), or auto (ptrace, or python where ptrace is not
-    /// permitted).
-    #[arg(long, default_value = "auto", value_parser = ["auto", "ptrace", "python"])]
-    tracer: String,
+    #[command(flatten)]
+    tracer: crate::flags::TracerFlag,
     #[arg(long, default_value = "text", value_parser = crate::flags::formats::<Suggestions>())]
     format: OutputFormat,
     /// The command and its arguments (after '--').
@@ -54,20 +50,14 @@ pub fn run(ui: &Ui, args: Args) -> Outcome {
             "no command given: sciproof suggest-inputs [--input P]... [--output P]... -- COMMAND",
         );
     }
-    let cwd = std::env::current_dir().map_err(|e| {
-        crate::error::CliError::Usage(format!("cannot read the working directory: {e}"))
-    })?;
+    let cwd = crate::flags::working_directory()?;
     let found = sciproof_core::ops::suggest_inputs(&SuggestInputsRequest {
         argv: args.command,
         cwd,
         declared: args.inputs.into_iter().chain(args.outputs).collect(),
         timeout: args.timeout,
         deny_io_uring: args.deny_io_uring,
-        tracer: match args.tracer.as_str() {
-            "ptrace" => Tracer::Ptrace,
-            "python" => Tracer::PythonAuditHook,
-            _ => Tracer::Auto,
-        },
+        tracer: args.tracer.tracer(),
     })?;
     if let Some(why) = &found.fell_back {
         ui.line(&format!(

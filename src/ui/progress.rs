@@ -28,6 +28,7 @@ impl Progress for TerminalProgress {
             (Unit::Bytes, _) => "{msg} [{bar:30}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta})",
             (Unit::Files, _) => "{msg} [{bar:30}] {pos}/{len} files ({eta})",
             (Unit::Claims, _) => "{msg} [{bar:30}] {pos}/{len} claims ({eta})",
+            (Unit::Runs, _) => "{msg} [{bar:30}] {pos}/{len} runs done {spinner} {elapsed}",
         };
         let style = ProgressStyle::with_template(template)
             .unwrap_or_else(|_| ProgressStyle::default_bar())

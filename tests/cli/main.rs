@@ -21,6 +21,7 @@ mod interop;
 mod list;
 mod policy;
 mod properties;
+mod record;
 mod reports;
 mod rerun;
 mod signing;

@@ -314,3 +314,32 @@ fn where_ptrace_is_refused_the_python_audit_hook_stands_in() {
     );
     assert_eq!(code, 2, "a shell script is invisible to the hook: {err}");
 }
+
+#[test]
+fn many_short_lived_processes_are_all_waited_for() {
+    // A child can stop, run and end before its parent's fork event is reported (waitpid
+    // reports in any order); such a child must not be waited for again.
+    let p = Project::new();
+    p.write("in.txt", "x\n");
+    for _ in 0..3 {
+        let (code, out, err) = suggest(
+            &p,
+            &[
+                "--timeout",
+                "120",
+                "--",
+                "sh",
+                "-c",
+                "i=0; while [ $i -lt 300 ]; do cat in.txt > /dev/null & i=$((i+1)); done; wait",
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(suggested(&out), ["in.txt"]);
+        let traced: usize = out
+            .rsplit("Processes and threads traced: ")
+            .next()
+            .and_then(|n| n.trim().trim_end_matches('.').parse().ok())
+            .unwrap();
+        assert!(traced > 300, "{traced}");
+    }
+}

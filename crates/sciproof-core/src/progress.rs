@@ -13,6 +13,8 @@ pub enum Unit {
     Files,
     /// Claims of a claim graph.
     Claims,
+    /// Runs of a command (`record`, `calibrate`).
+    Runs,
 }
 
 /// Receives progress events. Implementations must be cheap: `advance` is called per chunk.

@@ -14,6 +14,7 @@ pub mod json;
 pub mod npy;
 pub mod npz;
 pub mod rule;
+pub mod spread;
 pub mod value;
 
 pub use diff::{Difference, Kind};

@@ -16,6 +16,7 @@
 //! | [`sign()`] | [`SignRequest`] | [`Signed`] |
 //! | [`check_policy()`] | a policy file | [`Policy`](crate::policy::Policy) |
 //! | [`read_crate()`] | a crate folder or file | [`ReadCrate`](crate::checkcrate::read::ReadCrate) |
+//! | [`record()`] | [`RecordRequest`] | [`Recorded`] |
 //! | [`recover()`] | [`RecoverRequest`] | [`Recovered`] |
 //! | [`suggest_inputs()`] | [`SuggestInputsRequest`] | [`Suggestions`] |
 //! | [`demo()`] | a folder | [`DemoStep`]s as they happen, then whether all went as expected |
@@ -34,6 +35,7 @@ mod diff;
 mod export;
 pub mod graph;
 mod inspect;
+mod record;
 mod recover;
 mod sign;
 mod suggest_inputs;
@@ -50,6 +52,7 @@ pub use demo::{DemoStep, demo};
 pub use diff::{Compared, DiffRequest, diff};
 pub use export::{ExportKind, ExportOutcome, ExportRequest, Exported, export};
 pub use inspect::{InspectRequest, Inspection, inspect};
+pub use record::{RecordRequest, Recorded, record};
 pub use recover::{RecoverRequest, Recovered, recover};
 pub use sign::{SignRequest, Signed, sign};
 pub use suggest_inputs::{SuggestInputsRequest, Suggestions, suggest_inputs};

@@ -49,6 +49,7 @@ pub fn suggest_inputs(request: &SuggestInputsRequest) -> Result<Suggestions> {
         deny_io_uring: request.deny_io_uring,
         tracer: request.tracer,
         probes: false,
+        capture_output: false,
     })
     .map_err(|e| match e {
         TraceError::Interrupted(signal) => Error::Interrupted {

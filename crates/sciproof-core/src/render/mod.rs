@@ -25,6 +25,7 @@ pub mod html;
 pub mod ledger;
 pub mod manifest;
 pub mod policy;
+pub mod record;
 pub mod recover;
 pub mod report;
 pub mod sign;

@@ -91,6 +91,10 @@ pub struct Trace {
     pub method: Method,
     /// Why the system-call tracer could not be used, when the Python audit hook stood in.
     pub fell_back: Option<String>,
+    /// The end of the command's standard output, when it was captured.
+    pub stdout: Vec<u8>,
+    /// The end of its standard error, when it was captured.
+    pub stderr: Vec<u8>,
 }
 
 /// How file accesses are observed.
@@ -148,6 +152,9 @@ pub struct TraceRequest<'a> {
     /// Also stop at the calls that only look at a file (`stat`, `access`, `readlink`), to
     /// record them as probed. Opens that fail are probes too and are always recorded.
     pub probes: bool,
+    /// Capture the command's standard output and error (the end of each is kept in the
+    /// trace) instead of passing them on to sciproof's standard error.
+    pub capture_output: bool,
 }
 
 /// Why a command could not be traced.
@@ -174,7 +181,7 @@ pub enum TraceError {
 
 /// Runs `request.argv` to completion under the tracer and says what every process of it did to
 /// files. Its standard input is closed and its standard output goes to sciproof's standard
-/// error, so the caller's output stays its own. With [`Tracer::Auto`], where ptrace is not
+/// error, so the caller's output stays its own (or both are captured, on request). With [`Tracer::Auto`], where ptrace is not
 /// permitted the Python audit hook runs the command instead ([`Trace::fell_back`] says why).
 ///
 /// The tracer waits for any child of this process (`waitpid(-1)`): call it where no other

@@ -15,8 +15,10 @@ use super::Trace;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
 
-/// Folders whose files are never suggested (the reference's list).
-pub const EXCLUDED: [&str; 13] = [
+/// Folders whose files are never inputs nor outputs (the reference's lists for `record` and
+/// `suggest-inputs`, together).
+pub const IGNORED_FOLDERS: [&str; 14] = [
+    ".ipynb_checkpoints",
     ".git",
     ".hg",
     ".svn",
@@ -41,12 +43,13 @@ pub struct Undeclared {
     pub outside: Vec<PathBuf>,
 }
 
-/// Whether a path inside the project is in a folder that is never an input.
-fn excluded(relative: &Path) -> bool {
+/// Whether a path inside the project is in a folder whose files are never inputs nor outputs
+/// (or is sciproof's own).
+pub fn ignored(relative: &Path) -> bool {
     relative.components().any(|c| match c {
         Component::Normal(name) => {
             let name = name.to_string_lossy();
-            EXCLUDED.contains(&name.as_ref())
+            IGNORED_FOLDERS.contains(&name.as_ref())
                 || name.contains(".sciproof")
                 || name.starts_with(".sciproof-rerun-")
         }
@@ -125,7 +128,7 @@ pub fn undeclared(trace: &Trace, cwd: &Path, declared: &[PathBuf]) -> Undeclared
         }
         match real.strip_prefix(&root) {
             Ok(relative) => {
-                if excluded(relative) || declared.iter().any(|d| real.starts_with(d)) {
+                if ignored(relative) || declared.iter().any(|d| real.starts_with(d)) {
                     continue;
                 }
                 inputs.insert(

@@ -78,6 +78,8 @@ pub fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
     })?;
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     let mut trace = Trace {
+        stdout: run.stdout.text.clone().into_bytes(),
+        stderr: run.stderr.text.clone().into_bytes(),
         exit_code: run.exit_code,
         processes: 1,
         method: super::Method::PythonAuditHook,

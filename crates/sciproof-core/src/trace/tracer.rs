@@ -99,6 +99,22 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
         .collect();
     let c_cwd = c(request.cwd.as_os_str())?;
     let dev_null = CString::new("/dev/null").expect("no NUL");
+    // The command's standard output and error: pipes read by two threads (the last
+    // `OUTPUT_TAIL` bytes of each kept), or standard output sent to sciproof's standard error.
+    let pipes = if request.capture_output {
+        let mut out = [[0 as libc::c_int; 2]; 2];
+        for p in &mut out {
+            // SAFETY: pipe2 fills two descriptors that are closed below.
+            if unsafe { libc::pipe2(p.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+                return Err(TraceError::Failed(strerror(
+                    &std::io::Error::last_os_error(),
+                )));
+            }
+        }
+        Some(out)
+    } else {
+        None
+    };
     let mut argv_ptrs: Vec<*const libc::c_char> = c_args.iter().map(|a| a.as_ptr()).collect();
     argv_ptrs.push(std::ptr::null());
     let mut env_ptrs: Vec<*const libc::c_char> = c_env.iter().map(|a| a.as_ptr()).collect();
@@ -153,7 +169,11 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
                 libc::_exit(127);
             }
             let null = libc::open(dev_null.as_ptr(), libc::O_RDONLY);
-            if null < 0 || libc::dup2(null, 0) < 0 || libc::dup2(2, 1) < 0 {
+            let redirected = match pipes {
+                Some([out, err]) => libc::dup2(out[1], 1) >= 0 && libc::dup2(err[1], 2) >= 0,
+                None => libc::dup2(2, 1) >= 0,
+            };
+            if null < 0 || libc::dup2(null, 0) < 0 || !redirected {
                 fail(STAGE_SETUP);
             }
             if libc::chdir(c_cwd.as_ptr()) != 0 {
@@ -172,6 +192,15 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
     }
     // SAFETY: our copy of the write end; the child holds its own until exec or exit.
     unsafe { libc::close(report_write) };
+    let readers = pipes.map(|both| {
+        both.map(|[read, write]| {
+            // SAFETY: our copy of the write end is closed (the child has its own); the read
+            // end is owned by the reader thread from here on.
+            unsafe { libc::close(write) };
+            let file = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(read) };
+            std::thread::spawn(move || tail_of(file))
+        })
+    });
     // SAFETY: setpgid on our own child (both sides set it, as for the runner).
     unsafe { libc::setpgid(root, group_id) };
     let report = || {
@@ -268,6 +297,7 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
         noted: HashSet::new(),
         cwd: HashMap::new(),
         known: HashSet::from([root]),
+        gone: HashSet::new(),
     };
     let mut exit_code = None;
     loop {
@@ -287,6 +317,8 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
             let mut set = live.lock().unwrap_or_else(|e| e.into_inner());
             set.remove(&pid);
             state.known.remove(&pid);
+            state.gone.insert(pid);
+            state.fresh.remove(&pid);
             state.pending.remove(&pid);
             state.cwd.remove(&pid);
             if pid == root {
@@ -304,6 +336,7 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
         if !libc::WIFSTOPPED(status) {
             continue;
         }
+        state.gone.remove(&pid);
         if state.known.insert(pid) {
             live.lock().unwrap_or_else(|e| e.into_inner()).insert(pid);
             state.trace.processes += 1;
@@ -331,7 +364,9 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
             // SAFETY: the event's message is the new thread's ID.
             unsafe { libc::ptrace(libc::PTRACE_GETEVENTMSG, pid, 0, &mut child) };
             let child = child as libc::pid_t;
-            if state.known.insert(child) {
+            // The new process may have stopped, run and ended before this event was reported
+            // (waitpid reports in any order): then it is not waited for again.
+            if !state.gone.remove(&child) && state.known.insert(child) {
                 live.lock().unwrap_or_else(|e| e.into_inner()).insert(child);
                 state.trace.processes += 1;
                 state.fresh.insert(child);
@@ -383,6 +418,10 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
     let _ = guard.join();
     close_report();
     group.kill();
+    if let Some([out, err]) = readers {
+        state.trace.stdout = out.join().unwrap_or_default();
+        state.trace.stderr = err.join().unwrap_or_default();
+    }
     match stop.load(Ordering::SeqCst) {
         STOP_TIMEOUT => {
             return Err(TraceError::Timeout(crate::pyfmt::float_repr(
@@ -415,6 +454,8 @@ struct State {
     cwd: HashMap<libc::pid_t, PathBuf>,
     /// The threads being traced (the shared set is for the thread that stops them).
     known: HashSet<libc::pid_t>,
+    /// Threads that ended, until their ID is seen alive again.
+    gone: HashSet<libc::pid_t>,
 }
 
 impl State {
@@ -613,6 +654,29 @@ impl State {
             _ => {}
         }
     }
+}
+
+/// The most of a command's output kept when it is captured: its end.
+const OUTPUT_TAIL: usize = 64 * 1024;
+
+/// Reads `file` to its end, keeping the last [`OUTPUT_TAIL`] bytes.
+fn tail_of(mut file: std::fs::File) -> Vec<u8> {
+    use std::io::Read;
+    let mut kept: std::collections::VecDeque<u8> = std::collections::VecDeque::new();
+    let mut buffer = [0u8; 8192];
+    loop {
+        match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => {
+                kept.extend(&buffer[..n]);
+                let excess = kept.len().saturating_sub(OUTPUT_TAIL);
+                kept.drain(..excess);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    kept.into()
 }
 
 /// Waits for `pid`'s next change of state.

@@ -1,0 +1,160 @@
+//! `record`: inputs found by the system-call tracer in any language, outputs by what changed,
+//! tolerances from two runs; and against the reference on a Python project, the same answer.
+
+use crate::util::{Project, reference_cmd, reference_python};
+use std::process::Output;
+
+fn record(p: &Project, args: &[&str]) -> Output {
+    p.cmd().arg("record").args(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The line after "Equivalent command".
+fn equivalent(stdout: &str) -> String {
+    let mut lines = stdout.lines();
+    lines
+        .by_ref()
+        .find(|l| l.starts_with("Equivalent command"))
+        .expect("the equivalent command");
+    lines.next().unwrap().trim().to_string()
+}
+
+/// A Python experiment with a stable table, a metric that varies a little between runs, a
+/// timestamp, a state file it reads and rewrites, and a configuration.
+fn python_project(p: &Project) {
+    p.write("cfg.json", "{\"n\": 3}\n");
+    p.write("state.txt", "0\n");
+    p.write(
+        "exp.py",
+        "import json, os, random, time\n\
+         cfg = json.load(open('cfg.json'))\n\
+         count = int(open('state.txt').read()) + 1\n\
+         open('state.txt', 'w').write(f'{count}\\n')\n\
+         os.makedirs('res', exist_ok=True)\n\
+         json.dump({'acc': 0.9 + random.random() * 1e-9, 'n': cfg['n']}, open('res/metrics.json', 'w'))\n\
+         open('res/table.csv', 'w').write('x,y\\n1,2\\n')\n\
+         open('res/summary.txt', 'w').write('done\\n')\n\
+         open('res/stamp.txt', 'w').write(str(time.time_ns()))\n",
+    );
+}
+
+#[test]
+fn a_shell_script_and_the_programs_it_runs_are_recorded_with_their_inputs() {
+    let p = Project::new();
+    python_project(&p);
+    p.write("data.csv", "b,2\na,1\n");
+    p.write("run.sh", "python3 exp.py\nsort data.csv > res/sorted.csv\n");
+    let out = record(&p, &["--name", "r1", "--", "sh", "run.sh"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.starts_with("Evidence written to r1.sciproof.json\n  inputs found:   4\n  outputs, exact: 1\n  outputs, numeric: 3\n    res/metrics.json: varies between runs, tolerance rtol="), "{stdout}");
+    assert!(stdout.contains(
+        "  NOT declared: res/stamp.txt (differs between two identical runs and is not JSON/CSV/TSV)"
+    ));
+    assert!(stdout.contains(
+        "  NOT declared: state.txt (read and written by the command: it is state, not a result)"
+    ));
+    let command = equivalent(&stdout);
+    assert!(command.starts_with(
+        "sciproof capture --name r1 --input cfg.json --input data.csv --input exp.py --input run.sh --output res/summary.txt --output-numeric res/metrics.json --output-numeric res/sorted.csv --output-numeric res/table.csv --tolerance res/metrics.json rtol="
+    ), "the shell script's own inputs are found: {command}");
+    assert!(command.ends_with(" -- sh run.sh"));
+    // Each run started from the same state: the outputs of runs 1 and 2 were removed, and the
+    // state file was changed by each run (three runs: 3).
+    assert_eq!(p.read("state.txt"), "3\n");
+    // The evidence verifies, and the equivalent command captures the same declarations.
+    p.cmd()
+        .args(["verify", "r1.sciproof.json"])
+        .assert()
+        .success();
+    let manifest = p.read("r1.sciproof.json");
+    assert!(manifest.contains("\"path\": \"data.csv\""));
+}
+
+#[test]
+fn on_a_python_project_we_record_what_the_reference_records() {
+    let ours = Project::new();
+    let theirs = Project::new();
+    for p in [&ours, &theirs] {
+        python_project(p);
+    }
+    let python = reference_python();
+    let python = python.to_str().unwrap();
+    let mine = record(&ours, &["--name", "r", "--", python, "exp.py"]);
+    assert_eq!(mine.status.code(), Some(0), "{}", text(&mine.stderr));
+    let reference = reference_cmd(theirs.path())
+        .args(["record", "--name", "r", "--", python, "exp.py"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        reference.status.code(),
+        Some(0),
+        "{}",
+        text(&reference.stderr)
+    );
+    let (mine, reference) = (text(&mine.stdout), text(&reference.stdout));
+    // The same declarations; the tolerance of the varying metric comes from random noise, so
+    // only its form is compared.
+    let strip = |c: String| c.split(" --tolerance").next().unwrap().to_string();
+    assert_eq!(strip(equivalent(&mine)), strip(equivalent(&reference)));
+    let summary = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| {
+                l.starts_with("  ")
+                    && !l.contains("varies between runs")
+                    && !l.starts_with("  sciproof")
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(summary(&mine), summary(&reference));
+    // Both manifests verify with either tool.
+    ours.cmd()
+        .args(["verify", "r.sciproof.json"])
+        .assert()
+        .success();
+    let cross = reference_cmd(ours.path())
+        .args(["verify", "r.sciproof.json"])
+        .output()
+        .unwrap();
+    assert_eq!(cross.status.code(), Some(0), "{}", text(&cross.stdout));
+}
+
+#[test]
+fn runs_that_fail_or_change_nothing_record_nothing() {
+    let p = Project::new();
+    let out = record(
+        &p,
+        &["--name", "r", "--", "sh", "-c", "echo oops >&2; exit 3"],
+    );
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(
+        text(&out.stderr),
+        "error: the first run of the command failed (exit status 3); nothing was recorded\n  last lines of its standard error:\n    oops\n  (record needs a run that succeeds)\n"
+    );
+    let out = record(&p, &["--name", "r", "--", "true"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(text(&out.stderr).contains("created or changed no file below the working directory"));
+    // Not repeatable: the second run fails.
+    p.write("log", "");
+    p.write(
+        "once.sh",
+        "grep -q done log && exit 1\necho done >> log\nmkdir -p res\necho 1 > res/x.txt\n",
+    );
+    let out = record(&p, &["--name", "r", "--", "sh", "once.sh"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stdout));
+    assert!(text(&out.stderr).contains("the second run of the command failed (exit status 1)"));
+    assert!(!p.join("r.sciproof.json").exists());
+    // --fast: one run to find, one to capture, and a note that says so.
+    p.write("ok.sh", "mkdir -p res && date +%s%N > res/t.txt\n");
+    let out = record(&p, &["--name", "f", "--fast", "--", "sh", "ok.sh"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains(
+            "  note: determinism was not checked (--fast): every output is assumed stable"
+        )
+    );
+}
