@@ -3,6 +3,7 @@
 //! file per subcommand. No command module uses another's.
 
 mod badge;
+mod calibrate;
 mod capture;
 mod check_policy;
 mod checkcrate;
@@ -76,6 +77,8 @@ enum Command {
     CheckPolicy(check_policy::Args),
     /// Capture an experiment without declaring files: the command runs under a system-call tracer to find what it reads and writes, again to see which outputs are stable, then is captured (EXECUTES the command three times, twice with --fast).
     Record(record::Args),
+    /// Run the recorded command several times and measure how much its outputs vary (EXECUTES the command). Exit 0 STABLE, 1 VARIES, 2 declined.
+    Calibrate(calibrate::Args),
     /// Run a command once under a system-call tracer and list the files any of its processes read that are not declared (EXECUTES the command). Exit 0, 2 if the trace is incomplete.
     SuggestInputs(suggest_inputs::Args),
     /// Work with the claims of a manifest.
@@ -108,6 +111,7 @@ pub fn run(ui: &Ui, cli: Cli) -> Outcome {
         Command::CheckPolicy(args) => check_policy::run(ui, args),
         Command::SuggestInputs(args) => suggest_inputs::run(ui, args),
         Command::Record(args) => record::run(ui, args),
+        Command::Calibrate(args) => calibrate::run(ui, args),
         Command::Claims(command) => claims::run(ui, command),
         Command::Recover(args) => recover::run(ui, args),
         Command::Demo(args) => demo::run(ui, args),

@@ -158,3 +158,113 @@ fn runs_that_fail_or_change_nothing_record_nothing() {
         )
     );
 }
+
+/// The status word of each `[..]` line and the result of a calibration.
+fn verdicts(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("  [") || l.starts_with("RESULT:"))
+        .map(|l| l.split(':').next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn calibrate_measures_the_noise_and_gives_back_everything_as_it_was() {
+    let ours = Project::new();
+    let theirs = Project::new();
+    let python = reference_python();
+    let python = python.to_str().unwrap();
+    for p in [&ours, &theirs] {
+        p.write(
+            "exp.py",
+            "import json, os, random, time\nos.makedirs('res', exist_ok=True)\n\
+             json.dump({'acc': 0.9 + random.random() * 1e-6, 'n': 3}, open('res/metrics.json', 'w'))\n\
+             open('res/table.csv', 'w').write('x,y\\n1,2\\n')\n\
+             open('res/summary.txt', 'w').write('done\\n')\n\
+             open('res/stamp.txt', 'w').write(str(time.time_ns()))\n",
+        );
+        let capture = |cmd: &mut std::process::Command| {
+            cmd.args([
+                "capture",
+                "--name",
+                "c",
+                "--output",
+                "res/summary.txt",
+                "--output",
+                "res/stamp.txt",
+                "--output-numeric",
+                "res/metrics.json",
+                "--output-numeric",
+                "res/table.csv",
+                "--",
+                python,
+                "exp.py",
+            ]);
+        };
+        if std::ptr::eq(p, &ours) {
+            let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sciproof"));
+            cmd.current_dir(p.path());
+            capture(&mut cmd);
+            assert!(cmd.status().unwrap().success());
+        } else {
+            let mut cmd = reference_cmd(p.path());
+            capture(&mut cmd);
+            assert!(cmd.status().unwrap().success());
+        }
+    }
+    let before: Vec<String> = ["c.sciproof.json", "res/metrics.json", "res/stamp.txt"]
+        .iter()
+        .map(|f| ours.read(f))
+        .collect();
+    let out = ours
+        .cmd()
+        .args(["calibrate", "c.sciproof.json", "--runs", "3", "--yes"])
+        .output()
+        .unwrap();
+    let mine = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{mine}{}", text(&out.stderr));
+    assert!(mine.starts_with(
+        "SciProof calibration of 'c' (3 runs of the recorded command, plus the recorded baseline)\n"
+    ));
+    assert!(
+        mine.contains("  [OK] res/summary.txt (exact): identical in every run and as recorded")
+    );
+    assert!(mine.contains(
+        "  [DIFFERS] res/stamp.txt (exact): 3 different contents in 3 runs: not deterministic"
+    ));
+    assert!(
+        mine.contains("  [DIFFERS] res/metrics.json (numeric): varies by up to "),
+        "{mine}"
+    );
+    assert!(mine.contains("value(s) outside the recorded tolerance (rtol=1e-09, atol=0.0)"));
+    assert!(mine.contains("           suggestion: --tolerance res/metrics.json 'rtol="));
+    assert!(
+        mine.contains("  [OK] res/table.csv (numeric): identical in every run and as recorded")
+    );
+    assert!(mine.ends_with("RESULT: VARIES\n"));
+    // Nothing of the evidence or the outputs changed.
+    let after: Vec<String> = ["c.sciproof.json", "res/metrics.json", "res/stamp.txt"]
+        .iter()
+        .map(|f| ours.read(f))
+        .collect();
+    assert_eq!(before, after);
+    ours.cmd()
+        .args(["verify", "c.sciproof.json"])
+        .assert()
+        .success();
+    // The reference gives the same verdicts on the same experiment.
+    let reference = reference_cmd(theirs.path())
+        .args(["calibrate", "c.sciproof.json", "--runs", "3", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(reference.status.code(), Some(1));
+    assert_eq!(verdicts(&mine), verdicts(&text(&reference.stdout)));
+    // Too few runs is a usage error.
+    let out = ours
+        .cmd()
+        .args(["calibrate", "c.sciproof.json", "--runs", "1", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(text(&out.stderr).contains("--runs must be between 2 and 50"));
+}

@@ -63,6 +63,7 @@
 //! I/O and tested in isolation.
 
 pub mod badge;
+pub mod calibrate;
 pub mod capture;
 pub mod checkcrate;
 pub mod claims;

@@ -14,6 +14,8 @@ pub enum Op {
     Update,
     /// `sciproof verify --rerun` (and `badge --rerun`).
     Rerun,
+    /// `sciproof calibrate`.
+    Calibrate,
 }
 
 impl Op {
@@ -23,10 +25,11 @@ impl Op {
             Op::Capture => "capture",
             Op::Update => "update",
             Op::Rerun => "rerun",
+            Op::Calibrate => "calibrate",
         }
     }
     fn parse(s: &str) -> Option<Op> {
-        [Op::Capture, Op::Update, Op::Rerun]
+        [Op::Capture, Op::Update, Op::Rerun, Op::Calibrate]
             .into_iter()
             .find(|o| o.as_str() == s)
     }

@@ -16,6 +16,7 @@
 //! | [`sign()`] | [`SignRequest`] | [`Signed`] |
 //! | [`check_policy()`] | a policy file | [`Policy`](crate::policy::Policy) |
 //! | [`read_crate()`] | a crate folder or file | [`ReadCrate`](crate::checkcrate::read::ReadCrate) |
+//! | [`calibrate()`] | [`CalibrateRequest`](crate::calibrate::CalibrateRequest) | [`Calibration`](crate::calibrate::Calibration) |
 //! | [`record()`] | [`RecordRequest`] | [`Recorded`] |
 //! | [`recover()`] | [`RecoverRequest`] | [`Recovered`] |
 //! | [`suggest_inputs()`] | [`SuggestInputsRequest`] | [`Suggestions`] |
@@ -42,6 +43,7 @@ mod suggest_inputs;
 mod update;
 mod verify;
 
+pub use crate::calibrate::calibrate;
 pub use crate::ledger::list;
 pub use badge::{Badge, BadgeRequest, badge};
 pub use capture::capture;

@@ -15,6 +15,7 @@
 //! one renderer in that model's file below and one line in its list.
 
 pub mod badge;
+pub mod calibrate;
 pub mod capture;
 pub mod claims_check;
 pub mod crate_read;

@@ -217,7 +217,9 @@ fn not_producible(path: &Path, directory: bool) -> Option<&'static str> {
     Some(crate::untrusted::describe(&meta))
 }
 
-fn digest_of(path: &Path, directory: bool) -> Option<String> {
+/// The SHA-256 of the file, or the tree digest of the folder, at `path` (`None` when absent or
+/// unreadable).
+pub(crate) fn digest_of(path: &Path, directory: bool) -> Option<String> {
     let meta = std::fs::symlink_metadata(path).ok()?;
     if directory {
         meta.is_dir()
