@@ -77,6 +77,16 @@ pub struct RerunFlags {
     /// Stop the rerun after this many seconds.
     #[arg(long, value_name = "SECONDS", default_value = "3600.0", value_parser = py_float)]
     pub timeout: f64,
+    /// With --rerun: trace the command at the system-call level and warn about files inside
+    /// the working directory it read but the manifest does not declare, and declared inputs it
+    /// never read.
+    #[arg(long)]
+    pub trace: bool,
+    /// With --rerun: as --trace, but each such file makes an INCONCLUSIVE check.
+    #[arg(long)]
+    pub strict_inputs: bool,
+    #[command(flatten)]
+    pub tracer: TracerFlag,
 }
 
 /// A timeout must be a positive number of seconds.
@@ -110,12 +120,19 @@ impl RerunFlags {
             clean_env: self.clean_env,
             pass_env,
             timeout: self.timeout,
+            trace: (self.trace || self.strict_inputs).then(|| {
+                sciproof_core::capture::TraceOptions {
+                    tracer: self.tracer.tracer(),
+                    strict: self.strict_inputs,
+                }
+            }),
         })
     }
 }
 
-/// `--tracer`: how a command's file reads are observed (`suggest-inputs`, `record`).
-#[derive(Args)]
+/// `--tracer`: how a command's file reads are observed (`suggest-inputs`, `record`, `capture
+/// --trace`, `verify --rerun --trace`).
+#[derive(Args, Debug)]
 pub struct TracerFlag {
     /// How reads are observed: ptrace (every process, any language), python (the reference's
     /// audit hook: only Python code), or auto (ptrace, or python where ptrace is not

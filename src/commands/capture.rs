@@ -4,7 +4,9 @@ use super::Outcome;
 use crate::error::{CliError, usage};
 use crate::flags::{pairs, py_float};
 use crate::ui::Ui;
-use sciproof_core::capture::{CaptureRequest, DEFAULT_MAX_LOG_BYTES, parse_tolerance_settings};
+use sciproof_core::capture::{
+    CaptureRequest, DEFAULT_MAX_LOG_BYTES, TraceOptions, parse_tolerance_settings,
+};
 use sciproof_core::render::OutputFormat;
 
 #[derive(clap::Args)]
@@ -55,6 +57,16 @@ pub struct Args {
     /// Exit with status 0 even if the command failed (evidence is written either way).
     #[arg(long)]
     allow_nonzero: bool,
+    /// Trace the run at the system-call level and warn about files inside the working
+    /// directory it read but that are not declared, and declared inputs it never read (the
+    /// manifest records the result).
+    #[arg(long)]
+    trace: bool,
+    /// With the trace (implied), refuse the capture instead of warning.
+    #[arg(long)]
+    strict_inputs: bool,
+    #[command(flatten)]
+    tracer: crate::flags::TracerFlag,
     /// The command and its arguments (after '--').
     #[arg(
         trailing_var_arg = true,
@@ -135,6 +147,10 @@ pub fn run(ui: &Ui, args: Args) -> Outcome {
         record_hardware: args.record_hardware,
         progress: progress.as_ref(),
         wait: ui.wait(),
+        trace: (args.trace || args.strict_inputs).then(|| TraceOptions {
+            tracer: args.tracer.tracer(),
+            strict: args.strict_inputs,
+        }),
     })?;
     ui.recovered(&result.recovered);
     for w in &result.warnings {

@@ -343,3 +343,116 @@ fn many_short_lived_processes_are_all_waited_for() {
         assert!(traced > 300, "{traced}");
     }
 }
+
+#[test]
+fn capture_and_rerun_with_trace_say_what_is_read_but_not_declared() {
+    let p = Project::new();
+    p.write("cfg.json", "{}\n");
+    p.write("data.csv", "a,b\n1,2\n");
+    p.write("unused.txt", "never read\n");
+    p.write("run.sh", "cat cfg.json data.csv > out.txt\n");
+    let capture = |extra: &[&str]| {
+        let mut cmd = p.cmd();
+        cmd.args(["capture", "--name", "t", "--force"])
+            .args(extra)
+            .args([
+                "--input",
+                "cfg.json",
+                "--input",
+                "unused.txt",
+                "--output",
+                "out.txt",
+            ])
+            .args(["--", "sh", "run.sh"]);
+        cmd.output().unwrap()
+    };
+    // --strict-inputs refuses, and writes nothing.
+    let out = capture(&["--strict-inputs"]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--strict-inputs: the command read 2 file(s) inside the working directory that are not declared as inputs: 'data.csv', 'run.sh'"),
+        "{err}"
+    );
+    assert!(err.contains("the command never read 1 declared input(s): 'unused.txt'"));
+    assert!(!p.join("t.sciproof.json").exists());
+    // --trace warns, and the manifest records what the trace saw.
+    let out = capture(&["--trace"]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warning: the command read 2 file(s)"), "{err}");
+    let manifest = sciproof_core::json::parse(&p.read("t.sciproof.json")).unwrap();
+    let trace = manifest
+        .as_object()
+        .unwrap()
+        .get("trace")
+        .unwrap()
+        .as_object()
+        .unwrap();
+    assert_eq!(trace.get("method").and_then(|v| v.as_str()), Some("ptrace"));
+    let list = |k: &str| -> Vec<String> {
+        trace
+            .get(k)
+            .and_then(|v| v.as_array())
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(list("undeclared_reads"), ["data.csv", "run.sh"]);
+    assert_eq!(list("unread_inputs"), ["unused.txt"]);
+    // The reference reads such a manifest (it ignores the key) and verifies it.
+    let reference = crate::util::reference_cmd(p.path())
+        .args(["verify", "t.sciproof.json"])
+        .output()
+        .unwrap();
+    assert_eq!(reference.status.code(), Some(0), "{reference:?}");
+    // A traced rerun warns; with --strict-inputs each finding is an INCONCLUSIVE check.
+    let out = p
+        .cmd()
+        .args(["verify", "t.sciproof.json", "--rerun", "--yes", "--trace"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("warning: the command never read 1 declared input(s): 'unused.txt'")
+    );
+    let out = p
+        .cmd()
+        .args([
+            "verify",
+            "t.sciproof.json",
+            "--rerun",
+            "--yes",
+            "--strict-inputs",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.matches("INCONCLUSIVE").count() >= 2, "{text}");
+    assert!(text.contains("inputs (trace)"), "{text}");
+    // Declared completely: nothing to say but that the trace was taken.
+    p.cmd()
+        .args(["capture", "--name", "t", "--force", "--strict-inputs"])
+        .args([
+            "--input", "cfg.json", "--input", "data.csv", "--input", "run.sh",
+        ])
+        .args(["--output", "out.txt", "--", "sh", "run.sh"])
+        .assert()
+        .success();
+    let out = p
+        .cmd()
+        .args([
+            "verify",
+            "t.sciproof.json",
+            "--rerun",
+            "--yes",
+            "--strict-inputs",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("the rerun was traced (ptrace"));
+}

@@ -147,6 +147,7 @@ pub fn run(dir: &Path, on_step: &mut dyn FnMut(&DemoStep)) -> Result<bool> {
         record_hardware: false,
         progress: &NoProgress,
         wait: crate::commit::lock::Wait::No,
+        trace: None,
     };
     let captured = crate::ops::capture(&request)?;
     let m = &captured.manifest;
@@ -184,6 +185,7 @@ pub fn run(dir: &Path, on_step: &mut dyn FnMut(&DemoStep)) -> Result<bool> {
             clean_env: true,
             pass_env: Vec::new(),
             timeout: 60.0,
+            trace: None,
         }),
         wait: crate::commit::lock::Wait::No,
         policy: None,

@@ -55,9 +55,20 @@ pub struct ExecResult {
     pub duration_seconds: f64,
 }
 
-fn capture_stream(mut reader: impl Read, max_bytes: usize) -> Stream {
+fn capture_stream(reader: impl Read, max_bytes: usize) -> Stream {
+    capture_stream_and_tail(reader, max_bytes, 0).0
+}
+
+/// Reads `reader` to its end: its SHA-256, size and first `max_bytes` (the manifest's
+/// [`Stream`]), and its last `tail` bytes (the end of a failed command's errors).
+pub(crate) fn capture_stream_and_tail(
+    mut reader: impl Read,
+    max_bytes: usize,
+    tail: usize,
+) -> (Stream, Vec<u8>) {
     let mut hasher = Sha256::new();
     let mut kept = Vec::new();
+    let mut last: std::collections::VecDeque<u8> = std::collections::VecDeque::new();
     let mut size = 0u64;
     let mut buffer = vec![0u8; 64 * 1024];
     loop {
@@ -69,18 +80,26 @@ fn capture_stream(mut reader: impl Read, max_bytes: usize) -> Stream {
                     let room = max_bytes - kept.len();
                     kept.extend_from_slice(&buffer[..n.min(room)]);
                 }
+                if tail > 0 {
+                    last.extend(&buffer[..n]);
+                    let excess = last.len().saturating_sub(tail);
+                    last.drain(..excess);
+                }
                 size += n as u64;
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         }
     }
-    Stream {
-        sha256: hex::encode(hasher.finalize()),
-        size,
-        truncated: size > max_bytes as u64,
-        text: String::from_utf8_lossy(&kept).into_owned(),
-    }
+    (
+        Stream {
+            sha256: hex::encode(hasher.finalize()),
+            size,
+            truncated: size > max_bytes as u64,
+            text: String::from_utf8_lossy(&kept).into_owned(),
+        },
+        last.into(),
+    )
 }
 
 /// The exit code as the reference records it: the status, or minus the signal number.

@@ -139,6 +139,7 @@ pub fn declarations_of<'a>(
         progress,
         // The caller holds the evidence's lock already.
         wait: Wait::No,
+        trace: None,
     }
 }
 

@@ -79,6 +79,18 @@ pub struct CaptureRequest<'a> {
     pub progress: &'a dyn Progress,
     /// What to do when another sciproof is writing the same evidence.
     pub wait: Wait<'a>,
+    /// Trace the run and report what it read that is not declared (`--trace`).
+    pub trace: Option<TraceOptions>,
+}
+
+/// How a capture traces its run.
+#[derive(Debug, Clone, Copy)]
+pub struct TraceOptions {
+    /// How reads are observed.
+    pub tracer: crate::trace::Tracer,
+    /// Refuse the capture when the command read an undeclared file inside the working
+    /// directory, never read a declared input, or could not be traced completely.
+    pub strict: bool,
 }
 
 /// A successful capture.
@@ -458,7 +470,7 @@ pub(crate) fn record_planned(
 
     let trusted = crate::stat::ctime_trusted(base);
     let started = SystemTime::now();
-    let result = run(req, base)?;
+    let (result, traced) = run(req, base)?;
     for (input, keys) in inputs.iter().zip(&input_keys) {
         if !input_unchanged(base, input, keys, started, trusted, progress) {
             return fail(format!(
@@ -489,7 +501,18 @@ pub(crate) fn record_planned(
     check_nesting(&declared).map_err(Error::Capture)?;
     let has_directory = declared.iter().any(|(_, d)| *d);
     check_claims_at_capture(base, &plan.claims, &outputs, &mut warnings)?;
-    let manifest = build_manifest(
+    let trace = match (&traced, req.trace) {
+        (Some(t), Some(options)) => Some(trace_record(
+            base,
+            t,
+            &inputs,
+            &outputs,
+            options,
+            &mut warnings,
+        )?),
+        _ => None,
+    };
+    let mut manifest = build_manifest(
         req,
         plan.claims,
         has_directory,
@@ -499,6 +522,7 @@ pub(crate) fn record_planned(
         result,
         outputs,
     );
+    manifest.trace = trace;
     let value = crate::manifest::to_json(&manifest);
     crate::manifest::validate(&value).map_err(|e| {
         Error::Capture(format!(
@@ -589,22 +613,55 @@ fn setting_for(tolerances: &[(String, ToleranceSetting)], relative: &str) -> Tol
         .unwrap_or_default()
 }
 
-fn run(req: &CaptureRequest, base: &Path) -> Result<crate::runner::ExecResult> {
+fn run(
+    req: &CaptureRequest,
+    base: &Path,
+) -> Result<(crate::runner::ExecResult, Option<crate::trace::Trace>)> {
     req.progress.begin(
         &format!("running {}", req.argv[0]),
         0,
         crate::progress::Unit::Bytes,
     );
-    let run = run_command(
-        &req.argv,
-        base,
-        req.timeout,
-        None,
-        usize::try_from(req.max_log_bytes).unwrap_or(usize::MAX),
-    );
+    let keep = usize::try_from(req.max_log_bytes).unwrap_or(usize::MAX);
+    if let Some(options) = req.trace {
+        let started = std::time::Instant::now();
+        let traced = crate::trace::trace(&crate::trace::TraceRequest {
+            argv: &req.argv,
+            cwd: base,
+            env: None,
+            timeout: req.timeout,
+            deny_io_uring: false,
+            tracer: options.tracer,
+            probes: false,
+            capture_output: Some(keep),
+        });
+        req.progress.finish();
+        let mut traced = traced.map_err(|e| match e {
+            crate::trace::TraceError::Interrupted(signal) => Error::Interrupted {
+                signal,
+                detail: "the command was stopped; no evidence was written".into(),
+            },
+            crate::trace::TraceError::Timeout(s) => Error::Capture(format!(
+                "command did not finish within {s} seconds; no evidence was written"
+            )),
+            e => Error::Trace(e),
+        })?;
+        let (stdout, stderr) = traced
+            .output
+            .take()
+            .ok_or_else(|| Error::Capture("the traced run's output was not captured".into()))?;
+        let result = crate::runner::ExecResult {
+            exit_code: traced.exit_code,
+            stdout,
+            stderr,
+            duration_seconds: started.elapsed().as_secs_f64(),
+        };
+        return Ok((result, Some(traced)));
+    }
+    let run = run_command(&req.argv, base, req.timeout, None, keep);
     req.progress.finish();
     match run {
-        Ok(r) => Ok(r),
+        Ok(r) => Ok((r, None)),
         Err(RunError::Interrupted(signal)) => Err(Error::Interrupted {
             signal,
             detail: "the command was stopped; no evidence was written".into(),
@@ -822,7 +879,39 @@ fn build_manifest(
         outputs,
         claims,
         note: req.note.clone(),
+        trace: None,
     }
+}
+
+/// What the trace of the run says about the declarations: files read inside the working
+/// directory that are not declared, declared inputs never read, and whether the trace is
+/// complete. Warnings, or with `strict` a refusal (nothing is written).
+fn trace_record(
+    base: &Path,
+    traced: &crate::trace::Trace,
+    inputs: &[Input],
+    outputs: &[Output],
+    options: TraceOptions,
+    warnings: &mut Vec<String>,
+) -> Result<crate::manifest::TraceRecord> {
+    let inputs: Vec<String> = inputs.iter().map(|i| i.path.clone()).collect();
+    let outputs: Vec<String> = outputs.iter().map(|o| o.path.clone()).collect();
+    let found = crate::trace::project::findings(traced, base, &inputs, &outputs);
+    let problems = found.problems;
+    if options.strict && !problems.is_empty() {
+        return fail(format!(
+            "--strict-inputs: {}. No evidence was written.",
+            problems.join("; ")
+        ));
+    }
+    warnings.extend(problems);
+    Ok(crate::manifest::TraceRecord {
+        method: traced.method.name().to_string(),
+        complete: traced.incomplete.is_empty(),
+        processes: traced.processes as u64,
+        undeclared_reads: found.undeclared,
+        unread_inputs: found.unread,
+    })
 }
 
 #[cfg(test)]

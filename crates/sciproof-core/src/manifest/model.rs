@@ -68,6 +68,25 @@ pub struct Manifest {
     pub claims: Vec<Claim>,
     /// Free text.
     pub note: Option<String>,
+    /// What a system-call trace of the run showed (`capture --trace`).
+    pub trace: Option<TraceRecord>,
+}
+
+/// What a trace of the captured run showed, stored under the manifest's own key `trace`.
+/// Readers that do not know the key ignore it (sciproof 0.4.1 ignores unknown keys at every
+/// level), so such a manifest stays readable and verifiable by them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceRecord {
+    /// How reads were observed: `ptrace` or `python-audit-hook`.
+    pub method: String,
+    /// Whether the trace saw everything it could (no io_uring, no foreign ABI, the hook loaded).
+    pub complete: bool,
+    /// Processes and threads traced.
+    pub processes: u64,
+    /// Files inside the working directory the command read but the manifest does not declare.
+    pub undeclared_reads: Vec<String>,
+    /// Declared inputs the command never read.
+    pub unread_inputs: Vec<String>,
 }
 
 /// The recorded command (never run through a shell; `cwd` is always `.`).

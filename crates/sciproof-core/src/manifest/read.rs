@@ -810,6 +810,7 @@ pub fn validate(data: &Value) -> Result<Manifest> {
     let argv = check_command(manifest)?;
     let environment = check_environment(manifest, minor)?;
     let note = check_note(manifest.get("note"), minor)?;
+    let trace = check_trace(manifest.get("trace"))?;
     let dependencies = check_dependencies(manifest)?;
     let git = check_git(manifest)?;
     let mut declared = Declared::default();
@@ -838,7 +839,45 @@ pub fn validate(data: &Value) -> Result<Manifest> {
         outputs,
         claims,
         note,
+        trace,
     })
+}
+
+/// `trace`: sciproof's record of a traced capture (absent or null: none).
+fn check_trace(value: Option<&Value>) -> Result<Option<TraceRecord>> {
+    let Some(value) = value.filter(|v| !matches!(v, Value::Null)) else {
+        return Ok(None);
+    };
+    let o = as_object(Some(value), "trace")?;
+    let method = get_str(o, "method", "trace")?.to_string();
+    let complete = matches!(get(o, "complete", Ty::Bool, "trace")?, Value::Bool(true));
+    let Value::Number(Number::Int(n)) = get(o, "processes", Ty::Int, "trace")? else {
+        unreachable!("checked by get")
+    };
+    let processes = n
+        .to_u64()
+        .ok_or_else(|| fail("trace.processes", "expected a count >= 0"))?;
+    let list = |key: &str| -> Result<Vec<String>> {
+        let Value::Array(items) = get(o, key, Ty::List, "trace")? else {
+            unreachable!("checked by get")
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                v.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| fail(&format!("trace.{key}[{i}]"), "expected a string"))
+            })
+            .collect()
+    };
+    Ok(Some(TraceRecord {
+        method,
+        complete,
+        processes,
+        undeclared_reads: list("undeclared_reads")?,
+        unread_inputs: list("unread_inputs")?,
+    }))
 }
 
 /// Parses and validates manifest text.

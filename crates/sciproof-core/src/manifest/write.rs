@@ -175,6 +175,19 @@ pub fn to_json(m: &Manifest) -> Value {
     if let Some(note) = &m.note {
         o.insert("note", note);
     }
+    if let Some(t) = &m.trace {
+        let strings =
+            |v: &[String]| Value::Array(v.iter().map(|s| Value::from(s.as_str())).collect());
+        o.insert(
+            "trace",
+            Object::new()
+                .with("method", t.method.as_str())
+                .with("complete", Value::Bool(t.complete))
+                .with("processes", Value::from(t.processes as i64))
+                .with("undeclared_reads", strings(&t.undeclared_reads))
+                .with("unread_inputs", strings(&t.unread_inputs)),
+        );
+    }
     o.into()
 }
 

@@ -306,11 +306,12 @@ pub fn record(request: &RecordRequest) -> Result<Recorded> {
     let traced = trace(&TraceRequest {
         argv: &request.argv,
         cwd: &base,
+        env: None,
         timeout: request.timeout,
         deny_io_uring: false,
         tracer: request.tracer,
         probes: false,
-        capture_output: true,
+        capture_output: Some(0),
     })
     .map_err(|e| match e {
         TraceError::Interrupted(signal) => {
@@ -329,7 +330,7 @@ pub fn record(request: &RecordRequest) -> Result<Recorded> {
         return Err(failed(
             "first",
             traced.exit_code,
-            &traced.stderr,
+            &traced.stderr_tail,
             "record needs a run that succeeds",
         ));
     }
@@ -530,6 +531,7 @@ pub fn record(request: &RecordRequest) -> Result<Recorded> {
         record_hardware: request.record_hardware,
         progress: request.progress,
         wait: request.wait,
+        trace: None,
     })?;
     exact.sort();
     numeric.sort();

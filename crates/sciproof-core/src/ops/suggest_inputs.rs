@@ -45,11 +45,12 @@ pub fn suggest_inputs(request: &SuggestInputsRequest) -> Result<Suggestions> {
     let traced = trace(&TraceRequest {
         argv: &request.argv,
         cwd: &request.cwd,
+        env: None,
         timeout: request.timeout,
         deny_io_uring: request.deny_io_uring,
         tracer: request.tracer,
         probes: false,
-        capture_output: false,
+        capture_output: None,
     })
     .map_err(|e| match e {
         TraceError::Interrupted(signal) => Error::Interrupted {

@@ -75,7 +75,7 @@ impl Access {
 }
 
 /// What a traced command did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Trace {
     /// Every absolute path a process of the command touched, as the process named it (symbolic
     /// links in it are not resolved: the caller decides), with what it did.
@@ -91,10 +91,10 @@ pub struct Trace {
     pub method: Method,
     /// Why the system-call tracer could not be used, when the Python audit hook stood in.
     pub fell_back: Option<String>,
-    /// The end of the command's standard output, when it was captured.
-    pub stdout: Vec<u8>,
-    /// The end of its standard error, when it was captured.
-    pub stderr: Vec<u8>,
+    /// The command's standard output and error as a manifest records them, when captured.
+    pub output: Option<(crate::manifest::Stream, crate::manifest::Stream)>,
+    /// The end of its standard error (the last 64 KiB), when captured.
+    pub stderr_tail: Vec<u8>,
 }
 
 /// How file accesses are observed.
@@ -142,6 +142,8 @@ pub struct TraceRequest<'a> {
     pub argv: &'a [String],
     /// Its working directory.
     pub cwd: &'a Path,
+    /// Its complete environment, or `None` for this process's.
+    pub env: Option<&'a std::collections::BTreeMap<String, String>>,
     /// Stop it (and everything it started) after this many seconds.
     pub timeout: Option<f64>,
     /// Refuse `io_uring_setup` with `ENOSYS` (programs then fall back to ordinary system calls,
@@ -152,9 +154,10 @@ pub struct TraceRequest<'a> {
     /// Also stop at the calls that only look at a file (`stat`, `access`, `readlink`), to
     /// record them as probed. Opens that fail are probes too and are always recorded.
     pub probes: bool,
-    /// Capture the command's standard output and error (the end of each is kept in the
-    /// trace) instead of passing them on to sciproof's standard error.
-    pub capture_output: bool,
+    /// Capture the command's standard output and error, keeping this many bytes of each from
+    /// the start (with the digest and size of all, as a manifest records them) and the end of
+    /// its errors, instead of passing them on to sciproof's standard error.
+    pub capture_output: Option<usize>,
 }
 
 /// Why a command could not be traced.

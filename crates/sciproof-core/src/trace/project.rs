@@ -153,6 +153,84 @@ pub fn undeclared(trace: &Trace, cwd: &Path, declared: &[PathBuf]) -> Undeclared
     }
 }
 
+/// What a trace says about a run's declarations.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Findings {
+    /// Files inside the working directory the command read that are not declared.
+    pub undeclared: Vec<String>,
+    /// Declared inputs (files or folders) of which the command read nothing.
+    pub unread: Vec<String>,
+    /// Each thing worth saying, as a sentence: the two lists, why the trace is incomplete,
+    /// and the fallback to Python's audit hook.
+    pub problems: Vec<String>,
+}
+
+/// Most files named in one sentence.
+const LISTED: usize = 20;
+
+fn listed(items: &[String]) -> String {
+    let mut shown: Vec<String> = items
+        .iter()
+        .take(LISTED)
+        .map(|p| crate::pyfmt::str_repr(p))
+        .collect();
+    if items.len() > LISTED {
+        shown.push(format!("and {} more", items.len() - LISTED));
+    }
+    shown.join(", ")
+}
+
+/// Reads `trace` against the declared `inputs` and `outputs` (manifest paths) of a run in
+/// `base`.
+pub fn findings(trace: &Trace, base: &Path, inputs: &[String], outputs: &[String]) -> Findings {
+    let declared: Vec<PathBuf> = inputs.iter().chain(outputs).map(PathBuf::from).collect();
+    let undeclared = undeclared(trace, base, &declared).inputs;
+    let root = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
+    let read: Vec<&PathBuf> = trace
+        .files
+        .iter()
+        .filter(|(_, a)| a.is_input())
+        .map(|(p, _)| p)
+        .collect();
+    let unread: Vec<String> = inputs
+        .iter()
+        .filter(|i| {
+            let full = root.join(i);
+            let real = std::fs::canonicalize(&full).unwrap_or_else(|_| full.clone());
+            !read
+                .iter()
+                .any(|p| p.starts_with(&full) || p.starts_with(&real))
+        })
+        .cloned()
+        .collect();
+    let mut problems = Vec::new();
+    if !undeclared.is_empty() {
+        problems.push(format!(
+            "the command read {} file(s) inside the working directory that are not declared as inputs: {} (declare them with --input)",
+            undeclared.len(),
+            listed(&undeclared)
+        ));
+    }
+    if !unread.is_empty() {
+        problems.push(format!(
+            "the command never read {} declared input(s): {}",
+            unread.len(),
+            listed(&unread)
+        ));
+    }
+    problems.extend(trace.incomplete.iter().cloned());
+    if let Some(why) = &trace.fell_back {
+        problems.push(format!(
+            "{why}; reads were observed with Python's audit hook, which sees only files Python code opens"
+        ));
+    }
+    Findings {
+        undeclared,
+        unread,
+        problems,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -55,31 +55,31 @@ pub fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
         .map_err(failed)?;
     std::fs::write(dir.path().join("sitecustomize.py"), SITECUSTOMIZE).map_err(failed)?;
     let log = dir.path().join("reads.log");
-    let mut env: BTreeMap<String, String> = std::env::vars().collect();
+    let mut env: BTreeMap<String, String> = match request.env {
+        Some(env) => env.clone(),
+        None => std::env::vars().collect(),
+    };
     let path = match env.get("PYTHONPATH") {
         Some(p) if !p.is_empty() => format!("{}:{p}", dir.path().display()),
         _ => dir.path().display().to_string(),
     };
     env.insert("PYTHONPATH".into(), path);
     env.insert("SCIPROOF_AUDIT_LOG".into(), log.display().to_string());
-    let run = run_command(
-        request.argv,
-        request.cwd,
-        request.timeout,
-        Some(&env),
-        64 * 1024,
-    )
-    .map_err(|e| match e {
-        RunError::NotRunnable(m) => TraceError::NotRunnable(m),
-        RunError::Timeout(_) => {
-            TraceError::Timeout(crate::pyfmt::float_repr(request.timeout.unwrap_or(0.0)))
-        }
-        RunError::Interrupted(s) => TraceError::Interrupted(s),
-    })?;
+    let keep = request.capture_output.unwrap_or(64 * 1024);
+    let run =
+        run_command(request.argv, request.cwd, request.timeout, Some(&env), keep).map_err(|e| {
+            match e {
+                RunError::NotRunnable(m) => TraceError::NotRunnable(m),
+                RunError::Timeout(_) => {
+                    TraceError::Timeout(crate::pyfmt::float_repr(request.timeout.unwrap_or(0.0)))
+                }
+                RunError::Interrupted(s) => TraceError::Interrupted(s),
+            }
+        })?;
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     let mut trace = Trace {
-        stdout: run.stdout.text.clone().into_bytes(),
-        stderr: run.stderr.text.clone().into_bytes(),
+        stderr_tail: run.stderr.text.clone().into_bytes(),
+        output: Some((run.stdout.clone(), run.stderr.clone())),
         exit_code: run.exit_code,
         processes: 1,
         method: super::Method::PythonAuditHook,

@@ -15,7 +15,7 @@ use super::syscalls::{Flags, Kind, NATIVE_ARCH, X32_BIT, table};
 use super::{Access, Trace, TraceError, TraceRequest};
 use crate::error::strerror;
 use crate::interrupt;
-use crate::runner::ProcessGroup;
+use crate::runner::{ProcessGroup, capture_stream_and_tail};
 use std::collections::{HashMap, HashSet};
 use std::ffi::{CString, OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -89,7 +89,15 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
         .iter()
         .map(|a| c(OsStr::new(a)))
         .collect::<Result<_, _>>()?;
-    let c_env: Vec<CString> = std::env::vars_os()
+    let environment: Vec<(OsString, OsString)> = match request.env {
+        Some(env) => env
+            .iter()
+            .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+            .collect(),
+        None => std::env::vars_os().collect(),
+    };
+    let c_env: Vec<CString> = environment
+        .into_iter()
         .map(|(k, v)| {
             let mut kv = k.into_vec();
             kv.push(b'=');
@@ -101,7 +109,8 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
     let dev_null = CString::new("/dev/null").expect("no NUL");
     // The command's standard output and error: pipes read by two threads (the last
     // `OUTPUT_TAIL` bytes of each kept), or standard output sent to sciproof's standard error.
-    let pipes = if request.capture_output {
+    let keep = request.capture_output.unwrap_or(0);
+    let pipes = if request.capture_output.is_some() {
         let mut out = [[0 as libc::c_int; 2]; 2];
         for p in &mut out {
             // SAFETY: pipe2 fills two descriptors that are closed below.
@@ -198,7 +207,7 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
             // end is owned by the reader thread from here on.
             unsafe { libc::close(write) };
             let file = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(read) };
-            std::thread::spawn(move || tail_of(file))
+            std::thread::spawn(move || capture_stream_and_tail(file, keep, OUTPUT_TAIL))
         })
     });
     // SAFETY: setpgid on our own child (both sides set it, as for the runner).
@@ -418,9 +427,11 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
     let _ = guard.join();
     close_report();
     group.kill();
-    if let Some([out, err]) = readers {
-        state.trace.stdout = out.join().unwrap_or_default();
-        state.trace.stderr = err.join().unwrap_or_default();
+    if let Some([out, err]) = readers
+        && let (Ok((out, _)), Ok((err, tail))) = (out.join(), err.join())
+    {
+        state.trace.output = Some((out, err));
+        state.trace.stderr_tail = tail;
     }
     match stop.load(Ordering::SeqCst) {
         STOP_TIMEOUT => {
@@ -658,26 +669,6 @@ impl State {
 
 /// The most of a command's output kept when it is captured: its end.
 const OUTPUT_TAIL: usize = 64 * 1024;
-
-/// Reads `file` to its end, keeping the last [`OUTPUT_TAIL`] bytes.
-fn tail_of(mut file: std::fs::File) -> Vec<u8> {
-    use std::io::Read;
-    let mut kept: std::collections::VecDeque<u8> = std::collections::VecDeque::new();
-    let mut buffer = [0u8; 8192];
-    loop {
-        match file.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(n) => {
-                kept.extend(&buffer[..n]);
-                let excess = kept.len().saturating_sub(OUTPUT_TAIL);
-                kept.drain(..excess);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => break,
-        }
-    }
-    kept.into()
-}
 
 /// Waits for `pid`'s next change of state.
 fn wait(pid: libc::pid_t) -> libc::c_int {

@@ -50,6 +50,9 @@ pub struct RerunOptions<'a> {
     pub pass_env: Vec<String>,
     /// Seconds before the command is stopped.
     pub timeout: f64,
+    /// Trace the rerun (`--trace`): files it read but the manifest does not declare, and
+    /// declared inputs it never read, are warnings, or with `strict` an INCONCLUSIVE check.
+    pub trace: Option<crate::capture::TraceOptions>,
 }
 
 /// The note every rerun report carries once the command was started.
@@ -261,7 +264,13 @@ fn execute(
         Unit::Bytes,
     );
     let started = crate::timestamp::now_unix();
-    let run = run_command(&manifest.command.argv, base, Some(options.timeout), env, 0);
+    let (run, traced) = match options.trace {
+        None => (
+            run_command(&manifest.command.argv, base, Some(options.timeout), env, 0),
+            None,
+        ),
+        Some(trace_options) => traced_run(manifest, base, options.timeout, env, trace_options),
+    };
     progress.finish();
     let mut rerun_digests: Vec<Option<String>> = vec![None; outputs.len()];
     let (checks_before, notes_before) = (report.checks.len(), report.notes.len());
@@ -292,6 +301,9 @@ fn execute(
             report.rerun_executed = true;
             rerun_digests =
                 compare_outputs(base, manifest, checked, result.exit_code, report, progress);
+            if let (Some(traced), Some(trace_options)) = (&traced, options.trace) {
+                trace_checks(base, manifest, traced, trace_options.strict, report);
+            }
             super::claims::check_claims(
                 base,
                 manifest,
@@ -387,6 +399,88 @@ fn execute(
     report.rerun_outputs_dir = restored.products;
     report.rerun_identical = identical;
     Ok(())
+}
+
+/// Runs the command under the tracer, as [`run_command`] would run it.
+fn traced_run(
+    manifest: &Manifest,
+    base: &Path,
+    timeout: f64,
+    env: Option<&BTreeMap<String, String>>,
+    options: crate::capture::TraceOptions,
+) -> (
+    std::result::Result<crate::runner::ExecResult, RunError>,
+    Option<crate::trace::Trace>,
+) {
+    use crate::trace::TraceError;
+    let started = std::time::Instant::now();
+    let traced = crate::trace::trace(&crate::trace::TraceRequest {
+        argv: &manifest.command.argv,
+        cwd: base,
+        env,
+        timeout: Some(timeout),
+        deny_io_uring: false,
+        tracer: options.tracer,
+        probes: false,
+        capture_output: Some(0),
+    });
+    match traced {
+        Ok(mut t) => {
+            let Some((stdout, stderr)) = t.output.take() else {
+                return (
+                    Err(RunError::NotRunnable(
+                        "the traced run's output was not captured".into(),
+                    )),
+                    None,
+                );
+            };
+            let result = crate::runner::ExecResult {
+                exit_code: t.exit_code,
+                stdout,
+                stderr,
+                duration_seconds: started.elapsed().as_secs_f64(),
+            };
+            (Ok(result), Some(t))
+        }
+        Err(TraceError::Timeout(s)) => (
+            Err(RunError::Timeout(format!(
+                "command did not finish within {s} seconds"
+            ))),
+            None,
+        ),
+        Err(TraceError::Interrupted(signal)) => (Err(RunError::Interrupted(signal)), None),
+        Err(e) => (Err(RunError::NotRunnable(e.to_string())), None),
+    }
+}
+
+/// What the trace of the rerun says about the manifest's declarations: a warning each, or with
+/// `strict` an INCONCLUSIVE check (the rerun cannot show the declared inputs are the ones that
+/// made the outputs).
+fn trace_checks(
+    base: &Path,
+    manifest: &Manifest,
+    traced: &crate::trace::Trace,
+    strict: bool,
+    report: &mut Report,
+) {
+    let inputs: Vec<String> = manifest.inputs.iter().map(|i| i.path.clone()).collect();
+    let outputs: Vec<String> = manifest.outputs.iter().map(|o| o.path.clone()).collect();
+    let found = crate::trace::project::findings(traced, base, &inputs, &outputs);
+    if found.problems.is_empty() {
+        report.notes.push(format!(
+            "the rerun was traced ({}, {} processes and threads): it read every declared input and no undeclared file inside the working directory",
+            traced.method.name(),
+            traced.processes
+        ));
+        return;
+    }
+    for problem in found.problems {
+        if strict {
+            report.add(Status::Inconclusive, "inputs (trace)", problem, None);
+        } else {
+            report.warnings.push(problem);
+        }
+    }
 }
 
 /// Adds the exit-code and rerun-output checks; returns the digest of each output the rerun
