@@ -28,6 +28,10 @@ pub struct Args {
     /// sees, instead of reporting the trace incomplete.
     #[arg(long)]
     deny_io_uring: bool,
+    /// With --format json: also list every path any process touched and what it did (read,
+    /// written, created, removed, executed, probed), stat calls included.
+    #[arg(long)]
+    all: bool,
     #[command(flatten)]
     tracer: crate::flags::TracerFlag,
     #[arg(long, default_value = "text", value_parser = crate::flags::formats::<Suggestions>())]
@@ -57,6 +61,7 @@ pub fn run(ui: &Ui, args: Args) -> Outcome {
         declared: args.inputs.into_iter().chain(args.outputs).collect(),
         timeout: args.timeout,
         deny_io_uring: args.deny_io_uring,
+        all: args.all,
         tracer: args.tracer.tracer(),
     })?;
     if let Some(why) = &found.fell_back {

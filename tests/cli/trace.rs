@@ -456,3 +456,47 @@ fn capture_and_rerun_with_trace_say_what_is_read_but_not_declared() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("the rerun was traced (ptrace"));
 }
+
+#[test]
+fn every_access_is_classified_on_request() {
+    let p = c_project();
+    let (code, out, err) = suggest(&p, &["--all", "--format", "json", "--", "./tracee", "all"]);
+    assert_eq!(code, 0, "{err}");
+    let doc = sciproof_core::json::parse(&out).unwrap();
+    let files = doc
+        .as_object()
+        .unwrap()
+        .get("files")
+        .unwrap()
+        .as_array()
+        .unwrap();
+    let root = std::fs::canonicalize(p.path()).unwrap();
+    let access = |name: &str| -> Vec<String> {
+        let path = if name.starts_with('/') {
+            PathBuf::from(name)
+        } else {
+            root.join(name)
+        };
+        let entry = files
+            .iter()
+            .map(|f| f.as_object().unwrap())
+            .find(|f| f.get("path").and_then(|v| v.as_str()) == path.to_str())
+            .unwrap_or_else(|| panic!("{name} is not in the trace: {out}"));
+        entry
+            .get("access")
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(access("probed.txt"), ["probed"]);
+    assert_eq!(access("thread.txt"), ["read"]);
+    assert_eq!(access("dir/in-dir.txt"), ["read"]);
+    assert_eq!(access("result.tmp"), ["written", "created", "removed"]);
+    assert_eq!(access("result.txt"), ["written", "created"]);
+    assert_eq!(access("state.txt"), ["read", "written"]);
+    assert_eq!(access("/bin/cat"), ["executed"]);
+    assert_eq!(access("tracee"), ["executed"]);
+}

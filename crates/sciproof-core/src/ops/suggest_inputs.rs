@@ -21,6 +21,8 @@ pub struct SuggestInputsRequest {
     pub deny_io_uring: bool,
     /// Which observer to use.
     pub tracer: Tracer,
+    /// Also report every path any process touched, with what it did (probes included).
+    pub all: bool,
 }
 
 /// What the command read beyond its declarations, and how completely that is known.
@@ -38,6 +40,8 @@ pub struct Suggestions {
     pub method: Method,
     /// Why the system-call tracer could not be used, when the Python audit hook stood in.
     pub fell_back: Option<String>,
+    /// Every path touched, with what was done to it (with `all`).
+    pub accesses: Option<Vec<(std::path::PathBuf, crate::trace::Access)>>,
 }
 
 /// Runs the command under the tracer and reads the trace against the project.
@@ -49,7 +53,7 @@ pub fn suggest_inputs(request: &SuggestInputsRequest) -> Result<Suggestions> {
         timeout: request.timeout,
         deny_io_uring: request.deny_io_uring,
         tracer: request.tracer,
-        probes: false,
+        probes: request.all,
         capture_output: None,
     })
     .map_err(|e| match e {
@@ -67,5 +71,6 @@ pub fn suggest_inputs(request: &SuggestInputsRequest) -> Result<Suggestions> {
         incomplete: traced.incomplete,
         method: traced.method,
         fell_back: traced.fell_back,
+        accesses: request.all.then(|| traced.files.into_iter().collect()),
     })
 }

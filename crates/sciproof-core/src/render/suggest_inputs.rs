@@ -55,7 +55,8 @@ impl Renderer<Suggestions> for SuggestionsText {
 }
 
 /// `{"inputs": [...], "outside": [...], "exit_code": N, "processes": N, "complete": bool,
-/// "incomplete": [...]}`.
+/// "incomplete": [...], "method", "fell_back"}`, and with `--all` `"files": [{"path", "access":
+/// ["read", "written", "created", "removed", "executed", "probed"]}]` for every path touched.
 pub struct SuggestionsJson;
 
 impl Renderer<Suggestions> for SuggestionsJson {
@@ -82,6 +83,35 @@ impl Renderer<Suggestions> for SuggestionsJson {
                 "fell_back",
                 s.fell_back.clone().map_or(Value::Null, Value::from),
             );
+        let object = match &s.accesses {
+            None => object,
+            Some(all) => object.with(
+                "files",
+                Value::Array(
+                    all.iter()
+                        .map(|(path, a)| {
+                            let what: Vec<Value> = [
+                                ("read", a.read),
+                                ("written", a.written),
+                                ("created", a.created),
+                                ("removed", a.removed),
+                                ("executed", a.executed),
+                                ("probed", a.probed),
+                            ]
+                            .into_iter()
+                            .filter(|(_, on)| *on)
+                            .map(|(name, _)| Value::from(name))
+                            .collect();
+                            Value::Object(
+                                Object::new()
+                                    .with("path", path.to_string_lossy().as_ref())
+                                    .with("access", Value::Array(what)),
+                            )
+                        })
+                        .collect(),
+                ),
+            ),
+        };
         out(&crate::json::to_string_pretty(&Value::Object(object)));
         out("\n");
     }
