@@ -211,6 +211,29 @@ fn scenarios() -> Vec<Scenario> {
             files_unchanged: true,
         },
         Scenario {
+            name: "calibrate",
+            setup: |p| {
+                captured(p);
+                p.write("variant", "5");
+                p.write("victim.txt", "the user's own file\n");
+                std::fs::remove_file(p.join("out/log.txt")).unwrap();
+                std::os::unix::fs::symlink("../victim.txt", p.join("out/log.txt")).unwrap();
+            },
+            args: args(&["calibrate", "run.sciproof.json", "--runs", "2", "--yes"]),
+            manifest_unchanged: true,
+            files_unchanged: true,
+        },
+        Scenario {
+            name: "capture --trace",
+            setup: |p| {
+                captured(p);
+                p.write("variant", "6");
+            },
+            args: with_capture(&["--force", "--trace"]),
+            manifest_unchanged: false,
+            files_unchanged: false,
+        },
+        Scenario {
             name: "export -o",
             setup: |p| {
                 captured(p);
