@@ -454,7 +454,16 @@ fn capture_and_rerun_with_trace_say_what_is_read_but_not_declared() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("the rerun was traced (ptrace"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("[PASS] inputs (trace): the rerun read every declared input and no undeclared file inside the working directory (ptrace"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("not checked: files that were not declared as inputs or outputs")
+            && text.contains("not checked: reads outside the working directory, the network and environment variables"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -467,11 +467,17 @@ fn trace_checks(
     let outputs: Vec<String> = manifest.outputs.iter().map(|o| o.path.clone()).collect();
     let found = crate::trace::project::findings(traced, base, &inputs, &outputs);
     if found.problems.is_empty() {
-        report.notes.push(format!(
-            "the rerun was traced ({}, {} processes and threads): it read every declared input and no undeclared file inside the working directory",
-            traced.method.name(),
-            traced.processes
-        ));
+        report.add(
+            Status::Pass,
+            "inputs (trace)",
+            format!(
+                "the rerun read every declared input and no undeclared file inside the working directory ({}, {} processes and threads traced)",
+                traced.method.name(),
+                traced.processes
+            ),
+            None,
+        );
+        report.inputs_traced = true;
         return;
     }
     for problem in found.problems {
