@@ -187,8 +187,8 @@ pub enum TraceError {
 /// error, so the caller's output stays its own (or both are captured, on request). With [`Tracer::Auto`], where ptrace is not
 /// permitted the Python audit hook runs the command instead ([`Trace::fell_back`] says why).
 ///
-/// The tracer waits for any child of this process (`waitpid(-1)`): call it where no other
-/// child of the process is being waited for (the command line is such a place).
+/// The tracer runs on a thread of its own and waits only for children of that thread, so it
+/// never reaps a child another thread of the caller started.
 pub fn trace(request: &TraceRequest) -> Result<Trace, TraceError> {
     match request.tracer {
         Tracer::Ptrace => tracer::run(request),
@@ -229,4 +229,56 @@ pub fn is_system_path(path: &Path) -> bool {
         "/etc/passwd",
     ];
     PREFIXES.iter().any(|p| path.starts_with(p)) || FILES.iter().any(|f| path == Path::new(f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tracer in the library, on a thread of the test process (others run their own
+    /// children meanwhile): what a shell reads and writes, and the exit code.
+    #[test]
+    fn a_shell_command_is_traced_in_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::write(root.join("in.txt"), "x\n").unwrap();
+        // A child of another thread that ends while the trace runs must not be reaped by it.
+        let mut other = std::process::Command::new("true").spawn().unwrap();
+        let argv: Vec<String> = [
+            "sh",
+            "-c",
+            "sleep 0.5; cat in.txt > out.txt; test -e nothing; exit 3",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let trace = trace(&TraceRequest {
+            argv: &argv,
+            cwd: &root,
+            env: None,
+            timeout: Some(60.0),
+            deny_io_uring: false,
+            tracer: Tracer::Ptrace,
+            probes: true,
+            capture_output: Some(1024),
+        })
+        .unwrap();
+        assert_eq!(trace.exit_code, 3);
+        assert!(trace.incomplete.is_empty(), "{:?}", trace.incomplete);
+        let access = |name: &str| {
+            trace
+                .files
+                .get(&root.join(name))
+                .copied()
+                .unwrap_or_default()
+        };
+        assert!(access("in.txt").read && !access("in.txt").is_change());
+        assert!(access("out.txt").written && access("out.txt").created);
+        assert!(access("nothing").probed && !access("nothing").read);
+        assert!(trace.processes >= 2);
+        assert!(
+            other.wait().unwrap().success(),
+            "the other child is still ours to wait for"
+        );
+    }
 }

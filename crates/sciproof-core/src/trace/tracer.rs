@@ -68,7 +68,20 @@ const STOP_NONE: u8 = 0;
 const STOP_TIMEOUT: u8 = 1;
 const STOP_SIGNAL: u8 = 2;
 
+/// Traces on a thread of its own: the loop waits for any child of *that* thread
+/// (`__WNOTHREAD`), which are only the command, the processes it starts (the tracer's tracees)
+/// and the group's watchdog, so children other threads of the process started are never
+/// reaped by the tracer.
 pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| run_here(request))
+            .join()
+            .unwrap_or_else(|_| Err(TraceError::Failed("the tracer thread panicked".into())))
+    })
+}
+
+fn run_here(request: &TraceRequest) -> Result<Trace, TraceError> {
     let argv = request.argv;
     let program = argv
         .first()
@@ -312,7 +325,7 @@ pub(super) fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
     loop {
         let mut status = 0;
         // SAFETY: waiting for any child; the tracees are ours.
-        let pid = unsafe { libc::waitpid(-1, &mut status, libc::__WALL) };
+        let pid = unsafe { libc::waitpid(-1, &mut status, libc::__WALL | libc::__WNOTHREAD) };
         if pid < 0 {
             match std::io::Error::last_os_error().raw_os_error() {
                 Some(libc::EINTR) => continue,
@@ -674,7 +687,7 @@ const OUTPUT_TAIL: usize = 64 * 1024;
 fn wait(pid: libc::pid_t) -> libc::c_int {
     let mut status = 0;
     // SAFETY: waiting for our own child.
-    while unsafe { libc::waitpid(pid, &mut status, libc::__WALL) } < 0 {
+    while unsafe { libc::waitpid(pid, &mut status, libc::__WALL | libc::__WNOTHREAD) } < 0 {
         if std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
             break;
         }
