@@ -49,6 +49,9 @@ pub fn run(ui: &Ui, args: Args) -> Outcome {
     if let Some(t) = args.timeout {
         check_timeout(t)?;
     }
+    if args.all && args.format != OutputFormat::Json {
+        return usage("--all lists every access in the JSON output: add --format json");
+    }
     if args.command.is_empty() {
         return usage(
             "no command given: sciproof suggest-inputs [--input P]... [--output P]... -- COMMAND",
