@@ -289,7 +289,7 @@ pub fn record(request: &RecordRequest) -> Result<Recorded> {
             .iter()
             .any(|s| p == s || p.starts_with(&format!("{s}/")))
     };
-    let runs = if request.fast { 3 - 1 } else { 3 };
+    let runs = if request.fast { 2 } else { 3 };
     let step = |k: usize, what: &str| {
         request.progress.finish();
         request.progress.begin(
