@@ -510,5 +510,8 @@ fn every_access_is_classified_on_request() {
     assert_eq!(access("tracee"), ["executed"]);
     let (code, _, err) = suggest(&p, &["--all", "--", "./tracee", "all"]);
     assert_eq!(code, 3);
-    assert!(err.contains("--all lists every access in the JSON output"), "{err}");
+    assert!(
+        err.contains("--all lists every access in the JSON output"),
+        "{err}"
+    );
 }
