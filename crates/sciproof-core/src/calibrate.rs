@@ -16,7 +16,6 @@ use crate::commit::journal::Op;
 use crate::commit::lock::Wait;
 use crate::consent::{Confirm, Consequences};
 use crate::error::{Error, Result};
-use crate::escape::terminal::safe_text;
 use crate::manifest::{Compare, Output};
 use crate::numeric::spread::{leaves, round_up, spread};
 use crate::numeric::value::Scalar;
@@ -145,11 +144,6 @@ fn remove(path: &Path) {
 
 /// The confirmation text.
 pub fn prompt(manifest: &crate::manifest::Manifest, base: &Path, runs: usize) -> String {
-    let paths: Vec<String> = manifest
-        .outputs
-        .iter()
-        .map(|o| safe_text(&o.path, 200))
-        .collect();
     crate::consent::prompt(
         manifest,
         base,
@@ -157,11 +151,7 @@ pub fn prompt(manifest: &crate::manifest::Manifest, base: &Path, runs: usize) ->
             purpose: &format!(" {runs} times"),
             details: vec![format!(
                 "outputs moved aside first and put back afterwards: {}",
-                if paths.is_empty() {
-                    "(none)".to_string()
-                } else {
-                    paths.join(", ")
-                }
+                crate::consent::outputs_listed(manifest)
             )],
             environment: ", with all of your environment variables. ".into(),
         },

@@ -49,3 +49,16 @@ pub fn prompt(manifest: &Manifest, base: &Path, consequences: &Consequences) -> 
         }
     )
 }
+
+/// The declared outputs of `manifest`, escaped and joined for a prompt, or `(none)`.
+pub fn outputs_listed(manifest: &Manifest) -> String {
+    if manifest.outputs.is_empty() {
+        return "(none)".into();
+    }
+    manifest
+        .outputs
+        .iter()
+        .map(|o| safe_text(&o.path, 200))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

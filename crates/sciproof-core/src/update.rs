@@ -12,7 +12,6 @@ use crate::commit::journal::Op;
 use crate::commit::lock::Wait;
 use crate::diff::{Diff, Side};
 use crate::error::{Error, Result};
-use crate::escape::terminal::safe_text;
 use crate::json;
 use crate::manifest::{Compare, Loaded, MANIFEST_SUFFIX, Manifest, snapshot_dir_name};
 use crate::progress::Progress;
@@ -145,11 +144,6 @@ pub fn declarations_of<'a>(
 
 /// The confirmation text (also what `--dry-run` prints).
 pub fn prompt(manifest: &Manifest, base: &Path) -> String {
-    let outputs: Vec<String> = manifest
-        .outputs
-        .iter()
-        .map(|o| safe_text(&o.path, 200))
-        .collect();
     crate::consent::prompt(
         manifest,
         base,
@@ -163,11 +157,7 @@ pub fn prompt(manifest: &Manifest, base: &Path) -> String {
                 ),
                 format!(
                     "outputs removed first (restored if the capture fails): {}",
-                    if outputs.is_empty() {
-                        "(none)".to_string()
-                    } else {
-                        outputs.join(", ")
-                    }
+                    crate::consent::outputs_listed(manifest)
                 ),
             ],
             environment: ", with all of your environment variables. ".into(),
