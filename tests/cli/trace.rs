@@ -506,6 +506,7 @@ fn every_access_is_classified_on_request() {
     assert_eq!(access("result.tmp"), ["written", "created", "removed"]);
     assert_eq!(access("result.txt"), ["written", "created"]);
     assert_eq!(access("state.txt"), ["read", "written"]);
+    assert_eq!(access("made.txt"), ["read", "written", "created"]);
     assert_eq!(access("/bin/cat"), ["executed"]);
     assert_eq!(access("tracee"), ["executed"]);
     let (code, _, err) = suggest(&p, &["--all", "--", "./tracee", "all"]);

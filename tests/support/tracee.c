@@ -74,6 +74,8 @@ int main(int argc, char **argv) {
         if (write(tmp, "42\n", 3) != 3) return 7;
         close(tmp);
         rename("result.tmp", "result.txt");
+        /* created by an open for reading with O_CREAT: written and created */
+        close(open("made.txt", O_RDONLY | O_CREAT, 0644));
         /* read, then rewritten: state, not an input */
         slurp(open("state.txt", O_RDONLY));
         int state = open("state.txt", O_WRONLY | O_TRUNC);

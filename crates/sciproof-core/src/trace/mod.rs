@@ -39,7 +39,7 @@ use std::path::{Path, PathBuf};
 pub struct Access {
     /// Opened for reading (`O_RDONLY` or `O_RDWR`), successfully.
     pub read: bool,
-    /// Opened for writing (`O_WRONLY`, `O_RDWR`, `O_TRUNC`, `O_APPEND`) or truncated, or the
+    /// Opened for writing (`O_WRONLY`, `O_RDWR`, `O_CREAT`, `O_TRUNC`, `O_APPEND`) or truncated, or the
     /// target of a rename.
     pub written: bool,
     /// Made by the command: created by `open` with `O_CREAT` where it did not exist, `creat`,

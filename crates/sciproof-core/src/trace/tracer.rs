@@ -648,8 +648,8 @@ impl State {
                 } else {
                     let mode = flags & libc::O_ACCMODE;
                     a.read = mode == libc::O_RDONLY || mode == libc::O_RDWR;
-                    a.written =
-                        mode != libc::O_RDONLY || flags & (libc::O_TRUNC | libc::O_APPEND) != 0;
+                    a.written = mode != libc::O_RDONLY
+                        || flags & (libc::O_CREAT | libc::O_TRUNC | libc::O_APPEND) != 0;
                     a.created = !existed;
                 }
                 self.trace.record(path, a);
