@@ -181,7 +181,9 @@ fn calibrate_measures_the_noise_and_gives_back_everything_as_it_was() {
              json.dump({'acc': 0.9 + random.random() * 1e-6, 'n': 3}, open('res/metrics.json', 'w'))\n\
              open('res/table.csv', 'w').write('x,y\\n1,2\\n')\n\
              open('res/summary.txt', 'w').write('done\\n')\n\
-             open('res/stamp.txt', 'w').write(str(time.time_ns()))\n",
+             open('res/stamp.txt', 'w').write(str(time.time_ns()))\n\
+             import numpy\n\
+             numpy.save('res/arr.npy', numpy.asfortranarray(numpy.array([[1.0, 2.0], [3.0, 4.0 + random.random() * 1e-6]])))\n",
         );
         let capture = |cmd: &mut std::process::Command| {
             cmd.args([
@@ -196,10 +198,13 @@ fn calibrate_measures_the_noise_and_gives_back_everything_as_it_was() {
                 "res/metrics.json",
                 "--output-numeric",
                 "res/table.csv",
-                "--",
-                python,
-                "exp.py",
             ]);
+            // sciproof 0.4.1's calibrate stops with a Python ValueError on a .npy output (it
+            // compares whole arrays with `!=`), so the array is declared for ours only.
+            if std::ptr::eq(p, &ours) {
+                cmd.args(["--output-numeric", "res/arr.npy"]);
+            }
+            cmd.args(["--", python, "exp.py"]);
         };
         if std::ptr::eq(p, &ours) {
             let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sciproof"));
@@ -258,7 +263,11 @@ fn calibrate_measures_the_noise_and_gives_back_everything_as_it_was() {
         .output()
         .unwrap();
     assert_eq!(reference.status.code(), Some(1));
-    assert_eq!(verdicts(&mine), verdicts(&text(&reference.stdout)));
+    let without_array: Vec<String> = verdicts(&mine)
+        .into_iter()
+        .filter(|v| !v.contains("arr.npy"))
+        .collect();
+    assert_eq!(without_array, verdicts(&text(&reference.stdout)));
     // Too few runs is a usage error.
     let out = ours
         .cmd()

@@ -7,9 +7,9 @@
 //! exact output must have the same content in every run and as recorded; a numeric one is
 //! measured: the largest spread of any number over the runs and the recorded copy, whether that
 //! is inside the recorded tolerance, and a tolerance that would have covered it (ten times the
-//! largest relative spread, rounded up to one digit). `.npy` and `.npz` outputs, whose values
-//! are not flattened here, are compared run by run at the recorded tolerance instead. Nothing
-//! of the evidence changes.
+//! largest relative spread, rounded up to one digit). `.npz` archives, whose members are not
+//! flattened here, are compared run by run at the recorded tolerance instead. Nothing of the
+//! evidence changes.
 
 use crate::commit::evidence::{Product, Transaction};
 use crate::commit::journal::Op;
@@ -95,7 +95,7 @@ enum Taken {
     Digest(Option<String>),
     /// A numeric output's leaves.
     Leaves(Vec<(String, Scalar)>),
-    /// A numeric output kept whole (`.npy`, `.npz`) in the scratch folder.
+    /// A numeric output kept whole (`.npz`) in the scratch folder.
     Copy(PathBuf),
     /// Absent, or unreadable: why.
     Unreadable(String),
@@ -310,7 +310,7 @@ fn judge(base: &Path, output: &Output, taken: Vec<Taken>) -> OutputSpread {
     if let Some(Taken::Unreadable(why)) = taken.iter().find(|t| matches!(t, Taken::Unreadable(_))) {
         return verdict("numeric", false, format!("{why} in some runs"), None);
     }
-    // Whole files (.npy, .npz): each run against the recorded copy, at the recorded tolerance.
+    // Whole archives (.npz): each run against the recorded copy, at the recorded tolerance.
     let copies: Vec<&PathBuf> = taken
         .iter()
         .filter_map(|t| match t {

@@ -14,13 +14,16 @@ use std::path::Path;
 /// Integers beyond this are not numbers for a spread (they do not convert to a float exactly).
 const EXACT_INT_LIMIT: u64 = 1 << 53;
 
-/// The `(location, value)` leaves of a JSON, CSV or TSV file (`display` decides the format and
-/// names it in messages); `None` for another format.
+/// The `(location, value)` leaves of a JSON, CSV, TSV or `.npy` file (`display` decides the
+/// format and names it in messages); `None` for another format (`.npz`).
 pub fn leaves(path: &Path, display: &str) -> Option<Result<Vec<(String, Scalar)>, NumericError>> {
     let name = display.rsplit('/').next().unwrap_or(display);
     let lower = name.to_lowercase();
     if lower.ends_with(".json") {
         return Some(super::json::load(path, name).map(|tape| super::json::leaves(&tape)));
+    }
+    if lower.ends_with(".npy") {
+        return Some(super::npy::leaves(path, name));
     }
     let tsv = lower.ends_with(".tsv");
     if !tsv && !lower.ends_with(".csv") {
@@ -186,12 +189,56 @@ mod tests {
         assert_eq!(s.outside, 0, "0.5 of 1.5 is inside rtol=1");
     }
 
+    /// A `.npy` file of float64 values in the given order (`fortran`: column-major).
+    fn npy(
+        name: &str,
+        shape: (usize, usize),
+        values: &[f64],
+        fortran: bool,
+    ) -> Vec<(String, Scalar)> {
+        let dict = format!(
+            "{{'descr': '<f8', 'fortran_order': {}, 'shape': ({}, {}), }}",
+            if fortran { "True" } else { "False" },
+            shape.0,
+            shape.1
+        );
+        let mut header = dict.into_bytes();
+        while (10 + header.len() + 1) % 64 != 0 {
+            header.push(b' ');
+        }
+        header.push(b'\n');
+        let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+        bytes.extend((header.len() as u16).to_le_bytes());
+        bytes.extend(header);
+        for v in values {
+            bytes.extend(v.to_le_bytes());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        leaves(&path, name).unwrap().unwrap()
+    }
+
+    #[test]
+    fn arrays_are_measured_by_logical_index() {
+        // [[1, 2], [3, 4]] in C order and in Fortran order: the same leaves.
+        let c = npy("a.npy", (2, 2), &[1.0, 2.0, 3.0, 4.0], false);
+        let f = npy("a.npy", (2, 2), &[1.0, 3.0, 2.0, 4.0], true);
+        assert_eq!(c, f);
+        assert_eq!(c[0], ("shape".to_string(), Scalar::Repr("[2, 2]".into())));
+        assert_eq!(c[3], ("data[0, 1]".to_string(), Scalar::Float(2.0)));
+        let noisy = npy("a.npy", (2, 2), &[1.0, 2.0, 3.0, 4.0001], false);
+        let s = spread(&[c, noisy], 1e-9, 0.0);
+        assert_eq!((s.outside, s.problem), (1, None));
+        assert!((s.max_abs - 1e-4).abs() < 1e-9);
+    }
+
     #[test]
     fn rounding_up_keeps_one_digit() {
         assert_eq!(round_up(3.2e-7), 4e-7);
         assert_eq!(round_up(8e-9), 8e-9);
         assert_eq!(round_up(0.0), 0.0);
         assert_eq!(round_up(12.0), 20.0);
-        assert!(leaves(Path::new("x.npy"), "x.npy").is_none());
+        assert!(leaves(Path::new("x.npz"), "x.npz").is_none());
     }
 }

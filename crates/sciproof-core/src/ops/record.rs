@@ -352,7 +352,15 @@ pub fn record(request: &RecordRequest) -> Result<Recorded> {
             .ok()
             .map(|(d, _)| d)
     };
-    let parse = |p: &str| -> Option<Vec<(String, Scalar)>> { leaves(&base.join(p), p)?.ok() };
+    // The reference's rule: JSON, CSV and TSV outputs are numeric candidates (a stable .npy is
+    // declared exact, as sciproof 0.4.1 declares it).
+    let parse = |p: &str| -> Option<Vec<(String, Scalar)>> {
+        let lower = p.to_lowercase();
+        [".json", ".csv", ".tsv"]
+            .iter()
+            .any(|s| lower.ends_with(s))
+            .then(|| leaves(&base.join(p), p)?.ok())?
+    };
     let first_digest: BTreeMap<String, Option<String>> =
         written.iter().map(|p| (p.clone(), digest(p))).collect();
     let first_leaves: BTreeMap<String, Option<Vec<(String, Scalar)>>> =

@@ -514,6 +514,42 @@ pub fn element_at(path: &Path, name: &str, index: &[u64]) -> Result<Option<Scala
     Ok(Some(elem_scalar(decode(&b, &h.dtype))))
 }
 
+/// The leaves of a `.npy` file (spec §4.1): `shape`, `dtype`, then every element by its logical
+/// index (`data[i, j]`, C order whatever the file's order), read into memory: for measuring the
+/// spread between runs (`calibrate`), not for the streamed comparison.
+pub fn leaves(path: &Path, name: &str) -> Result<Vec<(String, Scalar)>, NumericError> {
+    use std::io::Read;
+    let (mut file, h) = open_checked(path, name)?;
+    let mut data = Vec::new();
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(h.data_offset))
+        .and_then(|_| (&mut file).take(h.data_len()).read_to_end(&mut data))
+        .map_err(|e| NumericError::io(name, &e))?;
+    let mut out = vec![
+        ("shape".to_string(), Scalar::Repr(h.shape_repr())),
+        ("dtype".to_string(), Scalar::Str(h.dtype.name.clone())),
+    ];
+    let count = h.count();
+    let mut index = vec![0u64; h.shape.len()];
+    for _ in 0..count {
+        let Some(pos) = position(&h, &index) else {
+            break;
+        };
+        let at = (pos as usize) * h.dtype.size;
+        let value = elem_scalar(decode(&data[at..at + h.dtype.size], &h.dtype));
+        let shown: Vec<String> = index.iter().map(u64::to_string).collect();
+        out.push((format!("data[{}]", shown.join(", ")), value));
+        // The next index in C order.
+        for axis in (0..index.len()).rev() {
+            index[axis] += 1;
+            if index[axis] < h.shape[axis] {
+                break;
+            }
+            index[axis] = 0;
+        }
+    }
+    Ok(out)
+}
+
 /// NumPy `.npy` arrays: streamed, never unpickled.
 pub struct Npy;
 
