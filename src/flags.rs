@@ -162,3 +162,54 @@ pub fn working_directory() -> Result<std::path::PathBuf, CliError> {
         ))
     })
 }
+
+/// The command a subcommand runs (`capture`, `record`, `suggest-inputs`: the trailing words
+/// after the options), checked: a leading `--` dropped, none given refused with `usage_line`.
+///
+/// clap hands an unknown option that comes before the command to the command itself (the
+/// command is a trailing list). An option-like first word that was not preceded by `--` is a
+/// typo or an ambiguous prefix: it is refused, as argparse does, instead of being run. `A` is
+/// the subcommand's arguments, whose long options an ambiguous prefix is matched against.
+pub fn command_words<A: clap::Args>(
+    mut command: Vec<String>,
+    usage_line: &str,
+) -> Result<Vec<String>, CliError> {
+    if command.first().map(String::as_str) == Some("--") {
+        command.remove(0);
+    }
+    let Some(first) = command
+        .first()
+        .filter(|w| w.starts_with('-') && w.len() > 1)
+    else {
+        if command.is_empty() {
+            return usage(format!("no command given; usage: {usage_line}"));
+        }
+        return Ok(command);
+    };
+    let raw: Vec<String> = std::env::args().collect();
+    let position = raw.iter().position(|w| w == first);
+    if position.is_some_and(|p| p > 0 && raw[p - 1] == "--") {
+        return Ok(command);
+    }
+    let name = first.split('=').next().unwrap_or(first);
+    let cmd = A::augment_args(clap::Command::new("command"));
+    let matches: Vec<String> = cmd
+        .get_arguments()
+        .filter_map(|a| a.get_long())
+        .filter(|long| {
+            name.strip_prefix("--")
+                .is_some_and(|p| !p.is_empty() && long.starts_with(p))
+        })
+        .map(|long| format!("--{long}"))
+        .collect();
+    if matches.len() > 1 {
+        return usage(format!(
+            "ambiguous option: {name} could match {}",
+            matches.join(", ")
+        ));
+    }
+    usage(format!(
+        "unrecognized option {}; put the command after '--': {usage_line}",
+        sciproof_core::pyfmt::str_repr(name)
+    ))
+}

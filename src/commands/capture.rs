@@ -1,7 +1,7 @@
 //! `sciproof capture`: run a command once and record evidence in NAME.sciproof.json.
 
 use super::Outcome;
-use crate::error::{CliError, usage};
+use crate::error::usage;
 use crate::flags::{pairs, py_float};
 use crate::ui::Ui;
 use sciproof_core::capture::{
@@ -76,53 +76,11 @@ pub struct Args {
     command: Vec<String>,
 }
 
-/// clap hands an unknown option that comes before the command to the command itself (the
-/// command is a trailing list). An option-like first word that was not preceded by `--` is a
-/// typo or an ambiguous prefix: refuse it, as argparse does, instead of trying to run it.
-fn check_first_word(command: &[String]) -> Result<(), CliError> {
-    let Some(first) = command
-        .first()
-        .filter(|w| w.starts_with('-') && w.len() > 1)
-    else {
-        return Ok(());
-    };
-    let raw: Vec<String> = std::env::args().collect();
-    let position = raw.iter().position(|w| w == first);
-    if position.is_some_and(|p| p > 0 && raw[p - 1] == "--") {
-        return Ok(());
-    }
-    let name = first.split('=').next().unwrap_or(first);
-    let cmd = <Args as clap::Args>::augment_args(clap::Command::new("capture"));
-    let matches: Vec<String> = cmd
-        .get_arguments()
-        .filter_map(|a| a.get_long())
-        .filter(|long| {
-            name.strip_prefix("--")
-                .is_some_and(|p| !p.is_empty() && long.starts_with(p))
-        })
-        .map(|long| format!("--{long}"))
-        .collect();
-    if matches.len() > 1 {
-        return usage(format!(
-            "ambiguous option: {name} could match {}",
-            matches.join(", ")
-        ));
-    }
-    usage(format!(
-        "unrecognized option {}; put the command after '--': sciproof capture --name NAME [options] -- COMMAND",
-        sciproof_core::pyfmt::str_repr(name)
-    ))
-}
-
 pub fn run(ui: &Ui, args: Args) -> Outcome {
-    let mut command = args.command;
-    if command.first().map(String::as_str) == Some("--") {
-        command.remove(0);
-    }
-    check_first_word(&command)?;
-    if command.is_empty() {
-        return usage("no command given; usage: sciproof capture --name NAME [options] -- COMMAND");
-    }
+    let command = crate::flags::command_words::<Args>(
+        args.command,
+        "sciproof capture --name NAME [options] -- COMMAND",
+    )?;
     let tolerances = parse_tolerance_settings(&pairs(&args.tolerance))?;
     if args.max_log_bytes < 0 {
         return usage("max-log-bytes must not be negative");

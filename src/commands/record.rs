@@ -50,13 +50,10 @@ pub struct Args {
 }
 
 pub fn run(ui: &Ui, args: Args) -> Outcome {
-    let mut command = args.command;
-    if command.first().map(String::as_str) == Some("--") {
-        command.remove(0);
-    }
-    if command.is_empty() {
-        return usage("no command given; usage: sciproof record --name NAME [options] -- COMMAND");
-    }
+    let command = crate::flags::command_words::<Args>(
+        args.command,
+        "sciproof record --name NAME [options] -- COMMAND",
+    )?;
     if let Some(t) = args.timeout {
         check_timeout(t)?;
     }

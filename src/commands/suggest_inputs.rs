@@ -52,14 +52,13 @@ pub fn run(ui: &Ui, args: Args) -> Outcome {
     if args.all && args.format != OutputFormat::Json {
         return usage("--all lists every access in the JSON output: add --format json");
     }
-    if args.command.is_empty() {
-        return usage(
-            "no command given: sciproof suggest-inputs [--input P]... [--output P]... -- COMMAND",
-        );
-    }
+    let command = crate::flags::command_words::<Args>(
+        args.command,
+        "sciproof suggest-inputs [--input P]... [--output P]... -- COMMAND",
+    )?;
     let cwd = crate::flags::working_directory()?;
     let found = sciproof_core::ops::suggest_inputs(&SuggestInputsRequest {
-        argv: args.command,
+        argv: command,
         cwd,
         declared: args.inputs.into_iter().chain(args.outputs).collect(),
         timeout: args.timeout,

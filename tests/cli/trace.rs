@@ -516,3 +516,76 @@ fn every_access_is_classified_on_request() {
         "{err}"
     );
 }
+
+#[test]
+fn a_typo_before_the_command_is_refused_not_run() {
+    let p = Project::new();
+    for (args, usage) in [
+        (
+            &["suggest-inputs", "--tracr", "ptrace", "--", "true"][..],
+            "sciproof suggest-inputs [--input P]... [--output P]... -- COMMAND",
+        ),
+        (
+            &["record", "--name", "r", "--fsat", "--", "true"][..],
+            "sciproof record --name NAME [options] -- COMMAND",
+        ),
+    ] {
+        let out = p.cmd().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(3));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("unrecognized option '--")
+                && err.contains(&format!("put the command after '--': {usage}")),
+            "{err}"
+        );
+    }
+    let out = p.cmd().arg("suggest-inputs").output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no command given; usage:"));
+}
+
+#[test]
+fn a_capture_that_cannot_be_traced_says_so_and_writes_nothing() {
+    // Inside sciproof's own tracer, ptrace is refused; with --tracer ptrace there is no
+    // fallback, so the capture refuses and the rerun is INCONCLUSIVE.
+    let p = Project::new();
+    p.write("in.txt", "x\n");
+    let inner = env!("CARGO_BIN_EXE_sciproof");
+    let (code, _, err) = suggest(
+        &p,
+        &[
+            "--", inner, "capture", "--name", "t", "--trace", "--tracer", "ptrace", "--input",
+            "in.txt", "--", "cat", "in.txt",
+        ],
+    );
+    assert_eq!(code, 0, "the outer trace ran: {err}");
+    assert!(
+        err.contains("error: cannot trace the command: Operation not permitted"),
+        "{err}"
+    );
+    assert!(!p.join("t.sciproof.json").exists());
+    p.cmd()
+        .args([
+            "capture", "--name", "t", "--input", "in.txt", "--", "cat", "in.txt",
+        ])
+        .assert()
+        .success();
+    let (_, _, err) = suggest(
+        &p,
+        &[
+            "--",
+            inner,
+            "verify",
+            "t.sciproof.json",
+            "--rerun",
+            "--yes",
+            "--trace",
+            "--tracer",
+            "ptrace",
+        ],
+    );
+    assert!(
+        err.contains("[INCONCLUSIVE] rerun: cannot trace the command: Operation not permitted"),
+        "{err}"
+    );
+}

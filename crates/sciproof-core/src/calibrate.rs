@@ -220,7 +220,7 @@ pub fn calibrate(request: &CalibrateRequest) -> Result<Option<Calibration>> {
                 signal,
                 detail: undone,
             },
-            RunError::Timeout(m) | RunError::NotRunnable(m) => {
+            RunError::Timeout(m) | RunError::NotRunnable(m) | RunError::Untraceable(m) => {
                 Error::Verify(format!("{m}; {undone}"))
             }
         });

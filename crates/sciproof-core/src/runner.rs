@@ -40,6 +40,8 @@ pub enum RunError {
     Timeout(String),
     /// A termination signal arrived; the command and everything it started were stopped.
     Interrupted(Interrupted),
+    /// It was to be traced and could not be (`--trace`): why, as a sentence.
+    Untraceable(String),
 }
 
 /// A finished run.

@@ -623,9 +623,9 @@ fn run(
         crate::progress::Unit::Bytes,
     );
     let keep = usize::try_from(req.max_log_bytes).unwrap_or(usize::MAX);
-    if let Some(options) = req.trace {
-        let started = std::time::Instant::now();
-        let traced = crate::trace::trace(&crate::trace::TraceRequest {
+    let run = match req.trace {
+        None => run_command(&req.argv, base, req.timeout, None, keep).map(|r| (r, None)),
+        Some(options) => crate::trace::run_traced(&crate::trace::TraceRequest {
             argv: &req.argv,
             cwd: base,
             env: None,
@@ -634,40 +634,18 @@ fn run(
             tracer: options.tracer,
             probes: false,
             capture_output: Some(keep),
-        });
-        req.progress.finish();
-        let mut traced = traced.map_err(|e| match e {
-            crate::trace::TraceError::Interrupted(signal) => Error::Interrupted {
-                signal,
-                detail: "the command was stopped; no evidence was written".into(),
-            },
-            crate::trace::TraceError::Timeout(s) => Error::Capture(format!(
-                "command did not finish within {s} seconds; no evidence was written"
-            )),
-            e => Error::Trace(e),
-        })?;
-        let (stdout, stderr) = traced
-            .output
-            .take()
-            .ok_or_else(|| Error::Capture("the traced run's output was not captured".into()))?;
-        let result = crate::runner::ExecResult {
-            exit_code: traced.exit_code,
-            stdout,
-            stderr,
-            duration_seconds: started.elapsed().as_secs_f64(),
-        };
-        return Ok((result, Some(traced)));
-    }
-    let run = run_command(&req.argv, base, req.timeout, None, keep);
+        })
+        .map(|(r, t)| (r, Some(t))),
+    };
     req.progress.finish();
     match run {
-        Ok(r) => Ok((r, None)),
+        Ok(r) => Ok(r),
         Err(RunError::Interrupted(signal)) => Err(Error::Interrupted {
             signal,
             detail: "the command was stopped; no evidence was written".into(),
         }),
         Err(RunError::Timeout(m)) => fail(format!("{m}; no evidence was written")),
-        Err(RunError::NotRunnable(m)) => fail(m),
+        Err(RunError::NotRunnable(m) | RunError::Untraceable(m)) => fail(m),
     }
 }
 

@@ -382,7 +382,7 @@ pub fn record(request: &RecordRequest) -> Result<Recorded> {
                     detail: "nothing was recorded".into(),
                 },
                 RunError::Timeout(m) => Error::Capture(format!("{m}; nothing was recorded")),
-                RunError::NotRunnable(m) => Error::Capture(m),
+                RunError::NotRunnable(m) | RunError::Untraceable(m) => Error::Capture(m),
             },
         )?;
         if second.exit_code != 0 {

@@ -204,6 +204,35 @@ pub fn trace(request: &TraceRequest) -> Result<Trace, TraceError> {
     }
 }
 
+/// Runs a command as [`crate::runner::run_command`] does (the same result and the same
+/// errors, the output kept as a manifest records it) under the tracer: what `capture --trace`
+/// and `verify --rerun --trace` run instead of the untraced command.
+pub fn run_traced(
+    request: &TraceRequest,
+) -> Result<(crate::runner::ExecResult, Trace), crate::runner::RunError> {
+    use crate::runner::RunError;
+    let started = std::time::Instant::now();
+    let mut traced = trace(request).map_err(|e| match e {
+        TraceError::Timeout(s) => {
+            RunError::Timeout(format!("command did not finish within {s} seconds"))
+        }
+        TraceError::Interrupted(signal) => RunError::Interrupted(signal),
+        TraceError::NotRunnable(m) => RunError::NotRunnable(m),
+        e => RunError::Untraceable(e.to_string()),
+    })?;
+    let (stdout, stderr) = traced
+        .output
+        .take()
+        .ok_or_else(|| RunError::Untraceable("the traced run's output was not captured".into()))?;
+    let result = crate::runner::ExecResult {
+        exit_code: traced.exit_code,
+        stdout,
+        stderr,
+        duration_seconds: started.elapsed().as_secs_f64(),
+    };
+    Ok((result, traced))
+}
+
 /// Whether `path` (absolute) is a system location whose reads say nothing about a project:
 /// the programs and libraries of the system, the kernel's pseudo-files, the loader's cache.
 pub fn is_system_path(path: &Path) -> bool {

@@ -70,6 +70,7 @@ pub fn run(request: &TraceRequest) -> Result<Trace, TraceError> {
         run_command(request.argv, request.cwd, request.timeout, Some(&env), keep).map_err(|e| {
             match e {
                 RunError::NotRunnable(m) => TraceError::NotRunnable(m),
+                RunError::Untraceable(m) => TraceError::Failed(m),
                 RunError::Timeout(_) => {
                     TraceError::Timeout(crate::pyfmt::float_repr(request.timeout.unwrap_or(0.0)))
                 }

@@ -269,13 +269,26 @@ fn execute(
             run_command(&manifest.command.argv, base, Some(options.timeout), env, 0),
             None,
         ),
-        Some(trace_options) => traced_run(manifest, base, options.timeout, env, trace_options),
+        Some(trace_options) => match crate::trace::run_traced(&crate::trace::TraceRequest {
+            argv: &manifest.command.argv,
+            cwd: base,
+            env,
+            timeout: Some(options.timeout),
+            deny_io_uring: false,
+            tracer: trace_options.tracer,
+            probes: false,
+            capture_output: Some(0),
+        }) {
+            Ok((result, traced)) => (Ok(result), Some(traced)),
+            Err(e) => (Err(e), None),
+        },
     };
     progress.finish();
     let mut rerun_digests: Vec<Option<String>> = vec![None; outputs.len()];
     let (checks_before, notes_before) = (report.checks.len(), report.notes.len());
     match run {
         Err(RunError::Timeout(m)) => report.add(Status::Inconclusive, "rerun", m, None),
+        Err(RunError::Untraceable(m)) => report.add(Status::Inconclusive, "rerun", m, None),
         Err(RunError::Interrupted(signal)) => {
             report.interrupted = Some(signal);
             report.add(
@@ -399,58 +412,6 @@ fn execute(
     report.rerun_outputs_dir = restored.products;
     report.rerun_identical = identical;
     Ok(())
-}
-
-/// Runs the command under the tracer, as [`run_command`] would run it.
-fn traced_run(
-    manifest: &Manifest,
-    base: &Path,
-    timeout: f64,
-    env: Option<&BTreeMap<String, String>>,
-    options: crate::capture::TraceOptions,
-) -> (
-    std::result::Result<crate::runner::ExecResult, RunError>,
-    Option<crate::trace::Trace>,
-) {
-    use crate::trace::TraceError;
-    let started = std::time::Instant::now();
-    let traced = crate::trace::trace(&crate::trace::TraceRequest {
-        argv: &manifest.command.argv,
-        cwd: base,
-        env,
-        timeout: Some(timeout),
-        deny_io_uring: false,
-        tracer: options.tracer,
-        probes: false,
-        capture_output: Some(0),
-    });
-    match traced {
-        Ok(mut t) => {
-            let Some((stdout, stderr)) = t.output.take() else {
-                return (
-                    Err(RunError::NotRunnable(
-                        "the traced run's output was not captured".into(),
-                    )),
-                    None,
-                );
-            };
-            let result = crate::runner::ExecResult {
-                exit_code: t.exit_code,
-                stdout,
-                stderr,
-                duration_seconds: started.elapsed().as_secs_f64(),
-            };
-            (Ok(result), Some(t))
-        }
-        Err(TraceError::Timeout(s)) => (
-            Err(RunError::Timeout(format!(
-                "command did not finish within {s} seconds"
-            ))),
-            None,
-        ),
-        Err(TraceError::Interrupted(signal)) => (Err(RunError::Interrupted(signal)), None),
-        Err(e) => (Err(RunError::NotRunnable(e.to_string())), None),
-    }
 }
 
 /// What the trace of the rerun says about the manifest's declarations: a warning each, or with
