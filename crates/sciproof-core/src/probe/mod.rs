@@ -84,16 +84,24 @@ pub fn platform_info() -> Object {
         .with("machine", machine)
         .with("platform", platform)
 }
-/// The executable `name` would run as: itself when it contains a `/` (and exists), else the
-/// first executable file of that name in a folder of `PATH`.
+/// The executable `name` would run as from this process's working directory (see
+/// [`which_from`]).
 pub(crate) fn which(name: &str) -> Option<std::path::PathBuf> {
+    which_from(name, &std::env::current_dir().ok()?)
+}
+
+/// The executable `name` would run as for a process in `cwd`, as `execvp` finds it: itself
+/// (relative to `cwd`) when it contains a `/` and exists, else the first executable file of
+/// that name in a folder of `PATH` (`/usr/bin:/bin` when unset; relative folders taken from
+/// `cwd`).
+pub(crate) fn which_from(name: &str, cwd: &std::path::Path) -> Option<std::path::PathBuf> {
     if name.contains('/') {
-        let p = std::path::Path::new(name);
-        return p.exists().then(|| p.to_path_buf());
+        let p = cwd.join(name);
+        return p.exists().then_some(p);
     }
-    let path = std::env::var_os("PATH")?;
+    let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
     std::env::split_paths(&path)
-        .map(|d| d.join(name))
+        .map(|d| cwd.join(d).join(name))
         .find(|p| {
             use std::os::unix::fs::PermissionsExt;
             p.metadata()

@@ -19,7 +19,7 @@ use crate::runner::{ProcessGroup, capture_stream_and_tail};
 use std::collections::{HashMap, HashSet};
 use std::ffi::{CString, OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Component, PathBuf};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -92,7 +92,7 @@ fn run_here(request: &TraceRequest) -> Result<Trace, TraceError> {
             crate::pyfmt::str_repr(program)
         ))
     };
-    let path = resolve_program(program, request.cwd)
+    let path = crate::probe::which_from(program, request.cwd)
         .ok_or_else(|| not_runnable("No such file or directory".into()))?;
     let c = |s: &OsStr| {
         CString::new(s.as_bytes()).map_err(|_| not_runnable("a NUL byte in the command".into()))
@@ -798,28 +798,6 @@ fn resolve(
     Some(out)
 }
 
-/// The file `program` names: a path (relative to `cwd`) if it has a `/`, else the first
-/// executable of that name on `PATH`.
-fn resolve_program(program: &str, cwd: &Path) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    if program.contains('/') {
-        return Some(PathBuf::from(program));
-    }
-    let search = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
-    std::env::split_paths(&search)
-        .map(|dir| {
-            let dir = if dir.is_absolute() {
-                dir
-            } else {
-                cwd.join(dir)
-            };
-            dir.join(program)
-        })
-        .find(|candidate| {
-            std::fs::metadata(candidate)
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
-}
 
 #[cfg(test)]
 mod tests {
