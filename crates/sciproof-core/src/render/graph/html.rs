@@ -91,10 +91,7 @@ fn claim_section(index: usize, c: &Claim, dependents: Option<&Vec<&str>>) -> Str
     } else {
         ""
     };
-    let mark = claim::STATUSES
-        .iter()
-        .find(|(s, _, _)| *s == c.status)
-        .map_or("", |(_, m, _)| m);
+    let mark = claim::mark(&c.status);
     let mut s = format!(
         "<section id=\"{id}\"><h3>{index}. {}</h3>\n<p><strong>{} {}</strong> <code>{}</code></p>\n<p>{}</p>\n",
         text(&heading, 200),

@@ -99,14 +99,6 @@ pub struct Picture {
     pub runs_only: bool,
 }
 
-/// The mark of `status` as the documents print it (`[VERIFIED]`, `[REFUTED]`, ...).
-pub fn mark(status: &str) -> &str {
-    claim::STATUSES
-        .iter()
-        .find(|(s, _, _)| *s == status)
-        .map_or(status, |(_, mark, _)| mark)
-}
-
 /// The run a claim belongs to (claims recorded by `graph add-run` carry it).
 fn run_of(c: &Claim) -> Option<String> {
     c.provenance
@@ -149,7 +141,7 @@ pub fn of_claims(claims: &[&Claim], focus: Option<&Claim>) -> Picture {
     let node = |c: &Claim, group: Option<usize>| Node {
         key: c.id.clone(),
         lines: vec![
-            format!("{} {}", mark(&c.status), c.status),
+            format!("{} {}", claim::mark(&c.status), c.status),
             c.label.clone().unwrap_or_else(|| c.statement.clone()),
             c.id.clone(),
         ],
