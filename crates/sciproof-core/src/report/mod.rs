@@ -77,8 +77,6 @@ pub const NOT_CHECKED_VALIDITY: &str =
     "scientific validity: a matching result is not shown to be correct";
 /// Undeclared files are never looked at.
 pub const NOT_CHECKED_UNDECLARED: &str = "files that were not declared as inputs or outputs";
-/// What a clean trace of the rerun still does not cover.
-pub const NOT_CHECKED_AFTER_TRACE: &str = "reads outside the working directory, the network and environment variables (the trace of the rerun covers files inside it)";
 /// Without a good signature, authorship is unknown.
 pub const NOT_CHECKED_UNSIGNED: &str =
     "authenticity: manifests are unsigned, so who produced this evidence is not verified";
@@ -126,9 +124,6 @@ pub struct Report {
     pub rerun_identical: Vec<String>,
     /// Whether the manifest's claims were looked at.
     pub claims_checked: bool,
-    /// Whether a complete trace of the rerun showed every declared input read and no
-    /// undeclared file inside the working directory read (`--trace`).
-    pub inputs_traced: bool,
     /// When the rerun ran and how it ended (not part of the JSON report, whose fields are the
     /// reference's; the claim-check crate describes the rerun with them).
     pub rerun_run: Option<RerunRun>,
@@ -241,12 +236,7 @@ impl Report {
             == Some("good");
         let mut items = vec![
             NOT_CHECKED_VALIDITY.to_string(),
-            if self.inputs_traced {
-                NOT_CHECKED_AFTER_TRACE
-            } else {
-                NOT_CHECKED_UNDECLARED
-            }
-            .to_string(),
+            NOT_CHECKED_UNDECLARED.to_string(),
             if signed {
                 NOT_CHECKED_SIGNED
             } else {

@@ -798,7 +798,6 @@ fn resolve(
     Some(out)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
