@@ -62,6 +62,10 @@ pub fn suggest_inputs(request: &SuggestInputsRequest) -> Result<Suggestions> {
             detail: "the command and everything it started were stopped; nothing was changed"
                 .into(),
         },
+        // The reference's words: suggest-inputs records nothing, and says so.
+        TraceError::Timeout(s) => Error::Capture(format!(
+            "command did not finish within {s} seconds; nothing was recorded"
+        )),
         e => Error::Trace(e),
     })?;
     Ok(Suggestions {
