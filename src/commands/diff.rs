@@ -15,7 +15,8 @@ pub struct Args {
     new: PathBuf,
     #[command(flatten)]
     format: FormatFlags<Diff>,
-    /// Show the values of allow-listed environment variables (hidden by default).
+    /// Show the values of allow-listed environment variables (hidden by default) and the
+    /// difference statistics of each column, key path or array of a numeric output.
     #[arg(long)]
     show_values: bool,
 }

@@ -836,6 +836,6 @@ fn seed_numeric_csv_cells_written_differently_compare_as_numbers() {
     assert_eq!(field(&c, "status").as_str(), Some("PASS"), "{c:?}");
     assert_eq!(
         field(&c, "message").as_str(),
-        Some("numerically equivalent (rtol=0.0, atol=0.0)")
+        Some("numerically equivalent (rtol=0.0, atol=0.0) — bit-identical: all 4 values")
     );
 }

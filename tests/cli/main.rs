@@ -25,6 +25,7 @@ mod record;
 mod reports;
 mod rerun;
 mod signing;
+mod statistics;
 mod trace;
 mod update;
 mod verify;

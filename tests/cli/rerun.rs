@@ -46,7 +46,9 @@ fn a_deterministic_command_reproduces_and_leaves_the_tree_as_it_was() {
     let numeric = check_for(&r, "rerun output out/result.json");
     assert_eq!(
         field(&numeric, "message").as_str(),
-        Some("numerically equivalent (rtol=1e-09, atol=0.0)")
+        Some(
+            "numerically equivalent (rtol=1e-09, atol=0.0) — bit-identical: byte for byte the recorded copy"
+        )
     );
     let ev = field(&numeric, "evidence");
     let keys: Vec<&str> = ev.as_object().unwrap().iter().map(|(k, _)| k).collect();
@@ -60,9 +62,14 @@ fn a_deterministic_command_reproduces_and_leaves_the_tree_as_it_was() {
             "rule",
             "differences",
             "difference_details",
-            "error"
+            "error",
+            "statistics"
         ]
     );
+    let statistics = field(ev, "statistics");
+    assert_eq!(field(statistics, "case").as_str(), Some("bit_identical"));
+    assert_eq!(field(statistics, "byte_identical"), &Value::Bool(true));
+    assert_eq!(field(statistics, "total"), &Value::Null);
     assert_eq!(field(&r, "rerun_executed"), &Value::Bool(true));
     assert_eq!(field(&r, "rerun_outputs_dir"), &Value::Null);
     assert_eq!(listing(&p), before, "nothing left behind");
@@ -90,7 +97,7 @@ fn numeric_differences_outside_the_tolerance_fail_with_details_and_outputs_are_r
     assert_eq!(
         field(&c, "message").as_str(),
         Some(
-            "outside the declared tolerance: $.value: recorded 42.5, found 42.75 (rtol=1e-09, atol=0.0)"
+            "outside the declared tolerance: $.value: recorded 42.5, found 42.75 (rtol=1e-09, atol=0.0) — different: 1 of 2 values (50%) outside the tolerance, largest absolute error 0.25 at $.value, largest relative error 0.00585 at $.value"
         )
     );
     let detail = &field(field(&c, "evidence"), "difference_details")

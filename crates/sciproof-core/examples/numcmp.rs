@@ -1,4 +1,5 @@
-//! Compares two numeric files the way `verify --rerun` does and prints the differences:
+//! Compares two numeric files the way `verify --rerun` does and prints the differences and
+//! the statistics:
 //! `cargo run --release -p sciproof-core --example numcmp -- RECORDED FOUND [RTOL [ATOL]]`.
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -15,11 +16,15 @@ fn main() {
         rtol,
         atol,
     ) {
-        Ok(d) => {
-            for x in &d {
+        Ok(c) => {
+            for x in &c.differences {
                 println!("{}", x.message);
             }
-            std::process::exit(if d.is_empty() { 0 } else { 1 });
+            println!("{}", c.sentence());
+            for line in c.group_lines() {
+                println!("  {line}");
+            }
+            std::process::exit(if c.is_equivalent() { 0 } else { 1 });
         }
         Err(e) => {
             eprintln!("error: {e}");

@@ -323,7 +323,7 @@ fn judge(base: &Path, output: &Output, taken: Vec<Taken>) -> OutputSpread {
             .iter()
             .filter(|c| {
                 crate::numeric::compare_files(&snapshot, c, &output.path, rtol, atol)
-                    .map_or(true, |d| !d.is_empty())
+                    .map_or(true, |c| !c.is_equivalent())
             })
             .count();
         return if differing == 0 {

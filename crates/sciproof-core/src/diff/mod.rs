@@ -441,7 +441,13 @@ pub fn between(old_side: Side, new_side: Side, show_values: bool) -> Diff {
     environment(&mut b, old, new, show_values);
     git(&mut b, old, new);
     inputs(&mut b, old, new);
-    outputs(&mut b, old, new, (old_side.base, new_side.base));
+    outputs(
+        &mut b,
+        old,
+        new,
+        (old_side.base, new_side.base),
+        show_values,
+    );
     claims(&mut b, old, new);
     execution(&mut b, old, new);
     Diff {
@@ -559,8 +565,15 @@ fn inputs(b: &mut Builder, old: &Manifest, new: &Manifest) {
 }
 
 /// Declared outputs, by path; a numeric output whose content changed is compared snapshot to
-/// snapshot with the old tolerance (`sides`: the folders each manifest's snapshots are in).
-fn outputs(b: &mut Builder, old: &Manifest, new: &Manifest, sides: (&Path, &Path)) {
+/// snapshot with the old tolerance (`sides`: the folders each manifest's snapshots are in;
+/// `show_values`: the statistics of each column, key path or array in the message too).
+fn outputs(
+    b: &mut Builder,
+    old: &Manifest,
+    new: &Manifest,
+    sides: (&Path, &Path),
+    show_values: bool,
+) {
     let outputs = |m: &Manifest| -> BTreeMap<String, Output> {
         m.outputs
             .iter()
@@ -608,7 +621,13 @@ fn outputs(b: &mut Builder, old: &Manifest, new: &Manifest, sides: (&Path, &Path
                     && c.present
                     && a.sha256 != c.sha256
                 {
-                    compare_snapshots(sides, a, c, (*rtol, *atol), &mut parts, &mut evidence);
+                    let tolerance = (*rtol, *atol);
+                    let (message, per_group) =
+                        compare_snapshots(sides, a, c, tolerance, &mut evidence);
+                    parts.push(message);
+                    if show_values {
+                        parts.extend(per_group);
+                    }
                 }
                 if !parts.is_empty() {
                     b.changes.push(Change {
@@ -627,15 +646,16 @@ fn outputs(b: &mut Builder, old: &Manifest, new: &Manifest, sides: (&Path, &Path
 }
 
 /// What the recorded copies of a numeric output say when its digest changed: equivalent
-/// within the old tolerance, or the differences outside it, or why they cannot be compared.
+/// within the old tolerance, or the differences outside it, or why they cannot be compared;
+/// each with the case and its statistics. Returns the message and one line per column, key
+/// path or array that is not bit-identical.
 fn compare_snapshots(
     (old_base, new_base): (&Path, &Path),
     a: &Output,
     c: &Output,
     (rtol, atol): (f64, f64),
-    parts: &mut Vec<String>,
     evidence: &mut Object,
-) {
+) -> (String, Vec<String>) {
     evidence.insert("baseline_rtol", rtol);
     evidence.insert("baseline_atol", atol);
     let tol = format!("(rtol={}, atol={})", float_repr(rtol), float_repr(atol));
@@ -645,45 +665,47 @@ fn compare_snapshots(
             crate::numeric::compare_files(&sa, &sc, &c.path, rtol, atol).map_err(|e| e.0)
         });
     match compared {
-        Ok(d) if d.is_empty() => {
-            parts.push(format!(
-                "numerically equivalent within the baseline tolerance {tol}"
-            ));
-            evidence.insert(
-                "numeric",
-                Object::new()
-                    .with("comparable", true)
-                    .with("equivalent", true)
-                    .with("difference_details", Value::Array(vec![])),
-            );
-        }
-        Ok(d) => {
-            let more = if d.len() > 1 {
-                format!(" (and {} more)", d.len() - 1)
+        Ok(comparison) => {
+            let d = &comparison.differences;
+            let message = if d.is_empty() {
+                format!(
+                    "numerically equivalent within the baseline tolerance {tol} — {}",
+                    comparison.sentence()
+                )
             } else {
-                String::new()
+                let more = if d.len() > 1 {
+                    format!(" (and {} more)", d.len() - 1)
+                } else {
+                    String::new()
+                };
+                format!(
+                    "outside the baseline tolerance {tol}: {}{more} — {}",
+                    d[0].message,
+                    comparison.sentence()
+                )
             };
-            parts.push(format!(
-                "outside the baseline tolerance {tol}: {}{more}",
-                d[0].message
-            ));
             let details = Value::Array(d.iter().map(|x| x.to_json()).collect());
             evidence.insert(
                 "numeric",
                 Object::new()
                     .with("comparable", true)
-                    .with("equivalent", false)
-                    .with("difference_details", details),
+                    .with("equivalent", d.is_empty())
+                    .with("difference_details", details)
+                    .with("statistics", comparison.statistics_json()),
             );
+            (message, comparison.group_lines())
         }
         Err(reason) => {
-            parts.push(format!("numeric comparison not possible: {reason}"));
             evidence.insert(
                 "numeric",
                 Object::new()
                     .with("comparable", false)
                     .with("reason", reason.as_str()),
             );
+            (
+                format!("numeric comparison not possible: {reason}"),
+                Vec::new(),
+            )
         }
     }
 }

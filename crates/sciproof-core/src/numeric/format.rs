@@ -6,7 +6,7 @@
 //!
 //! A new numeric file type is one module implementing the trait and one line in [`FORMATS`].
 
-use super::diff::Difference;
+use super::stats::{Comparison, GroupBy};
 use super::value::Scalar;
 use super::{NumericError, csv, json, npy, npz};
 use crate::json::Object;
@@ -71,8 +71,11 @@ pub trait NumericFormat: Sync {
     fn validate(&self, path: &Path, name: &str) -> Result<(), NumericError>;
 
     /// Compares the recorded copy with the file found: the differences (empty when
-    /// equivalent), at most ten and a summary line.
-    fn compare(&self, pair: &Pair, rtol: f64, atol: f64) -> Result<Vec<Difference>, NumericError>;
+    /// equivalent), at most ten and a summary line, and the statistics of every value.
+    fn compare(&self, pair: &Pair, rtol: f64, atol: f64) -> Result<Comparison, NumericError>;
+
+    /// What a group of statistics is in this format (for files compared byte for byte).
+    fn grouped_by(&self) -> GroupBy;
 
     /// Whether `location` is a location in files of this format (its syntax only).
     fn valid_location(&self, location: &str) -> bool;

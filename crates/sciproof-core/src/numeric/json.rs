@@ -11,6 +11,7 @@
 use super::NumericError;
 use super::diff::{Collector, Difference, Kind, Shown};
 use super::rule::compare_values;
+use super::stats::{Comparison, Group, GroupBy, Measured, Statistics, identical};
 use super::value::{Scalar, short};
 use crate::json::tape::{self, Item, Tape};
 use crate::pyfmt::is_py_space;
@@ -87,7 +88,34 @@ fn describe(v: Item<'_>) -> String {
     }
 }
 
-fn walk(location: &str, e: Item<'_>, a: Item<'_>, rtol: f64, atol: f64, out: &mut Collector) {
+/// The statistics of a document, grouped by key path (list indices as `[*]`).
+struct KeyPaths {
+    index: std::collections::HashMap<String, usize>,
+    stats: Statistics,
+}
+
+impl KeyPaths {
+    fn group(&mut self, path: &str) -> &mut Group {
+        let next = self.stats.groups.len();
+        let i = *self.index.entry(path.to_string()).or_insert(next);
+        if i == next {
+            self.stats.groups.push(Group::new(path));
+        }
+        &mut self.stats.groups[i]
+    }
+}
+
+/// What a walk compares with: the tolerance, and where differences and statistics go.
+struct Walk<'a> {
+    rtol: f64,
+    atol: f64,
+    out: &'a mut Collector,
+    paths: &'a mut KeyPaths,
+}
+
+/// Compares `e` and `a` at `location`, whose key path is `path`.
+fn walk(location: &str, path: &str, e: Item<'_>, a: Item<'_>, w: &mut Walk<'_>) {
+    let (rtol, atol) = (w.rtol, w.atol);
     match (e.kind(), a.kind()) {
         (tape::Kind::Object, tape::Kind::Object) => {
             let em = sorted_members(e);
@@ -99,7 +127,7 @@ fn walk(location: &str, e: Item<'_>, a: Item<'_>, rtol: f64, atol: f64, out: &mu
                 rtol,
                 atol,
             ) {
-                out.push(d);
+                w.out.push(d);
             }
             // The keys both have, in sorted order: one merge of the two sorted lists.
             let mut j = 0;
@@ -108,7 +136,13 @@ fn walk(location: &str, e: Item<'_>, a: Item<'_>, rtol: f64, atol: f64, out: &mu
                     j += 1;
                 }
                 if j < am.len() && am[j].0 == *key {
-                    walk(&format!("{location}.{key}"), *ev, am[j].1, rtol, atol, out);
+                    walk(
+                        &format!("{location}.{key}"),
+                        &format!("{path}.{key}"),
+                        *ev,
+                        am[j].1,
+                        w,
+                    );
                 }
             }
         }
@@ -118,19 +152,28 @@ fn walk(location: &str, e: Item<'_>, a: Item<'_>, rtol: f64, atol: f64, out: &mu
                 Scalar::Int(BigInt::from(a.len())),
             );
             if let Some(d) = compare_values(&format!("{location}#len"), &le, &la, rtol, atol) {
-                out.push(d);
+                w.out.push(d);
             }
+            let items = format!("{path}[*]");
             for (i, (ev, av)) in e.items().zip(a.items()).enumerate() {
-                walk(&format!("{location}[{i}]"), ev, av, rtol, atol, out);
+                walk(&format!("{location}[{i}]"), &items, ev, av, w);
             }
         }
         _ => match (scalar(e), scalar(a)) {
             (Some(se), Some(sa)) => {
-                if let Some(d) = compare_values(location, &se, &sa, rtol, atol) {
-                    out.push(d);
+                let group = w.paths.group(path);
+                if identical(&se, &sa) {
+                    group.same(1);
+                    return;
+                }
+                let d = compare_values(location, &se, &sa, rtol, atol);
+                let m = Measured::scalars(&se, &sa, rtol, atol, d.is_some());
+                group.differ(m, || location.to_string());
+                if let Some(d) = d {
+                    w.out.push(d);
                 }
             }
-            _ => out.push(Difference {
+            _ => w.out.push(Difference {
                 kind: Kind::Structure,
                 location: Some(location.to_string()),
                 recorded: Shown::Text(describe(e)),
@@ -149,9 +192,19 @@ fn walk(location: &str, e: Item<'_>, a: Item<'_>, rtol: f64, atol: f64, out: &mu
 }
 
 /// Compares a recorded and a found document.
-pub fn compare(recorded: &Tape, found: &Tape, rtol: f64, atol: f64) -> Vec<Difference> {
+pub fn compare(recorded: &Tape, found: &Tape, rtol: f64, atol: f64) -> Comparison {
     let mut out = Collector::new();
-    walk("$", recorded.root(), found.root(), rtol, atol, &mut out);
+    let mut paths = KeyPaths {
+        index: std::collections::HashMap::new(),
+        stats: Statistics::new(GroupBy::KeyPath),
+    };
+    let mut w = Walk {
+        rtol,
+        atol,
+        out: &mut out,
+        paths: &mut paths,
+    };
+    walk("$", "$", recorded.root(), found.root(), &mut w);
     let (ne, na) = (recorded.values(), found.values());
     let prefix = if ne != na {
         vec![Difference::plain(
@@ -162,7 +215,10 @@ pub fn compare(recorded: &Tape, found: &Tape, rtol: f64, atol: f64) -> Vec<Diffe
     } else {
         Vec::new()
     };
-    out.finish(prefix)
+    Comparison {
+        differences: out.finish(prefix),
+        statistics: paths.stats,
+    }
 }
 
 /// The leaves of a document as `(location, value)`, in order (for claims).
@@ -214,10 +270,13 @@ impl super::format::NumericFormat for Json {
         pair: &super::format::Pair,
         rtol: f64,
         atol: f64,
-    ) -> Result<Vec<Difference>, NumericError> {
+    ) -> Result<Comparison, NumericError> {
         let e = load(pair.recorded, pair.recorded_name)?;
         let a = load(pair.found, pair.found_name)?;
         Ok(compare(&e, &a, rtol, atol))
+    }
+    fn grouped_by(&self) -> GroupBy {
+        GroupBy::KeyPath
     }
     fn valid_location(&self, location: &str) -> bool {
         is_json_location(location)
@@ -341,6 +400,7 @@ mod tests {
         let pe = Tape::parse(e.to_string()).unwrap();
         let pa = Tape::parse(a.to_string()).unwrap();
         compare(&pe, &pa, 1e-9, 0.0)
+            .differences
             .into_iter()
             .map(|d| d.message)
             .collect()

@@ -15,14 +15,27 @@ pub mod npy;
 pub mod npz;
 pub mod rule;
 pub mod spread;
+pub mod stats;
 pub mod value;
 
 pub use diff::{Difference, Kind};
 pub use format::{Documents, NumericFormat, Pair, format_of};
 pub use rule::RULE_TEXT;
+pub use stats::{Case, Comparison};
 
 use std::path::Path;
 use thiserror::Error;
+
+/// The comparison of two files whose bytes are the same, without reading them: bit-identical
+/// (the statistics count nothing).
+pub fn byte_identical(display: &str) -> Comparison {
+    let name = display.rsplit('/').next().unwrap_or(display);
+    Comparison::byte_identical(lookup_grouping(name))
+}
+
+fn lookup_grouping(name: &str) -> stats::GroupBy {
+    format::lookup(name).map_or(stats::GroupBy::Column, |f| f.grouped_by())
+}
 
 /// A file that cannot be compared numerically. The message is complete and names the file.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -62,14 +75,14 @@ pub fn check_file(path: &Path) -> Result<(), NumericError> {
 
 /// Compares the recorded copy `recorded` with the found file `found` (the declared output
 /// `display` decides the format and names `.npz` members). Returns the differences (empty when
-/// equivalent), at most ten and a summary line.
+/// equivalent), at most ten and a summary line, with the statistics of every value compared.
 pub fn compare_files(
     recorded: &Path,
     found: &Path,
     display: &str,
     rtol: f64,
     atol: f64,
-) -> Result<Vec<Difference>, NumericError> {
+) -> Result<Comparison, NumericError> {
     let display_name = display.rsplit('/').next().unwrap_or(display).to_string();
     let pair = Pair {
         recorded,
@@ -99,9 +112,118 @@ mod tests {
         );
         compare_files(&pe, &pa, name, 1e-9, 0.0)
             .unwrap()
+            .differences
             .into_iter()
             .map(|d| d.message)
             .collect()
+    }
+
+    fn statistics(e: &str, a: &str, name: &str, rtol: f64, atol: f64) -> Comparison {
+        let dir = tempfile::tempdir().unwrap();
+        let (pe, pa) = (
+            write(dir.path(), &format!("e-{name}"), e),
+            write(dir.path(), name, a),
+        );
+        compare_files(&pe, &pa, name, rtol, atol).unwrap()
+    }
+
+    fn summary(g: &stats::Group) -> (&str, u64, u64, u64) {
+        (g.name.as_str(), g.values, g.identical, g.outside)
+    }
+
+    #[test]
+    fn csv_statistics_are_per_column_named_by_the_header() {
+        let c = statistics(
+            "t,loss,acc\n0,1.0,0.5\n1,2.0,0.25\n2,3.0,0.125\n",
+            "t,loss,acc\n0,1.00,0.5\n1,2.000000000001,0.25\n2,3.5,0.126\n",
+            "t.csv",
+            1e-9,
+            0.0,
+        );
+        let s = &c.statistics;
+        assert_eq!(s.grouped_by, stats::GroupBy::Column);
+        let groups: Vec<_> = s.groups.iter().map(summary).collect();
+        // 1.00 is another spelling of the bits of 1.0: bit-identical
+        assert_eq!(
+            groups,
+            [
+                ("c0 (column 't')", 4, 4, 0),
+                ("c1 (column 'loss')", 4, 2, 1),
+                ("c2 (column 'acc')", 4, 3, 1)
+            ]
+        );
+        let loss = &s.groups[1];
+        let abs = loss.largest_abs.as_ref().unwrap();
+        assert_eq!(
+            (abs.value, abs.location.as_str()),
+            (0.5, "r3c1 (column 'loss')")
+        );
+        let closest = loss.closest.as_ref().unwrap();
+        assert_eq!(closest.location, "r2c1 (column 'loss')");
+        assert!(closest.value > 0.0 && closest.value < 1.0);
+        let acc = s.groups[2].largest_rel.as_ref().unwrap();
+        assert_eq!(acc.location, "r3c2 (column 'acc')");
+        assert!((acc.value - 0.001 / 0.126).abs() < 1e-12);
+        assert_eq!(c.case(), Case::Different);
+        let total = s.total();
+        assert_eq!((total.values, total.identical, total.outside), (12, 9, 2));
+    }
+
+    #[test]
+    fn csv_statistics_count_only_cells_that_line_up() {
+        // a number in the first row is not a column name
+        let c = statistics("1,2\n", "1,3\n", "n.csv", 0.0, 0.0);
+        assert_eq!(c.statistics.groups[1].name, "c1");
+        // a longer row and an extra row: structure differs, the cells both have are compared
+        let c = statistics("a\tb\n1\t2\n", "a\tb\tc\n1\t2\n3\t4\n", "t.tsv", 0.0, 0.0);
+        let groups: Vec<_> = c.statistics.groups.iter().map(summary).collect();
+        assert_eq!(
+            groups,
+            [("c0 (column 'a')", 2, 2, 0), ("c1 (column 'b')", 2, 2, 0)]
+        );
+        assert_eq!(c.case(), Case::Different);
+        assert!(
+            c.sentence()
+                .starts_with("different in structure; the 4 values")
+        );
+    }
+
+    #[test]
+    fn json_statistics_are_per_key_path_with_list_indices_as_stars() {
+        let c = statistics(
+            r#"{"h": [{"loss": 1.0, "n": 1}, {"loss": 2.0, "n": 2}], "ok": true, "name": "x"}"#,
+            r#"{"h": [{"loss": 1.0, "n": 1}, {"loss": 2.5, "n": 3}], "ok": 1, "name": "x"}"#,
+            "r.json",
+            1e-9,
+            0.0,
+        );
+        let groups: Vec<_> = c.statistics.groups.iter().map(summary).collect();
+        assert_eq!(
+            groups,
+            [
+                ("$.h[*].loss", 2, 1, 1),
+                ("$.h[*].n", 2, 1, 1),
+                ("$.name", 1, 1, 0),
+                ("$.ok", 1, 0, 1)
+            ]
+        );
+        let n = c.statistics.groups[1].largest_abs.as_ref().unwrap();
+        assert_eq!((n.value, n.location.as_str()), (1.0, "$.h[1].n"));
+        assert_eq!(c.differences.len(), 3);
+        assert_eq!(
+            c.sentence(),
+            "different: 3 of 6 values (50%) outside the tolerance, largest absolute error 1 at $.h[1].n, largest relative error 0.333 at $.h[1].n"
+        );
+        // the same document: bit-identical, whatever its spacing
+        let c = statistics(
+            r#"{"a": [1.0, 2]}"#,
+            r#"{ "a" : [1.0,2] }"#,
+            "r.json",
+            0.0,
+            0.0,
+        );
+        assert_eq!(c.case(), Case::BitIdentical);
+        assert_eq!(c.sentence(), "bit-identical: all 2 values");
     }
 
     #[test]

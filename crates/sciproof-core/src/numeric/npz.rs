@@ -5,6 +5,7 @@
 use super::NumericError;
 use super::diff::{Collector, Difference};
 use super::npy;
+use super::stats::{Comparison, GroupBy, Statistics};
 use super::value::Scalar;
 use std::path::Path;
 
@@ -63,11 +64,12 @@ pub fn compare_files(
     display: &str,
     rtol: f64,
     atol: f64,
-) -> Result<Vec<Difference>, NumericError> {
+) -> Result<Comparison, NumericError> {
     let mut e = open(recorded, recorded_name)?;
     let mut a = open(found, found_name)?;
     let (em, am) = (members(&e, recorded_name)?, members(&a, found_name)?);
     let mut out = Collector::new();
+    let mut statistics = Statistics::new(GroupBy::Array);
     let keys = |m: &[String]| Scalar::Keys(m.iter().map(|s| member_label(s).to_string()).collect());
     if let Some(d) = super::rule::compare_values(
         &format!("{display}#members"),
@@ -88,7 +90,7 @@ pub fn compare_files(
         let mut ar = a.by_name(member).map_err(|err| {
             NumericError(format!("{found_name}: cannot read member {member}: {err}"))
         })?;
-        let diffs = npy::compare_streams(
+        let member_comparison = npy::compare_streams(
             &mut er,
             &mut ar,
             recorded_name,
@@ -97,24 +99,24 @@ pub fn compare_files(
             rtol,
             atol,
         )?;
-        let summary_count = diffs
-            .iter()
-            .find(|d| d.kind == super::Kind::Summary)
-            .and_then(|d| {
-                d.message
-                    .trim_start_matches("... ")
-                    .split(' ')
-                    .next()
-                    .and_then(|n| n.parse::<u64>().ok())
-            });
-        let listed: Vec<Difference> = diffs
+        let listed: Vec<Difference> = member_comparison
+            .differences
             .into_iter()
             .filter(|d| d.kind != super::Kind::Summary)
             .collect();
-        let count = summary_count.unwrap_or(listed.len() as u64);
+        // every differing element, or the differing shape and dtype leaves when the elements
+        // were not compared
+        let total = member_comparison.statistics.total();
+        let count = (total.outside).max(listed.len() as u64);
         out.absorb(listed, count);
+        statistics
+            .groups
+            .extend(member_comparison.statistics.groups);
     }
-    Ok(out.finish(Vec::new()))
+    Ok(Comparison {
+        differences: out.finish(Vec::new()),
+        statistics,
+    })
 }
 
 /// The element at `index` of member `member` (without `.npy`) of an archive, or `None` when
@@ -153,7 +155,7 @@ impl super::format::NumericFormat for Npz {
         pair: &super::format::Pair,
         rtol: f64,
         atol: f64,
-    ) -> Result<Vec<Difference>, NumericError> {
+    ) -> Result<Comparison, NumericError> {
         compare_files(
             pair.recorded,
             pair.found,
@@ -163,6 +165,9 @@ impl super::format::NumericFormat for Npz {
             rtol,
             atol,
         )
+    }
+    fn grouped_by(&self) -> GroupBy {
+        GroupBy::Array
     }
     fn valid_location(&self, location: &str) -> bool {
         npy::parse_array_location(location).is_some()
@@ -232,17 +237,41 @@ mod tests {
             ],
         );
         validate(&e, "e.npz").unwrap();
-        let d = compare_files(&e, &a, "e.npz", "a.npz", "arr.npz", 1e-9, 0.0).unwrap();
+        let d = compare_files(&e, &a, "e.npz", "a.npz", "arr.npz", 1e-9, 0.0)
+            .unwrap()
+            .differences;
         let messages: Vec<&str> = d.iter().map(|x| x.message.as_str()).collect();
         assert_eq!(
             messages,
             ["arr.npz:weights[1, 1]: recorded 4.0, found 4.5 (rtol=1e-09, atol=0.0)"]
         );
+        // statistics per member, in the order of their names
+        let c = compare_files(&e, &a, "e.npz", "a.npz", "arr.npz", 1e-9, 0.0).unwrap();
+        let groups: Vec<(&str, u64, u64, u64)> = c
+            .statistics
+            .groups
+            .iter()
+            .map(|g| (g.name.as_str(), g.values, g.identical, g.outside))
+            .collect();
+        assert_eq!(
+            groups,
+            [("arr.npz:bias", 1, 1, 0), ("arr.npz:weights", 4, 3, 1)]
+        );
+        assert_eq!(
+            c.statistics.groups[1]
+                .largest_abs
+                .as_ref()
+                .unwrap()
+                .location,
+            "arr.npz:weights[1, 1]"
+        );
         npz(
             &a,
             &[("weights.npy", npy_bytes(&[1.0, 2.0, 3.0, 4.0], "(2, 2)"))],
         );
-        let d = compare_files(&e, &a, "e.npz", "a.npz", "arr.npz", 1e-9, 0.0).unwrap();
+        let d = compare_files(&e, &a, "e.npz", "a.npz", "arr.npz", 1e-9, 0.0)
+            .unwrap()
+            .differences;
         assert_eq!(
             d[0].message,
             "arr.npz#members: recorded ['bias', 'weights'], found ['weights']"

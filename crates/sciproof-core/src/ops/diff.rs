@@ -12,7 +12,8 @@ pub struct DiffRequest<'a> {
     pub old: PathBuf,
     /// The later manifest.
     pub new: PathBuf,
-    /// Show the values of allow-listed environment variables (hidden by default).
+    /// Show the values of allow-listed environment variables (hidden by default) and the
+    /// difference statistics of each column, key path or array of a numeric output.
     pub show_values: bool,
     /// What to do when another sciproof is changing either evidence.
     pub wait: Wait<'a>,

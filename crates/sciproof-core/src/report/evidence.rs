@@ -1,7 +1,7 @@
 //! Evidence: the structured facts a check used, so a result can be audited without re-running.
 
 use crate::json::{Object, Value};
-use crate::numeric::{Difference, RULE_TEXT};
+use crate::numeric::{Comparison, Difference, RULE_TEXT};
 use crate::tree::TreeDiff;
 
 /// Which digest comparison produced a [`Evidence::Digest`].
@@ -97,8 +97,9 @@ pub enum Evidence {
         rtol: f64,
         /// Absolute tolerance.
         atol: f64,
-        /// The differences (empty when equivalent), or why the files could not be compared.
-        outcome: Result<Vec<Difference>, String>,
+        /// The differences (empty when equivalent) and statistics, or why the files could not
+        /// be compared.
+        outcome: Result<Comparison, String>,
     },
 }
 
@@ -205,18 +206,24 @@ impl Evidence {
                 atol,
                 outcome,
             } => {
-                let (differences, details, error) = match outcome {
-                    Ok(diffs) => (
+                let (differences, details, error, statistics) = match outcome {
+                    Ok(c) => (
                         Value::Array(
-                            diffs
+                            c.differences
                                 .iter()
                                 .map(|d| Value::from(d.message.as_str()))
                                 .collect(),
                         ),
-                        Value::Array(diffs.iter().map(Difference::to_json).collect()),
+                        Value::Array(c.differences.iter().map(Difference::to_json).collect()),
+                        Value::Null,
+                        c.statistics_json(),
+                    ),
+                    Err(e) => (
+                        Value::Null,
+                        Value::Null,
+                        Value::from(e.as_str()),
                         Value::Null,
                     ),
-                    Err(e) => (Value::Null, Value::Null, Value::from(e.as_str())),
                 };
                 Object::new()
                     .with("kind", "rerun_output_numeric")
@@ -227,6 +234,7 @@ impl Evidence {
                     .with("differences", differences)
                     .with("difference_details", details)
                     .with("error", error)
+                    .with("statistics", statistics)
                     .into()
             }
         }

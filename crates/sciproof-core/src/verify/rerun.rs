@@ -590,7 +590,7 @@ fn compare_outputs(
                     continue;
                 };
                 let outcome = if st.digest.as_deref() == Some(snapshot.sha256.as_str()) {
-                    Ok(Vec::new()) // byte-identical to the recorded copy
+                    Ok(crate::numeric::byte_identical(&item.path))
                 } else {
                     progress.begin(&format!("comparing {}", item.path), 0, Unit::Bytes);
                     let r = compare_files(snapshot_path, &path, &item.path, *rtol, *atol)
@@ -600,22 +600,26 @@ fn compare_outputs(
                 };
                 let (status, message) = match &outcome {
                     Err(e) => (Status::Fail, format!("cannot be compared numerically: {e}")),
-                    Ok(d) if d.is_empty() => (
+                    // The reference's message, then the case and its statistics.
+                    Ok(c) if c.is_equivalent() => (
                         Status::Pass,
                         format!(
-                            "numerically equivalent (rtol={}, atol={})",
+                            "numerically equivalent (rtol={}, atol={}) — {}",
                             float_repr(*rtol),
-                            float_repr(*atol)
+                            float_repr(*atol),
+                            c.sentence()
                         ),
                     ),
-                    Ok(d) => (
+                    Ok(c) => (
                         Status::Fail,
                         format!(
-                            "outside the declared tolerance: {}",
-                            d.iter()
+                            "outside the declared tolerance: {} — {}",
+                            c.differences
+                                .iter()
                                 .map(|x| x.message.as_str())
                                 .collect::<Vec<_>>()
-                                .join("; ")
+                                .join("; "),
+                            c.sentence()
                         ),
                     ),
                 };

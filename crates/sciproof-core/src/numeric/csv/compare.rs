@@ -6,6 +6,7 @@ use super::cell_value;
 use super::read::RowReader;
 use crate::numeric::diff::{Collector, Difference, Kind};
 use crate::numeric::rule::{compare_values, numbers_close};
+use crate::numeric::stats::{Comparison, Group, GroupBy, Measured, Statistics, identical};
 use crate::numeric::value::{Scalar, short};
 use crate::pyfmt::str_repr;
 use num_bigint::BigInt;
@@ -181,6 +182,75 @@ impl Rows {
     }
 }
 
+/// Columns from this one on share one group of statistics, so that a row of a million cells
+/// cannot make a million groups.
+const COLUMN_GROUPS: usize = 10_000;
+
+/// The statistics of each column: how many rows reached it (from a histogram of row lengths,
+/// one increment per row), and a tally of the cells whose values are not bit-identical (the
+/// only cells that are parsed).
+struct ColumnTally {
+    /// `reached[n]`: rows in which both files have exactly `n` cells (`n` capped).
+    reached: Vec<u64>,
+    /// Tallies of the cells that are not bit-identical, by column (capped).
+    differing: Vec<Group>,
+}
+
+impl ColumnTally {
+    fn new() -> Self {
+        ColumnTally {
+            reached: Vec::new(),
+            differing: Vec::new(),
+        }
+    }
+
+    fn row(&mut self, cells: usize) {
+        let n = cells.min(COLUMN_GROUPS + 1);
+        if self.reached.len() <= n {
+            self.reached.resize(n + 1, 0);
+        }
+        self.reached[n] += 1;
+    }
+
+    fn cell(&mut self, c: usize) -> &mut Group {
+        let g = c.min(COLUMN_GROUPS);
+        if self.differing.len() <= g {
+            self.differing.resize_with(g + 1, || Group::new(""));
+        }
+        &mut self.differing[g]
+    }
+
+    /// One group per column, named by the recorded header where it has one.
+    fn finish(self, headers: &[Option<String>]) -> Statistics {
+        let mut stats = Statistics::new(GroupBy::Column);
+        let groups = self.reached.len().saturating_sub(1);
+        // at_least[g]: rows with more than g cells in both files, the cells compared in
+        // column g (the group of the far columns counts its cells as they come instead)
+        let mut at_least = vec![0u64; groups + 1];
+        for n in (0..groups).rev() {
+            at_least[n] = at_least[n + 1] + self.reached[n + 1];
+        }
+        let mut differing = self.differing.into_iter();
+        for (g, &reaching) in at_least.iter().enumerate().take(groups) {
+            let name = if g == COLUMN_GROUPS {
+                format!("c{COLUMN_GROUPS} and later columns")
+            } else {
+                match headers.get(g) {
+                    Some(Some(h)) => format!("c{g} (column {})", short(str_repr(h), 40)),
+                    _ => format!("c{g}"),
+                }
+            };
+            let mut group = Group::new(name);
+            let tally = differing.next().unwrap_or_else(|| Group::new(""));
+            let compared = if g == COLUMN_GROUPS { 0 } else { reaching };
+            group.same(compared.saturating_sub(tally.values));
+            group.merge(tally);
+            stats.groups.push(group);
+        }
+        stats
+    }
+}
+
 /// Compares two CSV/TSV files row by row, each split on its own thread.
 pub fn compare_files(
     recorded: &Path,
@@ -190,10 +260,13 @@ pub fn compare_files(
     tsv: bool,
     rtol: f64,
     atol: f64,
-) -> Result<Vec<Difference>, NumericError> {
+) -> Result<Comparison, NumericError> {
     let mut e_rows = Rows::new(spawn_reader(recorded, recorded_name, tsv)?);
     let mut a_rows = Rows::new(spawn_reader(found, found_name, tsv)?);
     let mut out = Collector::new();
+    let mut columns = ColumnTally::new();
+    // cells at or past COLUMN_GROUPS that are bit-identical, counted as they come
+    let mut far_identical = 0u64;
     let mut headers: Vec<Option<String>> = Vec::new();
     let (mut rows_e, mut rows_a, mut cells_e, mut cells_a) = (0u64, 0u64, 0u64, 0u64);
     let mut r = 0u64;
@@ -232,26 +305,45 @@ pub fn compare_files(
                     out.push(d);
                 }
             }
-            for c in 0..er.len().min(ar.len()) {
+            let cells = er.len().min(ar.len());
+            columns.row(cells);
+            for c in 0..cells {
                 let (eb, ab) = (er.field(c), ar.field(c));
                 if eb == ab {
-                    continue; // the same text is the same value
+                    // the same text is the same value
+                    if c >= COLUMN_GROUPS {
+                        far_identical += 1;
+                    }
+                    continue;
                 }
                 let (ev, av) = (cell_value(eb), cell_value(ab));
+                if identical(&ev, &av) {
+                    // another spelling of the same bits (`1.0` and `1.00`)
+                    if c >= COLUMN_GROUPS {
+                        far_identical += 1;
+                    }
+                    continue;
+                }
                 let same = match (&ev, &av) {
                     (Scalar::Float(x), Scalar::Float(y)) => numbers_close(*x, *y, rtol, atol),
                     (x, y) => x == y,
                 };
+                let location = || {
+                    let mut location = format!("r{r}c{c}");
+                    if r != 0
+                        && let Some(Some(h)) = headers.get(c)
+                    {
+                        location = format!("{location} (column {})", short(str_repr(h), 40));
+                    }
+                    location
+                };
+                columns
+                    .cell(c)
+                    .differ(Measured::scalars(&ev, &av, rtol, atol, !same), location);
                 if same {
                     continue;
                 }
-                let mut location = format!("r{r}c{c}");
-                if r != 0
-                    && let Some(Some(h)) = headers.get(c)
-                {
-                    location = format!("{location} (column {})", short(str_repr(h), 40));
-                }
-                if let Some(d) = compare_values(&location, &ev, &av, rtol, atol) {
+                if let Some(d) = compare_values(&location(), &ev, &av, rtol, atol) {
                     out.push(d);
                 }
             }
@@ -276,5 +368,12 @@ pub fn compare_files(
     ) {
         prefix.push(d);
     }
-    Ok(out.finish(prefix))
+    let mut statistics = columns.finish(&headers);
+    if let Some(last) = statistics.groups.get_mut(COLUMN_GROUPS) {
+        last.same(far_identical);
+    }
+    Ok(Comparison {
+        differences: out.finish(prefix),
+        statistics,
+    })
 }

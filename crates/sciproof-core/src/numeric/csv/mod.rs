@@ -104,7 +104,7 @@ impl super::format::NumericFormat for Delimited {
         pair: &super::format::Pair,
         rtol: f64,
         atol: f64,
-    ) -> Result<Vec<super::Difference>, NumericError> {
+    ) -> Result<super::Comparison, NumericError> {
         compare_files(
             pair.recorded,
             pair.found,
@@ -114,6 +114,9 @@ impl super::format::NumericFormat for Delimited {
             rtol,
             atol,
         )
+    }
+    fn grouped_by(&self) -> super::stats::GroupBy {
+        super::stats::GroupBy::Column
     }
     fn valid_location(&self, location: &str) -> bool {
         is_csv_location(location)

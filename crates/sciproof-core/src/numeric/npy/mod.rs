@@ -11,6 +11,7 @@
 use super::NumericError;
 use super::diff::{Difference, Kind, Shown};
 use super::rule::{number_details, numbers_close, tolerance_suffix};
+use super::stats::{Comparison, Group, GroupBy, Measured, Statistics};
 use super::value::{Scalar, short};
 use crate::pyfmt::is_py_space;
 use crate::pyfmt::{complex_repr, f32_repr, float_repr};
@@ -229,47 +230,114 @@ impl FirstTen {
     }
 }
 
+/// What a scan of elements found: the first differing elements and the statistics.
+struct Scan {
+    first: FirstTen,
+    group: Group,
+}
+
+impl Scan {
+    fn new() -> Self {
+        Scan {
+            first: FirstTen::default(),
+            group: Group::new(""),
+        }
+    }
+
+    fn merge(mut self, other: Scan) -> Scan {
+        self.first = self.first.merge(other.first);
+        self.group.merge(other.group);
+        self
+    }
+
+    /// Judges the elements `e` and `a` at logical C-order position `c` (`prefix` names the
+    /// array in locations).
+    fn element(&mut self, e: &[u8], a: &[u8], c: u64, h: &Header, prefix: &str, tol: (f64, f64)) {
+        let equivalent = elements_equivalent(e, a, &h.dtype, tol.0, tol.1);
+        if equivalent && e == a {
+            self.group.same(1);
+            return;
+        }
+        let m = measure(decode(e, &h.dtype), decode(a, &h.dtype), tol, !equivalent);
+        self.group
+            .differ(m, || format!("{prefix}[{}]", index_text(&h.shape, c)));
+        if !equivalent {
+            self.first.add((c, e.to_vec(), a.to_vec()));
+        }
+    }
+}
+
+/// The errors of two elements that are not bit-identical (integers are exact).
+fn measure(e: Elem, a: Elem, (rtol, atol): (f64, f64), outside: bool) -> Measured {
+    match (e, a) {
+        (Elem::Int(x), Elem::Int(y)) => {
+            Measured::numbers(Some(x as f64), Some(y as f64), 0.0, 0.0, outside)
+        }
+        (Elem::Float(x), Elem::Float(y)) => {
+            Measured::numbers(Some(x), Some(y), rtol, atol, outside)
+        }
+        _ => Measured::numbers(None, None, rtol, atol, outside),
+    }
+}
+
+/// `1, 2`: the multi-index of C-order position `c`, as locations show it.
+fn index_text(shape: &[u64], c: u64) -> String {
+    c_index(shape, c)
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn scan_chunk(
     eb: &[u8],
     ab: &[u8],
     first_file_pos: u64,
     h: &Header,
-    rtol: f64,
-    atol: f64,
-) -> FirstTen {
+    prefix: &str,
+    tol: (f64, f64),
+) -> Scan {
     let size = h.dtype.size;
-    let mut out = FirstTen::default();
+    let exact = !matches!(h.dtype.kind, ElemKind::Float | ElemKind::Complex);
+    let mut out = Scan::new();
+    let mut same = 0u64;
     for (k, (e, a)) in eb.chunks_exact(size).zip(ab.chunks_exact(size)).enumerate() {
-        if e == a && !matches!(h.dtype.kind, ElemKind::Float | ElemKind::Complex) {
+        if e == a && exact {
+            same += 1;
             continue;
         }
-        if !elements_equivalent(e, a, &h.dtype, rtol, atol) {
-            let pos = first_file_pos + k as u64;
-            let c = if h.fortran_order {
-                fortran_to_c(&h.shape, pos)
-            } else {
-                pos
-            };
-            out.add((c, e.to_vec(), a.to_vec()));
-        }
+        let pos = first_file_pos + k as u64;
+        let c = if h.fortran_order {
+            fortran_to_c(&h.shape, pos)
+        } else {
+            pos
+        };
+        out.element(e, a, c, h, prefix, tol);
     }
+    out.group.same(same);
     out
 }
 
 /// Turns the first differing elements into report entries, with the summary line.
-fn report(found: FirstTen, h: &Header, prefix: &str, rtol: f64, atol: f64) -> Vec<Difference> {
+fn report(found: Scan, h: &Header, prefix: &str, rtol: f64, atol: f64) -> Comparison {
+    let mut group = found.group;
+    group.name = prefix.to_string();
+    let mut statistics = Statistics::new(GroupBy::Array);
+    statistics.groups.push(group);
+    Comparison {
+        differences: differences(found.first, h, prefix, rtol, atol),
+        statistics,
+    }
+}
+
+fn differences(found: FirstTen, h: &Header, prefix: &str, rtol: f64, atol: f64) -> Vec<Difference> {
     let mut items = found.items;
     items.sort_by_key(|f| f.0);
     let numeric = matches!(h.dtype.kind, ElemKind::Int { .. } | ElemKind::Float);
     let mut out: Vec<Difference> = items
         .into_iter()
         .map(|(c, e, a)| {
-            let index = c_index(&h.shape, c)
-                .iter()
-                .map(u64::to_string)
-                .collect::<Vec<_>>()
-                .join(", ");
-            let location = format!("{prefix}[{index}]");
+            let location = format!("{prefix}[{}]", index_text(&h.shape, c));
             let (ev, av) = (decode(&e, &h.dtype), decode(&a, &h.dtype));
             let as_f64 = |x: Elem| match x {
                 Elem::Int(i) => i as f64,
@@ -343,15 +411,14 @@ pub fn compare_files(
     found: &Path,
     recorded_name: &str,
     found_name: &str,
-    _prefix: &str,
     rtol: f64,
     atol: f64,
-) -> Result<Vec<Difference>, NumericError> {
+) -> Result<Comparison, NumericError> {
     let (ef, eh) = open_checked(recorded, recorded_name)?;
     let (af, ah) = open_checked(found, found_name)?;
     let head = header_differences(&eh, &ah, "shape", "dtype");
     if !head.is_empty() {
-        return Ok(head);
+        return Ok(not_compared(head, "data"));
     }
     let result = if eh.fortran_order == ah.fortran_order {
         let size = eh.dtype.size;
@@ -360,7 +427,7 @@ pub fn compare_files(
         use std::os::unix::fs::FileExt;
         (0..chunks)
             .into_par_iter()
-            .map(|i| -> Result<FirstTen, NumericError> {
+            .map(|i| -> Result<Scan, NumericError> {
                 let first = i * per_chunk;
                 let n = per_chunk.min(eh.count() - first) as usize * size;
                 let mut eb = vec![0u8; n];
@@ -369,9 +436,9 @@ pub fn compare_files(
                     .map_err(|e| NumericError::io(recorded_name, &e))?;
                 af.read_exact_at(&mut ab, ah.data_offset + first * size as u64)
                     .map_err(|e| NumericError::io(found_name, &e))?;
-                Ok(scan_chunk(&eb, &ab, first, &eh, rtol, atol))
+                Ok(scan_chunk(&eb, &ab, first, &eh, "data", (rtol, atol)))
             })
-            .try_reduce(FirstTen::default, |x, y| Ok(x.merge(y)))?
+            .try_reduce(Scan::new, |x, y| Ok(x.merge(y)))?
     } else {
         // Different memory orders: compare by logical index, in memory.
         let read_all =
@@ -387,7 +454,7 @@ pub fn compare_files(
         let eb = read_all(&ef, &eh, recorded_name)?;
         let ab = read_all(&af, &ah, found_name)?;
         let size = eh.dtype.size;
-        let mut out = FirstTen::default();
+        let mut out = Scan::new();
         for c in 0..eh.count() {
             let idx = c_index(&eh.shape, c);
             let at = |h: &Header| -> usize {
@@ -402,9 +469,7 @@ pub fn compare_files(
                 pos as usize * size
             };
             let (e, a) = (&eb[at(&eh)..at(&eh) + size], &ab[at(&ah)..at(&ah) + size]);
-            if !elements_equivalent(e, a, &eh.dtype, rtol, atol) {
-                out.add((c, e.to_vec(), a.to_vec()));
-            }
+            out.element(e, a, c, &eh, "data", (rtol, atol));
         }
         out
     };
@@ -420,7 +485,7 @@ pub fn compare_streams(
     prefix: &str,
     rtol: f64,
     atol: f64,
-) -> Result<Vec<Difference>, NumericError> {
+) -> Result<Comparison, NumericError> {
     let eh = read_header(e, e_name)?;
     let ah = read_header(a, a_name)?;
     let head = header_differences(
@@ -430,7 +495,7 @@ pub fn compare_streams(
         &format!("{prefix}#dtype"),
     );
     if !head.is_empty() {
-        return Ok(head);
+        return Ok(not_compared(head, prefix));
     }
     if eh.fortran_order != ah.fortran_order {
         return Err(NumericError(format!(
@@ -439,7 +504,7 @@ pub fn compare_streams(
     }
     let size = eh.dtype.size;
     let per_chunk = (CHUNK_ELEMENTS_BYTES / size).max(1) as u64;
-    let mut result = FirstTen::default();
+    let mut result = Scan::new();
     let mut first = 0u64;
     while first < eh.count() {
         let n = per_chunk.min(eh.count() - first) as usize * size;
@@ -447,10 +512,20 @@ pub fn compare_streams(
         let mut ab = vec![0u8; n];
         read_exact(e, &mut eb).map_err(|got| NumericError(format!("{e_name}: {prefix} holds less data than its header announces ({got} of {n} bytes in a chunk)")))?;
         read_exact(a, &mut ab).map_err(|got| NumericError(format!("{a_name}: {prefix} holds less data than its header announces ({got} of {n} bytes in a chunk)")))?;
-        result = result.merge(scan_chunk(&eb, &ab, first, &eh, rtol, atol));
+        result = result.merge(scan_chunk(&eb, &ab, first, &eh, prefix, (rtol, atol)));
         first += per_chunk;
     }
     Ok(report(result, &eh, prefix, rtol, atol))
+}
+
+/// Two arrays whose shapes or dtypes differ: their elements are not compared.
+fn not_compared(head: Vec<Difference>, name: &str) -> Comparison {
+    let mut statistics = Statistics::new(GroupBy::Array);
+    statistics.groups.push(Group::new(name));
+    Comparison {
+        differences: head,
+        statistics,
+    }
 }
 
 /// The value of one element as a leaf: booleans, exact integers, floats; a complex number is
@@ -571,16 +646,18 @@ impl super::format::NumericFormat for Npy {
         pair: &super::format::Pair,
         rtol: f64,
         atol: f64,
-    ) -> Result<Vec<Difference>, NumericError> {
+    ) -> Result<Comparison, NumericError> {
         compare_files(
             pair.recorded,
             pair.found,
             pair.recorded_name,
             pair.found_name,
-            "",
             rtol,
             atol,
         )
+    }
+    fn grouped_by(&self) -> GroupBy {
+        GroupBy::Array
     }
     fn valid_location(&self, location: &str) -> bool {
         parse_array_location(location).is_some_and(|(name, _)| name == "data")

@@ -9,7 +9,8 @@
 use crate::escape::html::text;
 use crate::json::to_string_pretty;
 use crate::numeric::diff::Shown;
-use crate::numeric::{Difference, Kind};
+use crate::numeric::stats::{At, thousands};
+use crate::numeric::{Comparison, Difference, Kind};
 use crate::pyfmt::format_g6;
 use crate::render::html as page;
 use crate::render::{Renderer, Sink};
@@ -44,16 +45,56 @@ fn row(d: &Difference) -> String {
     )
 }
 
+/// The statistics of each group (column, key path, array) that is not bit-identical.
+fn statistics_table(out: &mut String, path: &str, c: &Comparison) {
+    let groups = c.groups_not_identical();
+    if groups.is_empty() {
+        return;
+    }
+    let at = |a: &Option<At>| {
+        a.as_ref().map_or("<td>-</td><td>-</td>".into(), |a| {
+            format!(
+                "<td>{}</td><td>{}</td>",
+                format_g6(a.value),
+                text(&a.location, 300)
+            )
+        })
+    };
+    out.push_str(&format!(
+        "<h2>Numeric statistics: {}</h2>\n<p>{}</p>\n",
+        text(path, 300),
+        text(&c.sentence(), 1000)
+    ));
+    out.push_str(&format!(
+        "<table><thead><tr><th>{}</th><th>Values</th><th>Bit-identical</th><th>Outside tolerance</th><th>Largest abs. error</th><th>At</th><th>Largest rel. error</th><th>At</th></tr></thead><tbody>\n",
+        c.statistics.grouped_by.title()
+    ));
+    for g in groups {
+        out.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}{}</tr>\n",
+            text(&g.name, 300),
+            thousands(g.values),
+            thousands(g.identical),
+            thousands(g.outside),
+            at(&g.largest_abs),
+            at(&g.largest_rel)
+        ));
+    }
+    out.push_str("</tbody></table>\n");
+}
+
 fn numeric_table(out: &mut String, check: &Check) {
     let Some(Evidence::RerunNumeric {
         path,
         rtol,
         atol,
-        outcome: Ok(diffs),
+        outcome: Ok(comparison),
     }) = &check.evidence
     else {
         return;
     };
+    statistics_table(out, path, comparison);
+    let diffs = &comparison.differences;
     if diffs.is_empty() {
         return;
     }

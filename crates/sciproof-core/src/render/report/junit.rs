@@ -41,12 +41,21 @@ impl JunitRenderer {
                 "    <testcase classname=\"sciproof\" name=\"{}\" time=\"0\"",
                 attr(&c.subject, 300)
             );
+            let statistics: Vec<String> = super::text::statistics_lines(c)
+                .iter()
+                .map(|l| body(l, 2000))
+                .collect();
             match c.status {
-                Status::Pass => x.push_str(&format!("{open} />\n")),
+                Status::Pass if statistics.is_empty() => x.push_str(&format!("{open} />\n")),
+                Status::Pass => x.push_str(&format!(
+                    "{open}>\n      <system-out>{}</system-out>\n    </testcase>\n",
+                    statistics.join("\n")
+                )),
                 Status::Fail => x.push_str(&format!(
-                    "{open}>\n      <failure message=\"{}\" type=\"FAIL\">{}</failure>\n    </testcase>\n",
+                    "{open}>\n      <failure message=\"{}\" type=\"FAIL\">{}{}</failure>\n    </testcase>\n",
                     attr(&c.message, 500),
-                    body(&c.message, 2000)
+                    body(&c.message, 2000),
+                    statistics.iter().map(|l| format!("\n{l}")).collect::<String>()
                 )),
                 Status::Inconclusive => x.push_str(&format!(
                     "{open}>\n      <skipped message=\"INCONCLUSIVE: {}\" />\n    </testcase>\n",

@@ -9,7 +9,8 @@
 
 use crate::escape::markdown::escape;
 use crate::numeric::diff::Shown;
-use crate::numeric::{Difference, Kind};
+use crate::numeric::stats::{At, thousands};
+use crate::numeric::{Comparison, Difference, Kind};
 use crate::pyfmt::format_g6;
 use crate::render::{Renderer, Sink};
 use crate::report::{Check, Evidence, Report, Status};
@@ -45,11 +46,13 @@ fn numeric_table(lines: &mut Vec<String>, check: &Check) {
         path,
         rtol,
         atol,
-        outcome: Ok(diffs),
+        outcome: Ok(comparison),
     }) = &check.evidence
     else {
         return;
     };
+    statistics_table(lines, path, comparison);
+    let diffs = &comparison.differences;
     if diffs.is_empty() {
         return;
     }
@@ -66,6 +69,49 @@ fn numeric_table(lines: &mut Vec<String>, check: &Check) {
     lines.push("| --- | --- | --- | --- | --- | --- |".into());
     for d in diffs {
         lines.push(row(d));
+    }
+}
+
+/// The statistics of each group (column, key path, array) that is not bit-identical.
+fn statistics_table(lines: &mut Vec<String>, path: &str, c: &Comparison) {
+    let groups = c.groups_not_identical();
+    if groups.is_empty() {
+        return;
+    }
+    let at = |a: &Option<At>| {
+        a.as_ref().map_or("- | -".into(), |a| {
+            format!("{} | {}", format_g6(a.value), escape(&a.location, 300))
+        })
+    };
+    lines.push(String::new());
+    lines.push(format!("### Numeric statistics: {}", escape(path, 300)));
+    lines.push(String::new());
+    lines.push(escape(&c.sentence(), 1000));
+    lines.push(String::new());
+    lines.push(format!(
+        "| {} | Values | Bit-identical | Outside tolerance | Largest abs. error | At | Largest rel. error | At |",
+        c.statistics.grouped_by.title()
+    ));
+    lines.push("| --- | --- | --- | --- | --- | --- | --- | --- |".into());
+    for g in groups {
+        lines.push(format!(
+            "| {} | {} | {} | {} | {} | {} |",
+            escape(&g.name, 300),
+            thousands(g.values),
+            thousands(g.identical),
+            thousands(g.outside),
+            at(&g.largest_abs),
+            at(&g.largest_rel)
+        ));
+    }
+    let rest = c.statistics.groups.len() - c.statistics.listed().len();
+    if rest > 0 {
+        lines.push(String::new());
+        lines.push(format!(
+            "{} more {} are not listed.",
+            thousands(rest as u64),
+            c.statistics.grouped_by.plural()
+        ));
     }
 }
 

@@ -2,7 +2,19 @@
 
 use crate::escape::terminal::safe_text;
 use crate::render::{Renderer, Sink};
-use crate::report::Report;
+use crate::report::{Check, Evidence, Report};
+
+/// The per-group statistics of a numeric check (columns, key paths, arrays that are not
+/// bit-identical), one line each.
+pub(crate) fn statistics_lines(check: &Check) -> Vec<String> {
+    match &check.evidence {
+        Some(Evidence::RerunNumeric {
+            outcome: Ok(comparison),
+            ..
+        }) => comparison.group_lines(),
+        _ => Vec::new(),
+    }
+}
 
 /// The reference's text layout: checks, warnings, notes, basis, not checked, RESULT.
 pub struct TextRenderer;
@@ -29,6 +41,11 @@ impl TextRenderer {
                 safe_text(&c.subject, 500),
                 safe_text(&c.message, 2000)
             ));
+            lines.extend(
+                statistics_lines(c)
+                    .iter()
+                    .map(|l| format!("        {}", safe_text(l, 2000))),
+            );
         }
         if !report.warnings.is_empty() {
             lines.push(String::new());
