@@ -106,7 +106,7 @@ fn directories_are_recorded_file_by_file_with_the_tree_digest() {
         m.inputs[0].sha256,
         "349f49336edb42e586b3c561d7eef2dd255310484e3b06f628dca1e2f8e247ea"
     );
-    let Artifact::Directory { files } = &m.outputs[0].artifact else {
+    let Artifact::Directory { files, .. } = &m.outputs[0].artifact else {
         panic!("directory")
     };
     assert_eq!(

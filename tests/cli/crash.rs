@@ -234,6 +234,21 @@ fn scenarios() -> Vec<Scenario> {
             files_unchanged: false,
         },
         Scenario {
+            name: "capture --force of a directory whose list is stored beside the manifest",
+            setup: |p| {
+                captured(p);
+                p.write("variant", "7");
+                for i in 0..=sciproof_core::tree::INLINE_TREE_FILES {
+                    let folder = p.join(&format!("big/{}", i % 16));
+                    std::fs::create_dir_all(&folder).unwrap();
+                    std::fs::write(folder.join(format!("{i}.txt")), i.to_string()).unwrap();
+                }
+            },
+            args: with_capture(&["--force", "--input", "big"]),
+            manifest_unchanged: false,
+            files_unchanged: false,
+        },
+        Scenario {
             name: "export -o",
             setup: |p| {
                 captured(p);

@@ -18,6 +18,7 @@ mod graph;
 mod hostile;
 mod install;
 mod interop;
+mod large_directories;
 mod list;
 mod policy;
 mod properties;

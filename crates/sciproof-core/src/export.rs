@@ -24,7 +24,7 @@ fn subjects(items: Vec<(&str, &Artifact, Option<&str>, bool)>, only_present: boo
             continue;
         }
         match artifact {
-            Artifact::Directory { files } => {
+            Artifact::Directory { files, .. } => {
                 for f in files {
                     out.push(
                         Object::new()

@@ -18,8 +18,12 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// At most this many files per directory artifact.
-pub const MAX_TREE_FILES: usize = 10_000;
+/// At most this many files are listed inside a manifest (the reference's limit); a directory
+/// with more has its list stored beside the manifest ([`crate::manifest::file_list`]).
+pub const INLINE_TREE_FILES: usize = 10_000;
+/// At most this many files per directory artifact: a guard against a runaway tree (the lists
+/// of both sides of a comparison are held in memory, about 200 bytes per file).
+pub const MAX_TREE_FILES: usize = 50_000_000;
 /// At most this many names per kind in a tree difference of a report.
 pub const MAX_NAMES_IN_DETAIL: usize = 10;
 

@@ -33,6 +33,8 @@ pub enum Kind {
     Journal,
     /// A JSON numeric output or claim target: 256 MiB.
     NumericJson,
+    /// A directory's file list stored beside its manifest: 16 GiB (about 100 bytes per file).
+    FileList,
 }
 
 impl Kind {
@@ -47,6 +49,7 @@ impl Kind {
             Kind::AllowedSigners => 4 * MIB,
             Kind::Signature | Kind::Key => 64 * 1024,
             Kind::NumericJson => 256 * MIB,
+            Kind::FileList => 16384 * MIB,
         }
     }
     /// What the file is, in messages.
@@ -61,6 +64,7 @@ impl Kind {
             Kind::Key => "key",
             Kind::Journal => "journal",
             Kind::NumericJson => "JSON file",
+            Kind::FileList => "directory file list",
         }
     }
 }

@@ -215,7 +215,7 @@ fn hash_inputs(
                     path: relative.clone(),
                     sha256: tree_digest(&entries),
                     size: tree_size(&entries),
-                    artifact: Artifact::Directory { files: entries },
+                    artifact: Artifact::directory(entries),
                 };
                 records.push((input, InputKeys::Directory(keyed)));
             }
@@ -523,14 +523,18 @@ pub(crate) fn record_planned(
         outputs,
     );
     manifest.trace = trace;
-    let value = crate::manifest::to_json(&manifest);
-    crate::manifest::validate(&value).map_err(|e| {
+    // Lists of large directories are stored beside the manifest, staged with the snapshots.
+    let (text, lists) =
+        crate::manifest::file_list::place_lists(&mut manifest, &snapshot_dir_name(&req.name))
+            .map_err(Error::Capture)?;
+    crate::manifest::validate(&crate::manifest::to_json(&manifest)).map_err(|e| {
         Error::Capture(format!(
             "internal error: generated an invalid manifest: {e}"
         ))
     })?;
-    let mut text = crate::json::to_string_pretty(&value);
-    text.push('\n');
+    for (path, bytes) in &lists {
+        evidence.stage_file_list(path, bytes)?;
+    }
     Ok(Staged {
         manifest,
         text,
@@ -687,7 +691,7 @@ fn record_outputs(
                     present: true,
                     sha256: Some(digest),
                     size: tree_size(&entries),
-                    artifact: Artifact::Directory { files: entries },
+                    artifact: Artifact::directory(entries),
                     compare: Compare::Exact,
                 }
             }

@@ -615,6 +615,29 @@ impl Transaction {
         Ok(target)
     }
 
+    /// Writes a directory's file list into the staged snapshot folder, durably; `path` is the
+    /// manifest's path of the list (`NAME.sciproof.d/lists/<digest>.txt`).
+    pub fn stage_file_list(&mut self, path: &str, bytes: &[u8]) -> Result<PathBuf> {
+        let inside = path
+            .split_once('/')
+            .map(|(_, rest)| rest)
+            .filter(|rest| !rest.is_empty())
+            .ok_or_else(|| Error::Capture(format!("internal error: file list path {path}")))?;
+        let target = self.staged_snapshots()?.join(inside);
+        let io = self.place.io(&target);
+        if let Some(folder) = target.parent() {
+            std::fs::create_dir_all(folder).map_err(self.place.io(folder))?;
+        }
+        let mut to = std::fs::File::create(&target).map_err(&io)?;
+        std::io::Write::write_all(&mut to, bytes).map_err(&io)?;
+        to.sync_all().map_err(&io)?;
+        if let Some(folder) = target.parent() {
+            sync_dir(folder).map_err(self.place.io(folder))?;
+        }
+        failpoint("stage.file_list");
+        Ok(target)
+    }
+
     /// The staged folder the new manifest and snapshots will be installed from: a manifest's
     /// relative snapshot paths resolve there exactly as they will in the live folder.
     pub fn staging_base(&mut self) -> Result<PathBuf> {

@@ -4,6 +4,7 @@
 //! and refuses ambiguous JSON; a valid manifest still holds a command that can run arbitrary
 //! code, which is why nothing here executes anything.
 
+pub mod file_list;
 mod model;
 mod read;
 mod read_claims;

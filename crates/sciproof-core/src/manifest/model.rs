@@ -184,7 +184,31 @@ pub enum Artifact {
     Directory {
         /// Every file below it, by path.
         files: Vec<FileEntry>,
+        /// Where the list is stored when not in the manifest itself (more than
+        /// [`INLINE_TREE_FILES`](crate::tree::INLINE_TREE_FILES) files, or a manifest that
+        /// would exceed its size limit).
+        list: Option<FileList>,
     },
+}
+
+/// A directory's file list stored beside the manifest, in its snapshot folder: the lines
+/// `<sha256>  <size>  <path>\n` sorted by path, exactly the text the tree digest is the
+/// SHA-256 of. So the directory's `sha256` pins the list too, and the digest of a directory
+/// does not depend on where its list is stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileList {
+    /// The list's path, relative to the manifest's folder
+    /// (`NAME.sciproof.d/lists/<tree digest>.txt`).
+    pub path: String,
+    /// How many files it lists.
+    pub count: u64,
+}
+
+impl Artifact {
+    /// A directory whose list is in the manifest.
+    pub fn directory(files: Vec<FileEntry>) -> Self {
+        Artifact::Directory { files, list: None }
+    }
 }
 
 impl Artifact {
@@ -196,7 +220,7 @@ impl Artifact {
     /// The recorded files of a directory (empty for a file).
     pub fn files(&self) -> &[FileEntry] {
         match self {
-            Artifact::Directory { files } => files,
+            Artifact::Directory { files, .. } => files,
             Artifact::File => &[],
         }
     }

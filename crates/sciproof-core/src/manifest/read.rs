@@ -9,7 +9,7 @@ use crate::error::{Error, Result, strerror};
 use crate::json::{self, Number, Object, Value};
 use crate::paths::validate_relative_path;
 use crate::pyfmt::str_repr;
-use crate::tree::{FileEntry, MAX_TREE_FILES, tree_digest, tree_size};
+use crate::tree::{FileEntry, INLINE_TREE_FILES, tree_digest, tree_size};
 use num_traits::{Signed, ToPrimitive};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -242,15 +242,25 @@ fn check_kind(
                         "must be empty when the directory is not present",
                     ));
                 }
-                return Ok(Artifact::Directory { files: Vec::new() });
+                return Ok(Artifact::directory(Vec::new()));
             }
-            let Some(Value::Array(list)) = files else {
-                return Err(fail(&format!("{place}.files"), "expected a list of files"));
+            let list = match files {
+                Some(Value::Array(list)) => list,
+                // stored beside the manifest: read by `load`, which knows the folder
+                Some(Value::Object(reference)) => {
+                    let list =
+                        super::file_list::parse_reference(reference, &format!("{place}.files"))?;
+                    return Ok(Artifact::Directory {
+                        files: Vec::new(),
+                        list: Some(list),
+                    });
+                }
+                _ => return Err(fail(&format!("{place}.files"), "expected a list of files")),
             };
-            if list.len() > MAX_TREE_FILES {
+            if list.len() > INLINE_TREE_FILES {
                 return Err(fail(
                     &format!("{place}.files"),
-                    format!("more than {MAX_TREE_FILES} files"),
+                    format!("more than {INLINE_TREE_FILES} files"),
                 ));
             }
             let mut seen = HashSet::new();
@@ -285,7 +295,7 @@ fn check_kind(
                     "does not match the sizes of the listed files",
                 ));
             }
-            return Ok(Artifact::Directory { files: entries });
+            return Ok(Artifact::directory(entries));
         }
         Some(other) => {
             let shown = match other {
@@ -973,17 +983,18 @@ pub fn load(path: &Path) -> Result<Loaded> {
         )),
         other => other,
     };
-    let manifest = parse_manifest(&text).map_err(located)?;
+    let mut manifest = parse_manifest(&text).map_err(located)?;
+    let base = resolved
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| std::path::PathBuf::from("/"));
+    super::file_list::load_all(&mut manifest, &base).map_err(located)?;
     let file_name = resolved
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     check_reserved(&manifest, &file_name).map_err(located)?;
     let bytes = text.into_bytes();
-    let base = resolved
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| std::path::PathBuf::from("/"));
     Ok(Loaded {
         path: path.to_path_buf(),
         base,

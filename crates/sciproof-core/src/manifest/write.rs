@@ -9,7 +9,15 @@ use crate::tree::FileEntry;
 use std::io::Write;
 use std::path::Path;
 
-fn files_json(files: &[FileEntry]) -> Value {
+/// The `files` of a directory: the list itself, or where it is stored (an object, which the
+/// reference refuses as invalid instead of misreading: it expects a list).
+fn files_json(files: &[FileEntry], list: Option<&FileList>) -> Value {
+    if let Some(list) = list {
+        return Object::new()
+            .with("list", &list.path)
+            .with("count", list.count)
+            .into();
+    }
     Value::Array(
         files
             .iter()
@@ -35,11 +43,11 @@ fn stream_json(s: &Stream) -> Value {
 
 fn input_json(i: &Input) -> Value {
     let mut o = Object::new().with("path", &i.path);
-    if let Artifact::Directory { files } = &i.artifact {
+    if let Artifact::Directory { files, list } = &i.artifact {
         o.insert("kind", "directory");
         o.insert("sha256", &i.sha256);
         o.insert("size", i.size);
-        o.insert("files", files_json(files));
+        o.insert("files", files_json(files, list.as_ref()));
     } else {
         o.insert("sha256", &i.sha256);
         o.insert("size", i.size);
@@ -56,8 +64,8 @@ fn output_json(out: &Output) -> Value {
     }
     o.insert("sha256", out.sha256.clone());
     o.insert("size", out.size);
-    if let Artifact::Directory { files } = &out.artifact {
-        o.insert("files", files_json(files));
+    if let Artifact::Directory { files, list } = &out.artifact {
+        o.insert("files", files_json(files, list.as_ref()));
     }
     let compare = match &out.compare {
         Compare::Exact => Object::new().with("mode", "exact"),

@@ -30,7 +30,7 @@ const PREVIEW_LINES: usize = 8;
 
 fn kind(artifact: &Artifact) -> String {
     match artifact {
-        Artifact::Directory { files } => format!("directory, {} files, tree ", files.len()),
+        Artifact::Directory { files, .. } => format!("directory, {} files, tree ", files.len()),
         Artifact::File => String::new(),
     }
 }

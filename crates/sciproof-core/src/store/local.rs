@@ -85,7 +85,7 @@ pub fn state(
                 },
             }
         }
-        Artifact::Directory { files } => {
+        Artifact::Directory { files, .. } => {
             if !std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
                 return State::absent(true);
             }

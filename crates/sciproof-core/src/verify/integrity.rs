@@ -41,7 +41,7 @@ pub fn changed_message(state: &State, default: &str) -> String {
 
 fn unchanged_message(artifact: &Artifact) -> String {
     match artifact {
-        Artifact::Directory { files } => {
+        Artifact::Directory { files, .. } => {
             format!("unchanged ({} files, tree SHA-256 matches)", files.len())
         }
         Artifact::File => "unchanged (SHA-256 matches)".into(),

@@ -1,0 +1,439 @@
+//! Directory file lists stored beside the manifest, for directories of any size.
+//!
+//! A manifest lists a directory's files inline up to [`INLINE_TREE_FILES`] (the reference's
+//! limit). Past it, or when the manifest would exceed its 16 MiB limit, the list goes to
+//! `NAME.sciproof.d/lists/<tree digest>.txt` and the manifest's `files` becomes
+//! `{"list": <path>, "count": N}`. The list's text is exactly the text the tree digest is the
+//! SHA-256 of (one line `<sha256>  <size>  <path>\n` per file, sorted by the path's bytes; paths
+//! hold no control character, so a line cannot be forged inside another). So the directory's
+//! `sha256` pins its list, the digest rule is unchanged, and moving a list in or out of the
+//! manifest never changes a digest. The reference expects a list for `files` and refuses the
+//! object as invalid instead of misreading it.
+//!
+//! A list is read as a stream, hashed while it is parsed, and must be exactly what the manifest
+//! pins: same SHA-256, same count, same total size, paths valid, unique and sorted.
+
+use super::model::{Artifact, FileList, MAX_MANIFEST_BYTES, Manifest};
+use crate::error::{Error, Result};
+use crate::json::{Number, Object, Value};
+use crate::pyfmt::str_repr;
+use crate::tree::{FileEntry, INLINE_TREE_FILES};
+use num_traits::ToPrimitive;
+use sha2::{Digest, Sha256};
+use std::io::BufRead;
+use std::path::Path;
+
+/// The folder of lists inside a manifest's snapshot folder.
+pub const LISTS_FOLDER: &str = "lists";
+
+/// The longest line a list may hold: a digest, a size, a path of at most 4096 bytes.
+const MAX_LINE: usize = 64 + 2 + 20 + 2 + 4096 + 1;
+
+fn fail(place: &str, message: impl std::fmt::Display) -> Error {
+    Error::Manifest(format!("invalid manifest: {place}: {message}"))
+}
+
+/// The path of the list of a directory whose tree digest is `sha256`, for the manifest whose
+/// snapshot folder is `snapshot_dir` (`NAME.sciproof.d`).
+pub fn list_path(snapshot_dir: &str, sha256: &str) -> String {
+    format!("{snapshot_dir}/{LISTS_FOLDER}/{sha256}.txt")
+}
+
+/// The text of a list: what the tree digest hashes.
+pub fn list_text(files: &[FileEntry]) -> Vec<u8> {
+    let mut sorted: Vec<&FileEntry> = files.iter().collect();
+    sorted.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
+    let mut out = Vec::with_capacity(files.len() * 120);
+    for e in sorted {
+        out.extend_from_slice(format!("{}  {}  {}\n", e.sha256, e.size, e.path).as_bytes());
+    }
+    out
+}
+
+/// Reads the `files` object of a directory entry at `place`: `list` (a path inside a snapshot
+/// folder, `*.sciproof.d/lists/<64 hex>.txt`) and `count`.
+pub fn parse_reference(files: &Object, place: &str) -> Result<FileList> {
+    for (key, _) in files.iter() {
+        if key != "list" && key != "count" {
+            return Err(fail(
+                place,
+                format!(
+                    "unexpected key {} (a stored file list has 'list' and 'count')",
+                    str_repr(key)
+                ),
+            ));
+        }
+    }
+    let Some(Value::String(path)) = files.get("list") else {
+        return Err(fail(
+            &format!("{place}.list"),
+            "expected the path of the stored file list",
+        ));
+    };
+    let well_placed = crate::paths::validate_relative_path(path).is_ok() && {
+        let parts: Vec<&str> = path.split('/').collect();
+        parts.len() == 3
+            && parts[0].ends_with(".sciproof.d")
+            && parts[1] == LISTS_FOLDER
+            && parts[2].len() == 68
+            && parts[2].ends_with(".txt")
+            && parts[2][..64]
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    };
+    if !well_placed {
+        return Err(fail(
+            &format!("{place}.list"),
+            format!(
+                "{} is not a stored file list (NAME.sciproof.d/{LISTS_FOLDER}/<sha256>.txt)",
+                str_repr(path)
+            ),
+        ));
+    }
+    let count = match files.get("count") {
+        Some(Value::Number(Number::Int(i))) => i.to_u64(),
+        _ => None,
+    }
+    .ok_or_else(|| fail(&format!("{place}.count"), "expected a count of files >= 0"))?;
+    Ok(FileList {
+        path: path.clone(),
+        count,
+    })
+}
+
+/// Reads the list `list` below `base` for the directory entry at `place` whose digest is
+/// `sha256` and whose size is `size`, checking that it is exactly what the manifest pins.
+pub fn load(
+    base: &Path,
+    list: &FileList,
+    sha256: &str,
+    size: u64,
+    place: &str,
+) -> Result<Vec<FileEntry>> {
+    let at = format!("{place}.files.list");
+    if !list.path.contains(&format!("/{sha256}.txt")) {
+        return Err(fail(
+            &at,
+            "the stored list is not named by the directory's digest",
+        ));
+    }
+    let path = base.join(&list.path);
+    let (file, _) = crate::untrusted::open(
+        &path,
+        crate::untrusted::Kind::FileList,
+        crate::untrusted::Links::Refuse,
+    )
+    .map_err(|e| {
+        fail(
+            &at,
+            format!(
+                "cannot read the stored file list: {e} (it belongs with the manifest; restore it, or capture again)"
+            ),
+        )
+    })?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut hasher = Sha256::new();
+    let mut entries: Vec<FileEntry> = Vec::with_capacity(list.count.min(1 << 24) as usize);
+    let mut total = 0u64;
+    let mut line = Vec::with_capacity(256);
+    loop {
+        line.clear();
+        let read = std::io::Read::take(&mut reader, MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| {
+                fail(
+                    &at,
+                    format!(
+                        "cannot read the stored file list: {}",
+                        crate::error::strerror(&e)
+                    ),
+                )
+            })?;
+        if read == 0 {
+            break;
+        }
+        hasher.update(&line);
+        let n = entries.len() + 1;
+        let entry = parse_line(&line).ok_or_else(|| {
+            fail(
+                &at,
+                format!("line {n} is not '<sha256>  <size>  <path>' with a valid path"),
+            )
+        })?;
+        if let Some(previous) = entries.last()
+            && previous.path.as_bytes() >= entry.path.as_bytes()
+        {
+            return Err(fail(
+                &at,
+                format!("line {n}: paths must be unique and sorted by their bytes"),
+            ));
+        }
+        if entries.len() as u64 >= list.count {
+            return Err(fail(&at, format!("lists more than {} files", list.count)));
+        }
+        total = total.saturating_add(entry.size);
+        entries.push(entry);
+    }
+    if entries.len() as u64 != list.count {
+        return Err(fail(
+            &at,
+            format!(
+                "lists {} files, the manifest says {}",
+                entries.len(),
+                list.count
+            ),
+        ));
+    }
+    if hex::encode(hasher.finalize()) != sha256 {
+        return Err(fail(
+            &at,
+            "the stored list does not match the directory's digest (it was modified)",
+        ));
+    }
+    if total != size {
+        return Err(fail(
+            &format!("{place}.size"),
+            "does not match the sizes of the listed files",
+        ));
+    }
+    Ok(entries)
+}
+
+/// One line `<64 hex>  <size>  <path>\n`.
+fn parse_line(line: &[u8]) -> Option<FileEntry> {
+    let text = std::str::from_utf8(line.strip_suffix(b"\n")?).ok()?;
+    let (sha256, rest) = text.split_once("  ")?;
+    let (size, path) = rest.split_once("  ")?;
+    let hex = sha256.len() == 64
+        && sha256
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    let size_ok = !size.is_empty()
+        && size.bytes().all(|b| b.is_ascii_digit())
+        && (size == "0" || !size.starts_with('0'));
+    if !hex || !size_ok || crate::paths::validate_relative_path(path).is_err() {
+        return None;
+    }
+    Some(FileEntry {
+        path: path.to_string(),
+        sha256: sha256.to_string(),
+        size: size.parse().ok()?,
+    })
+}
+
+/// Reads every stored list of `manifest` (loaded from the folder `base`).
+pub fn load_all(manifest: &mut Manifest, base: &Path) -> Result<()> {
+    let inputs = manifest.inputs.iter_mut().enumerate().map(|(i, x)| {
+        (
+            format!("inputs[{i}]"),
+            &mut x.artifact,
+            Some(x.sha256.as_str()),
+            x.size,
+        )
+    });
+    let outputs = manifest.outputs.iter_mut().enumerate().map(|(i, x)| {
+        (
+            format!("outputs[{i}]"),
+            &mut x.artifact,
+            x.sha256.as_deref(),
+            x.size,
+        )
+    });
+    for (place, artifact, sha256, size) in inputs.chain(outputs) {
+        if let Artifact::Directory {
+            files,
+            list: Some(list),
+        } = artifact
+        {
+            let Some(sha256) = sha256 else {
+                return Err(fail(
+                    &place,
+                    "a stored file list needs the directory's sha256",
+                ));
+            };
+            *files = load(base, list, sha256, size, &place)?;
+        }
+    }
+    Ok(())
+}
+
+/// A list to store beside the manifest: its manifest path and its text.
+pub type StoredList = (String, Vec<u8>);
+
+/// Decides which directory lists of `manifest` are stored beside it: every list of more than
+/// [`INLINE_TREE_FILES`] files, then the largest ones left until the manifest's text fits its
+/// limit. `snapshot_dir` is the manifest's snapshot folder. Returns the manifest's text and
+/// the lists to store as `(path, text)`; an error when even without lists it is too large.
+pub fn place_lists(
+    manifest: &mut Manifest,
+    snapshot_dir: &str,
+) -> std::result::Result<(String, Vec<StoredList>), String> {
+    let mut stored = Vec::new();
+    let store = |artifact: &mut Artifact, sha256: &str, stored: &mut Vec<StoredList>| {
+        if let Artifact::Directory { files, list } = artifact
+            && list.is_none()
+        {
+            let path = list_path(snapshot_dir, sha256);
+            if !stored.iter().any(|(p, _)| *p == path) {
+                stored.push((path.clone(), list_text(files)));
+            }
+            *list = Some(FileList {
+                path,
+                count: files.len() as u64,
+            });
+        }
+    };
+    let mut directories: Vec<(bool, usize, usize)> = Vec::new(); // (input?, index, files)
+    for (i, x) in manifest.inputs.iter().enumerate() {
+        directories.push((true, i, x.artifact.files().len()));
+    }
+    for (i, x) in manifest.outputs.iter().enumerate() {
+        if x.artifact.is_directory() && x.sha256.is_some() {
+            directories.push((false, i, x.artifact.files().len()));
+        }
+    }
+    directories.retain(|d| d.2 > 0);
+    directories.sort_by_key(|d| std::cmp::Reverse(d.2));
+    let mut next = 0;
+    loop {
+        let text = super::write::to_text(manifest);
+        let must = directories
+            .get(next)
+            .is_some_and(|d| d.2 > INLINE_TREE_FILES);
+        if !must && text.len() as u64 <= MAX_MANIFEST_BYTES {
+            return Ok((text, stored));
+        }
+        let Some(&(input, index, _)) = directories.get(next) else {
+            return Err(format!(
+                "the manifest would be {} bytes, more than its limit of {MAX_MANIFEST_BYTES}, even with every directory's file list stored beside it",
+                text.len()
+            ));
+        };
+        next += 1;
+        if input {
+            let x = &mut manifest.inputs[index];
+            let sha = x.sha256.clone();
+            store(&mut x.artifact, &sha, &mut stored);
+        } else {
+            let x = &mut manifest.outputs[index];
+            let sha = x.sha256.clone().unwrap_or_default();
+            store(&mut x.artifact, &sha, &mut stored);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::tree_digest;
+
+    fn entries(n: usize) -> Vec<FileEntry> {
+        (0..n)
+            .map(|i| FileEntry {
+                path: format!("d{}/f{i:06}.txt", i % 7),
+                sha256: format!("{:064x}", i * 31),
+                size: i as u64,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_list_is_the_text_the_tree_digest_hashes() {
+        let files = entries(50);
+        assert_eq!(
+            crate::hash::sha256_bytes(&list_text(&files)),
+            tree_digest(&files)
+        );
+    }
+
+    #[test]
+    fn a_stored_list_reads_back_exactly_and_refuses_any_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut files = entries(200);
+        files.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
+        let sha = tree_digest(&files);
+        let size: u64 = files.iter().map(|f| f.size).sum();
+        let list = FileList {
+            path: list_path("r.sciproof.d", &sha),
+            count: 200,
+        };
+        let at = dir.path().join(&list.path);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        let text = list_text(&files);
+        std::fs::write(&at, &text).unwrap();
+        assert_eq!(
+            load(dir.path(), &list, &sha, size, "inputs[0]").unwrap(),
+            files
+        );
+        let err = |e: Error| e.to_string();
+        // wrong count, wrong size, a changed byte, a missing list
+        let wrong = FileList {
+            count: 199,
+            ..list.clone()
+        };
+        assert!(
+            err(load(dir.path(), &wrong, &sha, size, "inputs[0]").unwrap_err())
+                .contains("more than 199")
+        );
+        assert!(
+            err(load(dir.path(), &list, &sha, size + 1, "inputs[0]").unwrap_err())
+                .contains("inputs[0].size")
+        );
+        let mut changed = text.clone();
+        changed[3] = if changed[3] == b'0' { b'1' } else { b'0' };
+        std::fs::write(&at, &changed).unwrap();
+        assert!(
+            err(load(dir.path(), &list, &sha, size, "inputs[0]").unwrap_err())
+                .contains("it was modified")
+        );
+        // reordered lines hash differently, and are refused before that
+        let mut lines: Vec<&[u8]> = text.split_inclusive(|b| *b == b'\n').collect();
+        lines.swap(0, 1);
+        std::fs::write(&at, lines.concat()).unwrap();
+        assert!(
+            err(load(dir.path(), &list, &sha, size, "inputs[0]").unwrap_err())
+                .contains("unique and sorted")
+        );
+        std::fs::remove_file(&at).unwrap();
+        assert!(
+            err(load(dir.path(), &list, &sha, size, "inputs[0]").unwrap_err())
+                .contains("cannot read the stored file list")
+        );
+    }
+
+    #[test]
+    fn lines_are_strict() {
+        let sha = "a".repeat(64);
+        assert!(parse_line(format!("{sha}  12  a/b.txt\n").as_bytes()).is_some());
+        for bad in [
+            format!("{sha}  12  a/b.txt"),         // no newline
+            format!("{sha} 12  a/b.txt\n"),        // one space
+            format!("{sha}  012  a/b.txt\n"),      // a leading zero
+            format!("{sha}  -1  a/b.txt\n"),       // a sign
+            format!("{}  1  a\n", "A".repeat(64)), // upper case
+            format!("{sha}  1  ../a\n"),           // an unsafe path
+            format!("{sha}  1  /a\n"),             // absolute
+            format!("{sha}  1  \n"),               // empty path
+        ] {
+            assert!(parse_line(bad.as_bytes()).is_none(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn references_must_name_a_list_in_a_snapshot_folder() {
+        let sha = "b".repeat(64);
+        let reference = |path: &str| Object::new().with("list", path).with("count", 3u64);
+        assert!(parse_reference(&reference(&format!("r.sciproof.d/lists/{sha}.txt")), "x").is_ok());
+        for bad in [
+            format!("../lists/{sha}.txt"),
+            format!("r.sciproof.d/{sha}.txt"),
+            format!("r/lists/{sha}.txt"),
+            "r.sciproof.d/lists/short.txt".to_string(),
+            format!("/r.sciproof.d/lists/{sha}.txt"),
+        ] {
+            assert!(parse_reference(&reference(&bad), "x").is_err(), "{bad}");
+        }
+        let extra = reference(&format!("r.sciproof.d/lists/{sha}.txt")).with("x", 1u64);
+        assert!(parse_reference(&extra, "x").is_err());
+    }
+}
