@@ -53,75 +53,82 @@ pub fn scan_tree(
     limit: usize,
     progress: &dyn Progress,
 ) -> Result<Vec<FileEntry>, TreeError> {
-    let plain =
-        |path: &Path| crate::hash::sha256_listed(path).map(|(sha256, size)| (sha256, size, None));
+    let plain = |path: &Path| crate::hash::sha256_listed(path);
+    // (the same layout in and out: the list is converted in place)
     Ok(walk(root, limit, progress, &plain)?
         .into_iter()
-        .map(|(e, _)| e)
+        .map(|(path, (sha256, size))| FileEntry { path, sha256, size })
         .collect())
 }
 
-/// [`scan_tree`], also returning each file's [`StatKey`] taken before it was read, so that
-/// [`rescan_tree`] can later tell which files certainly did not change.
+/// [`scan_tree`], also returning each file's [`StatKey`] taken before it was read (in the same
+/// order), so that [`rescan_tree`] can later tell which files certainly did not change.
 pub fn scan_tree_keyed(
     root: &Path,
     limit: usize,
     progress: &dyn Progress,
-) -> Result<Vec<(FileEntry, StatKey)>, TreeError> {
-    let keyed = |path: &Path| -> std::io::Result<(String, u64, Option<StatKey>)> {
+) -> Result<(Vec<FileEntry>, Vec<StatKey>), TreeError> {
+    let keyed = |path: &Path| -> std::io::Result<(String, u64, StatKey)> {
         let (mut file, meta) = crate::untrusted::open_regular(path)?;
         let key = StatKey::of(&meta);
         let (sha256, size) = crate::hash::sha256_reader(&mut file, &NoProgress)?;
-        Ok((sha256, size, Some(key)))
+        Ok((sha256, size, key))
     };
-    let entries = walk(root, limit, progress, &keyed)?;
-    Ok(entries
+    Ok(walk(root, limit, progress, &keyed)?
         .into_iter()
-        .map(|(e, k)| (e, k.expect("keyed scan")))
-        .collect())
+        .map(|(path, (sha256, size, key))| (FileEntry { path, sha256, size }, key))
+        .unzip())
 }
 
 /// The current file list of `root`, re-reading only files whose status could hide a change
-/// since `previous` was scanned (see [`crate::stat`]); `started` is when the command started,
-/// `trusted` whether the file system's change times can be trusted at all.
+/// since `previous` was scanned with `keys` (see [`crate::stat`]; both as [`scan_tree_keyed`]
+/// returned them, sorted by path); `started` is when the command started, `trusted` whether
+/// the file system's change times can be trusted at all.
 pub fn rescan_tree(
     root: &Path,
     limit: usize,
-    previous: &[(FileEntry, StatKey)],
+    (previous, keys): (&[FileEntry], &[StatKey]),
     started: std::time::SystemTime,
     trusted: bool,
     progress: &dyn Progress,
 ) -> Result<Vec<FileEntry>, TreeError> {
-    let known: std::collections::HashMap<&Path, &(FileEntry, StatKey)> = previous
-        .iter()
-        .map(|item| (Path::new(item.0.path.as_str()), item))
-        .collect();
-    let reuse = |path: &Path| -> std::io::Result<(String, u64, Option<StatKey>)> {
+    let reuse = |path: &Path| -> std::io::Result<(String, u64)> {
         let relative = path.strip_prefix(root).unwrap_or(path);
-        if let Some((entry, key)) = known.get(relative) {
+        let known = relative.to_str().and_then(|r| {
+            previous
+                .binary_search_by(|e| e.path.as_bytes().cmp(r.as_bytes()))
+                .ok()
+        });
+        if let Some(i) = known
+            && let (Some(entry), Some(key)) = (previous.get(i), keys.get(i))
+        {
             let now = StatKey::of(&std::fs::symlink_metadata(path)?);
             if key.proves_unchanged(&now, started, trusted) {
-                return Ok((entry.sha256.clone(), entry.size, None));
+                return Ok((entry.sha256.clone(), entry.size));
             }
         }
-        crate::hash::sha256_listed(path).map(|(sha256, size)| (sha256, size, None))
+        crate::hash::sha256_listed(path)
     };
     Ok(walk(root, limit, progress, &reuse)?
         .into_iter()
-        .map(|(e, _)| e)
+        .map(|(path, (sha256, size))| FileEntry { path, sha256, size })
         .collect())
 }
 
-type HashOne<'a> = dyn Fn(&Path) -> std::io::Result<(String, u64, Option<StatKey>)> + Sync + 'a;
+type HashOne<'a, H> = dyn Fn(&Path) -> std::io::Result<H> + Sync + 'a;
 
 /// Walks `root` (nothing followed), then hashes the regular files in parallel with `hash_one`.
-fn walk(
+///
+/// Memory is what a million files need: each file is kept as its relative path only until it is
+/// hashed (its full path is made when it is opened), the hashes are collected into one vector
+/// of known size, and the callers convert it in place.
+fn walk<H: Send>(
     root: &Path,
     limit: usize,
     progress: &dyn Progress,
-    hash_one: &HashOne,
-) -> Result<Vec<(FileEntry, Option<StatKey>)>, TreeError> {
-    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    hash_one: &HashOne<'_, H>,
+) -> Result<Vec<(String, H)>, TreeError> {
+    let mut found: Vec<String> = Vec::new();
     let mut stack: Vec<(PathBuf, String)> = vec![(root.to_path_buf(), String::new())];
     while let Some((directory, prefix)) = stack.pop() {
         let reader = std::fs::read_dir(&directory).map_err(|e| {
@@ -181,7 +188,7 @@ fn walk(
                          or the individual files that matter"
                     )));
                 }
-                found.push((relative, child.path()));
+                found.push(relative);
             } else {
                 return Err(TreeError(format!(
                     "{} is not a regular file or directory",
@@ -191,31 +198,28 @@ fn walk(
         }
     }
     progress.begin("hashing", found.len() as u64, Unit::Files);
-    let hashed: Result<Vec<(FileEntry, Option<StatKey>)>, TreeError> = found
+    // An indexed collect: one vector of the exact size (a fallible collect would gather
+    // pieces and copy them, twice the memory).
+    let mut hashed: Vec<Result<(String, H), TreeError>> = Vec::new();
+    found
         .into_par_iter()
-        .map(|(relative, path)| {
-            let hashed = hash_one(&path);
+        .map(|relative| {
+            let result = hash_one(&root.join(&relative));
             progress.advance(1);
-            let (sha256, size, key) = hashed.map_err(|e| {
-                TreeError(format!(
+            match result {
+                Ok(h) => Ok((relative, h)),
+                Err(e) => Err(TreeError(format!(
                     "cannot read {}: {}",
                     str_repr(&relative),
                     strerror(&e)
-                ))
-            })?;
-            Ok((
-                FileEntry {
-                    path: relative,
-                    sha256,
-                    size,
-                },
-                key,
-            ))
+                ))),
+            }
         })
-        .collect();
+        .collect_into_vec(&mut hashed);
     progress.finish();
-    let mut entries = hashed?;
-    entries.sort_by(|a, b| a.0.path.as_bytes().cmp(b.0.path.as_bytes()));
+    let mut entries = hashed.into_iter().collect::<Result<Vec<_>, _>>()?;
+    // paths are unique: an unstable sort is exact and needs no extra memory
+    entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     Ok(entries)
 }
 

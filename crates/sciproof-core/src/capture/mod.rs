@@ -194,7 +194,8 @@ fn not_regular(relative: &str, what: &str) -> Error {
 /// How an input was found before the run, to prove it unchanged afterwards (see [`crate::stat`]).
 enum InputKeys {
     File(StatKey),
-    Directory(Vec<(FileEntry, StatKey)>),
+    /// Each file's status, in the order of the input's file list.
+    Directory(Vec<StatKey>),
 }
 
 fn hash_inputs(
@@ -208,16 +209,15 @@ fn hash_inputs(
         let meta = std::fs::metadata(&path);
         match meta {
             Ok(m) if m.is_dir() => {
-                let keyed = scan_tree_keyed(&path, MAX_TREE_FILES, progress)
+                let (entries, keys) = scan_tree_keyed(&path, MAX_TREE_FILES, progress)
                     .map_err(|e| Error::Capture(format!("input {}: {e}", str_repr(relative))))?;
-                let entries: Vec<FileEntry> = keyed.iter().map(|(e, _)| e.clone()).collect();
                 let input = Input {
                     path: relative.clone(),
                     sha256: tree_digest(&entries),
                     size: tree_size(&entries),
                     artifact: Artifact::directory(entries),
                 };
-                records.push((input, InputKeys::Directory(keyed)));
+                records.push((input, InputKeys::Directory(keys)));
             }
             Ok(m) if m.is_file() => {
                 let read_error = |e: std::io::Error| {
@@ -274,10 +274,11 @@ fn input_unchanged(
             }
             current_digest(&path, false, progress).as_deref() == Some(input.sha256.as_str())
         }
-        InputKeys::Directory(previous) => {
+        InputKeys::Directory(keys) => {
             if !std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
                 return false;
             }
+            let previous = (input.artifact.files(), keys.as_slice());
             rescan_tree(&path, MAX_TREE_FILES, previous, started, trusted, progress)
                 .is_ok_and(|entries| tree_digest(&entries) == input.sha256)
         }
@@ -524,7 +525,7 @@ pub(crate) fn record_planned(
     );
     manifest.trace = trace;
     // Lists of large directories are stored beside the manifest, staged with the snapshots.
-    let (text, lists) =
+    let text =
         crate::manifest::file_list::place_lists(&mut manifest, &snapshot_dir_name(&req.name))
             .map_err(Error::Capture)?;
     crate::manifest::validate(&crate::manifest::to_json(&manifest)).map_err(|e| {
@@ -532,8 +533,8 @@ pub(crate) fn record_planned(
             "internal error: generated an invalid manifest: {e}"
         ))
     })?;
-    for (path, bytes) in &lists {
-        evidence.stage_file_list(path, bytes)?;
+    for (path, files) in crate::manifest::file_list::stored_lists(&manifest) {
+        evidence.stage_file_list(path, files)?;
     }
     Ok(Staged {
         manifest,
@@ -956,24 +957,21 @@ mod fast_path_tests {
         std::fs::create_dir(dir.path().join("d")).unwrap();
         std::fs::write(dir.path().join("d/a"), "a").unwrap();
         let progress = &crate::progress::NoProgress;
-        let keyed = scan_tree_keyed(&dir.path().join("d"), 10, progress).unwrap();
-        let planted: Vec<(FileEntry, StatKey)> = keyed
-            .into_iter()
-            .map(|(mut e, k)| {
-                e.sha256 = "0".repeat(64);
-                (e, k)
-            })
-            .collect();
+        let (mut planted, keys) = scan_tree_keyed(&dir.path().join("d"), 10, progress).unwrap();
+        for e in &mut planted {
+            e.sha256 = "0".repeat(64);
+        }
+        let planted = (planted.as_slice(), keys.as_slice());
         let later = SystemTime::now() + Duration::from_secs(60);
         let reused =
-            rescan_tree(&dir.path().join("d"), 10, &planted, later, true, progress).unwrap();
+            rescan_tree(&dir.path().join("d"), 10, planted, later, true, progress).unwrap();
         assert_eq!(
             reused[0].sha256,
             "0".repeat(64),
             "the settled status was trusted"
         );
         let reread =
-            rescan_tree(&dir.path().join("d"), 10, &planted, later, false, progress).unwrap();
+            rescan_tree(&dir.path().join("d"), 10, planted, later, false, progress).unwrap();
         assert_eq!(
             reread[0].sha256,
             crate::hash::sha256_bytes(b"a"),

@@ -617,7 +617,11 @@ impl Transaction {
 
     /// Writes a directory's file list into the staged snapshot folder, durably; `path` is the
     /// manifest's path of the list (`NAME.sciproof.d/lists/<digest>.txt`).
-    pub fn stage_file_list(&mut self, path: &str, bytes: &[u8]) -> Result<PathBuf> {
+    pub fn stage_file_list(
+        &mut self,
+        path: &str,
+        files: &[crate::tree::FileEntry],
+    ) -> Result<PathBuf> {
         let inside = path
             .split_once('/')
             .map(|(_, rest)| rest)
@@ -629,7 +633,7 @@ impl Transaction {
             std::fs::create_dir_all(folder).map_err(self.place.io(folder))?;
         }
         let mut to = std::fs::File::create(&target).map_err(&io)?;
-        std::io::Write::write_all(&mut to, bytes).map_err(&io)?;
+        crate::manifest::file_list::write_list(&mut to, files).map_err(&io)?;
         to.sync_all().map_err(&io)?;
         if let Some(folder) = target.parent() {
             sync_dir(folder).map_err(self.place.io(folder))?;

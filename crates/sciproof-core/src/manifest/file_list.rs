@@ -20,7 +20,7 @@ use crate::pyfmt::str_repr;
 use crate::tree::{FileEntry, INLINE_TREE_FILES};
 use num_traits::ToPrimitive;
 use sha2::{Digest, Sha256};
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 use std::path::Path;
 
 /// The folder of lists inside a manifest's snapshot folder.
@@ -39,14 +39,22 @@ pub fn list_path(snapshot_dir: &str, sha256: &str) -> String {
     format!("{snapshot_dir}/{LISTS_FOLDER}/{sha256}.txt")
 }
 
-/// The text of a list: what the tree digest hashes.
-pub fn list_text(files: &[FileEntry]) -> Vec<u8> {
+/// Writes the text of a list (what the tree digest hashes) to `out`, streamed.
+pub fn write_list(out: &mut dyn std::io::Write, files: &[FileEntry]) -> std::io::Result<()> {
     let mut sorted: Vec<&FileEntry> = files.iter().collect();
-    sorted.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
-    let mut out = Vec::with_capacity(files.len() * 120);
+    sorted.sort_unstable_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
     for e in sorted {
-        out.extend_from_slice(format!("{}  {}  {}\n", e.sha256, e.size, e.path).as_bytes());
+        writeln!(out, "{}  {}  {}", e.sha256, e.size, e.path)?;
     }
+    out.flush()
+}
+
+/// The text of a list, in memory.
+#[cfg(test)]
+pub fn list_text(files: &[FileEntry]) -> Vec<u8> {
+    let mut out = Vec::new();
+    write_list(&mut out, files).expect("writing to memory");
     out
 }
 
@@ -257,28 +265,20 @@ pub fn load_all(manifest: &mut Manifest, base: &Path) -> Result<()> {
     Ok(())
 }
 
-/// A list to store beside the manifest: its manifest path and its text.
-pub type StoredList = (String, Vec<u8>);
-
 /// Decides which directory lists of `manifest` are stored beside it: every list of more than
 /// [`INLINE_TREE_FILES`] files, then the largest ones left until the manifest's text fits its
-/// limit. `snapshot_dir` is the manifest's snapshot folder. Returns the manifest's text and
-/// the lists to store as `(path, text)`; an error when even without lists it is too large.
+/// limit. `snapshot_dir` is the manifest's snapshot folder. Returns the manifest's text; an
+/// error when even without lists it is too large. [`stored_lists`] then says what to write.
 pub fn place_lists(
     manifest: &mut Manifest,
     snapshot_dir: &str,
-) -> std::result::Result<(String, Vec<StoredList>), String> {
-    let mut stored = Vec::new();
-    let store = |artifact: &mut Artifact, sha256: &str, stored: &mut Vec<StoredList>| {
+) -> std::result::Result<String, String> {
+    let store = |artifact: &mut Artifact, sha256: &str| {
         if let Artifact::Directory { files, list } = artifact
             && list.is_none()
         {
-            let path = list_path(snapshot_dir, sha256);
-            if !stored.iter().any(|(p, _)| *p == path) {
-                stored.push((path.clone(), list_text(files)));
-            }
             *list = Some(FileList {
-                path,
+                path: list_path(snapshot_dir, sha256),
                 count: files.len() as u64,
             });
         }
@@ -296,12 +296,17 @@ pub fn place_lists(
     directories.sort_by_key(|d| std::cmp::Reverse(d.2));
     let mut next = 0;
     loop {
-        let text = super::write::to_text(manifest);
         let must = directories
             .get(next)
             .is_some_and(|d| d.2 > INLINE_TREE_FILES);
+        // (a list that must move out is not serialized first: it may be millions of lines)
+        let text = if must {
+            String::new()
+        } else {
+            super::write::to_text(manifest)
+        };
         if !must && text.len() as u64 <= MAX_MANIFEST_BYTES {
-            return Ok((text, stored));
+            return Ok(text);
         }
         let Some(&(input, index, _)) = directories.get(next) else {
             return Err(format!(
@@ -313,13 +318,34 @@ pub fn place_lists(
         if input {
             let x = &mut manifest.inputs[index];
             let sha = x.sha256.clone();
-            store(&mut x.artifact, &sha, &mut stored);
+            store(&mut x.artifact, &sha);
         } else {
             let x = &mut manifest.outputs[index];
             let sha = x.sha256.clone().unwrap_or_default();
-            store(&mut x.artifact, &sha, &mut stored);
+            store(&mut x.artifact, &sha);
         }
     }
+}
+
+/// The lists of `manifest` stored beside it, each once: `(path, files)`.
+pub fn stored_lists(manifest: &Manifest) -> Vec<(&str, &[FileEntry])> {
+    let mut out: Vec<(&str, &[FileEntry])> = Vec::new();
+    let artifacts = manifest
+        .inputs
+        .iter()
+        .map(|x| &x.artifact)
+        .chain(manifest.outputs.iter().map(|x| &x.artifact));
+    for artifact in artifacts {
+        if let Artifact::Directory {
+            files,
+            list: Some(list),
+        } = artifact
+            && !out.iter().any(|(p, _)| *p == list.path)
+        {
+            out.push((&list.path, files));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
