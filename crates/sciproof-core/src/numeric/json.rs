@@ -88,20 +88,95 @@ fn describe(v: Item<'_>) -> String {
     }
 }
 
-/// The statistics of a document, grouped by key path (list indices as `[*]`).
+/// Where a value is: a chain of steps from the root, rendered (`$.a[3].b`) only when a
+/// difference or a largest error needs it; most values of a rerun are identical and never do.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Root,
+    Key(&'a Step<'a>, &'a str),
+    Index(&'a Step<'a>, usize),
+}
+
+impl Step<'_> {
+    fn render(&self) -> String {
+        match self {
+            Step::Root => "$".to_string(),
+            Step::Key(parent, key) => format!("{}.{key}", parent.render()),
+            Step::Index(parent, i) => format!("{}[{i}]", parent.render()),
+        }
+    }
+}
+
+/// One key path (`$.history[*].loss`): its children, and its group of statistics once a value
+/// was seen there.
+struct PathNode {
+    name: String,
+    keys: std::collections::HashMap<String, usize>,
+    items: Option<usize>,
+    group: Option<usize>,
+}
+
+/// The statistics of a document, grouped by key path (list indices as `[*]`): a tree of key
+/// paths, so that a value finds its group without building its path.
 struct KeyPaths {
-    index: std::collections::HashMap<String, usize>,
+    nodes: Vec<PathNode>,
     stats: Statistics,
 }
 
 impl KeyPaths {
-    fn group(&mut self, path: &str) -> &mut Group {
-        let next = self.stats.groups.len();
-        let i = *self.index.entry(path.to_string()).or_insert(next);
-        if i == next {
-            self.stats.groups.push(Group::new(path));
+    fn new() -> Self {
+        KeyPaths {
+            nodes: vec![PathNode::named("$".into())],
+            stats: Statistics::new(GroupBy::KeyPath),
         }
+    }
+
+    fn key(&mut self, node: usize, key: &str) -> usize {
+        if let Some(&child) = self.nodes[node].keys.get(key) {
+            return child;
+        }
+        let child = self.nodes.len();
+        let name = format!("{}.{key}", self.nodes[node].name);
+        self.nodes.push(PathNode::named(name));
+        self.nodes[node].keys.insert(key.to_string(), child);
+        child
+    }
+
+    fn items(&mut self, node: usize) -> usize {
+        if let Some(child) = self.nodes[node].items {
+            return child;
+        }
+        let child = self.nodes.len();
+        let name = format!("{}[*]", self.nodes[node].name);
+        self.nodes.push(PathNode::named(name));
+        self.nodes[node].items = Some(child);
+        child
+    }
+
+    fn group(&mut self, node: usize) -> &mut Group {
+        let i = match self.nodes[node].group {
+            Some(i) => i,
+            None => {
+                let i = self.stats.groups.len();
+                self.stats
+                    .groups
+                    .push(Group::new(self.nodes[node].name.clone()));
+                self.nodes[node].group = Some(i);
+                i
+            }
+        };
         &mut self.stats.groups[i]
+    }
+}
+
+impl PathNode {
+    fn named(name: String) -> Self {
+        PathNode {
+            name,
+            keys: std::collections::HashMap::new(),
+            items: None,
+            group: None,
+        }
     }
 }
 
@@ -113,20 +188,23 @@ struct Walk<'a> {
     paths: &'a mut KeyPaths,
 }
 
-/// Compares `e` and `a` at `location`, whose key path is `path`.
-fn walk(location: &str, path: &str, e: Item<'_>, a: Item<'_>, w: &mut Walk<'_>) {
+/// Compares `e` and `a` at `at`, whose key path is the node `node`.
+fn walk(at: &Step<'_>, node: usize, e: Item<'_>, a: Item<'_>, w: &mut Walk<'_>) {
     let (rtol, atol) = (w.rtol, w.atol);
     match (e.kind(), a.kind()) {
         (tape::Kind::Object, tape::Kind::Object) => {
             let em = sorted_members(e);
             let am = sorted_members(a);
-            if let Some(d) = compare_values(
-                &format!("{location}#keys"),
-                &keys_of(&em),
-                &keys_of(&am),
-                rtol,
-                atol,
-            ) {
+            let same_keys = em.len() == am.len() && em.iter().zip(&am).all(|(x, y)| x.0 == y.0);
+            if !same_keys
+                && let Some(d) = compare_values(
+                    &format!("{}#keys", at.render()),
+                    &keys_of(&em),
+                    &keys_of(&am),
+                    rtol,
+                    atol,
+                )
+            {
                 w.out.push(d);
             }
             // The keys both have, in sorted order: one merge of the two sorted lists.
@@ -136,57 +214,58 @@ fn walk(location: &str, path: &str, e: Item<'_>, a: Item<'_>, w: &mut Walk<'_>) 
                     j += 1;
                 }
                 if j < am.len() && am[j].0 == *key {
-                    walk(
-                        &format!("{location}.{key}"),
-                        &format!("{path}.{key}"),
-                        *ev,
-                        am[j].1,
-                        w,
-                    );
+                    let child = w.paths.key(node, key);
+                    walk(&Step::Key(at, key), child, *ev, am[j].1, w);
                 }
             }
         }
         (tape::Kind::Array, tape::Kind::Array) => {
-            let (le, la) = (
-                Scalar::Int(BigInt::from(e.len())),
-                Scalar::Int(BigInt::from(a.len())),
-            );
-            if let Some(d) = compare_values(&format!("{location}#len"), &le, &la, rtol, atol) {
-                w.out.push(d);
+            if e.len() != a.len() {
+                let (le, la) = (
+                    Scalar::Int(BigInt::from(e.len())),
+                    Scalar::Int(BigInt::from(a.len())),
+                );
+                let location = format!("{}#len", at.render());
+                if let Some(d) = compare_values(&location, &le, &la, rtol, atol) {
+                    w.out.push(d);
+                }
             }
-            let items = format!("{path}[*]");
+            let items = w.paths.items(node);
             for (i, (ev, av)) in e.items().zip(a.items()).enumerate() {
-                walk(&format!("{location}[{i}]"), &items, ev, av, w);
+                walk(&Step::Index(at, i), items, ev, av, w);
             }
         }
         _ => match (scalar(e), scalar(a)) {
             (Some(se), Some(sa)) => {
-                let group = w.paths.group(path);
                 if identical(&se, &sa) {
-                    group.same(1);
+                    w.paths.group(node).same(1);
                     return;
                 }
-                let d = compare_values(location, &se, &sa, rtol, atol);
+                let location = at.render();
+                let d = compare_values(&location, &se, &sa, rtol, atol);
                 let m = Measured::scalars(&se, &sa, rtol, atol, d.is_some());
-                group.differ(m, || location.to_string());
+                w.paths.group(node).differ(m, || location.clone());
                 if let Some(d) = d {
                     w.out.push(d);
                 }
             }
-            _ => w.out.push(Difference {
-                kind: Kind::Structure,
-                location: Some(location.to_string()),
-                recorded: Shown::Text(describe(e)),
-                found: Shown::Text(describe(a)),
-                abs_diff: None,
-                rel_diff: None,
-                allowed: None,
-                message: format!(
-                    "structure differs at {location}: recorded {}, found {}",
-                    describe(e),
-                    describe(a)
-                ),
-            }),
+            _ => {
+                let location = at.render();
+                w.out.push(Difference {
+                    kind: Kind::Structure,
+                    location: Some(location.clone()),
+                    recorded: Shown::Text(describe(e)),
+                    found: Shown::Text(describe(a)),
+                    abs_diff: None,
+                    rel_diff: None,
+                    allowed: None,
+                    message: format!(
+                        "structure differs at {location}: recorded {}, found {}",
+                        describe(e),
+                        describe(a)
+                    ),
+                })
+            }
         },
     }
 }
@@ -194,17 +273,14 @@ fn walk(location: &str, path: &str, e: Item<'_>, a: Item<'_>, w: &mut Walk<'_>) 
 /// Compares a recorded and a found document.
 pub fn compare(recorded: &Tape, found: &Tape, rtol: f64, atol: f64) -> Comparison {
     let mut out = Collector::new();
-    let mut paths = KeyPaths {
-        index: std::collections::HashMap::new(),
-        stats: Statistics::new(GroupBy::KeyPath),
-    };
+    let mut paths = KeyPaths::new();
     let mut w = Walk {
         rtol,
         atol,
         out: &mut out,
         paths: &mut paths,
     };
-    walk("$", "$", recorded.root(), found.root(), &mut w);
+    walk(&Step::Root, 0, recorded.root(), found.root(), &mut w);
     let (ne, na) = (recorded.values(), found.values());
     let prefix = if ne != na {
         vec![Difference::plain(
