@@ -139,14 +139,32 @@ pub fn load(
             ),
         )
     })?;
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    read_list(
+        &mut std::io::BufReader::with_capacity(1 << 20, file),
+        list,
+        sha256,
+        size,
+        place,
+    )
+}
+
+/// Reads a stored list from `reader` (see [`load`]): exactly `list.count` lines, paths valid,
+/// unique and sorted, the text's SHA-256 `sha256`, the sizes summing to `size`.
+pub fn read_list(
+    reader: &mut dyn BufRead,
+    list: &FileList,
+    sha256: &str,
+    size: u64,
+    place: &str,
+) -> Result<Vec<FileEntry>> {
+    let at = format!("{place}.files.list");
     let mut hasher = Sha256::new();
     let mut entries: Vec<FileEntry> = Vec::with_capacity(list.count.min(1 << 24) as usize);
     let mut total = 0u64;
     let mut line = Vec::with_capacity(256);
     loop {
         line.clear();
-        let read = std::io::Read::take(&mut reader, MAX_LINE as u64 + 1)
+        let read = std::io::Read::take(&mut *reader, MAX_LINE as u64 + 1)
             .read_until(b'\n', &mut line)
             .map_err(|e| {
                 fail(
