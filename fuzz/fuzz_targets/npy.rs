@@ -16,8 +16,11 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let path = dir.join("a.npy");
     std::fs::write(&path, data).unwrap();
     if sciproof_core::numeric::npy::validate(&path, "a.npy").is_ok() {
-        let differences = sciproof_core::numeric::compare_files(&path, &path, "a.npy", 0.0, 0.0)
+        let comparison = sciproof_core::numeric::compare_files(&path, &path, "a.npy", 0.0, 0.0)
             .expect("a valid array compares with itself");
+        let total = comparison.statistics.total();
+        assert!(total.identical + total.outside == total.values, "within tolerance against itself");
+        let differences = comparison.differences;
         assert!(differences.iter().all(|d| d.message.contains("NaN") || d.message.contains("nan")) || differences.is_empty());
     }
     let _ = sciproof_core::numeric::npy::element_at(&path, "a.npy", &[1]);
