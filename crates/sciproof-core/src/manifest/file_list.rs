@@ -83,11 +83,9 @@ pub fn parse_reference(files: &Object, place: &str) -> Result<FileList> {
         parts.len() == 3
             && parts[0].ends_with(".sciproof.d")
             && parts[1] == LISTS_FOLDER
-            && parts[2].len() == 68
-            && parts[2].ends_with(".txt")
-            && parts[2][..64]
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+            && parts[2]
+                .strip_suffix(".txt")
+                .is_some_and(super::read::is_sha256_hex)
     };
     if !well_placed {
         return Err(fail(
@@ -230,10 +228,7 @@ fn parse_line(line: &[u8]) -> Option<FileEntry> {
     let text = std::str::from_utf8(line.strip_suffix(b"\n")?).ok()?;
     let (sha256, rest) = text.split_once("  ")?;
     let (size, path) = rest.split_once("  ")?;
-    let hex = sha256.len() == 64
-        && sha256
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    let hex = super::read::is_sha256_hex(sha256);
     let size_ok = !size.is_empty()
         && size.bytes().all(|b| b.is_ascii_digit())
         && (size == "0" || !size.starts_with('0'));

@@ -185,7 +185,8 @@ pub(super) fn is_finite_number(value: &Value) -> bool {
     }
 }
 
-fn is_sha256_hex(s: &str) -> bool {
+/// Whether `s` is a SHA-256 digest as manifests write it: 64 lowercase hex digits.
+pub(super) fn is_sha256_hex(s: &str) -> bool {
     s.len() == 64
         && s.bytes()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
