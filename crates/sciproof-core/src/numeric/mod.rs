@@ -189,6 +189,37 @@ mod tests {
     }
 
     #[test]
+    fn csv_columns_from_the_ten_thousandth_on_share_one_group() {
+        let row = |changed: bool| {
+            (0..10_003)
+                .map(|c| {
+                    if changed && c == 10_001 {
+                        "9".to_string()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let e = format!("{}\n{}\n", row(false), row(false));
+        let a = format!("{}\n{}\n", row(false), row(true));
+        let c = statistics(&e, &a, "wide.csv", 0.0, 0.0);
+        let groups = &c.statistics.groups;
+        assert_eq!(groups.len(), 10_001);
+        assert_eq!(summary(&groups[9_999]), ("c9999", 2, 2, 0));
+        // three far columns in each of two rows, one of those cells different
+        assert_eq!(
+            summary(&groups[10_000]),
+            ("c10000 and later columns", 6, 5, 1)
+        );
+        assert_eq!(
+            groups[10_000].largest_abs.as_ref().unwrap().location,
+            "r1c10001"
+        );
+    }
+
+    #[test]
     fn json_statistics_are_per_key_path_with_list_indices_as_stars() {
         let c = statistics(
             r#"{"h": [{"loss": 1.0, "n": 1}, {"loss": 2.0, "n": 2}], "ok": true, "name": "x"}"#,

@@ -186,12 +186,19 @@ impl Rows {
 /// cannot make a million groups.
 const COLUMN_GROUPS: usize = 10_000;
 
-/// The statistics of each column: how many rows reached it (from a histogram of row lengths,
-/// one increment per row), and a tally of the cells whose values are not bit-identical (the
-/// only cells that are parsed).
+/// `(column 'loss')`: how locations and groups name a column by its recorded header.
+fn column_label(header: &str) -> String {
+    format!("(column {})", short(str_repr(header), 40))
+}
+
+/// The statistics of each column: how many cells it had in both files (derived from a
+/// histogram of row lengths, one increment per row), and a tally of the cells whose values are
+/// not bit-identical (the only cells that are parsed). Every other cell was bit-identical.
 struct ColumnTally {
     /// `reached[n]`: rows in which both files have exactly `n` cells (`n` capped).
     reached: Vec<u64>,
+    /// Cells compared from column [`COLUMN_GROUPS`] on.
+    far: u64,
     /// Tallies of the cells that are not bit-identical, by column (capped).
     differing: Vec<Group>,
 }
@@ -200,6 +207,7 @@ impl ColumnTally {
     fn new() -> Self {
         ColumnTally {
             reached: Vec::new(),
+            far: 0,
             differing: Vec::new(),
         }
     }
@@ -210,6 +218,7 @@ impl ColumnTally {
             self.reached.resize(n + 1, 0);
         }
         self.reached[n] += 1;
+        self.far += cells.saturating_sub(COLUMN_GROUPS) as u64;
     }
 
     fn cell(&mut self, c: usize) -> &mut Group {
@@ -225,7 +234,7 @@ impl ColumnTally {
         let mut stats = Statistics::new(GroupBy::Column);
         let groups = self.reached.len().saturating_sub(1);
         // at_least[g]: rows with more than g cells in both files, the cells compared in
-        // column g (the group of the far columns counts its cells as they come instead)
+        // column g (the group of the far columns has its own count)
         let mut at_least = vec![0u64; groups + 1];
         for n in (0..groups).rev() {
             at_least[n] = at_least[n + 1] + self.reached[n + 1];
@@ -236,13 +245,17 @@ impl ColumnTally {
                 format!("c{COLUMN_GROUPS} and later columns")
             } else {
                 match headers.get(g) {
-                    Some(Some(h)) => format!("c{g} (column {})", short(str_repr(h), 40)),
+                    Some(Some(h)) => format!("c{g} {}", column_label(h)),
                     _ => format!("c{g}"),
                 }
             };
             let mut group = Group::new(name);
             let tally = differing.next().unwrap_or_else(|| Group::new(""));
-            let compared = if g == COLUMN_GROUPS { 0 } else { reaching };
+            let compared = if g == COLUMN_GROUPS {
+                self.far
+            } else {
+                reaching
+            };
             group.same(compared.saturating_sub(tally.values));
             group.merge(tally);
             stats.groups.push(group);
@@ -265,8 +278,6 @@ pub fn compare_files(
     let mut a_rows = Rows::new(spawn_reader(found, found_name, tsv)?);
     let mut out = Collector::new();
     let mut columns = ColumnTally::new();
-    // cells at or past COLUMN_GROUPS that are bit-identical, counted as they come
-    let mut far_identical = 0u64;
     let mut headers: Vec<Option<String>> = Vec::new();
     let (mut rows_e, mut rows_a, mut cells_e, mut cells_a) = (0u64, 0u64, 0u64, 0u64);
     let mut r = 0u64;
@@ -310,19 +321,11 @@ pub fn compare_files(
             for c in 0..cells {
                 let (eb, ab) = (er.field(c), ar.field(c));
                 if eb == ab {
-                    // the same text is the same value
-                    if c >= COLUMN_GROUPS {
-                        far_identical += 1;
-                    }
-                    continue;
+                    continue; // the same text is the same value
                 }
                 let (ev, av) = (cell_value(eb), cell_value(ab));
                 if identical(&ev, &av) {
-                    // another spelling of the same bits (`1.0` and `1.00`)
-                    if c >= COLUMN_GROUPS {
-                        far_identical += 1;
-                    }
-                    continue;
+                    continue; // another spelling of the same bits (`1.0` and `1.00`)
                 }
                 let same = match (&ev, &av) {
                     (Scalar::Float(x), Scalar::Float(y)) => numbers_close(*x, *y, rtol, atol),
@@ -333,7 +336,7 @@ pub fn compare_files(
                     if r != 0
                         && let Some(Some(h)) = headers.get(c)
                     {
-                        location = format!("{location} (column {})", short(str_repr(h), 40));
+                        location = format!("{location} {}", column_label(h));
                     }
                     location
                 };
@@ -368,12 +371,8 @@ pub fn compare_files(
     ) {
         prefix.push(d);
     }
-    let mut statistics = columns.finish(&headers);
-    if let Some(last) = statistics.groups.get_mut(COLUMN_GROUPS) {
-        last.same(far_identical);
-    }
     Ok(Comparison {
         differences: out.finish(prefix),
-        statistics,
+        statistics: columns.finish(&headers),
     })
 }
