@@ -10,7 +10,7 @@
 
 use super::NumericError;
 use super::diff::{Difference, Kind, Shown};
-use super::rule::{number_details, numbers_close, tolerance_suffix};
+use super::rule::{numbers_close, tolerance_suffix};
 use super::stats::{Comparison, Group, GroupBy, Measured, Statistics};
 use super::value::{Scalar, short};
 use crate::pyfmt::is_py_space;
@@ -267,7 +267,8 @@ impl Scan {
     }
 }
 
-/// The errors of two elements that are not bit-identical (integers are exact).
+/// The errors of two elements that are not bit-identical (integers are exact), for the
+/// statistics and for the listed differences alike.
 fn measure(e: Elem, a: Elem, (rtol, atol): (f64, f64), outside: bool) -> Measured {
     match (e, a) {
         (Elem::Int(x), Elem::Int(y)) => {
@@ -333,22 +334,16 @@ fn report(found: Scan, h: &Header, prefix: &str, rtol: f64, atol: f64) -> Compar
 fn differences(found: FirstTen, h: &Header, prefix: &str, rtol: f64, atol: f64) -> Vec<Difference> {
     let mut items = found.items;
     items.sort_by_key(|f| f.0);
-    let numeric = matches!(h.dtype.kind, ElemKind::Int { .. } | ElemKind::Float);
     let mut out: Vec<Difference> = items
         .into_iter()
         .map(|(c, e, a)| {
             let location = format!("{prefix}[{}]", index_text(&h.shape, c));
             let (ev, av) = (decode(&e, &h.dtype), decode(&a, &h.dtype));
-            let as_f64 = |x: Elem| match x {
-                Elem::Int(i) => i as f64,
-                Elem::Float(f) => f,
-                _ => f64::NAN,
-            };
-            let (abs, rel, allowed) = if numeric {
-                number_details(as_f64(ev), as_f64(av), rtol, atol)
-            } else {
-                (None, None, None)
-            };
+            // the same measure as the statistics: integers exact (nothing allowed), floats by
+            // the tolerance, booleans and complex numbers without a numeric error
+            let Measured {
+                abs, rel, allowed, ..
+            } = measure(ev, av, (rtol, atol), true);
             Difference {
                 kind: if abs.is_some() {
                     Kind::Number

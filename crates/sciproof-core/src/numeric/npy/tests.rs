@@ -166,6 +166,8 @@ fn npy_integers_and_booleans_are_exact_and_many_differences_are_summarised() {
         "data[0]: recorded 0, found -1 (rtol=1.0, atol=10.0)"
     );
     assert_eq!(d[10].message, "... 25 of 25 values differ");
+    // integers are exact whatever the tolerance: nothing is allowed, as for JSON integers
+    assert_eq!((d[0].abs_diff, d[0].allowed), (Some(1.0), Some(0.0)));
     let b = npy(dir.path(), "b.npy", "|b1", false, "()", &[1]);
     let b2 = npy(dir.path(), "b2.npy", "|b1", false, "()", &[0]);
     assert_eq!(
