@@ -27,14 +27,11 @@ use std::path::Path;
 use thiserror::Error;
 
 /// The comparison of two files whose bytes are the same, without reading them: bit-identical
-/// (the statistics count nothing).
-pub fn byte_identical(display: &str) -> Comparison {
+/// (the statistics count nothing). The declared output `display` decides the format, as in
+/// [`compare_files`].
+pub fn byte_identical(display: &str) -> Result<Comparison, NumericError> {
     let name = display.rsplit('/').next().unwrap_or(display);
-    Comparison::byte_identical(lookup_grouping(name))
-}
-
-fn lookup_grouping(name: &str) -> stats::GroupBy {
-    format::lookup(name).map_or(stats::GroupBy::Column, |f| f.grouped_by())
+    Ok(Comparison::byte_identical(format_of(name)?.grouped_by()))
 }
 
 /// A file that cannot be compared numerically. The message is complete and names the file.

@@ -590,7 +590,7 @@ fn compare_outputs(
                     continue;
                 };
                 let outcome = if st.digest.as_deref() == Some(snapshot.sha256.as_str()) {
-                    Ok(crate::numeric::byte_identical(&item.path))
+                    crate::numeric::byte_identical(&item.path).map_err(|e| e.0)
                 } else {
                     progress.begin(&format!("comparing {}", item.path), 0, Unit::Bytes);
                     let r = compare_files(snapshot_path, &path, &item.path, *rtol, *atol)
