@@ -244,6 +244,14 @@ fn text_markdown_junit_and_html_show_the_statistics_per_group() {
         "{html}"
     );
     assert!(html.contains("<td>$.history[*].loss</td><td>20</td><td>19</td><td>1</td>"));
+    assert!(
+        html.contains("<p>2 other key paths: all bit-identical</p>"),
+        "{html}"
+    );
+    assert!(
+        markdown.contains("\n2 other key paths: all bit-identical\n"),
+        "{markdown}"
+    );
 
     // a pass within the tolerance lists its groups too (JUnit: as the testcase's output)
     p.write("mode", "tiny\n");

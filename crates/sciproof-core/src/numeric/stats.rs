@@ -52,6 +52,15 @@ impl GroupBy {
         }
     }
 
+    /// The singular for people.
+    pub fn singular(self) -> &'static str {
+        match self {
+            GroupBy::Column => "column",
+            GroupBy::KeyPath => "key path",
+            GroupBy::Array => "array",
+        }
+    }
+
     /// The plural for people.
     pub fn plural(self) -> &'static str {
         match self {
@@ -151,14 +160,6 @@ fn keep_larger(slot: &mut Option<At>, value: Option<f64>, location: &mut dyn FnM
     }
 }
 
-fn merge_larger(slot: &mut Option<At>, other: Option<At>) {
-    if let Some(o) = other
-        && slot.as_ref().is_none_or(|s| o.value > s.value)
-    {
-        *slot = Some(o);
-    }
-}
-
 impl Group {
     /// An empty group.
     pub fn new(name: impl Into<String>) -> Self {
@@ -203,12 +204,25 @@ impl Group {
     /// Adds another tally of the same group (a later part of the file: on ties the earlier
     /// location is kept).
     pub fn merge(&mut self, other: Group) {
+        self.add(&other);
+    }
+
+    /// [`Group::merge`] of a group that stays where it is (only a new largest error is
+    /// copied).
+    fn add(&mut self, other: &Group) {
         self.values += other.values;
         self.identical += other.identical;
         self.outside += other.outside;
-        merge_larger(&mut self.largest_abs, other.largest_abs);
-        merge_larger(&mut self.largest_rel, other.largest_rel);
-        merge_larger(&mut self.closest, other.closest);
+        let copy = |slot: &mut Option<At>, other: &Option<At>| {
+            if let Some(o) = other
+                && slot.as_ref().is_none_or(|s| o.value > s.value)
+            {
+                *slot = Some(o.clone());
+            }
+        };
+        copy(&mut self.largest_abs, &other.largest_abs);
+        copy(&mut self.largest_rel, &other.largest_rel);
+        copy(&mut self.closest, &other.closest);
     }
 
     /// `outside / values` in per cent, `None` without values.
@@ -312,7 +326,7 @@ impl Statistics {
     pub fn total(&self) -> Group {
         let mut all = Group::new("all");
         for g in &self.groups {
-            all.merge(g.clone());
+            all.add(g);
         }
         all
     }
@@ -490,40 +504,46 @@ impl Comparison {
             .collect()
     }
 
-    /// One line per listed group that is not bit-identical (for text, Markdown and JUnit);
-    /// the groups left out are counted in a last line.
+    /// One line per listed group that is not bit-identical (for text and JUnit), then
+    /// [`Comparison::others_line`].
     pub fn group_lines(&self) -> Vec<String> {
-        let s = &self.statistics;
-        if s.byte_identical {
-            return Vec::new();
-        }
-        let listed = self.groups_not_identical();
-        let mut lines: Vec<String> = listed
+        let mut lines: Vec<String> = self
+            .groups_not_identical()
             .iter()
             .map(|g| format!("{}: {}", g.name, g.describe()))
             .collect();
-        let rest = s.groups.len() - listed.len();
-        if rest > 0 && !lines.is_empty() {
-            lines.push(format!(
-                "{} other {}: {}",
-                thousands(rest as u64),
-                if rest == 1 {
-                    s.grouped_by.plural().trim_end_matches('s')
-                } else {
-                    s.grouped_by.plural()
-                },
-                if s.groups
-                    .iter()
-                    .filter(|g| !listed.iter().any(|l| std::ptr::eq(*l, *g)))
-                    .all(|g| g.identical == g.values)
-                {
-                    "all bit-identical"
-                } else {
-                    "not listed"
-                }
-            ));
-        }
+        lines.extend(self.others_line());
         lines
+    }
+
+    /// The groups not shown in detail, in one line, when some are: `149 other key paths: all
+    /// bit-identical`, or `130 other columns, 30 of them not bit-identical (a report shows at
+    /// most 100 groups)`. `None` when every group is shown or none is (bit-identical files).
+    pub fn others_line(&self) -> Option<String> {
+        let s = &self.statistics;
+        let shown = self.groups_not_identical().len();
+        let others = s.groups.len() - shown;
+        if shown == 0 || others == 0 {
+            return None;
+        }
+        let kind = if others == 1 {
+            s.grouped_by.singular()
+        } else {
+            s.grouped_by.plural()
+        };
+        let differing = s.groups.iter().filter(|g| g.identical < g.values).count() - shown;
+        Some(if differing == 0 {
+            format!(
+                "{} other {kind}: all bit-identical",
+                thousands(others as u64)
+            )
+        } else {
+            format!(
+                "{} other {kind}, {} of them not bit-identical (a report shows at most {MAX_LISTED_GROUPS} groups)",
+                thousands(others as u64),
+                thousands(differing as u64)
+            )
+        })
     }
 }
 
@@ -697,6 +717,22 @@ mod tests {
                 "$.k140: 2 values, 1 outside the tolerance (50%), 1 bit-identical, largest absolute error 5 at $.k140, largest relative error 0.5 at $.k140",
                 "149 other key paths: all bit-identical"
             ]
+        );
+        // past the listing limit, the groups left out that differ are counted, not hidden
+        let mut s = Statistics::new(GroupBy::Column);
+        for i in 0..130 {
+            let mut g = Group::new(format!("c{i}"));
+            g.differ(measured(0.5, 1.0, false), || format!("r1c{i}"));
+            s.groups.push(g);
+        }
+        let c = Comparison {
+            differences: vec![],
+            statistics: s,
+        };
+        assert_eq!(c.group_lines().len(), MAX_LISTED_GROUPS + 1);
+        assert_eq!(
+            c.others_line().unwrap(),
+            "30 other columns, 30 of them not bit-identical (a report shows at most 100 groups)"
         );
     }
 

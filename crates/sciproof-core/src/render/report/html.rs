@@ -81,6 +81,9 @@ fn statistics_table(out: &mut String, path: &str, c: &Comparison) {
         ));
     }
     out.push_str("</tbody></table>\n");
+    if let Some(others) = c.others_line() {
+        out.push_str(&format!("<p>{}</p>\n", text(&others, 1000)));
+    }
 }
 
 fn numeric_table(out: &mut String, check: &Check) {

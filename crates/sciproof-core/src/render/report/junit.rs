@@ -41,7 +41,7 @@ impl JunitRenderer {
                 "    <testcase classname=\"sciproof\" name=\"{}\" time=\"0\"",
                 attr(&c.subject, 300)
             );
-            let statistics: Vec<String> = super::text::statistics_lines(c)
+            let statistics: Vec<String> = super::statistics_lines(c)
                 .iter()
                 .map(|l| body(l, 2000))
                 .collect();

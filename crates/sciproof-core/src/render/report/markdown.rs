@@ -104,14 +104,9 @@ fn statistics_table(lines: &mut Vec<String>, path: &str, c: &Comparison) {
             at(&g.largest_rel)
         ));
     }
-    let rest = c.statistics.groups.len() - c.statistics.listed().len();
-    if rest > 0 {
+    if let Some(others) = c.others_line() {
         lines.push(String::new());
-        lines.push(format!(
-            "{} more {} are not listed.",
-            thousands(rest as u64),
-            c.statistics.grouped_by.plural()
-        ));
+        lines.push(escape(&others, 1000));
     }
 }
 

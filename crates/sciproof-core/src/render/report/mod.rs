@@ -8,7 +8,19 @@ pub mod markdown;
 pub mod text;
 
 use crate::render::{OutputFormat, Render, Renderer};
-use crate::report::Report;
+use crate::report::{Check, Evidence, Report};
+
+/// The per-group statistics of a numeric check, one line each (text and JUnit; Markdown and
+/// HTML show them as a table).
+fn statistics_lines(check: &Check) -> Vec<String> {
+    match &check.evidence {
+        Some(Evidence::RerunNumeric {
+            outcome: Ok(comparison),
+            ..
+        }) => comparison.group_lines(),
+        _ => Vec::new(),
+    }
+}
 
 impl Render for Report {
     fn renderer(format: OutputFormat) -> Option<Box<dyn Renderer<Self>>> {

@@ -1,20 +1,9 @@
 //! The text report for terminals. Every string that comes from a manifest is escaped.
 
+use super::statistics_lines;
 use crate::escape::terminal::safe_text;
 use crate::render::{Renderer, Sink};
-use crate::report::{Check, Evidence, Report};
-
-/// The per-group statistics of a numeric check (columns, key paths, arrays that are not
-/// bit-identical), one line each.
-pub(crate) fn statistics_lines(check: &Check) -> Vec<String> {
-    match &check.evidence {
-        Some(Evidence::RerunNumeric {
-            outcome: Ok(comparison),
-            ..
-        }) => comparison.group_lines(),
-        _ => Vec::new(),
-    }
-}
+use crate::report::Report;
 
 /// The reference's text layout: checks, warnings, notes, basis, not checked, RESULT.
 pub struct TextRenderer;
