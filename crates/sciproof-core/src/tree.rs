@@ -223,15 +223,40 @@ fn walk<H: Send>(
     Ok(entries)
 }
 
-/// The tree digest of `entries` (in any order; they are sorted by path bytes first).
-pub fn tree_digest(entries: &[FileEntry]) -> String {
+/// Writes the text the tree digest is the SHA-256 of: one line `<sha256>  <size>  <path>\n`
+/// per file of `entries` (in any order; they are sorted by path bytes first). It is also the
+/// text of a directory's file list stored beside a manifest
+/// ([`crate::manifest::file_list`]).
+pub fn write_tree_lines(
+    out: &mut dyn std::io::Write,
+    entries: &[FileEntry],
+) -> std::io::Result<()> {
+    use std::io::Write;
     let mut sorted: Vec<&FileEntry> = entries.iter().collect();
-    sorted.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
-    let mut hasher = Sha256::new();
+    sorted.sort_unstable_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     for e in sorted {
-        hasher.update(format!("{}  {}  {}\n", e.sha256, e.size, e.path).as_bytes());
+        writeln!(out, "{}  {}  {}", e.sha256, e.size, e.path)?;
     }
-    hex::encode(hasher.finalize())
+    out.flush()
+}
+
+/// The tree digest of `entries` (in any order).
+pub fn tree_digest(entries: &[FileEntry]) -> String {
+    /// Feeds what is written to the hash.
+    struct Hashing(Sha256);
+    impl std::io::Write for Hashing {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.update(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut hashing = Hashing(Sha256::new());
+    write_tree_lines(&mut hashing, entries).expect("hashing does not fail");
+    hex::encode(hashing.0.finalize())
 }
 
 /// The sum of the sizes of `entries`.

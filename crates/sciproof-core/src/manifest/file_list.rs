@@ -20,7 +20,7 @@ use crate::pyfmt::str_repr;
 use crate::tree::{FileEntry, INLINE_TREE_FILES};
 use num_traits::ToPrimitive;
 use sha2::{Digest, Sha256};
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::path::Path;
 
 /// The folder of lists inside a manifest's snapshot folder.
@@ -40,15 +40,7 @@ pub fn list_path(snapshot_dir: &str, sha256: &str) -> String {
 }
 
 /// Writes the text of a list (what the tree digest hashes) to `out`, streamed.
-pub fn write_list(out: &mut dyn std::io::Write, files: &[FileEntry]) -> std::io::Result<()> {
-    let mut sorted: Vec<&FileEntry> = files.iter().collect();
-    sorted.sort_unstable_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, out);
-    for e in sorted {
-        writeln!(out, "{}  {}  {}", e.sha256, e.size, e.path)?;
-    }
-    out.flush()
-}
+pub use crate::tree::write_tree_lines as write_list;
 
 /// The text of a list, in memory.
 #[cfg(test)]
