@@ -525,10 +525,10 @@ pub(crate) fn record_planned(
     );
     manifest.trace = trace;
     // Lists of large directories are stored beside the manifest, staged with the snapshots.
-    let text =
+    let (value, text) =
         crate::manifest::file_list::place_lists(&mut manifest, &snapshot_dir_name(&req.name))
             .map_err(Error::Capture)?;
-    crate::manifest::validate(&crate::manifest::to_json(&manifest)).map_err(|e| {
+    crate::manifest::validate(&value).map_err(|e| {
         Error::Capture(format!(
             "internal error: generated an invalid manifest: {e}"
         ))

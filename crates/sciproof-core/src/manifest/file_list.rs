@@ -272,46 +272,40 @@ pub fn load_all(manifest: &mut Manifest, base: &Path) -> Result<()> {
 
 /// Decides which directory lists of `manifest` are stored beside it: every list of more than
 /// [`INLINE_TREE_FILES`] files, then the largest ones left until the manifest's text fits its
-/// limit. `snapshot_dir` is the manifest's snapshot folder. Returns the manifest's text; an
-/// error when even without lists it is too large. [`stored_lists`] then says what to write.
+/// limit. `snapshot_dir` is the manifest's snapshot folder. Returns the manifest as JSON and as
+/// its text; an error when even without lists it is too large. [`stored_lists`] then says what
+/// to write.
 pub fn place_lists(
     manifest: &mut Manifest,
     snapshot_dir: &str,
-) -> std::result::Result<String, String> {
-    let store = |artifact: &mut Artifact, sha256: &str| {
-        if let Artifact::Directory { files, list } = artifact
-            && list.is_none()
-        {
-            *list = Some(FileList {
-                path: list_path(snapshot_dir, sha256),
-                count: files.len() as u64,
-            });
-        }
-    };
-    let mut directories: Vec<(bool, usize, usize)> = Vec::new(); // (input?, index, files)
+) -> std::result::Result<(Value, String), String> {
+    // (input?, index, files) of every directory with files, the largest first
+    let mut directories: Vec<(bool, usize, usize)> = Vec::new();
     for (i, x) in manifest.inputs.iter().enumerate() {
         directories.push((true, i, x.artifact.files().len()));
     }
     for (i, x) in manifest.outputs.iter().enumerate() {
-        if x.artifact.is_directory() && x.sha256.is_some() {
+        if x.sha256.is_some() {
             directories.push((false, i, x.artifact.files().len()));
         }
     }
     directories.retain(|d| d.2 > 0);
     directories.sort_by_key(|d| std::cmp::Reverse(d.2));
-    let mut next = 0;
+    // Lists past the inline limit go first, without serializing them: they may be millions of
+    // lines.
+    let mut next = directories
+        .iter()
+        .take_while(|d| d.2 > INLINE_TREE_FILES)
+        .count();
+    for &(input, index, _) in &directories[..next] {
+        store_beside(manifest, input, index, snapshot_dir);
+    }
     loop {
-        let must = directories
-            .get(next)
-            .is_some_and(|d| d.2 > INLINE_TREE_FILES);
-        // (a list that must move out is not serialized first: it may be millions of lines)
-        let text = if must {
-            String::new()
-        } else {
-            super::write::to_text(manifest)
-        };
-        if !must && text.len() as u64 <= MAX_MANIFEST_BYTES {
-            return Ok(text);
+        let value = super::write::to_json(manifest);
+        let mut text = crate::json::to_string_pretty(&value);
+        text.push('\n');
+        if text.len() as u64 <= MAX_MANIFEST_BYTES {
+            return Ok((value, text));
         }
         let Some(&(input, index, _)) = directories.get(next) else {
             return Err(format!(
@@ -320,15 +314,24 @@ pub fn place_lists(
             ));
         };
         next += 1;
-        if input {
-            let x = &mut manifest.inputs[index];
-            let sha = x.sha256.clone();
-            store(&mut x.artifact, &sha);
-        } else {
-            let x = &mut manifest.outputs[index];
-            let sha = x.sha256.clone().unwrap_or_default();
-            store(&mut x.artifact, &sha);
-        }
+        store_beside(manifest, input, index, snapshot_dir);
+    }
+}
+
+/// Marks the list of input (or output) `index` as stored beside the manifest.
+fn store_beside(manifest: &mut Manifest, input: bool, index: usize, snapshot_dir: &str) {
+    let (artifact, sha256) = if input {
+        let x = &mut manifest.inputs[index];
+        (&mut x.artifact, x.sha256.as_str())
+    } else {
+        let x = &mut manifest.outputs[index];
+        (&mut x.artifact, x.sha256.as_deref().unwrap_or_default())
+    };
+    if let Artifact::Directory { files, list } = artifact {
+        *list = Some(FileList {
+            path: list_path(snapshot_dir, sha256),
+            count: files.len() as u64,
+        });
     }
 }
 
