@@ -322,4 +322,18 @@ fn diff_reports_the_case_and_with_show_values_the_statistics_per_column() {
         text.contains("out.npz:weights: 12 values, 1 outside"),
         "{text}"
     );
+
+    // update shows the same difference of the recorded copies (old run: big, new run: tiny)
+    p.write("mode", "tiny\n");
+    let out = p
+        .cmd()
+        .args(["update", "new.sciproof.json", "--yes"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("outside the baseline tolerance (rtol=1e-09, atol=0.0): r4c2 (column 'acc')")
+            && text.contains("— different: 3 of 303 values (0.99%) outside the tolerance"),
+        "{text}"
+    );
 }
