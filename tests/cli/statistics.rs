@@ -337,3 +337,41 @@ fn diff_reports_the_case_and_with_show_values_the_statistics_per_column() {
         "{text}"
     );
 }
+
+#[test]
+fn calibrate_says_the_case_of_an_archive_it_cannot_measure_value_by_value() {
+    let p = Project::new();
+    let script = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/support/numeric_outputs.py"
+    ))
+    .unwrap();
+    p.write("gen.py", &script);
+    p.write("mode", "base\n");
+    p.cmd()
+        .args(["capture", "--name", "run", "--output-numeric", "out.npz"])
+        .args(["--", "python3", "gen.py"])
+        .assert()
+        .success();
+    let calibrate = |mode: &str| {
+        p.write("mode", mode);
+        let out = p
+            .cmd()
+            .args(["calibrate", "run.sciproof.json", "--runs", "2", "--yes"])
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    let (code, text) = calibrate("tiny\n");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("(furthest, run 1: equal within tolerance: 14 values, 13 bit-identical, largest relative error 2e-13 at out.npz:weights[1, 1];"),
+        "{text}"
+    );
+    let (code, text) = calibrate("big\n");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("2 of 2 runs differ from the recorded copy beyond the recorded tolerance (rtol=1e-09, atol=0.0) (first, run 1: different: 1 of 14 values (7.14%) outside the tolerance"),
+        "{text}"
+    );
+}

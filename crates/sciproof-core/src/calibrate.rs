@@ -319,19 +319,45 @@ fn judge(base: &Path, output: &Output, taken: Vec<Taken>) -> OutputSpread {
         })
         .collect();
     if !copies.is_empty() {
-        let differing = copies
+        let compared: Vec<
+            std::result::Result<crate::numeric::Comparison, crate::numeric::NumericError>,
+        > = copies
             .iter()
-            .filter(|c| {
-                crate::numeric::compare_files(&snapshot, c, &output.path, rtol, atol)
-                    .map_or(true, |c| !c.is_equivalent())
+            .map(|c| crate::numeric::compare_files(&snapshot, c, &output.path, rtol, atol))
+            .collect();
+        let differs = |c: &std::result::Result<
+            crate::numeric::Comparison,
+            crate::numeric::NumericError,
+        >| { c.as_ref().map_or(true, |c| !c.is_equivalent()) };
+        let differing = compared.iter().filter(|c| differs(c)).count();
+        // The run furthest from the recorded copy: the first that differs, else the one with
+        // the largest relative error (the first of equals).
+        let largest_rel =
+            |c: &std::result::Result<crate::numeric::Comparison, crate::numeric::NumericError>| {
+                c.as_ref()
+                    .ok()
+                    .and_then(|c| c.statistics.total().largest_rel)
+                    .map_or(0.0, |a| a.value)
+            };
+        let furthest = compared.iter().position(differs).unwrap_or_else(|| {
+            (0..compared.len()).fold(0, |best, i| {
+                if largest_rel(&compared[i]) > largest_rel(&compared[best]) {
+                    i
+                } else {
+                    best
+                }
             })
-            .count();
+        });
+        let case = match &compared[furthest] {
+            Ok(c) => format!("run {}: {}", furthest + 1, c.sentence()),
+            Err(e) => format!("run {}: cannot be compared: {e}", furthest + 1),
+        };
         return if differing == 0 {
             verdict(
                 "numeric",
                 true,
                 format!(
-                    "equivalent in every run and to the recorded copy {shown}; the spread of its values is not measured for this format"
+                    "equivalent in every run and to the recorded copy {shown} (furthest, {case}); the spread of its values is not measured for this format"
                 ),
                 None,
             )
@@ -340,7 +366,7 @@ fn judge(base: &Path, output: &Output, taken: Vec<Taken>) -> OutputSpread {
                 "numeric",
                 false,
                 format!(
-                    "{differing} of {} runs differ from the recorded copy beyond the recorded tolerance {shown}",
+                    "{differing} of {} runs differ from the recorded copy beyond the recorded tolerance {shown} (first, {case})",
                     copies.len()
                 ),
                 None,
