@@ -113,6 +113,18 @@ fn a_directory_past_the_inline_limit_is_listed_beside_the_manifest_and_verifies(
             .iter()
             .any(|m| field(m, "name").as_str() == Some("data/s03/f3.txt"))
     );
+    // OpenLineage names the directory as one dataset
+    let out = p
+        .cmd()
+        .args(["export", "run.sciproof.json", "--format", "openlineage"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("\"name\": \"data\"")
+    );
 }
 
 #[test]
