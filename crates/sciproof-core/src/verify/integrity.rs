@@ -223,23 +223,38 @@ pub fn check_outputs(
         let subject = format!("output {}", item.path);
         let store = store_of(&item.path);
         let location = locate(store, base, &item.path, report, &subject);
-        snapshots.push(match &item.compare {
-            Compare::Numeric { snapshot, .. } => {
-                check_snapshot(base, snapshot, report, &subject, progress)
-            }
-            Compare::Exact => None,
+        // A numeric output's recorded copy is hashed on a second thread while the output is
+        // (both are read whole; the output shows the progress). The checks are added in the
+        // same order either way.
+        let mut snapshot_report = Report::default();
+        let (snapshot, st) = std::thread::scope(|scope| {
+            let snapshot = scope.spawn(|| match &item.compare {
+                Compare::Numeric { snapshot, .. } => check_snapshot(
+                    base,
+                    snapshot,
+                    &mut snapshot_report,
+                    &subject,
+                    &crate::progress::NoProgress,
+                ),
+                Compare::Exact => None,
+            });
+            let st = location.as_ref().map(|location| {
+                store.state(
+                    location,
+                    &item.artifact,
+                    item.sha256.as_deref(),
+                    &item.path,
+                    progress,
+                )
+            });
+            (snapshot.join().unwrap_or(None), st)
         });
-        let Some(location) = location else {
+        report.checks.append(&mut snapshot_report.checks);
+        snapshots.push(snapshot);
+        let Some(st) = st else {
             digests.push(None);
             continue;
         };
-        let st = store.state(
-            &location,
-            &item.artifact,
-            item.sha256.as_deref(),
-            &item.path,
-            progress,
-        );
         digests.push(st.digest.clone());
         let evidence = Some(state_evidence(
             DigestKind::OutputIntegrity,
