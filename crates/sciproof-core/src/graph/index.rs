@@ -3,11 +3,16 @@
 
 use std::collections::HashMap;
 
+/// The hasher of the index: foldhash's quality variant, seeded per process (a document's IDs are
+/// untrusted, so the seed keeps a crafted set of IDs from colliding), and several times faster
+/// than the standard SipHash on a million 64-bit keys.
+type Seeded = foldhash::quality::RandomState;
+
 /// A map from claim ID to position in the graph.
 #[derive(Debug, Clone, Default)]
 pub struct IdIndex {
-    numeric: HashMap<u64, u32>,
-    other: HashMap<String, u32>,
+    numeric: HashMap<u64, u32, Seeded>,
+    other: HashMap<String, u32, Seeded>,
 }
 
 fn number(id: &str) -> Option<u64> {
@@ -39,6 +44,25 @@ impl IdIndex {
         }
     }
 
+    /// Records `id` at `position` unless it is present: then its position is the error. One
+    /// lookup instead of a `get` and an `insert`.
+    pub fn insert_new(&mut self, id: &str, position: u32) -> Result<(), u32> {
+        use std::collections::hash_map::Entry;
+        fn put<K>(e: Entry<'_, K, u32>, position: u32) -> Result<(), u32> {
+            match e {
+                Entry::Occupied(o) => Err(*o.get()),
+                Entry::Vacant(v) => {
+                    v.insert(position);
+                    Ok(())
+                }
+            }
+        }
+        match number(id) {
+            Some(n) => put(self.numeric.entry(n), position),
+            None => put(self.other.entry(id.to_string()), position),
+        }
+    }
+
     /// Whether `id` is present.
     pub fn contains(&self, id: &str) -> bool {
         self.get(id).is_some()
@@ -56,5 +80,9 @@ mod tests {
         assert_eq!(i.get("clm_00000000000000FF"), None);
         assert_eq!(i.get("hand-made"), Some(2));
         assert!(!i.contains("clm_0000000000000000"));
+        assert_eq!(i.insert_new("clm_00000000000000ff", 9), Err(1));
+        assert_eq!(i.insert_new("hand-made", 9), Err(2));
+        assert_eq!(i.insert_new("other", 3), Ok(()));
+        assert_eq!(i.get("other"), Some(3));
     }
 }

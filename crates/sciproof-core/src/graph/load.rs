@@ -269,15 +269,15 @@ impl ClaimGraph {
                 return Ok(());
             }
             if let Some(claim) = claim_from(value, at, &mut problems, &mut notes) {
-                if let Some(first) = index.get(&claim.id) {
-                    problems.push(format!(
+                match index.insert_new(&claim.id, claims.len() as u32) {
+                    Err(first) => problems.push(format!(
                         "claims[{at}]: id {} repeats claims[{}] (an ID must appear once)",
                         claim.id, first_at[first as usize]
-                    ));
-                } else {
-                    index.insert(&claim.id, claims.len() as u32);
-                    first_at.push(at);
-                    claims.push(claim);
+                    )),
+                    Ok(()) => {
+                        first_at.push(at);
+                        claims.push(claim);
+                    }
                 }
             }
             at += 1;
@@ -399,11 +399,10 @@ impl ClaimGraph {
             metadata,
             ..ClaimGraph::default()
         };
-        for c in &mut claims {
+        // (claims[i] is at position i of the index and of deps)
+        for (c, d) in claims.iter_mut().zip(&deps) {
             // Self-references and repeats are dropped, as add() does.
-            if c.depends_on.contains(&c.id)
-                || c.depends_on.len() != deps[index.get(&c.id).unwrap_or(0) as usize].len()
-            {
+            if c.depends_on.contains(&c.id) || c.depends_on.len() != d.len() {
                 let mut kept: Vec<String> = Vec::with_capacity(c.depends_on.len());
                 for d in std::mem::take(&mut c.depends_on) {
                     if d != c.id && !kept.contains(&d) {
