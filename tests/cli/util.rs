@@ -173,7 +173,7 @@ pub fn statuses(report: &sciproof_core::json::Value) -> Vec<(String, String)> {
 /// install); a changed requirements file rebuilds it.
 /// Panics with pip's output if that fails: the interop tests must not be skipped silently.
 /// Returns the venv's root.
-fn venv(name: &str, set: &str) -> PathBuf {
+pub fn venv(name: &str, set: &str) -> PathBuf {
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     let root = tmp.join(name);
     let requirements = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -170,6 +170,16 @@ pub fn calibrate(request: &CalibrateRequest) -> Result<Option<Calibration>> {
         Transaction::open(&request.manifest, Op::Calibrate, request.wait)?;
     let loaded = crate::manifest::load(&request.manifest)?;
     let (manifest, base) = (&loaded.manifest, loaded.base.clone());
+    if let Some(o) = manifest
+        .outputs
+        .iter()
+        .find(|o| crate::store::object_url::is_object_url(&o.path))
+    {
+        return Err(Error::Verify(format!(
+            "calibrate compares the outputs of several runs on the local disk; {} is in object storage",
+            o.path
+        )));
+    }
     if let Some(confirm) = request.confirm
         && !confirm(&prompt(manifest, &base, request.runs))?
     {

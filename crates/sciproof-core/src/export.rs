@@ -7,6 +7,7 @@ use crate::claims::Claim;
 use crate::error::{Error, Result};
 use crate::json::{self, Object, Value};
 use crate::manifest::{Artifact, Compare, Loaded};
+use crate::store::object_url::{ObjectUrl, is_object_url};
 
 /// The in-toto Statement type.
 pub const STATEMENT_TYPE: &str = "https://in-toto.io/Statement/v1";
@@ -151,9 +152,17 @@ pub fn openlineage(loaded: &Loaded) -> Result<String> {
                 .into_iter()
                 .filter(|(_, p)| *p)
                 .map(|(n, _)| {
+                    // OpenLineage names an object by its bucket's URL and its key.
+                    let (namespace, name) = match ObjectUrl::parse(n) {
+                        Ok(url) if is_object_url(n) => (
+                            format!("{}{}", url.scheme.prefix(), url.bucket),
+                            url.key.clone(),
+                        ),
+                        _ => ("sciproof-files".to_string(), n.to_string()),
+                    };
                     Object::new()
-                        .with("namespace", "sciproof-files")
-                        .with("name", n)
+                        .with("namespace", namespace)
+                        .with("name", name)
                         .into()
                 })
                 .collect(),

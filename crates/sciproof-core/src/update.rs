@@ -221,6 +221,17 @@ pub fn update(req: &UpdateRequest) -> Result<Option<Updated>> {
     }
     let mut outputs = Vec::new();
     for o in &manifest.outputs {
+        if crate::store::object_url::is_object_url(&o.path) {
+            // Not moved aside: the command overwrites it in place, so only an output whose
+            // recorded object stays in the store as a pinned version may be updated.
+            if o.remote_without_version() {
+                return Err(Error::Capture(format!(
+                    "the output {} is in object storage without a pinned version, so running the command again would overwrite the recorded object with no way back; enable versioning on its bucket and capture again",
+                    o.path
+                )));
+            }
+            continue;
+        }
         crate::paths::resolve_inside(&base, &o.path).map_err(|e| Error::Manifest(e.0))?;
         outputs.push(o.path.clone());
     }

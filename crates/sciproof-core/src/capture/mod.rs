@@ -29,6 +29,8 @@ use crate::progress::Progress;
 use crate::pyfmt::{float_repr, str_repr};
 use crate::runner::{RunError, run_command};
 use crate::stat::StatKey;
+use crate::store::object;
+use crate::store::object_url::{ObjectUrl, is_object_url};
 use crate::tree::{
     FileEntry, MAX_TREE_FILES, rescan_tree, scan_tree, scan_tree_keyed, tree_digest, tree_size,
 };
@@ -124,6 +126,8 @@ pub(crate) struct Plan {
     numeric: Vec<String>,
     tolerances: Vec<(String, ToleranceSetting)>,
     claims: Vec<Claim>,
+    /// Object addresses declared with a trailing `/` (always prefixes).
+    prefixes: HashSet<String>,
 }
 
 pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T> {
@@ -132,11 +136,33 @@ pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T> {
 
 const LARGE_RTOL: &str = "a relative tolerance this large accepts values that differ by 100% or more (any number is then equivalent to 0, and a value to its negation when rtol >= 2). Use a smaller rtol unless that is intended";
 
-fn convert(base: &Path, paths: &[String]) -> Result<Vec<String>> {
+/// The manifest paths of `paths`: an object address in its stored form (and, in `prefixes`,
+/// those written with a trailing `/`), any other path relative to `base`.
+fn convert(base: &Path, paths: &[String], prefixes: &mut HashSet<String>) -> Result<Vec<String>> {
     paths
         .iter()
-        .map(|p| to_manifest_path(base, p).map_err(|e| Error::Capture(e.0)))
+        .map(|p| {
+            if is_object_url(p) {
+                let url = ObjectUrl::parse(p).map_err(Error::Capture)?;
+                if url.prefix {
+                    prefixes.insert(url.stored());
+                }
+                return Ok(url.stored());
+            }
+            to_manifest_path(base, p).map_err(|e| Error::Capture(e.0))
+        })
         .collect()
+}
+
+/// The address of a declared path in object storage (`None` for a local path), as the user
+/// wrote it: with its trailing `/` when it was declared as a prefix.
+fn object_url(relative: &str, prefixes: &HashSet<String>) -> Option<ObjectUrl> {
+    if !is_object_url(relative) {
+        return None;
+    }
+    let mut url = ObjectUrl::parse(relative).ok()?;
+    url.prefix |= prefixes.contains(relative);
+    Some(url)
 }
 
 fn unique(items: &[String], what: &str) -> Result<()> {
@@ -193,6 +219,8 @@ fn not_regular(relative: &str, what: &str) -> Error {
 
 /// How an input was found before the run, to prove it unchanged afterwards (see [`crate::stat`]).
 enum InputKeys {
+    /// In object storage: read again after the run (unless its version shows it unchanged).
+    Remote,
     File(StatKey),
     /// Each file's status, in the order of the input's file list.
     Directory(Vec<StatKey>),
@@ -201,10 +229,29 @@ enum InputKeys {
 fn hash_inputs(
     base: &Path,
     inputs: &[String],
+    prefixes: &HashSet<String>,
     progress: &dyn Progress,
 ) -> Result<Vec<(Input, InputKeys)>> {
     let mut records = Vec::new();
     for relative in inputs {
+        if let Some(url) = object_url(relative, prefixes) {
+            let Some(captured) = object::capture(&url, progress).map_err(Error::Capture)? else {
+                return fail(format!(
+                    "input not found: {relative} (no object has this key and none lies below it)"
+                ));
+            };
+            records.push((
+                Input {
+                    path: relative.clone(),
+                    sha256: captured.sha256,
+                    size: captured.size,
+                    artifact: captured.artifact,
+                    remote: Some(captured.remote),
+                },
+                InputKeys::Remote,
+            ));
+            continue;
+        }
         let path = base.join(relative);
         let meta = std::fs::metadata(&path);
         match meta {
@@ -216,6 +263,7 @@ fn hash_inputs(
                     sha256: tree_digest(&entries),
                     size: tree_size(&entries),
                     artifact: Artifact::directory(entries),
+                    remote: None,
                 };
                 records.push((input, InputKeys::Directory(keys)));
             }
@@ -239,6 +287,7 @@ fn hash_inputs(
                         sha256,
                         size,
                         artifact: Artifact::File,
+                        remote: None,
                     },
                     InputKeys::File(key),
                 ));
@@ -262,6 +311,16 @@ fn input_unchanged(
 ) -> bool {
     let path = base.join(&input.path);
     match keys {
+        InputKeys::Remote => {
+            let (Ok(url), Some(remote)) = (ObjectUrl::parse(&input.path), &input.remote) else {
+                return false;
+            };
+            let url = ObjectUrl {
+                prefix: input.artifact.is_directory(),
+                ..url
+            };
+            object::unchanged(&url, &input.sha256, remote, progress)
+        }
         InputKeys::File(before) => {
             let Ok(meta) = std::fs::metadata(&path) else {
                 return false;
@@ -333,9 +392,21 @@ pub(crate) fn validate_request(req: &CaptureRequest, base: &Path) -> Result<Plan
     if req.timeout.is_some_and(|t| !(t.is_finite() && t > 0.0)) {
         return fail("timeout must be a positive number of seconds");
     }
-    let inputs = convert(base, &req.inputs)?;
-    let exact = convert(base, &req.outputs)?;
-    let numeric = convert(base, &req.numeric_outputs)?;
+    let mut prefixes = HashSet::new();
+    let inputs = convert(base, &req.inputs, &mut prefixes)?;
+    let exact = convert(base, &req.outputs, &mut prefixes)?;
+    let numeric = convert(base, &req.numeric_outputs, &mut prefixes)?;
+    if let Some(remote) = numeric.iter().find(|p| is_object_url(p)) {
+        return fail(format!(
+            "{remote} is in object storage, and numeric comparison needs a copy of the recorded file beside the manifest, which sciproof does not make of remote outputs; declare it with --output (compared exactly by SHA-256)"
+        ));
+    }
+    if let Some((remote, _)) = req.claims.iter().find(|(o, _)| is_object_url(o)) {
+        return fail(format!(
+            "claim on {}: claims are checked on local files only; copy the output next to the manifest and declare the copy",
+            str_repr(remote)
+        ));
+    }
     let mut tolerances = Vec::new();
     for (user_path, setting) in &req.tolerances {
         let relative = to_manifest_path(base, user_path).map_err(|e| Error::Capture(e.0))?;
@@ -365,7 +436,7 @@ pub(crate) fn validate_request(req: &CaptureRequest, base: &Path) -> Result<Plan
             ));
         }
     }
-    for relative in &all_outputs {
+    for relative in all_outputs.iter().filter(|p| !is_object_url(p)) {
         if let Some(why) = crate::manifest::reserved_output(relative, &manifest_file, &[&snapshots])
         {
             return fail(why);
@@ -398,6 +469,7 @@ pub(crate) fn validate_request(req: &CaptureRequest, base: &Path) -> Result<Plan
         numeric,
         tolerances,
         claims,
+        prefixes,
     })
 }
 
@@ -449,7 +521,7 @@ pub(crate) fn record_planned(
     // The Git probe runs while the inputs are hashed.
     let (keyed_inputs, git) = std::thread::scope(|scope| {
         let git = scope.spawn(|| git_state(base));
-        let inputs = hash_inputs(base, &plan.inputs, progress);
+        let inputs = hash_inputs(base, &plan.inputs, &plan.prefixes, progress);
         (inputs, git.join().unwrap_or(None))
     });
     let (inputs, input_keys): (Vec<Input>, Vec<InputKeys>) = keyed_inputs?.into_iter().unzip();
@@ -460,7 +532,7 @@ pub(crate) fn record_planned(
         .chain(plan.numeric.iter().map(|p| (p.clone(), true)))
         .collect();
     refuse_outputs_in_input_dirs(&inputs, &plan)?;
-    let before = outputs_before(base, &all_outputs, progress)?;
+    let before = outputs_before(base, &all_outputs, &plan.prefixes, progress)?;
     let mut warnings = tolerance_warnings(req, &plan);
     if git.as_ref().is_some_and(|g| g.dirty) {
         warnings.push(
@@ -567,10 +639,15 @@ fn refuse_outputs_in_input_dirs(inputs: &[Input], plan: &Plan) -> Result<()> {
 fn outputs_before(
     base: &Path,
     outputs: &[(String, bool)],
+    prefixes: &HashSet<String>,
     progress: &dyn Progress,
 ) -> Result<Vec<Option<String>>> {
     let mut before = Vec::new();
     for (relative, numeric) in outputs {
+        if let Some(url) = object_url(relative, prefixes) {
+            before.push(object::current_digest(&url, progress).map_err(Error::Capture)?);
+            continue;
+        }
         let path = base.join(relative);
         match std::fs::metadata(&path) {
             Ok(m) if m.is_dir() => {
@@ -654,6 +731,19 @@ fn run(
     }
 }
 
+/// An output the failed command did not produce (always written as a file entry).
+fn absent_output(relative: &str, remote: Option<crate::manifest::Remote>) -> Output {
+    Output {
+        path: relative.to_string(),
+        present: false,
+        sha256: None,
+        size: 0,
+        artifact: Artifact::File,
+        compare: Compare::Exact,
+        remote,
+    }
+}
+
 /// Records every declared output after the run; numeric outputs are checked and their copies
 /// staged in `evidence`.
 #[allow(clippy::too_many_arguments)]
@@ -676,6 +766,32 @@ fn record_outputs(
     };
     let mut outputs: Vec<Output> = Vec::new();
     for ((relative, numeric), before) in all_outputs.iter().zip(before) {
+        if let Some(url) = object_url(relative, &plan.prefixes) {
+            let output = match object::capture(&url, progress).map_err(Error::Capture)? {
+                Some(captured) => {
+                    if before.as_deref() == Some(captured.sha256.as_str()) {
+                        warnings.push(unchanged(relative));
+                    }
+                    Output {
+                        path: relative.clone(),
+                        present: true,
+                        sha256: Some(captured.sha256),
+                        size: captured.size,
+                        artifact: captured.artifact,
+                        compare: Compare::Exact,
+                        remote: Some(captured.remote),
+                    }
+                }
+                None if exit_code == 0 => {
+                    return fail(format!(
+                        "the command succeeded but the declared output {relative} does not exist (no object has this key and none lies below it). No evidence was written."
+                    ));
+                }
+                None => absent_output(relative, Some(Default::default())),
+            };
+            outputs.push(output);
+            continue;
+        }
         let path = base.join(relative);
         let mut output = match std::fs::metadata(&path) {
             Ok(m) if m.is_dir() => {
@@ -694,6 +810,7 @@ fn record_outputs(
                     size: tree_size(&entries),
                     artifact: Artifact::directory(entries),
                     compare: Compare::Exact,
+                    remote: None,
                 }
             }
             Ok(m) if m.is_file() => {
@@ -708,6 +825,7 @@ fn record_outputs(
                     size,
                     artifact: Artifact::File,
                     compare: Compare::Exact,
+                    remote: None,
                 }
             }
             Ok(_) => return Err(not_regular(relative, "output")),
@@ -724,14 +842,7 @@ fn record_outputs(
                         str_repr(relative)
                     ));
                 }
-                Output {
-                    path: relative.clone(),
-                    present: false,
-                    sha256: None,
-                    size: 0,
-                    artifact: Artifact::File,
-                    compare: Compare::Exact,
-                }
+                absent_output(relative, None)
             }
         };
         if *numeric {
@@ -911,6 +1022,7 @@ mod fast_path_tests {
             sha256: "0".repeat(64),
             size: 7,
             artifact: Artifact::File,
+            remote: None,
         };
         (input, InputKeys::File(StatKey::of(&meta)))
     }

@@ -166,6 +166,7 @@ fn file_state(
     path: &str,
     artifact: &crate::manifest::Artifact,
     pinned: Option<&str>,
+    remote: Option<&crate::manifest::Remote>,
 ) -> Value {
     let store = crate::store::store_of(path);
     let state = match store.locate(ctx.base, path) {
@@ -173,6 +174,7 @@ fn file_state(
             &location,
             artifact,
             pinned,
+            remote,
             path,
             &crate::progress::NoProgress,
         ),
@@ -241,7 +243,15 @@ fn execution(ctx: &Context, report: &Report, output_path: &str) -> Option<Object
     let inputs: Vec<Value> = m
         .inputs
         .iter()
-        .map(|i| file_state(ctx, &i.path, &i.artifact, Some(&i.sha256)))
+        .map(|i| {
+            file_state(
+                ctx,
+                &i.path,
+                &i.artifact,
+                Some(&i.sha256),
+                i.remote.as_ref(),
+            )
+        })
         .collect();
     let mut command = Object::new()
         .with("id", id)
@@ -257,6 +267,7 @@ fn execution(ctx: &Context, report: &Report, output_path: &str) -> Option<Object
                 &output.path,
                 &output.artifact,
                 output.sha256.as_deref(),
+                output.remote.as_ref(),
             ),
         )
         .with("inputs", Value::Array(inputs));

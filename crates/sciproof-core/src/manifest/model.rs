@@ -226,10 +226,28 @@ impl Artifact {
     }
 }
 
+/// What identified an object in object storage when it was captured. The SHA-256 is always
+/// computed by sciproof from the object's bytes; these only say which bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ObjectPin {
+    /// The store's entity tag (a change detector, never trusted as a checksum).
+    pub etag: Option<String>,
+    /// The version ID, where the bucket keeps versions: verify reads exactly this version.
+    pub version: Option<String>,
+}
+
+/// The pins of an artifact in object storage (its path is an `s3://`, `gs://` or `az://`
+/// address): one for an object, one per listed object of a prefix, in the list's order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Remote {
+    /// The pins.
+    pub pins: Vec<ObjectPin>,
+}
+
 /// A declared input: hashed before the run and re-checked after it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Input {
-    /// The path (relative to the manifest's folder).
+    /// The path (relative to the manifest's folder), or an object address.
     pub path: String,
     /// SHA-256 of the file, or the tree digest of a directory.
     pub sha256: String,
@@ -237,6 +255,8 @@ pub struct Input {
     pub size: u64,
     /// A file or a directory.
     pub artifact: Artifact,
+    /// Where the artifact is in object storage (`None` for local files).
+    pub remote: Option<Remote>,
 }
 
 /// How a rerun's output is compared with the recorded one.
@@ -279,6 +299,20 @@ pub struct Output {
     pub artifact: Artifact,
     /// Exactly, or numerically.
     pub compare: Compare,
+    /// Where the artifact is in object storage (`None` for local files).
+    pub remote: Option<Remote>,
+}
+
+impl Output {
+    /// Whether this output is in object storage with no pinned version to go back to, so
+    /// running the command again could overwrite the recorded object for good.
+    pub fn remote_without_version(&self) -> bool {
+        self.present
+            && self
+                .remote
+                .as_ref()
+                .is_some_and(|r| r.pins.is_empty() || r.pins.iter().any(|p| p.version.is_none()))
+    }
 }
 
 /// One captured stream.

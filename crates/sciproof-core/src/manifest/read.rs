@@ -9,6 +9,7 @@ use crate::error::{Error, Result, strerror};
 use crate::json::{self, Number, Object, Value};
 use crate::paths::validate_relative_path;
 use crate::pyfmt::str_repr;
+use crate::store::object_url::{ObjectUrl, is_object_url};
 use crate::tree::{FileEntry, INLINE_TREE_FILES, tree_digest, tree_size};
 use num_traits::{Signed, ToPrimitive};
 use std::collections::{HashMap, HashSet};
@@ -128,8 +129,27 @@ fn sha(value: Option<&Value>, place: &str) -> Result<String> {
 /// Reads `{place}.path` as a relative path (see [`rel_path`]) and refuses one that `taken` says
 /// is already declared, with the located error "duplicate path '...'".
 fn unique_path(obj: &Object, place: &str, taken: impl FnOnce(&str) -> bool) -> Result<String> {
+    unique_checked(obj, place, taken, rel_path)
+}
+
+/// [`unique_path`] for a declared input or output, which may also be an object address
+/// (see [`artifact_path`]).
+fn unique_artifact_path(
+    obj: &Object,
+    place: &str,
+    taken: impl FnOnce(&str) -> bool,
+) -> Result<String> {
+    unique_checked(obj, place, taken, artifact_path)
+}
+
+fn unique_checked(
+    obj: &Object,
+    place: &str,
+    taken: impl FnOnce(&str) -> bool,
+    check: fn(Option<&Value>, &str) -> Result<String>,
+) -> Result<String> {
     let at = format!("{place}.path");
-    let path = rel_path(obj.get("path"), &at)?;
+    let path = check(obj.get("path"), &at)?;
     if taken(&path) {
         return Err(fail(&at, format!("duplicate path {}", str_repr(&path))));
     }
@@ -154,6 +174,90 @@ pub(super) fn rel_path(value: Option<&Value>, place: &str) -> Result<String> {
     };
     validate_relative_path(text).map_err(|e| fail(place, e.0))?;
     Ok(text.to_string())
+}
+
+/// The path of a declared input or output: a relative path (see [`rel_path`]) or an object
+/// address (`s3://`, `gs://`, `az://`) in its stored form, checked as strictly.
+fn artifact_path(value: Option<&Value>, place: &str) -> Result<String> {
+    if let Some(Value::String(text)) = value
+        && is_object_url(text)
+    {
+        let url = ObjectUrl::parse(text).map_err(|e| fail(place, e))?;
+        if url.stored() != *text {
+            return Err(fail(
+                place,
+                format!(
+                    "an object address is stored without a trailing '/': {}",
+                    str_repr(&url.stored())
+                ),
+            ));
+        }
+        return Ok(text.clone());
+    }
+    rel_path(value, place)
+}
+
+/// One pin (`{"etag", "version"}`, each a string or null).
+fn object_pin(value: Option<&Value>, place: &str) -> Result<ObjectPin> {
+    let pin = as_object(value, place)?;
+    let field = |key: &str| -> Result<Option<String>> {
+        match pin.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s))
+                if !s.is_empty() && s.len() <= 1024 && !s.chars().any(char::is_control) =>
+            {
+                Ok(Some(s.clone()))
+            }
+            Some(_) => Err(fail(
+                &format!("{place}.{key}"),
+                "expected null or 1 to 1024 characters without control characters",
+            )),
+        }
+    };
+    Ok(ObjectPin {
+        etag: field("etag")?,
+        version: field("version")?,
+    })
+}
+
+/// The pins of an artifact at an object address: `object` for an object, `objects` (one per
+/// listed file, in order) for a prefix. `None` for a local path.
+fn check_remote(
+    item: &Object,
+    place: &str,
+    path: &str,
+    artifact: &Artifact,
+) -> Result<Option<Remote>> {
+    if !is_object_url(path) {
+        return Ok(None);
+    }
+    let pins = match artifact {
+        Artifact::File => match item.get("object") {
+            None | Some(Value::Null) => Vec::new(),
+            value => vec![object_pin(value, &format!("{place}.object"))?],
+        },
+        Artifact::Directory { list: Some(_), .. } => {
+            return Err(fail(
+                &format!("{place}.files"),
+                "the objects of a prefix are listed in the manifest itself",
+            ));
+        }
+        Artifact::Directory { files, .. } => {
+            let at = format!("{place}.objects");
+            let list = match item.get("objects") {
+                Some(Value::Array(list)) => list,
+                _ => return Err(fail(&at, "expected a list of object pins")),
+            };
+            if list.len() != files.len() {
+                return Err(fail(&at, "expected one pin per listed file"));
+            }
+            list.iter()
+                .enumerate()
+                .map(|(i, v)| object_pin(Some(v), &format!("{at}[{i}]")))
+                .collect::<Result<_>>()?
+        }
+    };
+    Ok(Some(Remote { pins }))
 }
 
 /// The reference's `_finite_nonneg`: a number (not bool), finite, >= 0, representable as f64.
@@ -658,16 +762,18 @@ fn check_inputs(manifest: &Object, minor: u64, declared: &mut Declared) -> Resul
     {
         let place = format!("inputs[{index}]");
         let item = as_object(Some(item), &place)?;
-        let path = unique_path(item, &place, |p| !declared.inputs.insert(p.to_owned()))?;
+        let path = unique_artifact_path(item, &place, |p| !declared.inputs.insert(p.to_owned()))?;
         let digest = sha(item.get("sha256"), &format!("{place}.sha256"))?;
         let total = size(item, &place)?;
         let artifact = check_kind(item, &place, minor, true, Some(&digest), total)?;
+        let remote = check_remote(item, &place, &path, &artifact)?;
         declared.paths.push((path.clone(), artifact.is_directory()));
         inputs.push(Input {
             path,
             sha256: digest,
             size: total,
             artifact,
+            remote,
         });
     }
 
@@ -721,7 +827,7 @@ fn check_outputs(
     {
         let place = format!("outputs[{index}]");
         let item = as_object(Some(item), &place)?;
-        let path = unique_path(item, &place, |p| {
+        let path = unique_artifact_path(item, &place, |p| {
             declared.inputs.contains(p) || !seen_outputs.insert(p.to_owned())
         })?;
         let present = matches!(get(item, "present", Ty::Bool, &place)?, Value::Bool(true));
@@ -755,6 +861,17 @@ fn check_outputs(
                 "a directory can only be compared exactly",
             ));
         }
+        if is_object_url(&path) && compare != Compare::Exact {
+            return Err(fail(
+                &format!("{place}.compare.mode"),
+                "an output in object storage can only be compared exactly",
+            ));
+        }
+        let remote = if present {
+            check_remote(item, &place, &path, &artifact)?
+        } else {
+            is_object_url(&path).then(Remote::default)
+        };
         declared.paths.push((path.clone(), artifact.is_directory()));
         output_info.insert(path.clone(), (artifact.is_directory(), present));
         outputs.push(Output {
@@ -764,6 +881,7 @@ fn check_outputs(
             size: total,
             artifact,
             compare,
+            remote,
         });
     }
 

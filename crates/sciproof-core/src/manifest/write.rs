@@ -52,7 +52,33 @@ fn input_json(i: &Input) -> Value {
         o.insert("sha256", &i.sha256);
         o.insert("size", i.size);
     }
+    insert_remote(&mut o, i.remote.as_ref(), &i.artifact);
     o.into()
+}
+
+fn pin_json(pin: &ObjectPin) -> Value {
+    Object::new()
+        .with("etag", pin.etag.clone())
+        .with("version", pin.version.clone())
+        .into()
+}
+
+/// The pins of an artifact in object storage: `object` for an object, `objects` for a prefix.
+fn insert_remote(o: &mut Object, remote: Option<&Remote>, artifact: &Artifact) {
+    let Some(remote) = remote else { return };
+    match artifact {
+        Artifact::Directory { .. } => {
+            o.insert(
+                "objects",
+                Value::Array(remote.pins.iter().map(pin_json).collect()),
+            );
+        }
+        Artifact::File => {
+            if let Some(pin) = remote.pins.first() {
+                o.insert("object", pin_json(pin));
+            }
+        }
+    }
 }
 
 fn output_json(out: &Output) -> Value {
@@ -67,6 +93,7 @@ fn output_json(out: &Output) -> Value {
     if let Artifact::Directory { files, list } = &out.artifact {
         o.insert("files", files_json(files, list.as_ref()));
     }
+    insert_remote(&mut o, out.remote.as_ref(), &out.artifact);
     let compare = match &out.compare {
         Compare::Exact => Object::new().with("mode", "exact"),
         Compare::Numeric {

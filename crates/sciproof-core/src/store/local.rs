@@ -30,11 +30,16 @@ impl ArtifactStore for LocalDisk {
         location: &Location,
         artifact: &Artifact,
         recorded: Option<&str>,
+        _remote: Option<&crate::manifest::Remote>,
         label: &str,
         progress: &dyn Progress,
     ) -> State {
         match location {
             Location::Path(path) => state(path, artifact, recorded, label, progress),
+            Location::Object(url) => State::unavailable(
+                artifact.is_directory(),
+                format!("{url} is not on the local disk"),
+            ),
         }
     }
 }
@@ -67,21 +72,11 @@ pub fn state(
                 return State::absent(false);
             }
             match file_digest(path, label, progress) {
-                Ok(d) => State {
-                    directory: false,
-                    exists: true,
-                    digest: Some(d),
-                    files: None,
-                    diff: None,
-                    problem: None,
-                },
+                Ok(d) => State::present_file(d),
                 Err(e) => State {
-                    directory: false,
                     exists: true,
-                    digest: None,
-                    files: None,
-                    diff: None,
                     problem: Some(format!("cannot read it: {e}")),
+                    ..State::absent(false)
                 },
             }
         }
@@ -91,25 +86,15 @@ pub fn state(
             }
             match scan_tree(path, MAX_TREE_FILES, progress) {
                 Err(e) => State {
-                    directory: true,
                     exists: true,
-                    digest: None,
-                    files: None,
-                    diff: None,
                     problem: Some(e.0),
+                    ..State::absent(true)
                 },
                 Ok(entries) => {
                     let digest = tree_digest(&entries);
                     let diff = (Some(digest.as_str()) != recorded)
                         .then(|| TreeDiff::between(files, &entries));
-                    State {
-                        directory: true,
-                        exists: true,
-                        digest: Some(digest),
-                        files: Some(entries.len()),
-                        diff,
-                        problem: None,
-                    }
+                    State::present_directory(digest, entries.len(), diff)
                 }
             }
         }

@@ -3,13 +3,17 @@
 //! of each declared input and output, then the store where the artifact is ([`Location`]) and
 //! what is there now ([`State`]).
 //!
-//! Today there is one store, the local disk ([`local`]). Capturing, and moving outputs aside
-//! for a rerun, work on the local disk only.
+//! Two stores: object storage ([`object`]: `s3://`, `gs://`, `az://` addresses) and the local
+//! disk ([`local`]: every other path). Moving outputs aside for a rerun works on the local disk
+//! only; a rerun never overwrites a remote output that has no pinned version to go back to.
 //!
-//! A new store (object storage, say) is one file implementing the trait, one line in
-//! [`STORES`], and, if its addresses are not paths, one variant of [`Location`].
+//! A new store is one file implementing the trait, one line in [`STORES`], and, if its
+//! addresses are not paths, one variant of [`Location`].
 
 pub mod local;
+pub mod object;
+pub mod object_config;
+pub mod object_url;
 
 use crate::manifest::Artifact;
 use crate::progress::Progress;
@@ -29,8 +33,14 @@ pub struct State {
     pub files: Option<usize>,
     /// How the directory differs.
     pub diff: Option<TreeDiff>,
-    /// Why it could not be checked.
+    /// Why it could not be checked (a FAIL: something is there that cannot be read).
     pub problem: Option<String>,
+    /// Why nothing can be said about it (an INCONCLUSIVE: the store cannot be asked, or the
+    /// pinned object is gone).
+    pub unavailable: Option<String>,
+    /// What else is worth saying (an object overwritten after capture whose pinned version was
+    /// read).
+    pub note: Option<String>,
 }
 
 impl State {
@@ -43,6 +53,37 @@ impl State {
             files: None,
             diff: None,
             problem: None,
+            unavailable: None,
+            note: None,
+        }
+    }
+
+    /// Nothing can be said about it, because of `why`.
+    pub fn unavailable(directory: bool, why: String) -> State {
+        State {
+            unavailable: Some(why),
+            ..State::absent(directory)
+        }
+    }
+
+    /// A file with the digest `digest`.
+    pub fn present_file(digest: String) -> State {
+        State {
+            exists: true,
+            digest: Some(digest),
+            ..State::absent(false)
+        }
+    }
+
+    /// A directory of `files` files with the tree digest `digest`, and how it differs from
+    /// what was recorded.
+    pub fn present_directory(digest: String, files: usize, diff: Option<TreeDiff>) -> State {
+        State {
+            exists: true,
+            digest: Some(digest),
+            files: Some(files),
+            diff,
+            ..State::absent(true)
         }
     }
 }
@@ -52,6 +93,8 @@ impl State {
 pub enum Location {
     /// A path on the local disk.
     Path(PathBuf),
+    /// An object or prefix in object storage.
+    Object(object_url::ObjectUrl),
 }
 
 /// A place artifacts live.
@@ -68,19 +111,21 @@ pub trait ArtifactStore: Sync {
     fn locate(&self, base: &Path, declared: &str) -> Result<Location, String>;
 
     /// What is at `location` now, declared as `artifact` with the recorded digest `recorded`
-    /// (never executes anything; `label` names it in progress).
+    /// and, in object storage, the recorded pins `remote` (never executes anything; `label`
+    /// names it in progress).
     fn state(
         &self,
         location: &Location,
         artifact: &Artifact,
         recorded: Option<&str>,
+        remote: Option<&crate::manifest::Remote>,
         label: &str,
         progress: &dyn Progress,
     ) -> State;
 }
 
 /// Every store, the local disk last (it holds every path no other store claims).
-pub static STORES: [&dyn ArtifactStore; 1] = [&local::LocalDisk];
+pub static STORES: [&dyn ArtifactStore; 2] = [&object::ObjectStorage, &local::LocalDisk];
 
 /// The store of an artifact declared as `declared`.
 pub fn store_of(declared: &str) -> &'static dyn ArtifactStore {

@@ -39,6 +39,19 @@ pub fn changed_message(state: &State, default: &str) -> String {
     }
 }
 
+/// The message of an artifact nothing can be said about.
+fn unavailable_message(why: &str) -> String {
+    format!("not available, so nothing can be said about it: {why}")
+}
+
+/// `message`, then what the store noted (a pinned version read while the object changed).
+fn with_note(message: String, state: &State) -> String {
+    match &state.note {
+        Some(note) => format!("{message}; {note}"),
+        None => message,
+    }
+}
+
 fn unchanged_message(artifact: &Artifact) -> String {
     match artifact {
         Artifact::Directory { files, .. } => {
@@ -97,6 +110,7 @@ pub fn check_inputs(
             &location,
             &item.artifact,
             Some(&item.sha256),
+            item.remote.as_ref(),
             &item.path,
             progress,
         );
@@ -115,6 +129,14 @@ pub fn check_inputs(
                 format!("cannot be checked: {problem}"),
                 evidence,
             );
+        } else if let Some(why) = &st.unavailable {
+            intact = false;
+            report.add(
+                Status::Inconclusive,
+                subject,
+                unavailable_message(why),
+                evidence,
+            );
         } else if !st.exists {
             intact = false;
             let what = if st.directory { "directory" } else { "file" };
@@ -130,7 +152,7 @@ pub fn check_inputs(
             report.add(
                 Status::Pass,
                 subject,
-                unchanged_message(&item.artifact),
+                with_note(unchanged_message(&item.artifact), &st),
                 evidence,
             );
         } else {
@@ -138,7 +160,10 @@ pub fn check_inputs(
             report.add(
                 Status::Fail,
                 subject,
-                changed_message(&st, "modified since capture (SHA-256 differs)"),
+                with_note(
+                    changed_message(&st, "modified since capture (SHA-256 differs)"),
+                    &st,
+                ),
                 evidence,
             );
         }
@@ -243,6 +268,7 @@ pub fn check_outputs(
                     location,
                     &item.artifact,
                     item.sha256.as_deref(),
+                    item.remote.as_ref(),
                     &item.path,
                     progress,
                 )
@@ -270,6 +296,13 @@ pub fn check_outputs(
                 format!("cannot be checked: {problem}"),
                 evidence,
             );
+        } else if let Some(why) = &st.unavailable {
+            report.add(
+                Status::Inconclusive,
+                subject,
+                unavailable_message(why),
+                evidence,
+            );
         } else if !item.present {
             if st.exists {
                 report.add(
@@ -292,14 +325,17 @@ pub fn check_outputs(
             report.add(
                 Status::Pass,
                 subject,
-                unchanged_message(&item.artifact),
+                with_note(unchanged_message(&item.artifact), &st),
                 evidence,
             );
         } else {
             report.add(
                 Status::Fail,
                 subject,
-                changed_message(&st, "modified since capture (SHA-256 differs)"),
+                with_note(
+                    changed_message(&st, "modified since capture (SHA-256 differs)"),
+                    &st,
+                ),
                 evidence,
             );
         }

@@ -16,7 +16,7 @@ use super::integrity::{OutputsChecked, changed_message, resolve, state_evidence}
 use crate::commit::evidence::{Product, Transaction};
 use crate::error::{Error, Result};
 use crate::escape::terminal::safe_text;
-use crate::manifest::{Artifact, Compare, Manifest};
+use crate::manifest::{Artifact, Compare, Manifest, Output};
 use crate::numeric::compare_files;
 use crate::paths::resolve_inside;
 use crate::probe::git::git_state;
@@ -24,8 +24,9 @@ use crate::progress::{Progress, Unit};
 use crate::pyfmt::float_repr;
 use crate::report::{DigestKind, Evidence, Report, Status};
 use crate::runner::{RunError, run_command};
-use crate::store::State;
 use crate::store::local::state;
+use crate::store::object_url::{ObjectUrl, is_object_url};
+use crate::store::{ArtifactStore, Location, State, object};
 use crate::tree::{MAX_TREE_FILES, scan_tree, tree_digest};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -104,7 +105,7 @@ pub fn rerun(
         .iter()
         .map(|i| &i.path)
         .chain(manifest.outputs.iter().map(|o| &o.path));
-    for path in declared {
+    for path in declared.filter(|p| !is_object_url(p)) {
         if let Err(e) = resolve_inside(base, path) {
             report.add(
                 Status::Inconclusive,
@@ -114,6 +115,20 @@ pub fn rerun(
             );
             return Ok(());
         }
+    }
+    // A rerun writes where the command writes: a remote output is overwritten in place, so it
+    // is only rerun when the recorded object stays in the store as a pinned version.
+    if let Some(unpinned) = manifest.outputs.iter().find(|o| o.remote_without_version()) {
+        report.add(
+            Status::Inconclusive,
+            "rerun",
+            format!(
+                "not attempted: the output {} is in object storage without a pinned version, so the rerun would overwrite the recorded object with no way back; enable versioning on its bucket and capture again",
+                unpinned.path
+            ),
+            None,
+        );
+        return Ok(());
     }
     let (env, unset) = if options.clean_env {
         let (env, unset) = clean_environment(&options.pass_env)?;
@@ -254,7 +269,15 @@ fn execute(
     progress: &dyn Progress,
     mut evidence: Transaction,
 ) -> Result<()> {
-    let outputs: Vec<String> = manifest.outputs.iter().map(|o| o.path.clone()).collect();
+    // The outputs on the local disk, by their index among all outputs (remote outputs stay
+    // where they are: their recorded versions are pinned in the store).
+    let local: Vec<usize> = (0..manifest.outputs.len())
+        .filter(|&i| !is_object_url(&manifest.outputs[i].path))
+        .collect();
+    let outputs: Vec<String> = local
+        .iter()
+        .map(|&i| manifest.outputs[i].path.clone())
+        .collect();
     // Move whatever stands at each output path aside, so a stale output cannot "reproduce"
     // itself and nothing of the user's is written through.
     evidence.move_aside(&outputs)?;
@@ -284,7 +307,7 @@ fn execute(
         },
     };
     progress.finish();
-    let mut rerun_digests: Vec<Option<String>> = vec![None; outputs.len()];
+    let mut rerun_digests: Vec<Option<String>> = vec![None; manifest.outputs.len()];
     let (checks_before, notes_before) = (report.checks.len(), report.notes.len());
     match run {
         Err(RunError::Timeout(m)) => report.add(Status::Inconclusive, "rerun", m, None),
@@ -347,14 +370,28 @@ fn execute(
             }
             // A rerun must not damage the evidence it is checked against.
             for item in &manifest.inputs {
-                let st = state(
-                    &base.join(&item.path),
-                    &item.artifact,
-                    Some(&item.sha256),
-                    &item.path,
-                    progress,
-                );
-                if !st.exists || st.digest.as_deref() != Some(item.sha256.as_str()) {
+                let unchanged = match (ObjectUrl::parse(&item.path), &item.remote) {
+                    (Ok(url), Some(remote)) => object::unchanged(
+                        &ObjectUrl {
+                            prefix: item.artifact.is_directory(),
+                            ..url
+                        },
+                        &item.sha256,
+                        remote,
+                        progress,
+                    ),
+                    _ => {
+                        let st = state(
+                            &base.join(&item.path),
+                            &item.artifact,
+                            Some(&item.sha256),
+                            &item.path,
+                            progress,
+                        );
+                        st.exists && st.digest.as_deref() == Some(item.sha256.as_str())
+                    }
+                };
+                if !unchanged {
                     report.add(
                         Status::Fail,
                         format!("input {}", item.path),
@@ -387,9 +424,10 @@ fn execute(
     let originals: Vec<Option<PathBuf>> =
         (0..outputs.len()).map(|i| evidence.original(i)).collect();
     let mut identical = Vec::new();
-    let restored = evidence.restore(&mut |i, product| {
+    let restored = evidence.restore(&mut |j, product| {
+        let i = local[j];
         let directory = manifest.outputs[i].artifact.is_directory();
-        let Some(original) = &originals[i] else {
+        let Some(original) = &originals[j] else {
             return Product::Keep;
         };
         let after = rerun_digests[i]
@@ -482,6 +520,30 @@ fn compare_outputs(
     }
     for (index, item) in manifest.outputs.iter().enumerate() {
         let subject = format!("rerun output {}", item.path);
+        if let Ok(url) = ObjectUrl::parse(&item.path) {
+            // What the rerun wrote is the current object (the recorded one is its pinned
+            // version, which stays in the store).
+            let st = object::ObjectStorage.state(
+                &Location::Object(url),
+                &item.artifact,
+                item.sha256.as_deref(),
+                None,
+                &item.path,
+                progress,
+            );
+            digests[index].clone_from(&st.digest);
+            if let Some(why) = &st.unavailable {
+                report.add(
+                    Status::Inconclusive,
+                    subject,
+                    format!("cannot be compared: {why}"),
+                    None,
+                );
+                continue;
+            }
+            presence_and_digest(item, &st, report, subject);
+            continue;
+        }
         let Some(path) = resolve(base, &item.path, report, &subject) else {
             continue;
         };
@@ -505,133 +567,143 @@ fn compare_outputs(
             progress,
         );
         digests[index].clone_from(&st.digest);
-        if let Some(problem) = &st.problem {
-            let ev = state_evidence(
-                DigestKind::RerunOutputExact,
-                &item.path,
-                item.sha256.as_deref(),
-                &item.artifact,
-                &st,
-            );
-            report.add(
-                Status::Fail,
-                subject,
-                format!("cannot be compared: {problem}"),
-                Some(ev),
-            );
+        if !presence_and_digest(item, &st, report, subject.clone()) {
             continue;
         }
-        if !item.present {
-            if st.exists {
-                report.add(
-                    Status::Fail,
-                    subject,
-                    "was absent in the recorded run but the rerun created it",
-                    None,
-                );
-            } else {
-                report.add(Status::Pass, subject, "absent, as recorded", None);
-            }
+        let Compare::Numeric {
+            rtol,
+            atol,
+            snapshot,
+        } = &item.compare
+        else {
             continue;
-        }
-        if !st.exists {
+        };
+        let Some(Some(snapshot_path)) = checked.snapshots.get(index) else {
             report.add(
-                Status::Fail,
+                Status::Inconclusive,
                 subject,
-                "the rerun did not produce this file",
+                "recorded copy is unusable; cannot compare numerically",
                 None,
             );
             continue;
-        }
-        match &item.compare {
-            Compare::Exact => {
-                let ev = Some(state_evidence(
-                    DigestKind::RerunOutputExact,
-                    &item.path,
-                    item.sha256.as_deref(),
-                    &item.artifact,
-                    &st,
-                ));
-                if st.digest == item.sha256 {
-                    report.add(
-                        Status::Pass,
-                        subject,
-                        "identical to the recorded output (exact SHA-256)",
-                        ev,
-                    );
-                } else if let Artifact::Directory { .. } = item.artifact {
-                    report.add(
-                        Status::Fail,
-                        subject,
-                        changed_message(&st, "differs from the recorded directory"),
-                        ev,
-                    );
-                } else {
-                    report.add(
-                        Status::Fail,
-                        subject,
-                        "differs from the recorded output (exact SHA-256 comparison). If small numerical differences are acceptable, capture it with --output-numeric",
-                        ev,
-                    );
-                }
-            }
-            Compare::Numeric {
-                rtol,
-                atol,
-                snapshot,
-            } => {
-                let Some(Some(snapshot_path)) = checked.snapshots.get(index) else {
-                    report.add(
-                        Status::Inconclusive,
-                        subject,
-                        "recorded copy is unusable; cannot compare numerically",
-                        None,
-                    );
-                    continue;
-                };
-                let outcome = if st.digest.as_deref() == Some(snapshot.sha256.as_str()) {
-                    crate::numeric::byte_identical(&item.path).map_err(|e| e.0)
-                } else {
-                    progress.begin(&format!("comparing {}", item.path), 0, Unit::Bytes);
-                    let r = compare_files(snapshot_path, &path, &item.path, *rtol, *atol)
-                        .map_err(|e| e.0);
-                    progress.finish();
-                    r
-                };
-                let (status, message) = match &outcome {
-                    Err(e) => (Status::Fail, format!("cannot be compared numerically: {e}")),
-                    // The reference's message, then the case and its statistics.
-                    Ok(c) if c.is_equivalent() => (
-                        Status::Pass,
-                        format!(
-                            "numerically equivalent (rtol={}, atol={}) — {}",
-                            float_repr(*rtol),
-                            float_repr(*atol),
-                            c.sentence()
-                        ),
-                    ),
-                    Ok(c) => (
-                        Status::Fail,
-                        format!(
-                            "outside the declared tolerance: {} — {}",
-                            c.differences
-                                .iter()
-                                .map(|x| x.message.as_str())
-                                .collect::<Vec<_>>()
-                                .join("; "),
-                            c.sentence()
-                        ),
-                    ),
-                };
-                let ev = Evidence::RerunNumeric {
-                    path: item.path.clone(),
-                    rtol: *rtol,
-                    atol: *atol,
-                    outcome,
-                };
-                report.add(status, subject, message, Some(ev));
-            }
-        }
+        };
+        let outcome = if st.digest.as_deref() == Some(snapshot.sha256.as_str()) {
+            crate::numeric::byte_identical(&item.path).map_err(|e| e.0)
+        } else {
+            progress.begin(&format!("comparing {}", item.path), 0, Unit::Bytes);
+            let r = compare_files(snapshot_path, &path, &item.path, *rtol, *atol).map_err(|e| e.0);
+            progress.finish();
+            r
+        };
+        let (status, message) = match &outcome {
+            Err(e) => (Status::Fail, format!("cannot be compared numerically: {e}")),
+            // The reference's message, then the case and its statistics.
+            Ok(c) if c.is_equivalent() => (
+                Status::Pass,
+                format!(
+                    "numerically equivalent (rtol={}, atol={}) — {}",
+                    float_repr(*rtol),
+                    float_repr(*atol),
+                    c.sentence()
+                ),
+            ),
+            Ok(c) => (
+                Status::Fail,
+                format!(
+                    "outside the declared tolerance: {} — {}",
+                    c.differences
+                        .iter()
+                        .map(|x| x.message.as_str())
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                    c.sentence()
+                ),
+            ),
+        };
+        let ev = Evidence::RerunNumeric {
+            path: item.path.clone(),
+            rtol: *rtol,
+            atol: *atol,
+            outcome,
+        };
+        report.add(status, subject, message, Some(ev));
     }
     digests
+}
+
+/// The checks of a rerun output that need no numeric comparison: readable, present or absent
+/// as recorded, and for an output compared exactly its digest. Returns whether a numeric
+/// comparison is still to be made.
+fn presence_and_digest(item: &Output, st: &State, report: &mut Report, subject: String) -> bool {
+    if let Some(problem) = &st.problem {
+        let ev = state_evidence(
+            DigestKind::RerunOutputExact,
+            &item.path,
+            item.sha256.as_deref(),
+            &item.artifact,
+            st,
+        );
+        report.add(
+            Status::Fail,
+            subject,
+            format!("cannot be compared: {problem}"),
+            Some(ev),
+        );
+        return false;
+    }
+    if !item.present {
+        if st.exists {
+            report.add(
+                Status::Fail,
+                subject,
+                "was absent in the recorded run but the rerun created it",
+                None,
+            );
+        } else {
+            report.add(Status::Pass, subject, "absent, as recorded", None);
+        }
+        return false;
+    }
+    if !st.exists {
+        report.add(
+            Status::Fail,
+            subject,
+            "the rerun did not produce this file",
+            None,
+        );
+        return false;
+    }
+    if !matches!(item.compare, Compare::Exact) {
+        return true;
+    }
+    let ev = Some(state_evidence(
+        DigestKind::RerunOutputExact,
+        &item.path,
+        item.sha256.as_deref(),
+        &item.artifact,
+        st,
+    ));
+    if st.digest == item.sha256 {
+        report.add(
+            Status::Pass,
+            subject,
+            "identical to the recorded output (exact SHA-256)",
+            ev,
+        );
+    } else if let Artifact::Directory { .. } = item.artifact {
+        report.add(
+            Status::Fail,
+            subject,
+            changed_message(st, "differs from the recorded directory"),
+            ev,
+        );
+    } else {
+        report.add(
+            Status::Fail,
+            subject,
+            "differs from the recorded output (exact SHA-256 comparison). If small numerical differences are acceptable, capture it with --output-numeric",
+            ev,
+        );
+    }
+    false
 }
