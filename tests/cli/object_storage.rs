@@ -473,3 +473,38 @@ fn hostile_or_unsupported_addresses_are_refused_with_the_reason() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_volume_server_that_stops_makes_its_objects_inconclusive_never_fail() {
+    let mut cluster = crate::seaweedfs::Cluster::with_two_volume_servers();
+    let s = &cluster.store;
+    let b = bucket("cluster");
+    s.bucket(&b, false);
+    // Enough objects that some land on each volume server.
+    for i in 0..24 {
+        assert!(s.put(
+            &b,
+            &format!("shards/{i:02}.bin"),
+            format!("shard {i}\n").as_bytes()
+        ));
+    }
+    let p = Project::new();
+    capture(
+        &p,
+        s,
+        &["--input", &format!("s3://{b}/shards/"), "--output", "o.txt"],
+        "echo o > o.txt",
+    );
+    let (code, report) = verify_json(&p, s, &[]);
+    assert_eq!(code, 0, "{report:?}");
+    cluster.stop_second_volume_server();
+    let s = &cluster.store;
+    let (code, report) = verify_json(&p, s, &[]);
+    let (status, message) = status_and_message(&report, &format!("input s3://{b}/shards"));
+    assert_eq!(
+        (code, status.as_str()),
+        (2, "INCONCLUSIVE"),
+        "objects on a stopped volume server say nothing about the data: {message}"
+    );
+    assert!(message.contains("not available"), "{message}");
+}

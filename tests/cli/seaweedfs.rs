@@ -48,8 +48,91 @@ pub fn dead_endpoint() -> String {
     format!("http://127.0.0.1:{port}")
 }
 
+/// `weed ARGS` whose standard streams go to `log`, killed when the thread that starts it ends.
+fn weed(bin: &Path, args: &[String], log: &Path) -> Command {
+    let log = std::fs::File::options()
+        .create(true)
+        .append(true)
+        .open(log)
+        .unwrap();
+    let mut command = Command::new(bin.join("weed"));
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().unwrap())
+        .stderr(log);
+    // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    command
+}
+
+/// The folder of a store: `data/`, the credentials file and the log.
+fn prepare(root: &Path) {
+    std::fs::create_dir_all(root.join("data")).unwrap();
+    std::fs::write(
+        root.join("s3.json"),
+        format!(
+            r#"{{"identities":[{{"name":"tests","credentials":[{{"accessKey":"{ACCESS_KEY}","secretKey":"{SECRET_KEY}"}}],"actions":["Admin","Read","Write","List","Tagging"]}}]}}"#
+        ),
+    )
+    .unwrap();
+}
+
+/// The arguments of `weed server -s3` in `root`, and its master's and S3 gateway's ports.
+fn server_args(root: &Path, taken: &mut Vec<u16>) -> (Vec<String>, u16, u16) {
+    let [master, volume, filer, s3] = [(); 4].map(|_| free_port_pair(taken));
+    let args = vec![
+        "server".into(),
+        "-ip=127.0.0.1".into(),
+        "-ip.bind=127.0.0.1".into(),
+        format!("-dir={}", root.join("data").display()),
+        format!("-master.port={master}"),
+        format!("-volume.port={volume}"),
+        "-volume.max=100".into(),
+        "-master.volumeSizeLimitMB=64".into(),
+        format!("-filer.port={filer}"),
+        "-s3".into(),
+        format!("-s3.port={s3}"),
+        // Its Iceberg and Lance catalogs would take fixed ports: not needed here.
+        "-s3.port.iceberg=0".into(),
+        "-s3.port.lance=0".into(),
+        format!("-s3.config={}", root.join("s3.json").display()),
+    ];
+    (args, master, s3)
+}
+
+/// Waits until a bucket can be made and an object written.
+fn wait_ready(store: &Store, root: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let ready = store
+            .rclone(&["mkdir", "sw:sciproof-probe"])
+            .status
+            .success()
+            && store.put("sciproof-probe", "probe.txt", b"ok");
+        if ready {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "SeaweedFS did not start; its log: {}",
+            std::fs::read_to_string(root.join("weed.log")).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+fn bin() -> PathBuf {
+    super::util::venv("objectstore-venv", "objectstore").join("bin")
+}
+
 fn start() -> Store {
-    let bin = super::util::venv("objectstore-venv", "objectstore").join("bin");
+    let bin = bin();
     let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("seaweedfs-{}", std::process::id()));
     // Folders of earlier runs whose process is gone.
@@ -63,83 +146,118 @@ fn start() -> Store {
             }
         }
     }
-    std::fs::create_dir_all(root.join("data")).unwrap();
-    let config = root.join("s3.json");
-    std::fs::write(
-        &config,
-        format!(
-            r#"{{"identities":[{{"name":"tests","credentials":[{{"accessKey":"{ACCESS_KEY}","secretKey":"{SECRET_KEY}"}}],"actions":["Admin","Read","Write","List","Tagging"]}}]}}"#
-        ),
-    )
-    .unwrap();
-    let mut taken = Vec::new();
-    let [master, volume, filer, s3] = [(); 4].map(|_| free_port_pair(&mut taken));
-    let endpoint = format!("http://127.0.0.1:{s3}");
-    let weed = bin.join("weed");
-    let log = std::fs::File::create(root.join("weed.log")).unwrap();
-    let data = root.join("data");
-    // The thread that starts the server lives as long as the test process, so the server's
-    // parent-death signal fires only when the process ends.
+    prepare(&root);
+    let (args, _, s3) = server_args(&root, &mut Vec::new());
+    let store = Store {
+        endpoint: format!("http://127.0.0.1:{s3}"),
+        bin: bin.clone(),
+    };
+    // The thread that starts the server lives as long as the server, and so as the test
+    // process: the server's parent-death signal fires only when the process ends.
     let (sender, receiver) = std::sync::mpsc::channel();
+    let log = root.join("weed.log");
     std::thread::spawn(move || {
-        let mut command = Command::new(weed);
-        command
-            .arg("server")
-            .arg("-ip=127.0.0.1")
-            .arg("-ip.bind=127.0.0.1")
-            .arg(format!("-dir={}", data.display()))
-            .arg(format!("-master.port={master}"))
-            .arg(format!("-volume.port={volume}"))
-            .arg("-volume.max=100")
-            .arg("-master.volumeSizeLimitMB=64")
-            .arg(format!("-filer.port={filer}"))
-            .arg("-s3")
-            .arg(format!("-s3.port={s3}"))
-            // Its Iceberg and Lance catalogs would take fixed ports: not needed here.
-            .arg("-s3.port.iceberg=0")
-            .arg("-s3.port.lance=0")
-            .arg(format!("-s3.config={}", config.display()))
-            .stdin(Stdio::null())
-            .stdout(log.try_clone().unwrap())
-            .stderr(log);
-        // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
-        }
-        let mut child = command.spawn().expect("weed starts");
-        sender.send(child.id()).unwrap();
-        // Waits as long as the server runs (reaping it if it stops early).
+        let mut child = weed(&bin, &args, &log).spawn().expect("weed starts");
+        sender.send(()).unwrap();
         let _ = child.wait();
     });
     receiver.recv().unwrap();
-    let store = Store { endpoint, bin };
-    let deadline = Instant::now() + Duration::from_secs(120);
-    // Ready when a bucket can be made and an object written and read.
-    loop {
-        let probe = store
-            .rclone(&["mkdir", "sw:sciproof-probe"])
-            .status
-            .success()
-            && store.put("sciproof-probe", "probe.txt", b"ok");
-        if probe {
-            return store;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "SeaweedFS did not start; its log: {}",
-            std::fs::read_to_string(root.join("weed.log")).unwrap_or_default()
-        );
-        std::thread::sleep(Duration::from_millis(500));
-    }
+    wait_ready(&store, &root);
+    store
 }
 
 /// The store of this test run.
 pub fn store() -> &'static Store {
     static STORE: OnceLock<Store> = OnceLock::new();
     STORE.get_or_init(start)
+}
+
+/// A store of one test's own, with a second volume server that the test can stop; both are
+/// stopped when it is dropped (or when the test's thread ends).
+pub struct Cluster {
+    /// The store.
+    pub store: Store,
+    server: std::process::Child,
+    second: Option<std::process::Child>,
+    _root: tempfile::TempDir,
+}
+
+impl Cluster {
+    /// Starts `weed server -s3` and a second `weed volume`, and waits until the master knows
+    /// both volume servers (so new volumes are spread over both).
+    pub fn with_two_volume_servers() -> Cluster {
+        let bin = bin();
+        let root = tempfile::tempdir().unwrap();
+        prepare(root.path());
+        let mut taken = Vec::new();
+        let (args, master, s3) = server_args(root.path(), &mut taken);
+        let log = root.path().join("weed.log");
+        let server = weed(&bin, &args, &log).spawn().expect("weed starts");
+        let port = free_port_pair(&mut taken);
+        std::fs::create_dir_all(root.path().join("second")).unwrap();
+        let second_args = vec![
+            "volume".to_string(),
+            "-ip=127.0.0.1".into(),
+            "-ip.bind=127.0.0.1".into(),
+            format!("-port={port}"),
+            format!("-dir={}", root.path().join("second").display()),
+            format!("-mserver=127.0.0.1:{master}"),
+            "-max=100".into(),
+        ];
+        let second = weed(&bin, &second_args, &log)
+            .spawn()
+            .expect("weed volume starts");
+        let cluster = Cluster {
+            store: Store {
+                endpoint: format!("http://127.0.0.1:{s3}"),
+                bin,
+            },
+            server,
+            second: Some(second),
+            _root: root,
+        };
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while data_nodes(master) < 2 {
+            assert!(
+                Instant::now() < deadline,
+                "the volume servers did not register"
+            );
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        wait_ready(&cluster.store, cluster._root.path());
+        cluster
+    }
+
+    /// Stops the second volume server.
+    pub fn stop_second_volume_server(&mut self) {
+        if let Some(mut child) = self.second.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        self.stop_second_volume_server();
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+/// How many volume servers the master at `port` knows (from its `/dir/status`).
+fn data_nodes(port: u16) -> usize {
+    use std::io::{Read, Write};
+    let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return 0;
+    };
+    let request = format!("GET /dir/status HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+    if stream.write_all(request.as_bytes()).is_err() {
+        return 0;
+    }
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response.matches("\"Url\"").count()
 }
 
 impl Store {
