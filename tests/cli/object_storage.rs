@@ -218,6 +218,33 @@ fn modified_deleted_and_added_objects_fail_or_are_inconclusive() {
     assert_eq!(status, "FAIL");
     assert!(message.contains("added.txt"), "{message}");
 
+    // `diff` of the two captures names the changed object and both digests' sides.
+    let (code, stdout, stderr) = run(
+        &p,
+        s,
+        &[
+            "capture",
+            "--name",
+            "f",
+            "--input",
+            &format!("s3://{b}/in.txt"),
+            "--input",
+            &format!("s3://{b}/dir"),
+            "--output",
+            "o.txt",
+            "--",
+            "sh",
+            "-c",
+            "echo o > o.txt",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let (code, stdout, _) = run(&p, s, &["diff", "e.sciproof.json", "f.sciproof.json"], &[]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains(&format!("s3://{b}/in.txt")), "{stdout}");
+    assert!(stdout.contains("added.txt"), "{stdout}");
+
     s.delete(&b, "in.txt");
     let (_, report) = verify_json(&p, s, &[]);
     let (status, message) = status_and_message(&report, &format!("input s3://{b}/in.txt"));
@@ -435,22 +462,6 @@ fn hostile_or_unsupported_addresses_are_refused_with_the_reason() {
     );
     assert_eq!(code, 3);
     assert!(stderr.contains("lowercase"), "{stderr}");
-    let (code, _, stderr) = run(
-        &p,
-        s,
-        &[
-            "capture",
-            "--name",
-            "e",
-            "--output-numeric",
-            "s3://bucket/r.csv",
-            "--",
-            "true",
-        ],
-        &[],
-    );
-    assert_eq!(code, 3);
-    assert!(stderr.contains("--output (compared exactly"), "{stderr}");
     // A manifest whose address climbs out of its key is invalid, whatever the store holds.
     let b = bucket("hostile");
     s.bucket(&b, false);
@@ -507,4 +518,54 @@ fn a_volume_server_that_stops_makes_its_objects_inconclusive_never_fail() {
         "objects on a stopped volume server say nothing about the data: {message}"
     );
     assert!(message.contains("not available"), "{message}");
+}
+
+#[test]
+fn a_remote_numeric_output_is_copied_at_capture_and_compared_numerically_on_rerun() {
+    let s = store();
+    let b = bucket("numeric");
+    s.bucket(&b, true);
+    let rclone = s.rclone_path();
+    let rclone = rclone.display();
+    let p = Project::new();
+    // The second run writes a value that differs within the tolerance.
+    let command = format!(
+        "if [ -f again ]; then v=1.0000000001; else v=1.0; fi; printf 'a,b\\n%s,2\\n' $v | {rclone} rcat sw:{b}/r.csv"
+    );
+    capture(
+        &p,
+        s,
+        &[
+            "--output-numeric",
+            &format!("s3://{b}/r.csv"),
+            "--rtol",
+            "1e-6",
+        ],
+        &command,
+    );
+    let manifest = json::parse(&p.read("e.sciproof.json")).unwrap();
+    let output = &field(&manifest, "outputs").as_array().unwrap()[0];
+    let snapshot = field(field(output, "compare"), "snapshot");
+    let copy = field(snapshot, "path").as_str().unwrap();
+    assert_eq!(
+        p.read(copy),
+        "a,b\n1.0,2\n",
+        "the recorded copy is beside the manifest"
+    );
+    let (code, report) = verify_json(&p, s, &[]);
+    assert_eq!(code, 0, "{report:?}");
+    p.write("again", "");
+    let (code, stdout, stderr) = run(
+        &p,
+        s,
+        &["verify", "--rerun", "--yes", "e.sciproof.json"],
+        &[],
+    );
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains(&format!(
+            "[PASS] rerun output s3://{b}/r.csv: numerically equivalent"
+        )),
+        "{stdout}"
+    );
 }

@@ -396,11 +396,6 @@ pub(crate) fn validate_request(req: &CaptureRequest, base: &Path) -> Result<Plan
     let inputs = convert(base, &req.inputs, &mut prefixes)?;
     let exact = convert(base, &req.outputs, &mut prefixes)?;
     let numeric = convert(base, &req.numeric_outputs, &mut prefixes)?;
-    if let Some(remote) = numeric.iter().find(|p| is_object_url(p)) {
-        return fail(format!(
-            "{remote} is in object storage, and numeric comparison needs a copy of the recorded file beside the manifest, which sciproof does not make of remote outputs; declare it with --output (compared exactly by SHA-256)"
-        ));
-    }
     if let Some((remote, _)) = req.claims.iter().find(|(o, _)| is_object_url(o)) {
         return fail(format!(
             "claim on {}: claims are checked on local files only; copy the output next to the manifest and declare the copy",
@@ -731,6 +726,78 @@ fn run(
     }
 }
 
+/// Records the local output `relative` at `path` after the run (`before`: its digest before).
+fn local_output(
+    relative: &str,
+    path: &Path,
+    numeric: bool,
+    before: &Option<String>,
+    exit_code: i64,
+    warnings: &mut Vec<String>,
+    progress: &dyn Progress,
+) -> Result<Output> {
+    Ok(match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => {
+            if numeric {
+                return fail(numeric_directory_message(relative));
+            }
+            let entries = scan(path, &format!("output {}", str_repr(relative)), progress)?;
+            let digest = tree_digest(&entries);
+            if before.as_deref() == Some(digest.as_str()) {
+                warnings.push(unchanged(relative));
+            }
+            Output {
+                path: relative.to_string(),
+                present: true,
+                sha256: Some(digest),
+                size: tree_size(&entries),
+                artifact: Artifact::directory(entries),
+                compare: Compare::Exact,
+                remote: None,
+            }
+        }
+        Ok(m) if m.is_file() => {
+            let (digest, size) = hash_file(path, relative, progress)?;
+            if before.as_deref() == Some(digest.as_str()) {
+                warnings.push(unchanged(relative));
+            }
+            Output {
+                path: relative.to_string(),
+                present: true,
+                sha256: Some(digest),
+                size,
+                artifact: Artifact::File,
+                compare: Compare::Exact,
+                remote: None,
+            }
+        }
+        Ok(_) => return Err(not_regular(relative, "output")),
+        Err(_) if exit_code == 0 => {
+            return fail(format!(
+                "the command succeeded but the declared output {} does not exist. No evidence was written.",
+                str_repr(relative)
+            ));
+        }
+        Err(_) => {
+            if numeric {
+                return fail(format!(
+                    "the command failed and the numeric output {} does not exist",
+                    str_repr(relative)
+                ));
+            }
+            absent_output(relative, None)
+        }
+    })
+}
+
+/// The warning for an output the run left as it was.
+fn unchanged(relative: &str) -> String {
+    format!(
+        "output {} existed before the run and was not changed by it",
+        str_repr(relative)
+    )
+}
+
 /// An output the failed command did not produce (always written as a file entry).
 fn absent_output(relative: &str, remote: Option<crate::manifest::Remote>) -> Output {
     Output {
@@ -758,15 +825,12 @@ fn record_outputs(
     warnings: &mut Vec<String>,
 ) -> Result<Vec<Output>> {
     let progress = req.progress;
-    let unchanged = |relative: &str| {
-        format!(
-            "output {} existed before the run and was not changed by it",
-            str_repr(relative)
-        )
-    };
     let mut outputs: Vec<Output> = Vec::new();
     for ((relative, numeric), before) in all_outputs.iter().zip(before) {
-        if let Some(url) = object_url(relative, &plan.prefixes) {
+        // Where the numeric output's bytes are on the local disk (a remote one is read into a
+        // scratch folder, removed when it is dropped).
+        let mut _scratch = None;
+        let (mut output, path) = if let Some(url) = object_url(relative, &plan.prefixes) {
             let output = match object::capture(&url, progress).map_err(Error::Capture)? {
                 Some(captured) => {
                     if before.as_deref() == Some(captured.sha256.as_str()) {
@@ -787,63 +851,43 @@ fn record_outputs(
                         "the command succeeded but the declared output {relative} does not exist (no object has this key and none lies below it). No evidence was written."
                     ));
                 }
-                None => absent_output(relative, Some(Default::default())),
-            };
-            outputs.push(output);
-            continue;
-        }
-        let path = base.join(relative);
-        let mut output = match std::fs::metadata(&path) {
-            Ok(m) if m.is_dir() => {
-                if *numeric {
-                    return fail(numeric_directory_message(relative));
-                }
-                let entries = scan(&path, &format!("output {}", str_repr(relative)), progress)?;
-                let digest = tree_digest(&entries);
-                if before.as_deref() == Some(digest.as_str()) {
-                    warnings.push(unchanged(relative));
-                }
-                Output {
-                    path: relative.clone(),
-                    present: true,
-                    sha256: Some(digest),
-                    size: tree_size(&entries),
-                    artifact: Artifact::directory(entries),
-                    compare: Compare::Exact,
-                    remote: None,
-                }
-            }
-            Ok(m) if m.is_file() => {
-                let (digest, size) = hash_file(&path, relative, progress)?;
-                if before.as_deref() == Some(digest.as_str()) {
-                    warnings.push(unchanged(relative));
-                }
-                Output {
-                    path: relative.clone(),
-                    present: true,
-                    sha256: Some(digest),
-                    size,
-                    artifact: Artifact::File,
-                    compare: Compare::Exact,
-                    remote: None,
-                }
-            }
-            Ok(_) => return Err(not_regular(relative, "output")),
-            Err(_) if exit_code == 0 => {
-                return fail(format!(
-                    "the command succeeded but the declared output {} does not exist. No evidence was written.",
-                    str_repr(relative)
-                ));
-            }
-            Err(_) => {
-                if *numeric {
+                None if *numeric => {
                     return fail(format!(
-                        "the command failed and the numeric output {} does not exist",
-                        str_repr(relative)
+                        "the command failed and the numeric output {relative} does not exist"
                     ));
                 }
-                absent_output(relative, None)
+                None => absent_output(relative, Some(Default::default())),
+            };
+            if !*numeric {
+                outputs.push(output);
+                continue;
             }
+            if output.artifact.is_directory() {
+                return fail(numeric_directory_message(relative));
+            }
+            // The recorded copy is made from exactly the version that was hashed.
+            let version = output
+                .remote
+                .as_ref()
+                .and_then(|r| r.pins.first())
+                .and_then(|p| p.version.clone());
+            let (dir, copy) = object::download_to_scratch(
+                &url,
+                version.as_deref(),
+                output.sha256.as_deref(),
+                progress,
+            )
+            .map_err(Error::Capture)?;
+            _scratch = Some(dir);
+            (output, copy)
+        } else {
+            let path = base.join(relative);
+            (
+                local_output(
+                    relative, &path, *numeric, before, exit_code, warnings, progress,
+                )?,
+                path,
+            )
         };
         if *numeric {
             // A numeric output that cannot be compared later is refused now.

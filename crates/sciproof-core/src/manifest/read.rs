@@ -861,12 +861,6 @@ fn check_outputs(
                 "a directory can only be compared exactly",
             ));
         }
-        if is_object_url(&path) && compare != Compare::Exact {
-            return Err(fail(
-                &format!("{place}.compare.mode"),
-                "an output in object storage can only be compared exactly",
-            ));
-        }
         let remote = if present {
             check_remote(item, &place, &path, &artifact)?
         } else {

@@ -382,6 +382,72 @@ pub fn unchanged(
     })
 }
 
+/// Streams the object at `url` (at `version`, or the current one) into the file `dest` while
+/// hashing it; its SHA-256 must be `expected` when given (an object that changed between two
+/// reads is refused, never compared).
+pub fn download(
+    url: &ObjectUrl,
+    version: Option<&str>,
+    expected: Option<&str>,
+    dest: &Path,
+    progress: &dyn Progress,
+) -> Result<(), String> {
+    use std::io::Write;
+    let describe = |e: Unavailable| format!("{url}: {e}");
+    let store = client(url).map_err(describe)?;
+    let rt = runtime().map_err(describe)?;
+    let io = |e: std::io::Error| format!("{}: {}", dest.display(), crate::error::strerror(&e));
+    let mut file =
+        std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(dest).map_err(io)?);
+    let digest = rt.block_on(async {
+        let options = GetOptions {
+            version: version.map(str::to_string),
+            ..GetOptions::default()
+        };
+        let result = store
+            .get_opts(&object_path(&url.key).map_err(describe)?, options)
+            .await
+            .map_err(|e| describe(from_store_error(e, &url.stored())))?;
+        progress.begin(&url.stored(), result.meta.size, Unit::Bytes);
+        let mut hasher = Sha256::new();
+        let mut stream = result.into_stream();
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(|e| describe(from_store_error(e, &url.stored())))?;
+            hasher.update(&chunk);
+            file.write_all(&chunk).map_err(io)?;
+            progress.advance(chunk.len() as u64);
+        }
+        progress.finish();
+        Ok::<_, String>(hex::encode(hasher.finalize()))
+    })?;
+    file.flush().map_err(io)?;
+    if expected.is_some_and(|e| e != digest) {
+        return Err(format!(
+            "{url} changed while it was being read (SHA-256 {digest}); nothing was compared"
+        ));
+    }
+    Ok(())
+}
+
+/// The object at `url` (at `version`, or the current one) in a new scratch folder, under its
+/// own file name (so its format is known by its extension), for a numeric comparison or a
+/// recorded copy; `expected` as in [`download`].
+pub fn download_to_scratch(
+    url: &ObjectUrl,
+    version: Option<&str>,
+    expected: Option<&str>,
+    progress: &dyn Progress,
+) -> Result<(tempfile::TempDir, std::path::PathBuf), String> {
+    let dir = tempfile::Builder::new()
+        .prefix("sciproof-object-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a scratch folder: {e}"))?;
+    let name = url.key.rsplit('/').next().unwrap_or("object");
+    let path = dir.path().join(name);
+    download(url, version, expected, &path, progress)?;
+    Ok((dir, path))
+}
+
 /// Object storage as an [`ArtifactStore`].
 pub struct ObjectStorage;
 

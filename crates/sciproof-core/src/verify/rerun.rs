@@ -520,11 +520,14 @@ fn compare_outputs(
     }
     for (index, item) in manifest.outputs.iter().enumerate() {
         let subject = format!("rerun output {}", item.path);
-        if let Ok(url) = ObjectUrl::parse(&item.path) {
+        // A remote output's current object, read into a scratch folder for a numeric
+        // comparison (dropped with it).
+        let mut _copy = None;
+        let (st, path) = if let Ok(url) = ObjectUrl::parse(&item.path) {
             // What the rerun wrote is the current object (the recorded one is its pinned
             // version, which stays in the store).
             let st = object::ObjectStorage.state(
-                &Location::Object(url),
+                &Location::Object(url.clone()),
                 &item.artifact,
                 item.sha256.as_deref(),
                 None,
@@ -541,35 +544,61 @@ fn compare_outputs(
                 );
                 continue;
             }
-            presence_and_digest(item, &st, report, subject);
-            continue;
-        }
-        let Some(path) = resolve(base, &item.path, report, &subject) else {
-            continue;
-        };
-        if let Some(what) = not_producible(&base.join(&item.path), item.artifact.is_directory()) {
-            report.add(
-                Status::Fail,
-                subject,
-                format!(
-                    "the rerun left {what} at this path, not {}: that is never an output the command produced",
-                    if item.artifact.is_directory() { "a directory" } else { "a regular file" }
-                ),
-                None,
+            if !presence_and_digest(item, &st, report, subject.clone()) {
+                continue;
+            }
+            let needs_copy = matches!(&item.compare, Compare::Numeric { snapshot, .. }
+                if st.digest.as_deref() != Some(snapshot.sha256.as_str()));
+            let path = if needs_copy {
+                match object::download_to_scratch(&url, None, st.digest.as_deref(), progress) {
+                    Ok((dir, path)) => {
+                        _copy = Some(dir);
+                        path
+                    }
+                    Err(e) => {
+                        report.add(
+                            Status::Inconclusive,
+                            subject,
+                            format!("cannot be compared: {e}"),
+                            None,
+                        );
+                        continue;
+                    }
+                }
+            } else {
+                PathBuf::new()
+            };
+            (st, path)
+        } else {
+            let Some(path) = resolve(base, &item.path, report, &subject) else {
+                continue;
+            };
+            if let Some(what) = not_producible(&base.join(&item.path), item.artifact.is_directory())
+            {
+                report.add(
+                    Status::Fail,
+                    subject,
+                    format!(
+                        "the rerun left {what} at this path, not {}: that is never an output the command produced",
+                        if item.artifact.is_directory() { "a directory" } else { "a regular file" }
+                    ),
+                    None,
+                );
+                continue;
+            }
+            let st: State = state(
+                &path,
+                &item.artifact,
+                item.sha256.as_deref(),
+                &item.path,
+                progress,
             );
-            continue;
-        }
-        let st: State = state(
-            &path,
-            &item.artifact,
-            item.sha256.as_deref(),
-            &item.path,
-            progress,
-        );
-        digests[index].clone_from(&st.digest);
-        if !presence_and_digest(item, &st, report, subject.clone()) {
-            continue;
-        }
+            digests[index].clone_from(&st.digest);
+            if !presence_and_digest(item, &st, report, subject.clone()) {
+                continue;
+            }
+            (st, path)
+        };
         let Compare::Numeric {
             rtol,
             atol,
