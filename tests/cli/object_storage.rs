@@ -491,12 +491,14 @@ fn a_volume_server_that_stops_makes_its_objects_inconclusive_never_fail() {
     let s = &cluster.store;
     let b = bucket("cluster");
     s.bucket(&b, false);
-    // Enough objects that some land on each volume server.
+    // Enough objects that some land on each volume server, large enough (1 MiB) that a verify
+    // is still reading when the server stops.
     for i in 0..24 {
+        let shard = format!("shard {i}\n").repeat(1 << 17);
         assert!(s.put(
             &b,
             &format!("shards/{i:02}.bin"),
-            format!("shard {i}\n").as_bytes()
+            &shard.as_bytes()[..1 << 20]
         ));
     }
     let p = Project::new();
@@ -508,7 +510,23 @@ fn a_volume_server_that_stops_makes_its_objects_inconclusive_never_fail() {
     );
     let (code, report) = verify_json(&p, s, &[]);
     assert_eq!(code, 0, "{report:?}");
+    // Stopped during a verify: whatever it had read by then, it never says FAIL.
+    let mut during = crate::util::sciproof_process();
+    during
+        .current_dir(p.path())
+        .args(["verify", "e.sciproof.json"])
+        .envs(s.env())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let running = during.spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(40));
     cluster.stop_second_volume_server();
+    let out = running.wait_with_output().unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 2)),
+        "a volume server stopped during a verify must not make it FAIL: {out:?}"
+    );
+    // Every verify after the stop is INCONCLUSIVE.
     let s = &cluster.store;
     let (code, report) = verify_json(&p, s, &[]);
     let (status, message) = status_and_message(&report, &format!("input s3://{b}/shards"));
