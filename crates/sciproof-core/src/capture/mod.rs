@@ -746,30 +746,15 @@ fn local_output(
             if before.as_deref() == Some(digest.as_str()) {
                 warnings.push(unchanged(relative));
             }
-            Output {
-                path: relative.to_string(),
-                present: true,
-                sha256: Some(digest),
-                size: tree_size(&entries),
-                artifact: Artifact::directory(entries),
-                compare: Compare::Exact,
-                remote: None,
-            }
+            let size = tree_size(&entries);
+            present_output(relative, digest, size, Artifact::directory(entries), None)
         }
         Ok(m) if m.is_file() => {
             let (digest, size) = hash_file(path, relative, progress)?;
             if before.as_deref() == Some(digest.as_str()) {
                 warnings.push(unchanged(relative));
             }
-            Output {
-                path: relative.to_string(),
-                present: true,
-                sha256: Some(digest),
-                size,
-                artifact: Artifact::File,
-                compare: Compare::Exact,
-                remote: None,
-            }
+            present_output(relative, digest, size, Artifact::File, None)
         }
         Ok(_) => return Err(not_regular(relative, "output")),
         Err(_) if exit_code == 0 => {
@@ -796,6 +781,25 @@ fn unchanged(relative: &str) -> String {
         "output {} existed before the run and was not changed by it",
         str_repr(relative)
     )
+}
+
+/// An output that is there after the run, compared exactly unless made numeric afterwards.
+fn present_output(
+    relative: &str,
+    digest: String,
+    size: u64,
+    artifact: Artifact,
+    remote: Option<crate::manifest::Remote>,
+) -> Output {
+    Output {
+        path: relative.to_string(),
+        present: true,
+        sha256: Some(digest),
+        size,
+        artifact,
+        compare: Compare::Exact,
+        remote,
+    }
 }
 
 /// An output the failed command did not produce (always written as a file entry).
@@ -836,15 +840,13 @@ fn record_outputs(
                     if before.as_deref() == Some(captured.sha256.as_str()) {
                         warnings.push(unchanged(relative));
                     }
-                    Output {
-                        path: relative.clone(),
-                        present: true,
-                        sha256: Some(captured.sha256),
-                        size: captured.size,
-                        artifact: captured.artifact,
-                        compare: Compare::Exact,
-                        remote: Some(captured.remote),
-                    }
+                    present_output(
+                        relative,
+                        captured.sha256,
+                        captured.size,
+                        captured.artifact,
+                        Some(captured.remote),
+                    )
                 }
                 None if exit_code == 0 => {
                     return fail(format!(
