@@ -361,8 +361,8 @@ pub fn current_digest(url: &ObjectUrl, progress: &dyn Progress) -> Result<Option
     capture(url, progress).map(|c| c.map(|c| c.sha256))
 }
 
-/// Whether the object of a pinned input is still exactly what capture read: the same version
-/// (a version never changes), or else the same bytes.
+/// Whether a remote input is still exactly what capture read: its objects are read again and
+/// must have the same bytes and, where versions were pinned, the same versions.
 pub fn unchanged(
     url: &ObjectUrl,
     recorded: &str,
@@ -475,7 +475,7 @@ impl ArtifactStore for ObjectStorage {
         };
         let pins = remote.map(|r| r.pins.as_slice()).unwrap_or_default();
         let result = match artifact {
-            Artifact::File => object_state(url, recorded, pins.first(), label, progress),
+            Artifact::File => object_state(url, pins.first(), label, progress),
             Artifact::Directory { files, .. } => {
                 prefix_state(url, files, recorded, pins, label, progress)
             }
@@ -495,7 +495,6 @@ fn pin_words(pin: &ObjectPin) -> String {
 
 fn object_state(
     url: &ObjectUrl,
-    recorded: Option<&str>,
     pin: Option<&ObjectPin>,
     label: &str,
     progress: &dyn Progress,
@@ -544,7 +543,6 @@ fn object_state(
                 Some(_) => None,
             };
         }
-        let _ = recorded;
         Ok(state)
     })
 }
