@@ -26,6 +26,18 @@ pub struct Pair<'a> {
     pub found_name: &'a str,
     /// The declared output's file name (names `.npz` members in differences).
     pub display_name: &'a str,
+    /// Set by another thread when the comparison is no longer needed (the found file turned
+    /// out byte for byte the recorded one): a format may then stop early with
+    /// [`NumericError::stopped`](super::NumericError::stopped).
+    pub stop: Option<&'a std::sync::atomic::AtomicBool>,
+}
+
+impl Pair<'_> {
+    /// Whether the comparison was asked to stop.
+    pub fn stopped(&self) -> bool {
+        self.stop
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+    }
 }
 
 /// Files read for claims, by path, so several claims on one output read it once.

@@ -44,6 +44,11 @@ impl NumericError {
     pub fn io(name: &str, e: &std::io::Error) -> Self {
         NumericError(format!("cannot read {name}: {}", crate::error::strerror(e)))
     }
+
+    /// A comparison stopped on request (see [`format::Pair::stop`]); never shown to a user.
+    pub fn stopped() -> Self {
+        NumericError("the comparison was stopped".into())
+    }
 }
 
 /// Decodes UTF-8 with the reference's wording for the error.
@@ -80,6 +85,18 @@ pub fn compare_files(
     rtol: f64,
     atol: f64,
 ) -> Result<Comparison, NumericError> {
+    compare_files_until(recorded, found, display, rtol, atol, None)
+}
+
+/// [`compare_files`], which may stop early (with [`NumericError::stopped`]) once `stop` is set.
+pub fn compare_files_until(
+    recorded: &Path,
+    found: &Path,
+    display: &str,
+    rtol: f64,
+    atol: f64,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<Comparison, NumericError> {
     let display_name = display.rsplit('/').next().unwrap_or(display).to_string();
     let pair = Pair {
         recorded,
@@ -87,6 +104,7 @@ pub fn compare_files(
         recorded_name: &file_name(recorded),
         found_name: &file_name(found),
         display_name: &display_name,
+        stop,
     };
     format_of(&display_name)?.compare(&pair, rtol, atol)
 }
@@ -122,6 +140,21 @@ mod tests {
             write(dir.path(), name, a),
         );
         compare_files(&pe, &pa, name, rtol, atol).unwrap()
+    }
+
+    #[test]
+    fn a_csv_comparison_asked_to_stop_returns_without_a_result() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "a,b\n1,2\n".repeat(10);
+        let (pe, pa) = (
+            write(dir.path(), "e-x.csv", &text),
+            write(dir.path(), "x.csv", &text),
+        );
+        let stop = std::sync::atomic::AtomicBool::new(true);
+        let stopped = compare_files_until(&pe, &pa, "x.csv", 1e-9, 0.0, Some(&stop));
+        assert_eq!(stopped.unwrap_err(), NumericError::stopped());
+        stop.store(false, std::sync::atomic::Ordering::Relaxed);
+        assert!(compare_files_until(&pe, &pa, "x.csv", 1e-9, 0.0, Some(&stop)).is_ok());
     }
 
     fn summary(g: &stats::Group) -> (&str, u64, u64, u64) {

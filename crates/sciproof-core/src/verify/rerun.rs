@@ -523,6 +523,9 @@ fn compare_outputs(
         // A remote output's current object, read into a scratch folder for a numeric
         // comparison (dropped with it).
         let mut _copy = None;
+        // A local numeric output's comparison, run while the output is hashed (`None` when it
+        // was not started).
+        let mut early = None;
         let (st, path) = if let Ok(url) = ObjectUrl::parse(&item.path) {
             // What the rerun wrote is the current object (the recorded one is its pinned
             // version, which stays in the store).
@@ -586,13 +589,9 @@ fn compare_outputs(
                 );
                 continue;
             }
-            let st: State = state(
-                &path,
-                &item.artifact,
-                item.sha256.as_deref(),
-                &item.path,
-                progress,
-            );
+            let (st, compared) =
+                hash_while_comparing(item, &path, checked.snapshots.get(index), progress);
+            early = compared;
             digests[index].clone_from(&st.digest);
             if !presence_and_digest(item, &st, report, subject.clone()) {
                 continue;
@@ -618,6 +617,8 @@ fn compare_outputs(
         };
         let outcome = if st.digest.as_deref() == Some(snapshot.sha256.as_str()) {
             crate::numeric::byte_identical(&item.path).map_err(|e| e.0)
+        } else if let Some(compared) = early {
+            compared.map_err(|e| e.0)
         } else {
             progress.begin(&format!("comparing {}", item.path), 0, Unit::Bytes);
             let r = compare_files(snapshot_path, &path, &item.path, *rtol, *atol).map_err(|e| e.0);
@@ -658,6 +659,56 @@ fn compare_outputs(
         report.add(status, subject, message, Some(ev));
     }
     digests
+}
+
+/// The state of the local output `item` at `path` after the rerun and, for a numeric output
+/// with a usable recorded copy, its numeric comparison with that copy, run on a second thread
+/// while the output is hashed (both read it whole). The comparison is stopped as soon as the
+/// hash shows the output byte for byte the recorded copy (a deterministic rerun needs no
+/// comparison), and is then `None`.
+fn hash_while_comparing(
+    item: &Output,
+    path: &Path,
+    snapshot: Option<&Option<PathBuf>>,
+    progress: &dyn Progress,
+) -> (
+    State,
+    Option<std::result::Result<crate::numeric::Comparison, crate::numeric::NumericError>>,
+) {
+    let hash = || {
+        state(
+            path,
+            &item.artifact,
+            item.sha256.as_deref(),
+            &item.path,
+            progress,
+        )
+    };
+    let (
+        Compare::Numeric {
+            rtol,
+            atol,
+            snapshot: recorded,
+        },
+        Some(Some(copy)),
+        Artifact::File,
+    ) = (&item.compare, snapshot, &item.artifact)
+    else {
+        return (hash(), None);
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let comparison = scope.spawn(|| {
+            crate::numeric::compare_files_until(copy, path, &item.path, *rtol, *atol, Some(&stop))
+        });
+        let st = hash();
+        let identical = st.digest.as_deref() == Some(recorded.sha256.as_str());
+        if identical {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        let compared = comparison.join().ok();
+        (st, compared.filter(|_| !identical))
+    })
 }
 
 /// The checks of a rerun output that need no numeric comparison: readable, present or absent

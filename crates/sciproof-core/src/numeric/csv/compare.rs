@@ -5,6 +5,7 @@ use super::NumericError;
 use super::cell_value;
 use super::read::RowReader;
 use crate::numeric::diff::{Collector, Difference, Kind};
+use crate::numeric::format::Pair;
 use crate::numeric::rule::{compare_values, numbers_close};
 use crate::numeric::stats::{Comparison, Group, GroupBy, Measured, Statistics, identical};
 use crate::numeric::value::{Scalar, short};
@@ -264,24 +265,25 @@ impl ColumnTally {
     }
 }
 
-/// Compares two CSV/TSV files row by row, each split on its own thread.
+/// Compares the two CSV/TSV files of `pair` row by row, each split on its own thread (stopped
+/// early when `pair` asks).
 pub fn compare_files(
-    recorded: &Path,
-    found: &Path,
-    recorded_name: &str,
-    found_name: &str,
+    pair: &Pair,
     tsv: bool,
     rtol: f64,
     atol: f64,
 ) -> Result<Comparison, NumericError> {
-    let mut e_rows = Rows::new(spawn_reader(recorded, recorded_name, tsv)?);
-    let mut a_rows = Rows::new(spawn_reader(found, found_name, tsv)?);
+    let mut e_rows = Rows::new(spawn_reader(pair.recorded, pair.recorded_name, tsv)?);
+    let mut a_rows = Rows::new(spawn_reader(pair.found, pair.found_name, tsv)?);
     let mut out = Collector::new();
     let mut columns = ColumnTally::new();
     let mut headers: Vec<Option<String>> = Vec::new();
     let (mut rows_e, mut rows_a, mut cells_e, mut cells_a) = (0u64, 0u64, 0u64, 0u64);
     let mut r = 0u64;
     loop {
+        if r.is_multiple_of(4096) && pair.stopped() {
+            return Err(NumericError::stopped());
+        }
         let e = e_rows.next()?;
         let a = a_rows.next()?;
         if e.is_none() && a.is_none() {

@@ -105,15 +105,7 @@ impl super::format::NumericFormat for Delimited {
         rtol: f64,
         atol: f64,
     ) -> Result<super::Comparison, NumericError> {
-        compare_files(
-            pair.recorded,
-            pair.found,
-            pair.recorded_name,
-            pair.found_name,
-            self.tsv,
-            rtol,
-            atol,
-        )
+        compare_files(pair, self.tsv, rtol, atol)
     }
     fn grouped_by(&self) -> super::stats::GroupBy {
         super::stats::GroupBy::Column

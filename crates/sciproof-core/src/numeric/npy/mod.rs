@@ -408,6 +408,7 @@ pub fn compare_files(
     found_name: &str,
     rtol: f64,
     atol: f64,
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Comparison, NumericError> {
     let (ef, eh) = open_checked(recorded, recorded_name)?;
     let (af, ah) = open_checked(found, found_name)?;
@@ -423,6 +424,9 @@ pub fn compare_files(
         (0..chunks)
             .into_par_iter()
             .map(|i| -> Result<Scan, NumericError> {
+                if stop() {
+                    return Err(NumericError::stopped());
+                }
                 let first = i * per_chunk;
                 let n = per_chunk.min(eh.count() - first) as usize * size;
                 let mut eb = vec![0u8; n];
@@ -649,6 +653,7 @@ impl super::format::NumericFormat for Npy {
             pair.found_name,
             rtol,
             atol,
+            &|| pair.stopped(),
         )
     }
     fn grouped_by(&self) -> GroupBy {

@@ -45,7 +45,7 @@ fn diffs(
     rtol: f64,
     atol: f64,
 ) -> Result<Vec<Difference>, NumericError> {
-    compare_files(e, a, e_name, a_name, rtol, atol).map(|c| c.differences)
+    compare_files(e, a, e_name, a_name, rtol, atol, &|| false).map(|c| c.differences)
 }
 
 fn messages(d: Vec<Difference>) -> Vec<String> {
@@ -267,7 +267,7 @@ fn npy_statistics_cover_every_element_whatever_the_chunk_it_is_in() {
         "(1200000,)",
         &f64s(&changed),
     );
-    let c = compare_files(&e, &a, "e", "a", 1e-9, 0.0).unwrap();
+    let c = compare_files(&e, &a, "e", "a", 1e-9, 0.0, &|| false).unwrap();
     let g = &c.statistics.groups[0];
     assert_eq!(g.name, "data");
     assert_eq!(
@@ -295,7 +295,7 @@ fn npy_statistics_cover_every_element_whatever_the_chunk_it_is_in() {
         "(2, 2)",
         &f64s(&[1.0, 2.0, 3.5, 4.0]),
     );
-    let c = compare_files(&fe, &fa, "fe", "fa", 0.0, 0.0).unwrap();
+    let c = compare_files(&fe, &fa, "fe", "fa", 0.0, 0.0, &|| false).unwrap();
     let g = &c.statistics.groups[0];
     // file position 2 of a Fortran (2, 2) array is element [0, 1]
     assert_eq!(g.largest_abs.as_ref().unwrap().location, "data[0, 1]");
@@ -317,7 +317,7 @@ fn npy_statistics_cover_every_element_whatever_the_chunk_it_is_in() {
         "(3,)",
         &ints(&[1, 2, 7]),
     );
-    let c = compare_files(&ie, &ia, "ie", "ia", 1.0, 100.0).unwrap();
+    let c = compare_files(&ie, &ia, "ie", "ia", 1.0, 100.0, &|| false).unwrap();
     let g = &c.statistics.groups[0];
     assert_eq!((g.values, g.identical, g.outside), (3, 2, 1));
     assert_eq!(g.largest_abs.as_ref().unwrap().value, 4.0);
@@ -330,7 +330,18 @@ fn npy_statistics_cover_every_element_whatever_the_chunk_it_is_in() {
         "(1, 3)",
         &ints(&[1, 2, 3]),
     );
-    let c = compare_files(&ie, &se, "ie", "se", 0.0, 0.0).unwrap();
+    let c = compare_files(&ie, &se, "ie", "se", 0.0, 0.0, &|| false).unwrap();
     assert_eq!(c.statistics.total().values, 0);
     assert_eq!(c.case(), crate::numeric::Case::Different);
+}
+
+#[test]
+fn a_comparison_asked_to_stop_returns_without_a_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let values: Vec<f64> = (0..1000).map(f64::from).collect();
+    let e = npy(dir.path(), "e.npy", "<f8", false, "(1000,)", &f64s(&values));
+    let a = npy(dir.path(), "a.npy", "<f8", false, "(1000,)", &f64s(&values));
+    let stopped = compare_files(&e, &a, "e", "a", 1e-9, 0.0, &|| true).unwrap_err();
+    assert_eq!(stopped, NumericError::stopped());
+    assert!(compare_files(&e, &a, "e", "a", 1e-9, 0.0, &|| false).is_ok());
 }
