@@ -440,6 +440,42 @@ fn reruns_check_remote_inputs_and_never_overwrite_an_unpinned_remote_output() {
         stdout.contains("was modified or removed by the rerun"),
         "{stdout}"
     );
+
+    // The same with an input in a versioned bucket (unchanged is shown by its version), and a
+    // capture whose command changes it is refused.
+    assert!(s.put(&versioned, "vin.txt", b"abc\n"));
+    let t = Project::new();
+    let changing = format!(
+        "if [ -f again ]; then echo changed | {rclone} rcat sw:{versioned}/vin.txt; fi; echo o > o.txt"
+    );
+    let vin = format!("s3://{versioned}/vin.txt");
+    capture(&t, s, &["--input", &vin, "--output", "o.txt"], &changing);
+    t.write("again", "");
+    let (code, stdout, _) = run(
+        &t,
+        s,
+        &["verify", "--rerun", "--yes", "e.sciproof.json"],
+        &[],
+    );
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("was modified or removed by the rerun"),
+        "{stdout}"
+    );
+    let (code, _, stderr) = run(
+        &t,
+        s,
+        &[
+            "capture", "--name", "g", "--input", &vin, "--output", "o.txt", "--", "sh", "-c",
+            &changing,
+        ],
+        &[],
+    );
+    assert_eq!(code, 3, "{stderr}");
+    assert!(
+        stderr.contains("modified or removed the declared input"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -361,14 +361,31 @@ pub fn current_digest(url: &ObjectUrl, progress: &dyn Progress) -> Result<Option
     capture(url, progress).map(|c| c.map(|c| c.sha256))
 }
 
-/// Whether a remote input is still exactly what capture read: its objects are read again and
-/// must have the same bytes and, where versions were pinned, the same versions.
+/// Whether a remote input is still exactly what capture read. An object whose version was
+/// pinned is unchanged when the current object is still that version (a version's bytes never
+/// change), which a metadata request shows without reading it again; anything else is read
+/// again and must have the same bytes and, where versions were pinned, the same versions.
 pub fn unchanged(
     url: &ObjectUrl,
     recorded: &str,
     remote: &Remote,
     progress: &dyn Progress,
 ) -> bool {
+    if let (
+        false,
+        [
+            ObjectPin {
+                version: Some(pinned),
+                ..
+            },
+        ],
+    ) = (url.prefix, remote.pins.as_slice())
+        && let (Ok(store), Ok(rt)) = (client(url), runtime())
+        && let Ok(Some(meta)) = rt.block_on(head(store.as_ref(), url, &url.key))
+        && meta.version.as_deref() == Some(pinned.as_str())
+    {
+        return true;
+    }
     capture(url, progress).is_ok_and(|now| {
         now.is_some_and(|now| {
             now.sha256 == recorded
