@@ -53,6 +53,8 @@ pub enum Unavailable {
     Absent(String),
     /// The configuration cannot be used.
     Configuration(String),
+    /// A termination signal arrived while objects were read (see [`crate::interrupt`]).
+    Interrupted(String),
 }
 
 impl std::fmt::Display for Unavailable {
@@ -62,6 +64,7 @@ impl std::fmt::Display for Unavailable {
             Unavailable::Credentials(m) => write!(f, "credentials: {m}"),
             Unavailable::Absent(m) => f.write_str(m),
             Unavailable::Configuration(m) => write!(f, "invalid configuration: {m}"),
+            Unavailable::Interrupted(signal) => write!(f, "stopped by {signal}"),
         }
     }
 }
@@ -155,6 +158,13 @@ fn object_path(key: &str) -> Result<ObjectPath, Unavailable> {
     })
 }
 
+fn stop_if_interrupted() -> Result<(), Unavailable> {
+    match crate::interrupt::pending() {
+        Some(signal) => Err(Unavailable::Interrupted(signal.to_string())),
+        None => Ok(()),
+    }
+}
+
 /// What was read of one object.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fetched {
@@ -191,6 +201,8 @@ async fn fetch(
     let mut size = 0u64;
     let mut stream = result.into_stream();
     while let Some(chunk) = stream.next().await {
+        // A termination signal during a critical section stops a long download at once.
+        stop_if_interrupted()?;
         let chunk = chunk.map_err(|e| from_store_error(e, &shown()))?;
         hasher.update(&chunk);
         size += chunk.len() as u64;
@@ -429,6 +441,7 @@ pub fn download(
         let mut hasher = Sha256::new();
         let mut stream = result.into_stream();
         while let Some(chunk) = stream.next().await {
+            stop_if_interrupted().map_err(describe)?;
             let chunk = chunk.map_err(|e| describe(from_store_error(e, &url.stored())))?;
             hasher.update(&chunk);
             file.write_all(&chunk).map_err(io)?;
