@@ -398,6 +398,13 @@ fn reruns_check_remote_inputs_and_never_overwrite_an_unpinned_remote_output() {
     assert_eq!(code, 3, "{stderr}");
     assert!(stderr.contains("is in object storage"), "{stderr}");
     assert_eq!(q.read("runs.txt"), "ran\n", "nothing ran again");
+    // A remote output deleted since capture (a lifecycle rule, say) says nothing either way.
+    s.delete(&plain, "r.txt");
+    let (code, report) = verify_json(&q, s, &[]);
+    assert_eq!(code, 2, "{report:?}");
+    let (status, message) = status_and_message(&report, &format!("output s3://{plain}/r.txt"));
+    assert_eq!(status, "INCONCLUSIVE");
+    assert!(message.contains("does not exist any more"), "{message}");
 
     // `update` of the versioned one captures again, with the output's new version pinned.
     let before = json::parse(&p.read("e.sciproof.json")).unwrap();

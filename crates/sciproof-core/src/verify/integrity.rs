@@ -314,6 +314,18 @@ pub fn check_outputs(
             } else {
                 report.add(Status::Pass, subject, "still absent, as recorded", evidence);
             }
+        } else if !st.exists && item.remote.is_some() {
+            // An object can be removed by the store's own rules (lifecycle expiry): its absence
+            // says nothing about what the run produced.
+            report.add(
+                Status::Inconclusive,
+                subject,
+                unavailable_message(&format!(
+                    "{} does not exist any more (restore the object to verify)",
+                    item.path
+                )),
+                evidence,
+            );
         } else if !st.exists {
             report.add(
                 Status::Fail,
