@@ -630,3 +630,39 @@ fn a_remote_numeric_output_is_copied_at_capture_and_compared_numerically_on_reru
         "{stdout}"
     );
 }
+
+#[test]
+fn folder_markers_are_not_files_of_a_prefix_but_empty_objects_are() {
+    let s = store();
+    let b = bucket("markers");
+    s.bucket(&b, false);
+    assert!(s.put(&b, "pre/a.txt", b"a\n"));
+    assert!(s.put(&b, "pre/empty.txt", b""));
+    // Empty objects named `pre/lonely/` and `pre/sub/deeper/`, as consoles make them.
+    for folder in ["pre/lonely", "pre/sub/deeper"] {
+        let out = s.rclone(&[
+            "mkdir",
+            "--s3-directory-markers",
+            &format!("sw:{b}/{folder}"),
+        ]);
+        assert!(out.status.success(), "{out:?}");
+    }
+    let p = Project::new();
+    capture(
+        &p,
+        s,
+        &["--input", &format!("s3://{b}/pre/"), "--output", "o.txt"],
+        "echo o > o.txt",
+    );
+    let manifest = json::parse(&p.read("e.sciproof.json")).unwrap();
+    let input = &field(&manifest, "inputs").as_array().unwrap()[0];
+    let files: Vec<&str> = field(input, "files")
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| field(f, "path").as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["a.txt", "empty.txt"]);
+    let (code, report) = verify_json(&p, s, &[]);
+    assert_eq!(code, 0, "{report:?}");
+}

@@ -266,6 +266,41 @@ async fn list(
         objects.push((relative.to_string(), meta));
     }
     objects.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    // Folder markers: empty objects whose key ends with `/`, which consoles and some tools
+    // make to show folders. object_store lists `dir/` as `dir`, a key that then cannot be read;
+    // they hold no data and are not files of the tree. An empty entry is one when objects lie
+    // below it, or when its listed key does not exist as an object.
+    let has_children = |relative: &str| {
+        // Sorted by bytes, the objects below `relative/` follow each other from here.
+        let below = format!("{relative}/");
+        let first = objects.partition_point(|(p, _)| p.as_bytes() < below.as_bytes());
+        objects
+            .get(first)
+            .is_some_and(|(p, _)| p.starts_with(&below))
+    };
+    let empty: Vec<(usize, bool, String)> = objects
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, meta))| meta.size == 0)
+        .map(|(i, (relative, meta))| (i, has_children(relative), meta.location.to_string()))
+        .collect();
+    let lookups = futures::stream::iter(empty.into_iter().map(|(i, parent, key)| async move {
+        if parent {
+            return Ok::<_, Unavailable>(Some(i));
+        }
+        Ok(head(store, url, &key).await?.is_none().then_some(i))
+    }))
+    .buffered(concurrency())
+    .try_collect::<Vec<Option<usize>>>()
+    .await?;
+    let markers: std::collections::HashSet<usize> = lookups.into_iter().flatten().collect();
+    if !markers.is_empty() {
+        let mut index = 0;
+        objects.retain(|_| {
+            index += 1;
+            !markers.contains(&(index - 1))
+        });
+    }
     Ok(objects)
 }
 
