@@ -666,3 +666,33 @@ fn folder_markers_are_not_files_of_a_prefix_but_empty_objects_are() {
     let (code, report) = verify_json(&p, s, &[]);
     assert_eq!(code, 0, "{report:?}");
 }
+
+#[test]
+fn a_traced_capture_does_not_call_a_remote_input_unread() {
+    let s = store();
+    let b = bucket("traced");
+    s.bucket(&b, false);
+    assert!(s.put(&b, "in.txt", b"abc\n"));
+    let rclone = s.rclone_path();
+    let p = Project::new();
+    capture(
+        &p,
+        s,
+        &[
+            "--trace",
+            "--strict-inputs",
+            "--input",
+            &format!("s3://{b}/in.txt"),
+            "--output",
+            "o.txt",
+        ],
+        &format!("{} cat sw:{b}/in.txt > o.txt", rclone.display()),
+    );
+    let manifest = json::parse(&p.read("e.sciproof.json")).unwrap();
+    let trace = field(&manifest, "trace");
+    assert_eq!(
+        field(trace, "unread_inputs").as_array().unwrap().len(),
+        0,
+        "{trace:?}"
+    );
+}
