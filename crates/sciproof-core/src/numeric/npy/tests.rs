@@ -345,3 +345,21 @@ fn a_comparison_asked_to_stop_returns_without_a_result() {
     assert_eq!(stopped, NumericError::stopped());
     assert!(compare_files(&e, &a, "e", "a", 1e-9, 0.0, &|| false).is_ok());
 }
+
+#[test]
+fn bit_identical_floats_count_as_identical_in_either_byte_order_and_nans_as_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let values = [1.5, -0.0, f64::INFINITY, f64::NAN, 2.0];
+    let changed = [1.5, -0.0, f64::INFINITY, f64::NAN, 2.0000000001];
+    let le = |v: &[f64]| f64s(v);
+    let be = |v: &[f64]| v.iter().flat_map(|x| x.to_be_bytes()).collect::<Vec<u8>>();
+    for (descr, bytes) in [("<f8", &le as &dyn Fn(&[f64]) -> Vec<u8>), (">f8", &be)] {
+        let e = npy(dir.path(), "e.npy", descr, false, "(5,)", &bytes(&values));
+        let a = npy(dir.path(), "a.npy", descr, false, "(5,)", &bytes(&changed));
+        let c = compare_files(&e, &a, "e", "a", 1e-6, 0.0, &|| false).unwrap();
+        let g = &c.statistics.groups[0];
+        // 1.5, -0.0 and infinity by their bits; the NaN (NaN equals only NaN) as before.
+        assert_eq!((g.values, g.identical, g.outside), (5, 4, 0), "{descr}");
+        assert!(c.differences.is_empty(), "{descr}");
+    }
+}
