@@ -51,6 +51,16 @@ fn status_and_message(report: &Value, subject: &str) -> (String, String) {
     )
 }
 
+/// Captures `e` with the single input `url` and a local output, and asserts success.
+fn capture_input(p: &Project, s: &Store, url: &str) {
+    capture(
+        p,
+        s,
+        &["--input", url, "--output", "o.txt"],
+        "echo o > o.txt",
+    );
+}
+
 /// Captures `e` with `args` (then `--`, `command` run by sh) and asserts success.
 fn capture(p: &Project, s: &Store, args: &[&str], command: &str) {
     let mut all = vec!["capture", "--name", "e"];
@@ -306,17 +316,7 @@ fn an_object_overwritten_in_a_versioned_bucket_verifies_its_pinned_version_and_s
     s.bucket(&b, true);
     assert!(s.put(&b, "model.bin", b"weights v1\n"));
     let p = Project::new();
-    capture(
-        &p,
-        s,
-        &[
-            "--input",
-            &format!("s3://{b}/model.bin"),
-            "--output",
-            "o.txt",
-        ],
-        "echo o > o.txt",
-    );
+    capture_input(&p, s, &format!("s3://{b}/model.bin"));
     assert!(s.put(&b, "model.bin", b"weights v2\n"));
     let (code, report) = verify_json(&p, s, &[]);
     assert_eq!(code, 0, "{report:?}");
