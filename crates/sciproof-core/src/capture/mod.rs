@@ -873,13 +873,13 @@ fn record_outputs(
                 .as_ref()
                 .and_then(|r| r.pins.first())
                 .and_then(|p| p.version.clone());
-            let (dir, copy) = object::download_to_scratch(
+            let (dir, copy, _) = object::download_to_scratch(
                 &url,
                 version.as_deref(),
                 output.sha256.as_deref(),
                 progress,
             )
-            .map_err(Error::Capture)?;
+            .map_err(|e| Error::Capture(format!("{url}: {e}")))?;
             _scratch = Some(dir);
             (output, copy)
         } else {

@@ -176,13 +176,15 @@ pub struct Fetched {
     pub pin: ObjectPin,
 }
 
-/// Streams the object `key` (at `version`, or the current one) through SHA-256.
+/// Streams the object `key` (at `version`, or the current one) through SHA-256, and into
+/// `copy` when given.
 async fn fetch(
     store: &dyn ObjectStore,
     url: &ObjectUrl,
     key: &str,
     version: Option<&str>,
     progress: &dyn Progress,
+    mut copy: Option<&mut dyn std::io::Write>,
 ) -> Result<Fetched, Unavailable> {
     let shown = || match version {
         Some(v) => format!("version {v} of {}{}/{key}", url.scheme.prefix(), url.bucket),
@@ -205,6 +207,14 @@ async fn fetch(
         stop_if_interrupted()?;
         let chunk = chunk.map_err(|e| from_store_error(e, &shown()))?;
         hasher.update(&chunk);
+        if let Some(copy) = copy.as_mut() {
+            copy.write_all(&chunk).map_err(|e| {
+                Unavailable::Configuration(format!(
+                    "cannot write a local copy: {}",
+                    crate::error::strerror(&e)
+                ))
+            })?;
+        }
         size += chunk.len() as u64;
         progress.advance(chunk.len() as u64);
     }
@@ -313,7 +323,7 @@ async fn fetch_all(
 ) -> Vec<Result<Fetched, Unavailable>> {
     futures::stream::iter(
         keys.iter()
-            .map(|(key, version)| fetch(store, url, key, version.as_deref(), progress)),
+            .map(|(key, version)| fetch(store, url, key, version.as_deref(), progress, None)),
     )
     .buffered(concurrency())
     .collect()
@@ -344,7 +354,7 @@ pub fn capture(url: &ObjectUrl, progress: &dyn Progress) -> Result<Option<Captur
             && let Some(meta) = head(store.as_ref(), url, &url.key).await.map_err(describe)?
         {
             progress.begin(&url.stored(), meta.size, Unit::Bytes);
-            let fetched = fetch(store.as_ref(), url, &url.key, None, progress).await;
+            let fetched = fetch(store.as_ref(), url, &url.key, None, progress, None).await;
             progress.finish();
             let fetched = fetched.map_err(describe)?;
             return Ok(Some(Captured {
@@ -448,50 +458,44 @@ pub fn unchanged(
 
 /// Streams the object at `url` (at `version`, or the current one) into the file `dest` while
 /// hashing it; its SHA-256 must be `expected` when given (an object that changed between two
-/// reads is refused, never compared).
+/// reads is refused, never compared). Returns what was read.
 pub fn download(
     url: &ObjectUrl,
     version: Option<&str>,
     expected: Option<&str>,
     dest: &Path,
     progress: &dyn Progress,
-) -> Result<(), String> {
-    use std::io::Write;
-    let describe = |e: Unavailable| format!("{url}: {e}");
-    let store = client(url).map_err(describe)?;
-    let rt = runtime().map_err(describe)?;
-    let io = |e: std::io::Error| format!("{}: {}", dest.display(), crate::error::strerror(&e));
+) -> Result<Fetched, Unavailable> {
+    let store = client(url)?;
+    let rt = runtime()?;
+    let io = |e: std::io::Error| {
+        Unavailable::Configuration(format!(
+            "cannot write a local copy at {}: {}",
+            dest.display(),
+            crate::error::strerror(&e)
+        ))
+    };
     let mut file =
         std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(dest).map_err(io)?);
-    let digest = rt.block_on(async {
-        let options = GetOptions {
-            version: version.map(str::to_string),
-            ..GetOptions::default()
-        };
-        let result = store
-            .get_opts(&object_path(&url.key).map_err(describe)?, options)
-            .await
-            .map_err(|e| describe(from_store_error(e, &url.stored())))?;
-        progress.begin(&url.stored(), result.meta.size, Unit::Bytes);
-        let mut hasher = Sha256::new();
-        let mut stream = result.into_stream();
-        while let Some(chunk) = stream.next().await {
-            stop_if_interrupted().map_err(describe)?;
-            let chunk = chunk.map_err(|e| describe(from_store_error(e, &url.stored())))?;
-            hasher.update(&chunk);
-            file.write_all(&chunk).map_err(io)?;
-            progress.advance(chunk.len() as u64);
-        }
-        progress.finish();
-        Ok::<_, String>(hex::encode(hasher.finalize()))
-    })?;
-    file.flush().map_err(io)?;
-    if expected.is_some_and(|e| e != digest) {
-        return Err(format!(
-            "{url} changed while it was being read (SHA-256 {digest}); nothing was compared"
-        ));
+    progress.begin(&url.stored(), 0, Unit::Bytes);
+    let fetched = rt.block_on(fetch(
+        store.as_ref(),
+        url,
+        &url.key,
+        version,
+        progress,
+        Some(&mut file),
+    ));
+    progress.finish();
+    let fetched = fetched?;
+    std::io::Write::flush(&mut file).map_err(io)?;
+    if expected.is_some_and(|e| e != fetched.sha256) {
+        return Err(Unavailable::Absent(format!(
+            "{url} changed while it was being read (SHA-256 {}); nothing was compared",
+            fetched.sha256
+        )));
     }
-    Ok(())
+    Ok(fetched)
 }
 
 /// The object at `url` (at `version`, or the current one) in a new scratch folder, under its
@@ -502,15 +506,15 @@ pub fn download_to_scratch(
     version: Option<&str>,
     expected: Option<&str>,
     progress: &dyn Progress,
-) -> Result<(tempfile::TempDir, std::path::PathBuf), String> {
+) -> Result<(tempfile::TempDir, std::path::PathBuf, Fetched), Unavailable> {
     let dir = tempfile::Builder::new()
         .prefix("sciproof-object-")
         .tempdir()
-        .map_err(|e| format!("cannot make a scratch folder: {e}"))?;
+        .map_err(|e| Unavailable::Configuration(format!("cannot make a scratch folder: {e}")))?;
     let name = url.key.rsplit('/').next().unwrap_or("object");
     let path = dir.path().join(name);
-    download(url, version, expected, &path, progress)?;
-    Ok((dir, path))
+    let fetched = download(url, version, expected, &path, progress)?;
+    Ok((dir, path, fetched))
 }
 
 /// Object storage as an [`ArtifactStore`].
@@ -573,7 +577,7 @@ fn object_state(
             return Ok(State::absent(false));
         }
         progress.begin(label, current.as_ref().map_or(0, |m| m.size), Unit::Bytes);
-        let fetched = fetch(store.as_ref(), url, &url.key, version, progress).await;
+        let fetched = fetch(store.as_ref(), url, &url.key, version, progress, None).await;
         progress.finish();
         let fetched = match fetched {
             Err(Unavailable::Absent(_)) if version.is_some() => {

@@ -520,23 +520,35 @@ fn compare_outputs(
     }
     for (index, item) in manifest.outputs.iter().enumerate() {
         let subject = format!("rerun output {}", item.path);
-        // A remote output's current object, read into a scratch folder for a numeric
-        // comparison (dropped with it).
-        let mut _copy = None;
+        // A remote numeric output's current object, read into a scratch folder for the
+        // comparison (removed when dropped), and its path.
+        let mut _copy: Option<(tempfile::TempDir, PathBuf)> = None;
         // A local numeric output's comparison, run while the output is hashed (`None` when it
         // was not started).
         let mut early = None;
         let (st, path) = if let Ok(url) = ObjectUrl::parse(&item.path) {
             // What the rerun wrote is the current object (the recorded one is its pinned
-            // version, which stays in the store).
-            let st = object::ObjectStorage.state(
-                &Location::Object(url.clone()),
-                &item.artifact,
-                item.sha256.as_deref(),
-                None,
-                &item.path,
-                progress,
-            );
+            // version, which stays in the store). A numeric output is read once, into a
+            // scratch folder, and hashed on the way.
+            let st = if matches!(item.compare, Compare::Numeric { .. }) {
+                match object::download_to_scratch(&url, None, None, progress) {
+                    Ok((dir, path, fetched)) => {
+                        _copy = Some((dir, path));
+                        State::present_file(fetched.sha256)
+                    }
+                    Err(object::Unavailable::Absent(_)) => State::absent(false),
+                    Err(e) => State::unavailable(false, e.to_string()),
+                }
+            } else {
+                object::ObjectStorage.state(
+                    &Location::Object(url),
+                    &item.artifact,
+                    item.sha256.as_deref(),
+                    None,
+                    &item.path,
+                    progress,
+                )
+            };
             digests[index].clone_from(&st.digest);
             if let Some(why) = &st.unavailable {
                 report.add(
@@ -550,27 +562,7 @@ fn compare_outputs(
             if !presence_and_digest(item, &st, report, subject.clone()) {
                 continue;
             }
-            let needs_copy = matches!(&item.compare, Compare::Numeric { snapshot, .. }
-                if st.digest.as_deref() != Some(snapshot.sha256.as_str()));
-            let path = if needs_copy {
-                match object::download_to_scratch(&url, None, st.digest.as_deref(), progress) {
-                    Ok((dir, path)) => {
-                        _copy = Some(dir);
-                        path
-                    }
-                    Err(e) => {
-                        report.add(
-                            Status::Inconclusive,
-                            subject,
-                            format!("cannot be compared: {e}"),
-                            None,
-                        );
-                        continue;
-                    }
-                }
-            } else {
-                PathBuf::new()
-            };
+            let path = _copy.as_ref().map(|(_, p)| p.clone()).unwrap_or_default();
             (st, path)
         } else {
             let Some(path) = resolve(base, &item.path, report, &subject) else {
