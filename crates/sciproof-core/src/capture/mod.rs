@@ -835,7 +835,29 @@ fn record_outputs(
         // scratch folder, removed when it is dropped).
         let mut _scratch = None;
         let (mut output, path) = if let Some(url) = object_url(relative, &plan.prefixes) {
-            let output = match object::capture(&url, progress).map_err(Error::Capture)? {
+            // A numeric output (one object) is read once: into a scratch folder for its
+            // recorded copy, hashed on the way.
+            let copied = if *numeric && !url.prefix {
+                match object::download_to_scratch(&url, None, None, progress) {
+                    Ok(copied) => Some(copied),
+                    Err(object::Unavailable::Absent(_)) => None,
+                    Err(e) => return fail(format!("{url}: {e}")),
+                }
+            } else {
+                None
+            };
+            let captured = match &copied {
+                Some((_, _, fetched)) => Some(object::Captured {
+                    artifact: Artifact::File,
+                    sha256: fetched.sha256.clone(),
+                    size: fetched.size,
+                    remote: crate::manifest::Remote {
+                        pins: vec![fetched.pin.clone()],
+                    },
+                }),
+                None => object::capture(&url, progress).map_err(Error::Capture)?,
+            };
+            let output = match captured {
                 Some(captured) => {
                     if before.as_deref() == Some(captured.sha256.as_str()) {
                         warnings.push(unchanged(relative));
@@ -867,19 +889,10 @@ fn record_outputs(
             if output.artifact.is_directory() {
                 return fail(numeric_directory_message(relative));
             }
-            // The recorded copy is made from exactly the version that was hashed.
-            let version = output
-                .remote
-                .as_ref()
-                .and_then(|r| r.pins.first())
-                .and_then(|p| p.version.clone());
-            let (dir, copy, _) = object::download_to_scratch(
-                &url,
-                version.as_deref(),
-                output.sha256.as_deref(),
-                progress,
-            )
-            .map_err(|e| Error::Capture(format!("{url}: {e}")))?;
+            // The recorded copy is exactly the bytes that were hashed.
+            let Some((dir, copy, _)) = copied else {
+                return fail(format!("{url}: the object changed while it was being read"));
+            };
             _scratch = Some(dir);
             (output, copy)
         } else {
