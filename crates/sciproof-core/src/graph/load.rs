@@ -166,11 +166,26 @@ fn describe(v: &Value) -> String {
     }
 }
 
+/// One claim of a document as read: the claim when it is sound, and what was wrong or dropped.
+#[derive(Default)]
+struct ClaimRead {
+    claim: Option<Claim>,
+    problems: Vec<String>,
+    warnings: Vec<String>,
+}
+
+/// Reads `claims[at]` (run on the reader's worker threads: it needs nothing but the value).
+fn claim_read(value: Value, at: usize) -> ClaimRead {
+    let mut read = ClaimRead::default();
+    read.claim = claim_from(value, at, &mut read.problems, &mut read.warnings);
+    read
+}
+
 fn claim_from(
     value: Value,
     at: usize,
     problems: &mut Vec<String>,
-    notes: &mut LoadNotes,
+    warnings: &mut Vec<String>,
 ) -> Option<Claim> {
     let place = format!("claims[{at}]");
     let Value::Object(object) = value else {
@@ -182,7 +197,7 @@ fn claim_from(
     };
     for (key, _) in object.iter() {
         if !CLAIM_KEYS.contains(&key) {
-            notes.warnings.push(format!(
+            warnings.push(format!(
                 "{place}: unknown key {} dropped",
                 crate::pyfmt::str_repr(key)
             ));
@@ -232,6 +247,29 @@ fn claim_from(
     Some(claim)
 }
 
+/// The positions of `claim`'s dependencies in `index` (itself and repeats left out), or the
+/// ones `index` does not hold.
+fn resolve<'c>(claim: &'c Claim, index: &super::index::IdIndex) -> Result<Vec<u32>, Vec<&'c str>> {
+    let mut d = Vec::with_capacity(claim.depends_on.len());
+    let mut missing = Vec::new();
+    for dep in &claim.depends_on {
+        match index.get(dep) {
+            Some(p) if dep != &claim.id => {
+                if !d.contains(&p) {
+                    d.push(p)
+                }
+            }
+            Some(_) => {}
+            None => missing.push(dep.as_str()),
+        }
+    }
+    if missing.is_empty() {
+        Ok(d)
+    } else {
+        Err(missing)
+    }
+}
+
 impl ClaimGraph {
     /// Reads a document (spec §2.7), checking all of it.
     ///
@@ -263,12 +301,18 @@ impl ClaimGraph {
         let mut claims: Vec<Claim> = Vec::with_capacity(usize::try_from(size / 300).unwrap_or(0));
         let mut index = super::index::IdIndex::default();
         let mut first_at: Vec<usize> = Vec::new();
+        // Dependencies are resolved as claims arrive (while the reader's workers parse the next
+        // ones); a claim that names one not read yet is resolved again at the end.
+        let mut deps: Vec<Vec<u32>> = Vec::with_capacity(claims.capacity());
+        let mut unresolved: Vec<usize> = Vec::new();
         let mut at = 0usize;
-        let mut hook = |value: Value| -> Result<(), String> {
+        let mut hook = |read: ClaimRead| -> Result<(), String> {
             if problems.len() > 1000 {
                 return Ok(());
             }
-            if let Some(claim) = claim_from(value, at, &mut problems, &mut notes) {
+            problems.extend(read.problems);
+            notes.warnings.extend(read.warnings);
+            if let Some(claim) = read.claim {
                 match index.insert_new(&claim.id, claims.len() as u32) {
                     Err(first) => problems.push(format!(
                         "claims[{at}]: id {} repeats claims[{}] (an ID must appear once)",
@@ -276,6 +320,13 @@ impl ClaimGraph {
                     )),
                     Ok(()) => {
                         first_at.push(at);
+                        match resolve(&claim, &index) {
+                            Ok(d) => deps.push(d),
+                            Err(_) => {
+                                unresolved.push(claims.len());
+                                deps.push(Vec::new());
+                            }
+                        }
                         claims.push(claim);
                     }
                 }
@@ -283,8 +334,9 @@ impl ClaimGraph {
             at += 1;
             Ok(())
         };
-        let document = crate::json::stream::parse_reader(reader, "claims", &mut hook)
-            .map_err(|e| GraphError::Json(e.to_string()))?;
+        let document =
+            crate::json::stream::parse_reader_mapped(reader, "claims", &claim_read, &mut hook)
+                .map_err(|e| GraphError::Json(e.to_string()))?;
         drop(first_at);
         let Value::Object(top) = document else {
             return Err(GraphError::Invalid(vec![format!(
@@ -360,24 +412,16 @@ impl ClaimGraph {
                 ));
             }
         }
-        let mut deps: Vec<Vec<u32>> = Vec::with_capacity(claims.len());
-        for c in &claims {
-            let mut d = Vec::with_capacity(c.depends_on.len());
-            for dep in &c.depends_on {
-                match index.get(dep) {
-                    Some(p) if dep != &c.id => {
-                        if !d.contains(&p) {
-                            d.push(p)
-                        }
-                    }
-                    Some(_) => {}
-                    None => problems.push(format!(
+        for &i in &unresolved {
+            match resolve(&claims[i], &index) {
+                Ok(d) => deps[i] = d,
+                Err(missing) => problems.extend(missing.into_iter().map(|dep| {
+                    format!(
                         "claim '{}' depends on '{dep}', which is not in this graph",
-                        c.id
-                    )),
-                }
+                        claims[i].id
+                    )
+                })),
             }
-            deps.push(d);
         }
         if !problems.is_empty() {
             if problems.len() > 1000 {
@@ -386,12 +430,18 @@ impl ClaimGraph {
             }
             return Err(GraphError::Invalid(problems));
         }
-        let pass = match super::query::passes(&deps) {
-            Ok(p) => p,
-            Err(left) => {
-                let mut ids: Vec<&str> = left.iter().map(|&i| claims[i].id.as_str()).collect();
-                ids.sort_unstable();
-                return Err(GraphError::Cycle(ids.join(", ")));
+        // Every dependency resolved on arrival points to an earlier claim: then the document is
+        // in topological order and every claim is in the first pass.
+        let pass = if unresolved.is_empty() {
+            None
+        } else {
+            match super::query::passes(&deps) {
+                Ok(p) => Some(p).filter(|p| p.iter().any(|&p| p != 1)),
+                Err(left) => {
+                    let mut ids: Vec<&str> = left.iter().map(|&i| claims[i].id.as_str()).collect();
+                    ids.sort_unstable();
+                    return Err(GraphError::Cycle(ids.join(", ")));
+                }
             }
         };
         let mut graph = ClaimGraph {
@@ -412,13 +462,13 @@ impl ClaimGraph {
                 c.depends_on = kept;
             }
         }
-        if pass.iter().all(|&p| p == 1) {
+        let Some(pass) = pass else {
             // Already in topological order (every document we write is): no copy.
             graph.claims = claims;
             graph.index = index;
             graph.deps = deps;
             return Ok((graph, notes));
-        }
+        };
         let mut order: Vec<usize> = (0..claims.len()).collect();
         order.sort_by_key(|&i| (pass[i], i));
         let mut slots: Vec<Option<Claim>> = claims.into_iter().map(Some).collect();
@@ -480,5 +530,93 @@ impl ClaimGraph {
         });
         progress.finish();
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::document::Form;
+
+    /// The claims of a document of `n` claims, claim `i` depending on claim `i - 1`.
+    fn chain(n: usize) -> (Vec<String>, Vec<Value>) {
+        let mut g = ClaimGraph::new(None);
+        let mut ids: Vec<String> = Vec::new();
+        for i in 0..n {
+            let mut c = Claim::new(String::new(), format!("claim {i}"));
+            c.depends_on = ids.last().cloned().into_iter().collect();
+            c.id = c.content_id();
+            ids.push(c.id.clone());
+            g.add(c).unwrap();
+        }
+        let form = Form {
+            pretty: false,
+            stable: false,
+        };
+        let Ok(Value::Object(mut top)) = crate::json::parse(&g.to_json(form)) else {
+            panic!()
+        };
+        let Some(Value::Array(claims)) = top.remove("claims") else {
+            panic!()
+        };
+        (ids, claims)
+    }
+
+    fn set_deps(claim: &mut Value, deps: &[&str]) {
+        let Value::Object(o) = claim else { panic!() };
+        o.insert(
+            "depends_on",
+            Value::Array(deps.iter().map(|d| (*d).into()).collect()),
+        );
+    }
+
+    fn load(claims: &[Value]) -> Result<ClaimGraph, GraphError> {
+        let doc = Object::new()
+            .with("claims", Value::Array(claims.to_vec()))
+            .with("kind", DOCUMENT_KIND);
+        ClaimGraph::from_json(&crate::json::to_string_pretty(&doc.into())).map(|(g, _)| g)
+    }
+
+    #[test]
+    fn dependencies_named_before_or_after_their_claims() {
+        let (ids, mut doc) = chain(300);
+        // In order: kept as written.
+        let g = load(&doc).unwrap();
+        let order: Vec<&str> = g.claims().iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(order, ids);
+        // Reversed: every dependency is named before its claim; placed in pass order again.
+        doc.reverse();
+        let g = load(&doc).unwrap();
+        let order: Vec<&str> = g.claims().iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(order, ids);
+        assert_eq!(g.deps[299], vec![298]);
+        // A self-reference and a repeat are dropped, in a claim read before its dependency.
+        let last = ids[299].clone();
+        set_deps(&mut doc[0], &[&last, &ids[298], &ids[298]]);
+        let g = load(&doc).unwrap();
+        assert_eq!(g.get(&last).unwrap().depends_on, vec![ids[298].clone()]);
+        // Missing dependencies are listed in claim order, after the claims' own problems (a
+        // claim with a problem is not in the graph, so the one depending on it names it too).
+        set_deps(&mut doc[0], &["clm_0000000000000001"]);
+        set_deps(&mut doc[5], &["clm_0000000000000002"]);
+        let Value::Object(o) = &mut doc[7] else {
+            panic!()
+        };
+        o.insert("tags", 3i64);
+        let Err(GraphError::Invalid(problems)) = load(&doc) else {
+            panic!()
+        };
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert!(problems[0].starts_with("claims[7].tags"), "{problems:?}");
+        assert!(problems[1].contains(&format!("'{last}' depends on 'clm_0000000000000001'")));
+        assert!(problems[2].contains("depends on 'clm_0000000000000002'"));
+        assert!(problems[3].contains(&format!("depends on '{}'", ids[292])));
+        // A cycle through a claim read before its dependency.
+        let (ids, mut doc) = chain(5);
+        set_deps(&mut doc[1], &[&ids[0], &ids[3]]);
+        let Err(GraphError::Cycle(cycle)) = load(&doc) else {
+            panic!()
+        };
+        assert_eq!(cycle.split(", ").count(), 4, "{cycle}");
     }
 }
