@@ -77,6 +77,12 @@ pub trait Recipe: Sync {
         true
     }
 
+    /// Whether its re-checks use what the pass shares ([`Context::runs`]): then they run one
+    /// after another in claim order; all others run on every core.
+    fn shares_context(&self) -> bool {
+        false
+    }
+
     /// Re-checks the claim whose recipe is `check` (never executes anything).
     fn recheck(&self, check: &Object, context: &mut Context) -> Recheck;
 }
@@ -222,24 +228,66 @@ impl crate::render::Stream for Reverification {
     }
 }
 
-/// Runs the recipe of one claim.
-fn recheck(check: Option<&Object>, context: &mut Context) -> Recheck {
+/// Runs the recipe of one claim; with `alone`, only a recipe that does not share the pass's
+/// context (`None` for the others, which must run in order with the shared one).
+fn recheck(check: Option<&Object>, context: &mut Context, alone: bool) -> Option<Recheck> {
     let Some(check) = check.filter(|c| !c.is_empty()) else {
-        return Recheck::new(
+        return Some(Recheck::new(
             Outcome::Skipped,
             "none",
             "no re-verification recipe recorded".into(),
-        );
+        ));
     };
     let kind = crate::pyfmt::py_str(Some(check.get("kind").unwrap_or(&"".into())));
     match recipe(&kind) {
-        Some(r) => r.recheck(check, context),
-        None => Recheck::new(
+        Some(r) if alone && r.shares_context() => None,
+        Some(r) => Some(r.recheck(check, context)),
+        None => Some(Recheck::new(
             Outcome::Skipped,
             &kind,
             format!("unknown check kind {}", crate::pyfmt::str_repr(&kind)),
-        ),
+        )),
     }
+}
+
+/// How many claims are re-checked on every core at a time before their outcomes are handed
+/// on in order.
+const CHUNK: usize = 4096;
+
+/// A re-check decided ahead of its turn, with its audit entry (none when `skipped`).
+type Decided = (Recheck, Option<crate::json::Compact>);
+
+/// The re-checks of `claims` whose recipes stand alone, on every core; `None` for the others.
+fn standalone(claims: &[super::Claim], options: &VerifyOptions) -> Vec<Option<Decided>> {
+    use rayon::prelude::*;
+    claims
+        .par_iter()
+        .map(|c| {
+            let check = c.check.as_ref().map(|c| c.object());
+            let mut own = Context {
+                options,
+                runs: sciproof::Runs::default(),
+            };
+            let result = recheck(check.as_ref(), &mut own, true)?;
+            let entry = audit_entry(&result, options);
+            Some((result, entry))
+        })
+        .collect()
+}
+
+/// The audit entry a re-check appends (`at`, `checker`, `outcome`, `kind`, `detail`), none
+/// for `skipped`.
+fn audit_entry(result: &Recheck, options: &VerifyOptions) -> Option<crate::json::Compact> {
+    if result.outcome == Outcome::Skipped {
+        return None;
+    }
+    let mut entry = Object::with_capacity(5);
+    entry.insert("at", options.checked_at.as_str());
+    entry.insert("checker", "sciproof");
+    entry.insert("outcome", result.outcome.as_str());
+    entry.insert("kind", result.kind.as_str());
+    entry.insert("detail", result.detail.as_str());
+    Some(entry.into())
 }
 
 impl ClaimGraph {
@@ -281,33 +329,50 @@ impl ClaimGraph {
             self.claims.len() as u64,
             crate::progress::Unit::Claims,
         );
-        for i in 0..self.claims.len() {
-            let check = self.claims[i].check.as_ref().map(|c| c.object());
-            let result = recheck(check.as_ref(), &mut context);
-            let claim = &mut self.claims[i];
-            if result.outcome != Outcome::Skipped {
-                let mut entry = Object::with_capacity(5);
-                entry.insert("at", options.checked_at.as_str());
-                entry.insert("checker", "sciproof");
-                entry.insert("outcome", result.outcome.as_str());
-                entry.insert("kind", result.kind.as_str());
-                entry.insert("detail", result.detail.as_str());
-                claim.audit.reserve_exact(1);
-                claim.audit.push(entry.into());
-                if result.outcome == Outcome::Failed && options.mark_refuted {
-                    claim.status = super::claim::REFUTED.into();
+        // Claims are taken a chunk at a time: while this thread hands on the outcomes of one
+        // chunk in claim order, the next chunk's recipes that stand alone are re-checked on
+        // every core.
+        let n = self.claims.len();
+        let mut ready = standalone(&self.claims[..n.min(CHUNK)], options);
+        let mut start = 0;
+        while start < n {
+            let end = (start + CHUNK).min(n);
+            let (current, rest) = self.claims[start..].split_at_mut(end - start);
+            let following = &rest[..rest.len().min(CHUNK)];
+            let decided = std::mem::take(&mut ready);
+            ready = std::thread::scope(|scope| {
+                let next =
+                    (!following.is_empty()).then(|| scope.spawn(|| standalone(following, options)));
+                for (k, (claim, early)) in current.iter_mut().zip(decided).enumerate() {
+                    let (result, entry) = early.unwrap_or_else(|| {
+                        let check = claim.check.as_ref().map(|c| c.object());
+                        let result = recheck(check.as_ref(), &mut context, false)
+                            .expect("every recipe runs with the shared context");
+                        let entry = audit_entry(&result, options);
+                        (result, entry)
+                    });
+                    if let Some(entry) = entry {
+                        claim.audit.reserve_exact(1);
+                        claim.audit.push(entry);
+                        if result.outcome == Outcome::Failed && options.mark_refuted {
+                            claim.status = super::claim::REFUTED.into();
+                        }
+                    }
+                    summary.add(result.outcome);
+                    on_outcome(&RecheckOutcome {
+                        claim_id: claim.id.clone(),
+                        outcome: result.outcome,
+                        kind: result.kind,
+                        detail: result.detail,
+                    });
+                    if (start + k) % 1024 == 1023 {
+                        progress.advance(1024);
+                    }
                 }
-            }
-            summary.add(result.outcome);
-            on_outcome(&RecheckOutcome {
-                claim_id: claim.id.clone(),
-                outcome: result.outcome,
-                kind: result.kind,
-                detail: result.detail,
+                next.map(|h| h.join().expect("a re-check does not panic"))
+                    .unwrap_or_default()
             });
-            if i % 1024 == 1023 {
-                progress.advance(1024);
-            }
+            start = end;
         }
         progress.finish();
         summary
@@ -331,6 +396,63 @@ mod tests {
                 "coefficients",
                 Value::Array(coefficients.iter().map(|c| Value::from(*c)).collect()),
             )
+    }
+
+    #[test]
+    fn outcomes_in_claim_order_across_chunks_and_shared_recipes() {
+        // More claims than two chunks; recipes that stand alone (true and false relations,
+        // unknown kinds, none) between ones that share the pass's context (a manifest that
+        // does not exist): every outcome belongs to its claim, in claim order.
+        let mut g = ClaimGraph::new(None);
+        let mut expected = Vec::new();
+        for i in 0..(2 * CHUNK + 300) {
+            let check = match i % 5 {
+                0 => Some(relation([2, -1])),
+                1 => Some(relation([1, 1])),
+                2 => Some(Object::new().with("kind", "unheard_of")),
+                3 => Some(
+                    Object::new()
+                        .with("kind", "sciproof_manifest")
+                        .with("manifest", format!("missing-{}.json", i % 3))
+                        .with("sha256", "0".repeat(64)),
+                ),
+                _ => None,
+            };
+            let outcome = ["numeric_ok", "failed", "skipped", "inconclusive", "skipped"][i % 5];
+            let id = g
+                .record(Record {
+                    statement: format!("claim {i}"),
+                    check,
+                    ..Record::default()
+                })
+                .unwrap()
+                .id
+                .clone();
+            expected.push((id, outcome));
+        }
+        let options = VerifyOptions {
+            tolerance: 1e-8,
+            samples: expression::DEFAULT_SAMPLES.to_vec(),
+            mark_refuted: true,
+            checked_at: "2026-11-30T00:00:00+00:00".into(),
+            base: std::env::temp_dir().join("sciproof-no-such-folder"),
+        };
+        let report = g.verify(&options, &crate::progress::NoProgress);
+        let seen: Vec<(String, &str)> = report
+            .outcomes
+            .iter()
+            .map(|o| (o.claim_id.clone(), o.outcome.as_str()))
+            .collect();
+        assert!(seen == expected, "outcomes out of claim order");
+        for (c, (_, outcome)) in g.claims().iter().zip(&expected) {
+            assert_eq!(
+                c.audit.len(),
+                usize::from(*outcome != "skipped"),
+                "{}",
+                c.id
+            );
+            assert_eq!(c.status == "refuted", *outcome == "failed", "{}", c.id);
+        }
     }
 
     #[test]

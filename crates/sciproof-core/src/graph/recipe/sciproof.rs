@@ -37,6 +37,9 @@ impl super::Recipe for ClaimRecipe {
     fn kind(&self) -> &'static str {
         CLAIM
     }
+    fn shares_context(&self) -> bool {
+        true
+    }
     fn recheck(&self, check: &Object, context: &mut super::Context) -> Recheck {
         recheck_claim(check, &context.options.base, &mut context.runs)
     }
@@ -48,6 +51,9 @@ pub struct ManifestRecipe;
 impl super::Recipe for ManifestRecipe {
     fn kind(&self) -> &'static str {
         MANIFEST
+    }
+    fn shares_context(&self) -> bool {
+        true
     }
     fn recheck(&self, check: &Object, context: &mut super::Context) -> Recheck {
         recheck_manifest(check, &context.options.base, &mut context.runs)
