@@ -2,7 +2,8 @@
 //! the true value of the expression at the point.
 //!
 //! Two arithmetics share one evaluator: [`High`], astro-float numbers at 128, 256 or 512 bits
-//! (correctly rounded), which is what may refute a claim; and [`Double`], f64 with the error
+//! (correctly rounded arithmetic and functions, except `ln` and `exp`, which come from
+//! [`super::elementary`] within half the bound assumed below), which is what may refute a claim; and [`Double`], f64 with the error
 //! bounds of the platform's math library, a cheap first look that only ever clears a point
 //! that already passed in f64. Radii are f64 upper bounds, rounded up with a safety factor.
 //! Every operation adds its own rounding error (four units in the last place for arithmetic;
@@ -129,10 +130,10 @@ impl Arith for High {
             Func::Tanh => x.tanh(p, RM, cc),
             Func::Asinh => x.asinh(p, RM, cc),
             Func::Abs => x.abs(),
-            Func::Exp => x.exp(p, RM, cc),
+            Func::Exp => super::elementary::exp(x, p, cc),
             Func::Sinh => x.sinh(p, RM, cc),
             Func::Cosh => x.cosh(p, RM, cc),
-            Func::Log => x.ln(p, RM, cc),
+            Func::Log => super::elementary::ln(x, p, cc),
             Func::Sqrt => x.sqrt(p, RM),
             Func::Asin => x.asin(p, RM, cc),
             Func::Acos => x.acos(p, RM, cc),
@@ -142,6 +143,13 @@ impl Arith for High {
         }
     }
     fn approx(x: &BigFloat) -> f64 {
+        High::approx_of(x)
+    }
+}
+
+impl High {
+    /// `x` as an f64 (within a relative 1e-15).
+    pub fn approx_of(x: &BigFloat) -> f64 {
         if x.is_zero() {
             return 0.0;
         }

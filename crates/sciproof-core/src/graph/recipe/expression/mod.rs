@@ -25,6 +25,7 @@
 pub mod ball;
 pub mod canon;
 pub mod diff;
+pub mod elementary;
 pub mod eval;
 pub mod expr;
 pub mod integrate;
