@@ -274,7 +274,7 @@ impl Parser<'_, '_> {
             if repeated {
                 return Err(p.repeated_key(&key, key_pos));
             }
-            object.push_unchecked(std::mem::take(&mut key), value);
+            object.push_unchecked(&key, value);
             Ok(())
         })?;
         Ok(Value::Object(object))

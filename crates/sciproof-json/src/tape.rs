@@ -341,7 +341,7 @@ impl<'t> Item<'t> {
             Kind::Object => {
                 let mut o = super::Object::with_capacity(self.len());
                 for (k, v) in self.members() {
-                    o.push_unchecked(k.into_owned(), v.to_value());
+                    o.push_unchecked(&k, v.to_value());
                 }
                 Value::Object(o)
             }

@@ -225,11 +225,13 @@ fn to_f64(x: &BigRational) -> f64 {
     })
 }
 
-/// `list(check[key])` with the reference's errors (`KeyError: 'constants'`).
-fn as_list(check: &Object, key: &str) -> Result<Vec<Value>, String> {
+/// `list(check[key])` with the reference's errors (`KeyError: 'constants'`); a list is
+/// borrowed.
+fn as_list<'c>(check: &'c Object, key: &str) -> Result<std::borrow::Cow<'c, [Value]>, String> {
+    use std::borrow::Cow;
     match check.get(key) {
         None => Err(format!("KeyError: {}", str_repr(key))),
-        Some(Value::Array(items)) => Ok(items.clone()),
+        Some(Value::Array(items)) => Ok(Cow::Borrowed(items)),
         Some(Value::String(s)) => Ok(s.chars().map(|c| Value::String(c.to_string())).collect()),
         Some(Value::Object(o)) => Ok(o.iter().map(|(k, _)| Value::from(k)).collect()),
         Some(v) => Err(format!(
@@ -326,25 +328,33 @@ fn decimal(raw: &str) -> Result<(BigRational, BigRational), String> {
 fn decimal_parts(raw: &str) -> Result<(BigInt, i64, bool), String> {
     // Python's Decimal() drops every underscore once the whitespace is trimmed (`1__0`,
     // `_1`, `1_` and `1e1_0` are all read).
-    let text: String = raw
-        .trim_matches(is_py_space)
-        .chars()
-        .filter(|&c| c != '_')
-        .collect();
-    let text = text.as_str();
+    let trimmed = raw.trim_matches(is_py_space);
+    let text: std::borrow::Cow<str> = if trimmed.contains('_') {
+        trimmed
+            .chars()
+            .filter(|&c| c != '_')
+            .collect::<String>()
+            .into()
+    } else {
+        trimmed.into()
+    };
+    let text = &*text;
     let bad = || format!("not a decimal numeral: {}", str_repr(raw));
     let (negative, body) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text.strip_prefix('+').unwrap_or(text)),
     };
-    let lower = body.to_ascii_lowercase();
-    if ["inf", "infinity", "nan", "snan"].contains(&lower.as_str())
-        || ((lower.starts_with("nan") || lower.starts_with("snan"))
-            && lower.trim_start_matches('s')[3..]
-                .chars()
-                .all(|c| c.is_ascii_digit()))
-    {
-        return Err(format!("not a finite constant: {}", str_repr(raw)));
+    // Infinities and NaNs start with a letter; a numeral never does.
+    if body.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        let lower = body.to_ascii_lowercase();
+        if ["inf", "infinity", "nan", "snan"].contains(&lower.as_str())
+            || ((lower.starts_with("nan") || lower.starts_with("snan"))
+                && lower.trim_start_matches('s')[3..]
+                    .chars()
+                    .all(|c| c.is_ascii_digit()))
+        {
+            return Err(format!("not a finite constant: {}", str_repr(raw)));
+        }
     }
     let (mantissa, exponent) = match body.find(['e', 'E']) {
         Some(i) => (&body[..i], Some(&body[i + 1..])),
@@ -357,7 +367,7 @@ fn decimal_parts(raw: &str) -> Result<(BigInt, i64, bool), String> {
     let int_digits = digits(int_part).ok_or_else(bad)?;
     let frac_digits = match frac_part {
         Some(f) => digits(f).ok_or_else(bad)?,
-        None => String::new(),
+        None => "".into(),
     };
     if int_digits.is_empty() && frac_digits.is_empty() {
         return Err(bad());
@@ -392,10 +402,14 @@ fn decimal_parts(raw: &str) -> Result<(BigInt, i64, bool), String> {
 }
 
 /// ASCII digits of a digit run of Unicode decimal digits; `None` if anything else is there.
-fn digits(run: &str) -> Option<String> {
+fn digits(run: &str) -> Option<std::borrow::Cow<'_, str>> {
+    if run.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(run.into());
+    }
     run.chars()
         .map(|c| unicode_decimal(c).and_then(|d| char::from_digit(d, 10)))
-        .collect()
+        .collect::<Option<String>>()
+        .map(Into::into)
 }
 
 #[cfg(test)]
