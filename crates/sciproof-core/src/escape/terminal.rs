@@ -57,6 +57,14 @@ pub fn safe_text(value: &str, limit: usize) -> String {
     out
 }
 
+/// Whether `text` is printable ASCII and line breaks only, which holds nothing of
+/// [`is_unsafe`]: checked a byte at a time, several times faster than decoding characters (a
+/// million-claim report is hundreds of megabytes of such text).
+fn plain(text: &str) -> bool {
+    text.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || b == b'\n')
+}
+
 /// [`safe_text`] with the default limit of 500 characters.
 pub fn safe(value: &str) -> String {
     safe_text(value, 500)
@@ -67,7 +75,7 @@ pub fn safe(value: &str) -> String {
 /// same character: the parsed value is unchanged, and what a terminal shows is inert.
 pub fn json_inert(json: &str) -> Cow<'_, str> {
     let escaped = |c: char| is_unsafe(c) && !matches!(c, '\n' | '\r' | '\t');
-    if !json.chars().any(escaped) {
+    if plain(json) || !json.chars().any(escaped) {
         return Cow::Borrowed(json);
     }
     let mut out = String::with_capacity(json.len() + 16);
@@ -87,7 +95,7 @@ pub fn json_inert(json: &str) -> Cow<'_, str> {
 /// passes all of its output through this too, so a renderer that forgot a field still cannot
 /// emit a byte a terminal obeys. JSON stays valid and means the same (see [`json_inert`]).
 pub fn terminal_guard(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(|c| c != '\n' && is_unsafe(c)) {
+    if plain(text) || !text.chars().any(|c| c != '\n' && is_unsafe(c)) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
@@ -104,6 +112,17 @@ pub fn terminal_guard(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_ascii_is_never_unsafe() {
+        for b in 0u8..0x80 {
+            let c = char::from(b);
+            assert_eq!(plain(&c.to_string()), c == '\n' || !is_unsafe(c), "{b:#x}");
+        }
+        assert!(matches!(terminal_guard("ok\nfine"), Cow::Borrowed(_)));
+        assert_eq!(terminal_guard("a\u{1b}b"), "a\\u001bb");
+        assert_eq!(terminal_guard("é\u{202e}"), "é\\u202e");
+    }
 
     #[test]
     fn control_characters_and_escape_sequences_are_neutralised() {
