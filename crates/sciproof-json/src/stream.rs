@@ -135,6 +135,19 @@ pub fn parse_reader_mapped<T: Send>(
     map: &(dyn Fn(Value, usize) -> T + Sync),
     on_item: &mut dyn FnMut(T) -> Result<(), String>,
 ) -> Result<Value, JsonError> {
+    parse_reader_batched(reader, key, BATCH_BYTES, map, on_item)
+}
+
+/// [`parse_reader_mapped`] handing the workers batches of about `batch_bytes` (for tests and
+/// fuzzing, which need many batches from small documents).
+#[doc(hidden)]
+pub fn parse_reader_batched<T: Send>(
+    reader: impl Read,
+    key: &str,
+    batch_bytes: usize,
+    map: &(dyn Fn(Value, usize) -> T + Sync),
+    on_item: &mut dyn FnMut(T) -> Result<(), String>,
+) -> Result<Value, JsonError> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     if workers < 2 {
         let mut index = 0;
@@ -148,9 +161,10 @@ pub fn parse_reader_mapped<T: Send>(
     let (done, results) = std::sync::mpsc::channel::<Mapped<T>>();
     let stop = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
+        let mut threads = Vec::with_capacity(workers);
         for _ in 0..workers {
             let (queue, done, stop) = (&queue, done.clone(), &stop);
-            scope.spawn(move || {
+            threads.push(scope.spawn(move || {
                 loop {
                     let next = queue.lock().map(|q| q.recv());
                     let Ok(Ok(batch)) = next else { break };
@@ -161,7 +175,7 @@ pub fn parse_reader_mapped<T: Send>(
                         break;
                     }
                 }
-            });
+            }));
         }
         drop(done);
         let mut ordered = InOrder {
@@ -183,7 +197,7 @@ pub fn parse_reader_mapped<T: Send>(
         let outcome = cut(reader, key, &mut item, &mut |item, start| {
             count += 1;
             batch.cuts.push((item.len(), start));
-            if item.len() >= BATCH_BYTES {
+            if item.len() >= batch_bytes {
                 sent += 1;
                 let next = Batch {
                     seq: sent + 1,
@@ -208,6 +222,13 @@ pub fn parse_reader_mapped<T: Send>(
         drop(work);
         let outcome = ordered.until(sent).and(outcome);
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        // Joined here, not only waited for by the scope: a joined thread has also finished
+        // its exit (its thread-local data freed), so nothing of a read outlives it.
+        for thread in threads {
+            if let Err(panic) = thread.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
         outcome
     })
 }
@@ -377,6 +398,11 @@ fn cut(
                         }
                         i = j + 1;
                         continue;
+                    }
+                    if b == b'}' && depth == 2 {
+                        // A brace after a scalar item (`[1}`): nothing it could close.
+                        let at = lines.at(buf, base, base + j);
+                        return Err(error("Expecting ',' delimiter".into(), &at));
                     }
                     item.extend_from_slice(&buf[i..=j]);
                     match b {
@@ -613,6 +639,7 @@ mod tests {
             Some(1999),
         );
         both_ways("{\"claims\": []}", None);
+        both_ways("{\"claims\": [1, 2}}}]}", None);
         both_ways("{\"claims\": [1, 2, 3]}", Some(0));
     }
 
@@ -628,5 +655,13 @@ mod tests {
                 .contains("claims")
         );
         assert!(run("[1, 2").is_err());
+        // A brace after a scalar item closes nothing: refused where it stands, as the
+        // whole-text reader refuses it.
+        let e = run("{\"claims\": [1, 2}}}]}").unwrap_err();
+        let whole = crate::parse("{\"claims\": [1, 2}}}]}").unwrap_err();
+        assert_eq!(
+            (e.message.as_str(), e.column),
+            (whole.message.as_str(), whole.column)
+        );
     }
 }

@@ -125,7 +125,7 @@ impl ClaimGraph {
         };
         let (done, finished) = std::sync::mpsc::sync_channel::<Vec<String>>(2);
         std::thread::scope(|scope| {
-            scope.spawn(move || {
+            let writer = scope.spawn(move || {
                 for (w, window) in order.chunks(PIECE * PIECES).enumerate() {
                     let pieces = window
                         .par_chunks(PIECE)
@@ -141,6 +141,10 @@ impl ClaimGraph {
                 for p in pieces {
                     sink(&p);
                 }
+            }
+            // Joined, so that the thread has exited (not only finished its work) on return.
+            if let Err(panic) = writer.join() {
+                std::panic::resume_unwind(panic);
             }
         });
     }
