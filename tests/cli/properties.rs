@@ -145,7 +145,7 @@ proptest! {
                 recorded_at: Some(format!("2026-01-01T{hour:02}:00:00+00:00")),
                 ..Default::default()
             };
-            let id = graph.conjecture(record, "e").unwrap().id.clone();
+            let id = graph.conjecture(record, "e").unwrap().id.to_string();
             ids.push(id);
         }
         let text = graph.to_json(sciproof_core::graph::Form { pretty: true, stable: false });

@@ -2,6 +2,10 @@
 
 use crate::json::{Compact, Value};
 
+/// A claim ID (`clm_` and 16 hex digits): kept inline (up to 23 bytes need no allocation), as
+/// each claim holds its own and those of its dependencies (four per claim in a typical graph).
+pub type ClaimId = smol_str::SmolStr;
+
 /// `exactly_verified`: the kernel proved the symbolic residual zero.
 pub const EXACTLY_VERIFIED: &str = "exactly_verified";
 /// `lean_checked`: an external Lean 4 run checked the claim.
@@ -95,7 +99,7 @@ pub fn badge(status: &str) -> Option<&'static str> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Claim {
     /// `clm_` + 16 hex digits, from statement, hypotheses and method ([`super::claim_id`]).
-    pub id: String,
+    pub id: ClaimId,
     /// The normalised statement.
     pub statement: String,
     /// `text`, `expr`, `relation` or a caller's word.
@@ -119,7 +123,7 @@ pub struct Claim {
     /// Its format (`lean4`).
     pub certificate_format: Option<String>,
     /// Direct dependencies: IDs of claims already in the graph, no repeats, no self-edge.
-    pub depends_on: Vec<String>,
+    pub depends_on: Vec<ClaimId>,
     /// The re-verification recipe (`kind` plus its fields); never an empty object.
     pub check: Option<Compact>,
     /// Where the claim came from.
@@ -140,7 +144,7 @@ impl Claim {
     /// A claim with every field at the reference's load default, except the given ones.
     pub fn new(id: String, statement: String) -> Claim {
         Claim {
-            id,
+            id: id.into(),
             statement,
             kind: "expr".into(),
             latex: None,

@@ -41,11 +41,11 @@ pub fn diff(old: &ClaimGraph, new: &ClaimGraph) -> GraphDiff {
     let mut out = GraphDiff::default();
     for c in new.claims() {
         match old.get(&c.id) {
-            None => out.added.push(c.id.clone()),
+            None => out.added.push(c.id.to_string()),
             Some(before) => {
                 if before.status != c.status {
                     out.status_changed.push(StatusChange {
-                        id: c.id.clone(),
+                        id: c.id.to_string(),
                         old: before.status.clone(),
                         new: c.status.clone(),
                     });
@@ -55,7 +55,7 @@ pub fn diff(old: &ClaimGraph, new: &ClaimGraph) -> GraphDiff {
                 a.sort();
                 b.sort();
                 if a != b {
-                    out.edges_changed.push(c.id.clone());
+                    out.edges_changed.push(c.id.to_string());
                 }
             }
         }
@@ -64,7 +64,7 @@ pub fn diff(old: &ClaimGraph, new: &ClaimGraph) -> GraphDiff {
         .claims()
         .iter()
         .filter(|c| !new.contains(&c.id))
-        .map(|c| c.id.clone())
+        .map(|c| c.id.to_string())
         .collect();
     out
 }

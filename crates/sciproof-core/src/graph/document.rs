@@ -222,8 +222,11 @@ fn write_opt(out: &mut String, value: &Option<String>) {
     }
 }
 
-fn write_list(out: &mut String, items: &[String], indent: Option<usize>) {
-    let values: Vec<Value> = items.iter().map(|s| Value::String(s.clone())).collect();
+fn write_list(out: &mut String, items: &[impl AsRef<str>], indent: Option<usize>) {
+    let values: Vec<Value> = items
+        .iter()
+        .map(|s| Value::String(s.as_ref().to_string()))
+        .collect();
     write_value(out, &Value::Array(values), indent, Style::SORTED_RAW);
 }
 
@@ -343,11 +346,11 @@ mod tests {
         // More claims than one window of pieces, with dependencies: the text must be exactly
         // what the generic writer makes of the same value, pretty and compact.
         let mut g = ClaimGraph::new(Some("pieces".into()));
-        let mut ids: Vec<String> = Vec::new();
+        let mut ids: Vec<crate::graph::claim::ClaimId> = Vec::new();
         for i in 0..9000 {
             let mut c = Claim::new(String::new(), format!("claim {i}"));
             c.depends_on = ids.iter().rev().step_by(7).take(2).cloned().collect();
-            c.id = c.content_id();
+            c.id = c.content_id().into();
             ids.push(c.id.clone());
             g.add(c).unwrap();
         }

@@ -209,7 +209,7 @@ impl ClaimGraph {
                 ..Record::default()
             })?
             .id
-            .clone();
+            .to_string();
         let run_recheck = super::recipe::sciproof::recheck_outcome(verdict);
         self.push_audit(
             &run_id,
@@ -269,7 +269,7 @@ impl ClaimGraph {
                     ..Record::default()
                 })?
                 .id
-                .clone();
+                .to_string();
             self.push_audit(
                 &id,
                 audit(
@@ -302,7 +302,7 @@ impl ClaimGraph {
                             .outputs
                             .entry(sha)
                             .or_default()
-                            .push((c.id.clone(), path));
+                            .push((c.id.to_string(), path));
                     }
                 }
                 Some(sciproof::CLAIM) => {
@@ -311,9 +311,9 @@ impl ClaimGraph {
                         for run in &c.depends_on {
                             lineage
                                 .claims
-                                .entry((run.clone(), path.to_string()))
+                                .entry((run.to_string(), path.to_string()))
                                 .or_default()
-                                .push(c.id.clone());
+                                .push(c.id.to_string());
                         }
                     }
                 }

@@ -223,7 +223,11 @@ fn claim_from(
         derivation: f.values("derivation"),
         certificate: f.optional("certificate"),
         certificate_format: f.optional("certificate_format"),
-        depends_on: f.strings("depends_on"),
+        depends_on: f
+            .strings("depends_on")
+            .into_iter()
+            .map(Into::into)
+            .collect(),
         check,
         provenance: f.object("provenance"),
         recorded_at: f.optional("recorded_at"),
@@ -231,7 +235,7 @@ fn claim_from(
         label: f.optional("label"),
         tags: f.strings("tags"),
         notes: f.optional("notes"),
-        id,
+        id: id.into(),
     };
     if problems.len() > before {
         return None;
@@ -246,6 +250,11 @@ fn claim_from(
     }
     Some(claim)
 }
+
+/// Documents from this size on are read on worker threads (see
+/// [`crate::json::stream::parse_reader_mapped`]); below it, starting them costs more than they
+/// save.
+const PARALLEL_FROM: u64 = 1 << 20;
 
 /// The positions of `claim`'s dependencies in `index` (itself and repeats left out), or the
 /// ones `index` does not hold.
@@ -334,9 +343,16 @@ impl ClaimGraph {
             at += 1;
             Ok(())
         };
-        let document =
+        let document = if size >= PARALLEL_FROM {
             crate::json::stream::parse_reader_mapped(reader, "claims", &claim_read, &mut hook)
-                .map_err(|e| GraphError::Json(e.to_string()))?;
+        } else {
+            let mut index = 0;
+            crate::json::stream::parse_reader(reader, "claims", &mut |value| {
+                index += 1;
+                hook(claim_read(value, index - 1))
+            })
+        }
+        .map_err(|e| GraphError::Json(e.to_string()))?;
         drop(first_at);
         let Value::Object(top) = document else {
             return Err(GraphError::Invalid(vec![format!(
@@ -453,7 +469,7 @@ impl ClaimGraph {
         for (c, d) in claims.iter_mut().zip(&deps) {
             // Self-references and repeats are dropped, as add() does.
             if c.depends_on.contains(&c.id) || c.depends_on.len() != d.len() {
-                let mut kept: Vec<String> = Vec::with_capacity(c.depends_on.len());
+                let mut kept: Vec<super::claim::ClaimId> = Vec::with_capacity(c.depends_on.len());
                 for d in std::mem::take(&mut c.depends_on) {
                     if d != c.id && !kept.contains(&d) {
                         kept.push(d);
@@ -544,9 +560,9 @@ mod tests {
         let mut ids: Vec<String> = Vec::new();
         for i in 0..n {
             let mut c = Claim::new(String::new(), format!("claim {i}"));
-            c.depends_on = ids.last().cloned().into_iter().collect();
-            c.id = c.content_id();
-            ids.push(c.id.clone());
+            c.depends_on = ids.last().map(Into::into).into_iter().collect();
+            c.id = c.content_id().into();
+            ids.push(c.id.to_string());
             g.add(c).unwrap();
         }
         let form = Form {
@@ -570,11 +586,21 @@ mod tests {
         );
     }
 
+    /// Loads the document of `claims` both ways (on this thread, and on worker threads as a
+    /// large document is), which must agree.
     fn load(claims: &[Value]) -> Result<ClaimGraph, GraphError> {
         let doc = Object::new()
             .with("claims", Value::Array(claims.to_vec()))
             .with("kind", DOCUMENT_KIND);
-        ClaimGraph::from_json(&crate::json::to_string_pretty(&doc.into())).map(|(g, _)| g)
+        let text = crate::json::to_string_pretty(&doc.into());
+        let alone = ClaimGraph::from_json(&text).map(|(g, _)| g);
+        let workers = ClaimGraph::from_reader_sized(text.as_bytes(), PARALLEL_FROM).map(|(g, _)| g);
+        match (&alone, &workers) {
+            (Ok(a), Ok(b)) => assert_eq!(a.digest(), b.digest()),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            _ => panic!("the two readers disagree: {alone:?} / {workers:?}"),
+        }
+        alone
     }
 
     #[test]

@@ -83,7 +83,7 @@ impl ClaimGraph {
         c.kind = r.kind.unwrap_or_else(|| "text".into());
         c.hypotheses = hypotheses;
         c.method = method.clone();
-        c.depends_on = r.depends_on;
+        c.depends_on = r.depends_on.into_iter().map(Into::into).collect();
         c.check = r.check.filter(|k| !k.is_empty()).map(Compact::from);
         c.label = r.label;
         c.tags = dedup(r.tags);
@@ -136,7 +136,7 @@ impl ClaimGraph {
             .with("status", claim::UNVERIFIED)
             .with("evidence", Value::from(evidence))
             .into();
-        c.depends_on = r.depends_on;
+        c.depends_on = r.depends_on.into_iter().map(Into::into).collect();
         c.check = r.check.filter(|k| !k.is_empty()).map(Compact::from);
         c.label = r.label;
         c.tags = tags;
@@ -258,7 +258,7 @@ mod tests {
         g.conjecture(
             Record {
                 statement: "A".into(),
-                depends_on: vec![b.clone()],
+                depends_on: vec![b.to_string()],
                 tags: vec!["t".into()],
                 check: Some(Object::new().with("kind", "numeric_relation")),
                 ..Record::default()
@@ -285,7 +285,7 @@ mod tests {
         let err = g
             .record(Record {
                 statement: "B".into(),
-                depends_on: vec![id.clone()],
+                depends_on: vec![id.to_string()],
                 ..Record::default()
             })
             .unwrap_err();

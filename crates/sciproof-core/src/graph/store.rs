@@ -91,7 +91,7 @@ impl ClaimGraph {
     /// evidence, verification, derivation and every other field, and only gains the new edges,
     /// tags and audit entries, and the recipe when it had none. Returns the stored claim.
     pub fn add(&mut self, mut claim: Claim) -> Result<&Claim, GraphError> {
-        let mut deps: Vec<String> = Vec::with_capacity(claim.depends_on.len());
+        let mut deps: Vec<super::claim::ClaimId> = Vec::with_capacity(claim.depends_on.len());
         for d in std::mem::take(&mut claim.depends_on) {
             if d != claim.id && !deps.contains(&d) {
                 deps.push(d);
@@ -103,8 +103,8 @@ impl ClaimGraph {
                 Some(p) => positions.push(p),
                 None => {
                     return Err(GraphError::MissingDependency {
-                        claim: claim.id,
-                        missing: d.clone(),
+                        claim: claim.id.to_string(),
+                        missing: d.to_string(),
                     });
                 }
             }
@@ -124,8 +124,8 @@ impl ClaimGraph {
             }
             if self.reaches(p as usize, at) {
                 return Err(GraphError::CycleEdge {
-                    claim: claim.id,
-                    dependency: d.clone(),
+                    claim: claim.id.to_string(),
+                    dependency: d.to_string(),
                 });
             }
         }

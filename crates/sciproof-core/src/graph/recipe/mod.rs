@@ -360,7 +360,7 @@ impl ClaimGraph {
                     }
                     summary.add(result.outcome);
                     on_outcome(&RecheckOutcome {
-                        claim_id: claim.id.clone(),
+                        claim_id: claim.id.to_string(),
                         outcome: result.outcome,
                         kind: result.kind,
                         detail: result.detail,
@@ -438,10 +438,10 @@ mod tests {
             base: std::env::temp_dir().join("sciproof-no-such-folder"),
         };
         let report = g.verify(&options, &crate::progress::NoProgress);
-        let seen: Vec<(String, &str)> = report
+        let seen: Vec<(crate::graph::claim::ClaimId, &str)> = report
             .outcomes
             .iter()
-            .map(|o| (o.claim_id.clone(), o.outcome.as_str()))
+            .map(|o| (o.claim_id.clone().into(), o.outcome.as_str()))
             .collect();
         assert!(seen == expected, "outcomes out of claim order");
         for (c, (_, outcome)) in g.claims().iter().zip(&expected) {

@@ -107,7 +107,7 @@ pub fn record(request: &RecordRequest) -> Result<String> {
         }
         NewClaim::Conjecture { evidence } => graph.conjecture(record, evidence),
     };
-    let id = recorded.map_err(Error::Graph)?.id.clone();
+    let id = recorded.map_err(Error::Graph)?.id.to_string();
     save(&graph, path)?;
     Ok(id)
 }

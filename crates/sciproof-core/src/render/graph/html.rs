@@ -100,7 +100,7 @@ fn claim_section(index: usize, c: &Claim, dependents: Option<&Vec<&str>>) -> Str
         text(&c.id, 60),
         text(&c.statement, 2000)
     );
-    let deps: Vec<&str> = c.depends_on.iter().map(String::as_str).collect();
+    let deps: Vec<&str> = c.depends_on.iter().map(|d| d.as_str()).collect();
     s.push_str(&format!("<p>Depends on: {}</p>\n", links(&deps)));
     let rests: Vec<&str> = dependents.map_or(Vec::new(), |v| v.clone());
     s.push_str(&format!("<p>What rests on it: {}</p>\n", links(&rests)));

@@ -143,7 +143,7 @@ pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn Fn
         if !claim.depends_on.is_empty() {
             lines.push(format!(
                 "- **Depends on:** {}",
-                links(&mut claim.depends_on.iter().map(String::as_str))
+                links(&mut claim.depends_on.iter().map(|d| d.as_str()))
             ));
         }
         if !dependents[at].is_empty() {

@@ -139,11 +139,11 @@ pub fn of_claims(claims: &[&Claim], focus: Option<&Claim>) -> Picture {
         }
     }
     let node = |c: &Claim, group: Option<usize>| Node {
-        key: c.id.clone(),
+        key: c.id.to_string(),
         lines: vec![
             format!("{} {}", claim::mark(&c.status), c.status),
             c.label.clone().unwrap_or_else(|| c.statement.clone()),
-            c.id.clone(),
+            c.id.to_string(),
         ],
         look: look(&c.status),
         group,
