@@ -222,12 +222,11 @@ fn write_opt(out: &mut String, value: &Option<String>) {
     }
 }
 
+/// A list of strings, as `json.dumps(..., ensure_ascii=False)` writes it.
 fn write_list(out: &mut String, items: &[impl AsRef<str>], indent: Option<usize>) {
-    let values: Vec<Value> = items
-        .iter()
-        .map(|s| Value::String(s.as_ref().to_string()))
-        .collect();
-    write_value(out, &Value::Array(values), indent, Style::SORTED_RAW);
+    write_array(out, items.len(), indent, &mut |out, i, _| {
+        write_str(out, items[i].as_ref(), false)
+    });
 }
 
 fn write_compact(out: &mut String, value: &Compact, indent: Option<usize>) {
