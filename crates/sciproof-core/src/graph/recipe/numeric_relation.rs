@@ -45,7 +45,9 @@ pub fn recheck(check: &Object, tolerance: f64) -> Recheck {
             "constant/coefficient length mismatch".into(),
         );
     }
-    let band = match decimal_band(&constants, &coefficients) {
+    let band = match decimal_band::<i128>(&constants, &coefficients)
+        .or_else(|| decimal_band::<BigInt>(&constants, &coefficients))
+    {
         Some(fast) => fast,
         None => match rational_band(&constants, &coefficients) {
             Ok(band) => band,
@@ -138,18 +140,30 @@ fn decide(
 }
 
 /// A number `m·10^e`, and whether its notation makes it uncertain by half a unit of `10^e`.
-struct Decimal {
-    mantissa: BigInt,
+struct Decimal<I> {
+    mantissa: I,
     exp: i64,
     uncertain: bool,
 }
 
-/// The fast path for the common case (integers and decimal strings only): everything is a
-/// multiple of a power of ten, so the exact sums need no fractions at all. Returns `R`, `R+U`,
-/// `max(0, R-U)` and `U`, each correctly rounded to f64, or `None` to take the general path
-/// (a float, a bad value, extreme exponents).
-fn decimal_band(constants: &[Value], coefficients: &[Value]) -> Option<(f64, f64, f64, f64)> {
-    let as_decimal = |v: &Value| -> Option<Decimal> {
+/// The exact integers of the decimal band: `i128` while nothing overflows (every operation
+/// checked; `None` sends the recipe to [`BigInt`]), which covers the usual constants of up to
+/// 36 digits without an allocation, and `BigInt` for the rest.
+trait Exact: Sized + Clone + std::fmt::Display {
+    /// The numeral `v` (an integer, or a decimal string), or `None` for the next path.
+    fn decimal(v: &Value) -> Option<Decimal<Self>>;
+    fn zero() -> Self;
+    fn add(&self, other: &Self) -> Option<Self>;
+    fn sub(&self, other: &Self) -> Option<Self>;
+    fn mul(&self, other: &Self) -> Option<Self>;
+    fn abs(&self) -> Option<Self>;
+    /// `self · 10^k`.
+    fn scaled(&self, k: u64) -> Option<Self>;
+    fn is_negative(&self) -> bool;
+}
+
+impl Exact for BigInt {
+    fn decimal(v: &Value) -> Option<Decimal<BigInt>> {
         match v {
             Value::Number(Number::Int(i)) => Some(Decimal {
                 mantissa: i.clone(),
@@ -166,45 +180,188 @@ fn decimal_band(constants: &[Value], coefficients: &[Value]) -> Option<(f64, f64
             }
             _ => None,
         }
+    }
+    fn zero() -> Self {
+        <BigInt as Zero>::zero()
+    }
+    fn add(&self, other: &Self) -> Option<Self> {
+        Some(self + other)
+    }
+    fn sub(&self, other: &Self) -> Option<Self> {
+        Some(self - other)
+    }
+    fn mul(&self, other: &Self) -> Option<Self> {
+        Some(self * other)
+    }
+    fn abs(&self) -> Option<Self> {
+        Some(Signed::abs(self))
+    }
+    fn scaled(&self, k: u64) -> Option<Self> {
+        Some(self * num_traits::pow(BigInt::from(10), k as usize))
+    }
+    fn is_negative(&self) -> bool {
+        Signed::is_negative(self)
+    }
+}
+
+impl Exact for i128 {
+    fn decimal(v: &Value) -> Option<Decimal<i128>> {
+        match v {
+            Value::Number(Number::Int(i)) => Some(Decimal {
+                mantissa: i.to_i128()?,
+                exp: 0,
+                uncertain: false,
+            }),
+            Value::String(s) => ascii_decimal(s),
+            _ => None,
+        }
+    }
+    fn zero() -> Self {
+        0
+    }
+    fn add(&self, other: &Self) -> Option<Self> {
+        self.checked_add(*other)
+    }
+    fn sub(&self, other: &Self) -> Option<Self> {
+        self.checked_sub(*other)
+    }
+    fn mul(&self, other: &Self) -> Option<Self> {
+        self.checked_mul(*other)
+    }
+    fn abs(&self) -> Option<Self> {
+        self.checked_abs()
+    }
+    fn scaled(&self, k: u64) -> Option<Self> {
+        10i128
+            .checked_pow(u32::try_from(k).ok()?)
+            .and_then(|p| self.checked_mul(p))
+    }
+    fn is_negative(&self) -> bool {
+        *self < 0
+    }
+}
+
+/// A plain ASCII numeral (`-12.5e-3`: sign, digits, point, digits, exponent; no whitespace,
+/// underscores or other digits, at most 36 digits) read as [`decimal_parts`] reads it; `None`
+/// for anything else, which takes the general path.
+fn ascii_decimal(text: &str) -> Option<Decimal<i128>> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    let negative = match bytes.first() {
+        Some(b'-') => {
+            i += 1;
+            true
+        }
+        Some(b'+') => {
+            i += 1;
+            false
+        }
+        _ => false,
     };
+    let mut mantissa: i128 = 0;
+    let (mut digits, mut fraction) = (0usize, 0i64);
+    let mut point = false;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'0'..=b'9' => {
+                digits += 1;
+                if digits > 36 {
+                    return None;
+                }
+                mantissa = mantissa * 10 + i128::from(b - b'0');
+                if point {
+                    fraction += 1;
+                }
+            }
+            b'.' if !point => point = true,
+            _ => break,
+        }
+        i += 1;
+    }
+    if digits == 0 {
+        return None;
+    }
+    let mut explicit = 0i64;
+    let exponent = matches!(bytes.get(i), Some(b'e' | b'E'));
+    if exponent {
+        i += 1;
+        let sign = match bytes.get(i) {
+            Some(b'-') => {
+                i += 1;
+                -1
+            }
+            Some(b'+') => {
+                i += 1;
+                1
+            }
+            _ => 1,
+        };
+        let start = i;
+        while let Some(b @ b'0'..=b'9') = bytes.get(i) {
+            explicit = explicit * 10 + i64::from(b - b'0');
+            if explicit > 1000 {
+                return None;
+            }
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        explicit *= sign;
+    }
+    if i != bytes.len() {
+        return None;
+    }
+    let exp = explicit - fraction;
+    (exp.abs() < 400).then_some(Decimal {
+        mantissa: if negative { -mantissa } else { mantissa },
+        exp,
+        uncertain: point || exponent,
+    })
+}
+
+/// The fast path for the common case (integers and decimal strings only): everything is a
+/// multiple of a power of ten, so the exact sums need no fractions at all. Returns `R`, `R+U`,
+/// `max(0, R-U)` and `U`, each correctly rounded to f64, or `None` to take the next path
+/// (for `i128`, an overflow; for both, a float, a bad value, extreme exponents).
+fn decimal_band<I: Exact>(
+    constants: &[Value],
+    coefficients: &[Value],
+) -> Option<(f64, f64, f64, f64)> {
     // Terms of R and of 2U, as (mantissa, exponent).
-    let mut r_terms: Vec<(BigInt, i64)> = Vec::with_capacity(constants.len());
-    let mut u2_terms: Vec<(BigInt, i64)> = Vec::new();
+    let mut r_terms: Vec<(I, i64)> = Vec::with_capacity(constants.len());
+    let mut u2_terms: Vec<(I, i64)> = Vec::new();
     for (c, a) in constants.iter().zip(coefficients) {
-        let c = as_decimal(c)?;
-        let a = as_decimal(a)?;
+        let c = I::decimal(c)?;
+        let a = I::decimal(a)?;
         let e = c.exp + a.exp;
         if c.uncertain {
-            u2_terms.push((a.mantissa.abs(), e));
+            u2_terms.push((a.mantissa.abs()?, e));
         }
         if a.uncertain {
-            u2_terms.push((c.mantissa.abs(), e));
+            u2_terms.push((c.mantissa.abs()?, e));
         }
-        r_terms.push((a.mantissa * c.mantissa, e));
+        r_terms.push((a.mantissa.mul(&c.mantissa)?, e));
     }
-    let sum = |terms: &[(BigInt, i64)]| -> (BigInt, i64) {
+    let sum = |terms: &[(I, i64)]| -> Option<(I, i64)> {
         let low = terms.iter().map(|t| t.1).min().unwrap_or(0);
-        let mut total = BigInt::zero();
+        let mut total = I::zero();
         for (m, e) in terms {
-            if *e == low {
-                total += m;
-            } else {
-                total += m * num_traits::pow(BigInt::from(10), (*e - low) as usize);
-            }
+            total = total.add(&m.scaled((*e - low) as u64)?)?;
         }
-        (total, low)
+        Some((total, low))
     };
-    let (r, er) = sum(&r_terms);
-    let r = r.abs();
-    let (u2, eu) = sum(&u2_terms);
+    let (r, er) = sum(&r_terms)?;
+    let r = r.abs()?;
+    let (u2, eu) = sum(&u2_terms)?;
     // 2R and 2U on one exponent, so R±U = (2R ± 2U) / 2 exactly.
     let low = er.min(eu);
-    let scale = |m: &BigInt, e: i64| m * num_traits::pow(BigInt::from(10), (e - low) as usize);
-    let two_r = scale(&r, er) * 2;
-    let two_u = scale(&u2, eu);
-    let f = |m: &BigInt| -> f64 { format!("{m}e{low}").parse::<f64>().unwrap_or(f64::NAN) / 2.0 };
-    let upper = f(&(&two_r + &two_u));
-    let lower_exact: BigInt = &two_r - &two_u;
+    let r = r.scaled((er - low) as u64)?;
+    let two_r = r.add(&r)?;
+    let two_u = u2.scaled((eu - low) as u64)?;
+    let f = |m: &I| -> f64 { format!("{m}e{low}").parse::<f64>().unwrap_or(f64::NAN) / 2.0 };
+    let upper = f(&two_r.add(&two_u)?);
+    let lower_exact = two_r.sub(&two_u)?;
     let lower = if lower_exact.is_negative() {
         0.0
     } else {
@@ -548,8 +705,44 @@ mod tests {
                 constants.push(Value::from(text));
                 coefficients.push(Value::from(coefficient));
             }
-            let fast = decimal_band(&constants, &coefficients).unwrap();
-            proptest::prop_assert_eq!(fast, rational_band(&constants, &coefficients).unwrap());
+            let exact = rational_band(&constants, &coefficients).unwrap();
+            proptest::prop_assert_eq!(decimal_band::<BigInt>(&constants, &coefficients).unwrap(), exact);
+            if let Some(small) = decimal_band::<i128>(&constants, &coefficients) {
+                proptest::prop_assert_eq!(small, exact);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn plain_numerals_read_as_decimal_reads_them(
+            text in "[+-]?[0-9]{0,40}(\\.[0-9]{0,40})?([eE][+-]?[0-9]{1,5})?"
+        ) {
+            if let Some(small) = ascii_decimal(&text) {
+                let (m, e, uncertain) = decimal_parts(&text).unwrap();
+                proptest::prop_assert_eq!((BigInt::from(small.mantissa), small.exp, small.uncertain), (m, e, uncertain));
+            }
+        }
+
+        #[test]
+        fn long_numerals_either_path(
+            terms in proptest::collection::vec(("[1-9][0-9]{0,39}", 0usize..40, -60i64..60, -5i64..5), 1..4)
+        ) {
+            // Mantissas of up to 40 digits: i128 overflows on some and must then decline.
+            let mut constants = Vec::new();
+            let mut coefficients = Vec::new();
+            for (digits, places, exponent, coefficient) in terms {
+                let (a, b) = digits.split_at(digits.len() - places.min(digits.len()));
+                constants.push(Value::from(format!("{a}.{b}e{exponent}")));
+                coefficients.push(Value::from(coefficient));
+            }
+            let exact = rational_band(&constants, &coefficients).unwrap();
+            if let Some(big) = decimal_band::<BigInt>(&constants, &coefficients) {
+                proptest::prop_assert_eq!(big, exact);
+            }
+            if let Some(small) = decimal_band::<i128>(&constants, &coefficients) {
+                proptest::prop_assert_eq!(small, exact);
+            }
         }
     }
 
