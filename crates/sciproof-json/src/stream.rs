@@ -193,7 +193,7 @@ pub fn parse_reader_batched<T: Send>(
         };
         let mut sent = 0;
         let mut count = 0;
-        let mut item = Vec::with_capacity(BATCH_BYTES * 5 / 4);
+        let mut item = Vec::with_capacity(batch_bytes + batch_bytes / 4);
         let outcome = cut(reader, key, &mut item, &mut |item, start| {
             count += 1;
             batch.cuts.push((item.len(), start));
@@ -206,7 +206,8 @@ pub fn parse_reader_batched<T: Send>(
                     cuts: Vec::new(),
                 };
                 let mut full = std::mem::replace(&mut batch, next);
-                full.text = std::mem::replace(item, Vec::with_capacity(BATCH_BYTES * 5 / 4));
+                full.text =
+                    std::mem::replace(item, Vec::with_capacity(batch_bytes + batch_bytes / 4));
                 let _ = work.send(full);
                 ordered.ready()?;
             }
