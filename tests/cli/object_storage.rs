@@ -420,55 +420,41 @@ fn reruns_check_remote_inputs_and_never_overwrite_an_unpinned_remote_output() {
     assert!(version(&after).is_some());
     assert_ne!(version(&before), version(&after));
 
-    // A command that changes a declared remote input fails the rerun.
-    let r = Project::new();
-    capture(
-        &r,
-        s,
-        &[
-            "--input",
-            &format!("s3://{inputs}/in.txt"),
-            "--output",
-            "o.txt",
-        ],
-        &format!(
-            "if [ -f again ]; then echo changed | {rclone} rcat sw:{inputs}/in.txt; fi; echo o > o.txt"
-        ),
-    );
-    r.write("again", "");
-    let (code, stdout, _) = run(
-        &r,
-        s,
-        &["verify", "--rerun", "--yes", "e.sciproof.json"],
-        &[],
-    );
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains("was modified or removed by the rerun"),
-        "{stdout}"
-    );
-
-    // The same with an input in a versioned bucket (unchanged is shown by its version), and a
-    // capture whose command changes it is refused.
-    assert!(s.put(&versioned, "vin.txt", b"abc\n"));
-    let t = Project::new();
-    let changing = format!(
-        "if [ -f again ]; then echo changed | {rclone} rcat sw:{versioned}/vin.txt; fi; echo o > o.txt"
-    );
+    // A command that changes a declared remote input fails the rerun, in a plain bucket (the
+    // object is read again) and in a versioned one (its version shows it unchanged).
     let vin = format!("s3://{versioned}/vin.txt");
-    capture(&t, s, &["--input", &vin, "--output", "o.txt"], &changing);
+    let changing = |bucket: &str, key: &str| {
+        format!(
+            "if [ -f again ]; then echo changed | {rclone} rcat sw:{bucket}/{key}; fi; echo o > o.txt"
+        )
+    };
+    for (bucket, key) in [(&inputs, "in.txt"), (&versioned, "vin.txt")] {
+        assert!(s.put(bucket, key, b"abc\n"));
+        let t = Project::new();
+        let input = format!("s3://{bucket}/{key}");
+        capture(
+            &t,
+            s,
+            &["--input", &input, "--output", "o.txt"],
+            &changing(bucket, key),
+        );
+        t.write("again", "");
+        let (code, stdout, _) = run(
+            &t,
+            s,
+            &["verify", "--rerun", "--yes", "e.sciproof.json"],
+            &[],
+        );
+        assert_eq!(code, 1, "{key}: {stdout}");
+        assert!(
+            stdout.contains("was modified or removed by the rerun"),
+            "{stdout}"
+        );
+    }
+    // A capture whose command changes a versioned input is refused.
+    let t = Project::new();
+    let changing = changing(&versioned, "vin.txt");
     t.write("again", "");
-    let (code, stdout, _) = run(
-        &t,
-        s,
-        &["verify", "--rerun", "--yes", "e.sciproof.json"],
-        &[],
-    );
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains("was modified or removed by the rerun"),
-        "{stdout}"
-    );
     let (code, _, stderr) = run(
         &t,
         s,
