@@ -128,14 +128,37 @@ type Emit<'e> = dyn FnMut(&mut Vec<u8>, Position) -> Result<(), JsonError> + 'e;
 /// [`parse_reader`] with the items parsed and turned into `T` by `map` (given the item and its
 /// index) on worker threads, one per available core, while this thread cuts the next ones.
 /// `on_item` still sees every item in document order, and the first error in document order
-/// is the one returned, exactly as [`parse_reader`] would return it.
+/// is the one returned, exactly as [`parse_reader`] would return it. A document of `size`
+/// bytes (0 when unknown) below [`PARALLEL_FROM`] is read on this thread: starting the
+/// workers would cost more than they save.
 pub fn parse_reader_mapped<T: Send>(
+    reader: impl Read,
+    key: &str,
+    size: u64,
+    map: &(dyn Fn(Value, usize) -> T + Sync),
+    on_item: &mut dyn FnMut(T) -> Result<(), String>,
+) -> Result<Value, JsonError> {
+    if size < PARALLEL_FROM {
+        return mapped_here(reader, key, map, on_item);
+    }
+    parse_reader_batched(reader, key, BATCH_BYTES, map, on_item)
+}
+
+/// The size from which [`parse_reader_mapped`] uses worker threads.
+pub const PARALLEL_FROM: u64 = 1 << 20;
+
+/// [`parse_reader_mapped`] on this thread alone.
+fn mapped_here<T>(
     reader: impl Read,
     key: &str,
     map: &(dyn Fn(Value, usize) -> T + Sync),
     on_item: &mut dyn FnMut(T) -> Result<(), String>,
 ) -> Result<Value, JsonError> {
-    parse_reader_batched(reader, key, BATCH_BYTES, map, on_item)
+    let mut index = 0;
+    parse_reader(reader, key, &mut |value| {
+        index += 1;
+        on_item(map(value, index - 1))
+    })
 }
 
 /// [`parse_reader_mapped`] handing the workers batches of about `batch_bytes` (for tests and
@@ -150,11 +173,7 @@ pub fn parse_reader_batched<T: Send>(
 ) -> Result<Value, JsonError> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     if workers < 2 {
-        let mut index = 0;
-        return parse_reader(reader, key, &mut |value| {
-            index += 1;
-            on_item(map(value, index - 1))
-        });
+        return mapped_here(reader, key, map, on_item);
     }
     let (work, queue) = std::sync::mpsc::sync_channel::<Batch>(2 * workers);
     let queue = std::sync::Mutex::new(queue);
@@ -589,6 +608,7 @@ mod tests {
         let mapped = parse_reader_mapped(
             text.as_bytes(),
             "claims",
+            PARALLEL_FROM,
             &|v, i| format!("{i}:{}", crate::to_string_compact(&v)),
             &mut |item| hook(&mut two, item),
         );

@@ -251,11 +251,6 @@ fn claim_from(
     Some(claim)
 }
 
-/// Documents from this size on are read on worker threads (see
-/// [`crate::json::stream::parse_reader_mapped`]); below it, starting them costs more than they
-/// save.
-const PARALLEL_FROM: u64 = 1 << 20;
-
 /// The positions of `claim`'s dependencies in `index` (itself and repeats left out), or the
 /// ones `index` does not hold.
 fn resolve<'c>(claim: &'c Claim, index: &super::index::IdIndex) -> Result<Vec<u32>, Vec<&'c str>> {
@@ -343,15 +338,13 @@ impl ClaimGraph {
             at += 1;
             Ok(())
         };
-        let document = if size >= PARALLEL_FROM {
-            crate::json::stream::parse_reader_mapped(reader, "claims", &claim_read, &mut hook)
-        } else {
-            let mut index = 0;
-            crate::json::stream::parse_reader(reader, "claims", &mut |value| {
-                index += 1;
-                hook(claim_read(value, index - 1))
-            })
-        }
+        let document = crate::json::stream::parse_reader_mapped(
+            reader,
+            "claims",
+            size,
+            &claim_read,
+            &mut hook,
+        )
         .map_err(|e| GraphError::Json(e.to_string()))?;
         drop(first_at);
         let Value::Object(top) = document else {
@@ -594,7 +587,9 @@ mod tests {
             .with("kind", DOCUMENT_KIND);
         let text = crate::json::to_string_pretty(&doc.into());
         let alone = ClaimGraph::from_json(&text).map(|(g, _)| g);
-        let workers = ClaimGraph::from_reader_sized(text.as_bytes(), PARALLEL_FROM).map(|(g, _)| g);
+        let workers =
+            ClaimGraph::from_reader_sized(text.as_bytes(), crate::json::stream::PARALLEL_FROM)
+                .map(|(g, _)| g);
         match (&alone, &workers) {
             (Ok(a), Ok(b)) => assert_eq!(a.digest(), b.digest()),
             (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
