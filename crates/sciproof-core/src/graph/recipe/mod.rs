@@ -369,7 +369,8 @@ impl ClaimGraph {
                         progress.advance(1024);
                     }
                 }
-                next.map(|h| h.join().expect("a re-check does not panic"))
+                // (a re-check that panicked goes on panicking here, as it would in order)
+                next.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
                     .unwrap_or_default()
             });
             start = end;
