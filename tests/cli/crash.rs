@@ -271,6 +271,20 @@ fn scenarios() -> Vec<Scenario> {
             manifest_unchanged: true,
             files_unchanged: false,
         },
+        Scenario {
+            // The graph is re-verified as it is read, into a temporary file that replaces it.
+            name: "graph verify",
+            setup: |p| {
+                captured(p);
+                p.cmd()
+                    .args(["graph", "add-run", "run.sciproof.json"])
+                    .assert()
+                    .success();
+            },
+            args: args(&["graph", "verify"]),
+            manifest_unchanged: true,
+            files_unchanged: false,
+        },
     ]
 }
 
@@ -455,7 +469,7 @@ fn check(
     }
     if let Ok(graph) = std::fs::read_to_string(p.join("claims.json")) {
         assert!(
-            sciproof_core::json::parse(&graph).is_ok(),
+            sciproof_core::graph::ClaimGraph::from_json(&graph).is_ok(),
             "{case}: torn graph"
         );
     }

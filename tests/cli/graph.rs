@@ -429,6 +429,7 @@ fn bad_documents_get_a_list_of_problems() {
             "nesting deeper than",
         ),
     ];
+    let files = std::fs::read_dir(p.path()).unwrap().count() + 1;
     for (name, text, expected) in cases {
         p.write("bad.json", &text);
         let (code, out, err) = run_graph(&p, &["--graph", "bad.json", "summary"]);
@@ -436,6 +437,14 @@ fn bad_documents_get_a_list_of_problems() {
         assert!(err.contains(expected), "{name}: {err}");
         assert!(err.contains("bad.json"), "{name} names the file: {err}");
         assert_eq!(p.read("bad.json"), text, "{name}: never rewritten");
+        // verify, which re-checks the claims as it reads them, refuses it alike and shows
+        // no outcome.
+        let (code, out, verify_err) = run_graph(&p, &["--graph", "bad.json", "verify"]);
+        assert_eq!((code, out.as_str()), (3, ""), "{name}: {verify_err}");
+        assert_eq!(verify_err, err, "{name}");
+        assert_eq!(p.read("bad.json"), text, "{name}: never rewritten");
+        let now = std::fs::read_dir(p.path()).unwrap().count();
+        assert_eq!(now, files, "{name}: a file was left behind");
     }
     // Both problems of one document are listed.
     p.write(
@@ -467,6 +476,36 @@ fn bad_documents_get_a_list_of_problems() {
         err.contains("unknown key 'colour' dropped")
             && err.contains("unknown top-level key 'extra' dropped"),
         "{err}"
+    );
+    let (code, _, verify_err) = run_graph(&p, &["--graph", "odd.json", "verify"]);
+    assert_eq!((code, verify_err), (0, err));
+}
+
+#[test]
+fn verify_puts_a_document_out_of_order_in_order() {
+    // B depends on A but comes first: verify (which re-checks a document in order as it reads
+    // it) loads this one whole, and writes it in the order every reader expects.
+    let p = Project::new();
+    let a = sciproof_core::graph::claim_id("A", &[] as &[&str], "m");
+    let b = sciproof_core::graph::claim_id("B", &[] as &[&str], "m");
+    let relation = r#""check": {"kind": "numeric_relation", "constants": ["2", "1"], "coefficients": [1, -2]}, "method""#;
+    p.write(
+        "g.json",
+        &format!(
+            r#"{{"claims": [{}, {}]}}"#,
+            claim_json(&b, "B", &[&a]).replace("\"method\"", relation),
+            claim_json(&a, "A", &[]).replace("\"method\"", relation)
+        ),
+    );
+    let (code, out, err) = run_graph(&p, &["--graph", "g.json", "verify"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(ids(&out)[..2], [a.clone(), b.clone()], "{out}");
+    let text = p.read("g.json");
+    assert!(text.find(&format!("\"id\": \"{a}\"")) < text.find(&format!("\"id\": \"{b}\"")));
+    assert_eq!(
+        text.matches("\"outcome\": \"numeric_ok\"").count(),
+        2,
+        "{text}"
     );
 }
 

@@ -59,42 +59,21 @@ pub struct Form {
 impl ClaimGraph {
     /// Writes the document in `form` to `sink`, in pieces (no trailing newline).
     pub fn write_json(&self, form: Form, sink: &mut dyn FnMut(&str)) {
-        let indent = |level: usize| form.pretty.then_some(level);
         let mut out = String::with_capacity(1 << 16);
-        out.push('{');
-        open_key(&mut out, indent(0), true, "claims");
+        write_head(&mut out, form);
         let order = self.topological_positions();
-        if order.is_empty() {
-            out.push_str("[]");
-        } else {
-            out.push('[');
+        if !order.is_empty() {
             sink(&out);
             out.clear();
             self.write_claims(&order, form, sink);
-            if form.pretty {
-                newline(&mut out, 1);
-            }
-            out.push(']');
         }
-        open_key(&mut out, indent(0), false, "kind");
-        write_str(&mut out, DOCUMENT_KIND, false);
-        open_key(&mut out, indent(0), false, "metadata");
-        let mut metadata = self.metadata.clone();
-        if form.stable {
-            metadata = without(&metadata, &VOLATILE_METADATA);
-        }
-        write_object(&mut out, &metadata, indent(1), Style::SORTED_RAW);
-        open_key(&mut out, indent(0), false, "schema_version");
-        out.push_str(&SCHEMA_VERSION.to_string());
-        open_key(&mut out, indent(0), false, "title");
-        match &self.title {
-            Some(t) => write_str(&mut out, t, false),
-            None => out.push_str("null"),
-        }
-        if form.pretty {
-            out.push('\n');
-        }
-        out.push('}');
+        write_tail(
+            &mut out,
+            form,
+            !order.is_empty(),
+            &self.metadata,
+            &self.title,
+        );
         sink(&out);
     }
 
@@ -106,20 +85,16 @@ impl ClaimGraph {
         /// Claims per piece, and pieces written at a time: a few megabytes in flight.
         const PIECE: usize = 256;
         const PIECES: usize = 16;
-        let indent = form.pretty.then_some(2);
         let piece = |from: usize, positions: &[usize]| {
             let mut out = String::with_capacity(positions.len() * 1024);
             for (n, &i) in positions.iter().enumerate() {
-                if from + n > 0 {
-                    out.push(',');
-                    if !form.pretty {
-                        out.push(' ');
-                    }
-                }
-                if form.pretty {
-                    newline(&mut out, 2);
-                }
-                write_claim(&mut out, &self.claims[i], indent, form.stable);
+                write_separator(&mut out, from + n == 0, form);
+                write_claim(
+                    &mut out,
+                    &self.claims[i],
+                    form.pretty.then_some(2),
+                    form.stable,
+                );
             }
             out
         };
@@ -191,6 +166,65 @@ impl ClaimGraph {
     }
 }
 
+/// The start of a document, up to its claims: `{"claims": `.
+pub(super) fn write_head(out: &mut String, form: Form) {
+    out.push('{');
+    open_key(out, form.pretty.then_some(0), true, "claims");
+}
+
+/// What comes before a claim in the list: `[` before the first, else a comma, then the
+/// claim's line break and indent in the pretty form.
+pub(super) fn write_separator(out: &mut String, first: bool, form: Form) {
+    out.push(if first { '[' } else { ',' });
+    if form.pretty {
+        newline(out, 2);
+    } else if !first {
+        out.push(' ');
+    }
+}
+
+/// The end of a document after its claims (`claims`: whether any was written): the end of
+/// the list, `kind`, `metadata` (without the volatile keys in the stable form),
+/// `schema_version` and `title`.
+pub(super) fn write_tail(
+    out: &mut String,
+    form: Form,
+    claims: bool,
+    metadata: &Object,
+    title: &Option<String>,
+) {
+    let indent = |level: usize| form.pretty.then_some(level);
+    if !claims {
+        out.push_str("[]");
+    } else {
+        if form.pretty {
+            newline(out, 1);
+        }
+        out.push(']');
+    }
+    open_key(out, indent(0), false, "kind");
+    write_str(out, DOCUMENT_KIND, false);
+    open_key(out, indent(0), false, "metadata");
+    if form.stable {
+        write_object(
+            out,
+            &without(metadata, &VOLATILE_METADATA),
+            indent(1),
+            Style::SORTED_RAW,
+        );
+    } else {
+        write_object(out, metadata, indent(1), Style::SORTED_RAW);
+    }
+    open_key(out, indent(0), false, "schema_version");
+    out.push_str(&SCHEMA_VERSION.to_string());
+    open_key(out, indent(0), false, "title");
+    write_opt(out, title);
+    if form.pretty {
+        out.push('\n');
+    }
+    out.push('}');
+}
+
 fn open_key(out: &mut String, indent: Option<usize>, first: bool, key: &str) {
     if !first {
         out.push(',');
@@ -251,7 +285,7 @@ fn write_audit(out: &mut String, audit: &[Compact], indent: Option<usize>, stabl
 
 /// One claim object with its 20 keys in sorted order (`recorded_at` and audit `at` left out
 /// when `stable`).
-fn write_claim(out: &mut String, c: &Claim, indent: Option<usize>, stable: bool) {
+pub(super) fn write_claim(out: &mut String, c: &Claim, indent: Option<usize>, stable: bool) {
     let inner = indent.map(|l| l + 1);
     out.push('{');
     for (n, key) in CLAIM_KEYS.iter().enumerate() {

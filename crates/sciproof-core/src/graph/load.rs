@@ -168,14 +168,14 @@ fn describe(v: &Value) -> String {
 
 /// One claim of a document as read: the claim when it is sound, and what was wrong or dropped.
 #[derive(Default)]
-struct ClaimRead {
-    claim: Option<Claim>,
-    problems: Vec<String>,
-    warnings: Vec<String>,
+pub(super) struct ClaimRead {
+    pub claim: Option<Claim>,
+    pub problems: Vec<String>,
+    pub warnings: Vec<String>,
 }
 
 /// Reads `claims[at]` (run on the reader's worker threads: it needs nothing but the value).
-fn claim_read(value: Value, at: usize) -> ClaimRead {
+pub(super) fn claim_read(value: Value, at: usize) -> ClaimRead {
     let mut read = ClaimRead::default();
     read.claim = claim_from(value, at, &mut read.problems, &mut read.warnings);
     read
@@ -274,6 +274,205 @@ fn resolve<'c>(claim: &'c Claim, index: &super::index::IdIndex) -> Result<Vec<u3
     }
 }
 
+/// Drops self-references and repeats from `claim`'s dependencies, as `add()` does.
+pub(super) fn tidy_dependencies(claim: &mut Claim) {
+    let mut kept: Vec<super::claim::ClaimId> = Vec::with_capacity(claim.depends_on.len());
+    for d in std::mem::take(&mut claim.depends_on) {
+        if d != claim.id && !kept.contains(&d) {
+            kept.push(d);
+        }
+    }
+    claim.depends_on = kept;
+}
+
+/// The problems of a document as one error (the first thousand).
+pub(super) fn invalid(mut problems: Vec<String>) -> GraphError {
+    if problems.len() > 1000 {
+        problems.truncate(1000);
+        problems.push("… more problems not listed".into());
+    }
+    GraphError::Invalid(problems)
+}
+
+/// What [`read_document`] found besides the claims it handed on.
+pub(super) struct DocumentRead {
+    pub title: Option<String>,
+    pub metadata: Object,
+    pub notes: LoadNotes,
+    /// Every problem found in the claims and the document's own fields, in document order
+    /// (dependencies on claims not read yet are not checked: see [`read_document`]).
+    pub problems: Vec<String>,
+    /// The position of every claim handed on, by ID.
+    pub index: super::index::IdIndex,
+}
+
+/// Reads a document (spec §2.7) as a stream: each claim is read by `map` on the reader's
+/// workers (with [`claim_read`] and whatever else the caller wants done there, `P`), and every
+/// sound claim with a new ID is handed to `on_claim` in document order with the positions of
+/// its dependencies, or `None` when one of them is not read yet (it may come later, or be
+/// missing: the caller decides). The n-th claim handed on is at position n. An error from
+/// `on_claim` stops the reading (as a JSON error carrying its text).
+///
+/// Refused here: JSON that does not parse, another `kind`, an unreadable or newer
+/// `schema_version`; every other problem is listed in [`DocumentRead::problems`].
+pub(super) fn read_document<P: Send>(
+    reader: impl std::io::Read,
+    size: u64,
+    map: &(dyn Fn(Value, usize) -> (ClaimRead, P) + Sync),
+    on_claim: &mut dyn FnMut(Claim, P, Option<Vec<u32>>) -> Result<(), String>,
+) -> Result<DocumentRead, GraphError> {
+    let mut problems = Vec::new();
+    let mut notes = LoadNotes::default();
+    let mut index = super::index::IdIndex::default();
+    let mut first_at: Vec<usize> = Vec::new();
+    // Dependencies are resolved as claims arrive (while the reader's workers read the next
+    // ones).
+    let mut at = 0usize;
+    let mut hook = |(read, payload): (ClaimRead, P)| -> Result<(), String> {
+        if problems.len() > 1000 {
+            return Ok(());
+        }
+        problems.extend(read.problems);
+        notes.warnings.extend(read.warnings);
+        let here = at;
+        at += 1;
+        let Some(claim) = read.claim else {
+            return Ok(());
+        };
+        match index.insert_new(&claim.id, first_at.len() as u32) {
+            Err(first) => {
+                problems.push(format!(
+                    "claims[{here}]: id {} repeats claims[{}] (an ID must appear once)",
+                    claim.id, first_at[first as usize]
+                ));
+                Ok(())
+            }
+            Ok(()) => {
+                first_at.push(here);
+                let resolved = resolve(&claim, &index).ok();
+                on_claim(claim, payload, resolved)
+            }
+        }
+    };
+    let document = crate::json::stream::parse_reader_mapped(reader, "claims", size, map, &mut hook)
+        .map_err(|e| GraphError::Json(e.to_string()))?;
+    drop(first_at);
+    let Value::Object(top) = document else {
+        return Err(GraphError::Invalid(vec![format!(
+            "the document is {}, not a claim-graph object",
+            describe(&document)
+        )]));
+    };
+    match top.get("kind") {
+        None => {}
+        Some(Value::String(k)) if k == DOCUMENT_KIND => {}
+        Some(Value::String(k)) => return Err(GraphError::NotAGraph(crate::pyfmt::str_repr(k))),
+        Some(v) => return Err(GraphError::NotAGraph(describe(v))),
+    }
+    // `int(schema_version)` as alkahest computes it: a missing version is 0, a bool is
+    // 0 or 1, a float is truncated, a string is read by Python's `int()`; null, a list,
+    // an object, an unreadable string or a non-finite float are refused, as alkahest
+    // refuses them (it raises TypeError, ValueError or OverflowError).
+    let version = match top.get("schema_version") {
+        None => 0.into(),
+        Some(Value::Bool(b)) => u8::from(*b).into(),
+        Some(Value::Number(Number::Int(i))) => i.clone(),
+        Some(Value::Number(Number::Float(f))) if f.is_finite() => {
+            num_bigint::BigInt::from(f.trunc() as i64)
+        }
+        Some(Value::String(s)) if crate::pyfmt::parse_py_int(s).is_some() => {
+            crate::pyfmt::parse_py_int(s).unwrap_or_default()
+        }
+        Some(v) => {
+            return Err(GraphError::Invalid(vec![format!(
+                "schema_version: expected an integer, found {}",
+                describe(v)
+            )]));
+        }
+    };
+    if version > SCHEMA_VERSION.into() {
+        return Err(GraphError::NewerSchema(version.to_string()));
+    }
+    if !top.contains_key("claims") {
+        problems.push("the document has no \"claims\" list".into());
+    } else if !matches!(top.get("claims"), Some(Value::Array(_))) {
+        problems.push(format!(
+            "claims: expected a list, found {}",
+            describe(top.get("claims").unwrap_or(&Value::Null))
+        ));
+    }
+    let title = match top.get("title") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(v) => {
+            problems.push(format!(
+                "title: expected a string or null, found {}",
+                describe(v)
+            ));
+            None
+        }
+    };
+    let metadata = match top.get("metadata") {
+        None | Some(Value::Null) => Object::new(),
+        Some(Value::Object(o)) => o.clone(),
+        Some(v) => {
+            problems.push(format!(
+                "metadata: expected an object, found {}",
+                describe(v)
+            ));
+            Object::new()
+        }
+    };
+    for (key, _) in top.iter() {
+        if !["claims", "kind", "metadata", "schema_version", "title"].contains(&key) {
+            notes.warnings.push(format!(
+                "unknown top-level key {} dropped",
+                crate::pyfmt::str_repr(key)
+            ));
+        }
+    }
+    Ok(DocumentRead {
+        title,
+        metadata,
+        notes,
+        problems,
+        index,
+    })
+}
+
+/// Opens the claim-graph document at `path` for reading (a regular file within the size
+/// limit), its progress begun: the reader and the document's size.
+pub(super) fn open_document<'p>(
+    path: &std::path::Path,
+    progress: &'p dyn crate::progress::Progress,
+) -> crate::Result<(impl std::io::Read + 'p, u64)> {
+    use crate::untrusted::{Bounded, Kind, Links, Problem};
+    let (file, meta) =
+        crate::untrusted::open(path, Kind::ClaimGraph, Links::Follow).map_err(|e| {
+            match e.problem {
+                Problem::Io(reason) => GraphFileError::Unreadable(format!(
+                    "cannot read claim graph {}: {reason}",
+                    path.display()
+                )),
+                _ => GraphFileError::Unreadable(e.to_string()),
+            }
+        })?;
+    let size = meta.len();
+    if size > Kind::ClaimGraph.limit() {
+        return Err(GraphFileError::TooLarge {
+            path: path.to_path_buf(),
+            limit: Kind::ClaimGraph.limit(),
+        }
+        .into());
+    }
+    progress.begin("reading claim graph", size, crate::progress::Unit::Bytes);
+    let reader = Counted {
+        inner: Bounded::new(file, Kind::ClaimGraph),
+        progress,
+    };
+    Ok((reader, size))
+}
+
 impl ClaimGraph {
     /// Reads a document (spec §2.7), checking all of it.
     ///
@@ -300,127 +499,32 @@ impl ClaimGraph {
         reader: impl std::io::Read,
         size: u64,
     ) -> Result<(ClaimGraph, LoadNotes), GraphError> {
-        let mut problems = Vec::new();
-        let mut notes = LoadNotes::default();
         let mut claims: Vec<Claim> = Vec::with_capacity(usize::try_from(size / 300).unwrap_or(0));
-        let mut index = super::index::IdIndex::default();
-        let mut first_at: Vec<usize> = Vec::new();
-        // Dependencies are resolved as claims arrive (while the reader's workers parse the next
-        // ones); a claim that names one not read yet is resolved again at the end.
         let mut deps: Vec<Vec<u32>> = Vec::with_capacity(claims.capacity());
         let mut unresolved: Vec<usize> = Vec::new();
-        let mut at = 0usize;
-        let mut hook = |read: ClaimRead| -> Result<(), String> {
-            if problems.len() > 1000 {
-                return Ok(());
-            }
-            problems.extend(read.problems);
-            notes.warnings.extend(read.warnings);
-            if let Some(claim) = read.claim {
-                match index.insert_new(&claim.id, claims.len() as u32) {
-                    Err(first) => problems.push(format!(
-                        "claims[{at}]: id {} repeats claims[{}] (an ID must appear once)",
-                        claim.id, first_at[first as usize]
-                    )),
-                    Ok(()) => {
-                        first_at.push(at);
-                        match resolve(&claim, &index) {
-                            Ok(d) => deps.push(d),
-                            Err(_) => {
-                                unresolved.push(claims.len());
-                                deps.push(Vec::new());
-                            }
-                        }
-                        claims.push(claim);
+        let read = read_document(
+            reader,
+            size,
+            &|value, at| (claim_read(value, at), ()),
+            &mut |claim, (), resolved| {
+                match resolved {
+                    Some(d) => deps.push(d),
+                    None => {
+                        unresolved.push(claims.len());
+                        deps.push(Vec::new());
                     }
                 }
-            }
-            at += 1;
-            Ok(())
-        };
-        let document = crate::json::stream::parse_reader_mapped(
-            reader,
-            "claims",
-            size,
-            &claim_read,
-            &mut hook,
-        )
-        .map_err(|e| GraphError::Json(e.to_string()))?;
-        drop(first_at);
-        let Value::Object(top) = document else {
-            return Err(GraphError::Invalid(vec![format!(
-                "the document is {}, not a claim-graph object",
-                describe(&document)
-            )]));
-        };
-        match top.get("kind") {
-            None => {}
-            Some(Value::String(k)) if k == DOCUMENT_KIND => {}
-            Some(Value::String(k)) => return Err(GraphError::NotAGraph(crate::pyfmt::str_repr(k))),
-            Some(v) => return Err(GraphError::NotAGraph(describe(v))),
-        }
-        // `int(schema_version)` as alkahest computes it: a missing version is 0, a bool is
-        // 0 or 1, a float is truncated, a string is read by Python's `int()`; null, a list,
-        // an object, an unreadable string or a non-finite float are refused, as alkahest
-        // refuses them (it raises TypeError, ValueError or OverflowError).
-        let version = match top.get("schema_version") {
-            None => 0.into(),
-            Some(Value::Bool(b)) => u8::from(*b).into(),
-            Some(Value::Number(Number::Int(i))) => i.clone(),
-            Some(Value::Number(Number::Float(f))) if f.is_finite() => {
-                num_bigint::BigInt::from(f.trunc() as i64)
-            }
-            Some(Value::String(s)) if crate::pyfmt::parse_py_int(s).is_some() => {
-                crate::pyfmt::parse_py_int(s).unwrap_or_default()
-            }
-            Some(v) => {
-                return Err(GraphError::Invalid(vec![format!(
-                    "schema_version: expected an integer, found {}",
-                    describe(v)
-                )]));
-            }
-        };
-        if version > SCHEMA_VERSION.into() {
-            return Err(GraphError::NewerSchema(version.to_string()));
-        }
-        if !top.contains_key("claims") {
-            problems.push("the document has no \"claims\" list".into());
-        } else if !matches!(top.get("claims"), Some(Value::Array(_))) {
-            problems.push(format!(
-                "claims: expected a list, found {}",
-                describe(top.get("claims").unwrap_or(&Value::Null))
-            ));
-        }
-        let title = match top.get("title") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(v) => {
-                problems.push(format!(
-                    "title: expected a string or null, found {}",
-                    describe(v)
-                ));
-                None
-            }
-        };
-        let metadata = match top.get("metadata") {
-            None | Some(Value::Null) => Object::new(),
-            Some(Value::Object(o)) => o.clone(),
-            Some(v) => {
-                problems.push(format!(
-                    "metadata: expected an object, found {}",
-                    describe(v)
-                ));
-                Object::new()
-            }
-        };
-        for (key, _) in top.iter() {
-            if !["claims", "kind", "metadata", "schema_version", "title"].contains(&key) {
-                notes.warnings.push(format!(
-                    "unknown top-level key {} dropped",
-                    crate::pyfmt::str_repr(key)
-                ));
-            }
-        }
+                claims.push(claim);
+                Ok(())
+            },
+        )?;
+        let DocumentRead {
+            title,
+            metadata,
+            notes,
+            mut problems,
+            index,
+        } = read;
         for &i in &unresolved {
             match resolve(&claims[i], &index) {
                 Ok(d) => deps[i] = d,
@@ -433,11 +537,7 @@ impl ClaimGraph {
             }
         }
         if !problems.is_empty() {
-            if problems.len() > 1000 {
-                problems.truncate(1000);
-                problems.push("… more problems not listed".into());
-            }
-            return Err(GraphError::Invalid(problems));
+            return Err(invalid(problems));
         }
         // Every dependency resolved on arrival points to an earlier claim: then the document is
         // in topological order and every claim is in the first pass.
@@ -460,15 +560,8 @@ impl ClaimGraph {
         };
         // (claims[i] is at position i of the index and of deps)
         for (c, d) in claims.iter_mut().zip(&deps) {
-            // Self-references and repeats are dropped, as add() does.
-            if c.depends_on.contains(&c.id) || c.depends_on.len() != d.len() {
-                let mut kept: Vec<super::claim::ClaimId> = Vec::with_capacity(c.depends_on.len());
-                for d in std::mem::take(&mut c.depends_on) {
-                    if d != c.id && !kept.contains(&d) {
-                        kept.push(d);
-                    }
-                }
-                c.depends_on = kept;
+            if c.depends_on.len() != d.len() {
+                tidy_dependencies(c);
             }
         }
         let Some(pass) = pass else {
@@ -506,30 +599,7 @@ impl ClaimGraph {
         path: &std::path::Path,
         progress: &dyn crate::progress::Progress,
     ) -> crate::Result<(ClaimGraph, LoadNotes)> {
-        use crate::untrusted::{Bounded, Kind, Links, Problem};
-        let (file, meta) =
-            crate::untrusted::open(path, Kind::ClaimGraph, Links::Follow).map_err(|e| {
-                match e.problem {
-                    Problem::Io(reason) => GraphFileError::Unreadable(format!(
-                        "cannot read claim graph {}: {reason}",
-                        path.display()
-                    )),
-                    _ => GraphFileError::Unreadable(e.to_string()),
-                }
-            })?;
-        let size = meta.len();
-        if size > Kind::ClaimGraph.limit() {
-            return Err(GraphFileError::TooLarge {
-                path: path.to_path_buf(),
-                limit: Kind::ClaimGraph.limit(),
-            }
-            .into());
-        }
-        progress.begin("reading claim graph", size, crate::progress::Unit::Bytes);
-        let reader = Counted {
-            inner: Bounded::new(file, Kind::ClaimGraph),
-            progress,
-        };
+        let (reader, size) = open_document(path, progress)?;
         let result = ClaimGraph::from_reader_sized(reader, size).map_err(|source| {
             GraphFileError::Invalid {
                 path: path.to_path_buf(),

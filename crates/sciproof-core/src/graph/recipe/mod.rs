@@ -9,6 +9,7 @@
 pub mod expression;
 pub mod numeric_relation;
 pub mod sciproof;
+pub mod streamed;
 
 use super::ClaimGraph;
 use crate::json::Object;
@@ -263,16 +264,44 @@ fn standalone(claims: &[super::Claim], options: &VerifyOptions) -> Vec<Option<De
     claims
         .par_iter()
         .map(|c| {
-            let check = c.check.as_ref().map(|c| c.object());
             let mut own = Context {
                 options,
                 runs: sciproof::Runs::default(),
             };
-            let result = recheck(check.as_ref(), &mut own, true)?;
-            let entry = audit_entry(&result, options);
-            Some((result, entry))
+            decide(c, &mut own, true)
         })
         .collect()
+}
+
+/// The re-check of `claim` with its audit entry; with `alone`, `None` for a recipe that shares
+/// the pass's context (see [`recheck`]).
+fn decide(claim: &super::Claim, context: &mut Context, alone: bool) -> Option<Decided> {
+    let check = claim.check.as_ref().map(|c| c.object());
+    let result = recheck(check.as_ref(), context, alone)?;
+    let entry = audit_entry(&result, context.options);
+    Some((result, entry))
+}
+
+/// Applies a re-check to its claim (its audit entry appended; a failed claim refuted when
+/// `mark_refuted`) and returns the claim's outcome.
+fn apply(
+    claim: &mut super::Claim,
+    (result, entry): Decided,
+    options: &VerifyOptions,
+) -> RecheckOutcome {
+    if let Some(entry) = entry {
+        claim.audit.reserve_exact(1);
+        claim.audit.push(entry);
+        if result.outcome == Outcome::Failed && options.mark_refuted {
+            claim.status = super::claim::REFUTED.into();
+        }
+    }
+    RecheckOutcome {
+        claim_id: claim.id.to_string(),
+        outcome: result.outcome,
+        kind: result.kind,
+        detail: result.detail,
+    }
 }
 
 /// The audit entry a re-check appends (`at`, `checker`, `outcome`, `kind`, `detail`), none
@@ -344,27 +373,13 @@ impl ClaimGraph {
                 let next =
                     (!following.is_empty()).then(|| scope.spawn(|| standalone(following, options)));
                 for (k, (claim, early)) in current.iter_mut().zip(decided).enumerate() {
-                    let (result, entry) = early.unwrap_or_else(|| {
-                        let check = claim.check.as_ref().map(|c| c.object());
-                        let result = recheck(check.as_ref(), &mut context, false)
-                            .expect("every recipe runs with the shared context");
-                        let entry = audit_entry(&result, options);
-                        (result, entry)
+                    let decided = early.unwrap_or_else(|| {
+                        decide(claim, &mut context, false)
+                            .expect("every recipe runs with the shared context")
                     });
-                    if let Some(entry) = entry {
-                        claim.audit.reserve_exact(1);
-                        claim.audit.push(entry);
-                        if result.outcome == Outcome::Failed && options.mark_refuted {
-                            claim.status = super::claim::REFUTED.into();
-                        }
-                    }
-                    summary.add(result.outcome);
-                    on_outcome(&RecheckOutcome {
-                        claim_id: claim.id.to_string(),
-                        outcome: result.outcome,
-                        kind: result.kind,
-                        detail: result.detail,
-                    });
+                    let outcome = apply(claim, decided, options);
+                    summary.add(outcome.outcome);
+                    on_outcome(&outcome);
                     if (start + k) % 1024 == 1023 {
                         progress.advance(1024);
                     }
@@ -386,7 +401,8 @@ mod tests {
     use crate::graph::record::{Record, ResultEvidence};
     use crate::json::Value;
 
-    fn relation(coefficients: [i64; 2]) -> Object {
+    /// `0.5 * c0 + 1 * c1 = 0` as a `numeric_relation` recipe.
+    pub(super) fn relation(coefficients: [i64; 2]) -> Object {
         Object::new()
             .with("kind", "numeric_relation")
             .with(

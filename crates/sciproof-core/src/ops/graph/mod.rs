@@ -30,6 +30,12 @@ pub fn open(path: &Path, progress: &dyn Progress, warn: Warn) -> Result<ClaimGra
         return Err(GraphFileError::Missing(path.to_path_buf()).into());
     }
     let (graph, notes) = ClaimGraph::load_with_progress(path, progress)?;
+    warn_dropped(path, notes, warn);
+    Ok(graph)
+}
+
+/// Tells `warn` what reading the graph at `path` dropped.
+fn warn_dropped(path: &Path, notes: crate::graph::LoadNotes, warn: Warn) {
     for w in notes.warnings {
         warn(&format!(
             "{}: {}",
@@ -37,7 +43,6 @@ pub fn open(path: &Path, progress: &dyn Progress, warn: Warn) -> Result<ClaimGra
             crate::escape::terminal::safe_text(&w, 500)
         ));
     }
-    Ok(graph)
 }
 
 /// [`open`], or a new empty graph (written by sciproof) if the file does not exist.

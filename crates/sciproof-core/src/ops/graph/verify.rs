@@ -1,9 +1,11 @@
 //! `graph verify`: every claim with a recipe re-checked; outcomes handed on as they are
 //! decided, then the graph (with its new audit entries) written.
 
-use super::{Warn, graph_dir, lock, open, save};
+use super::{Warn, graph_dir, lock, open, save, warn_dropped};
 use crate::commit::lock::Wait;
 use crate::error::Result;
+use crate::graph::error::GraphFileError;
+use crate::graph::recipe::streamed::{Streamed, verify_file};
 use crate::graph::recipe::{RecheckOutcome, RecheckSummary, VerifyOptions};
 use crate::progress::Progress;
 use std::path::PathBuf;
@@ -36,7 +38,9 @@ pub fn verify(
 ) -> Result<RecheckSummary> {
     let path = &request.graph;
     let _lock = lock(path, "graph verify", request.wait)?;
-    let mut graph = open(path, request.progress, request.warn)?;
+    if !path.exists() {
+        return Err(GraphFileError::Missing(path.to_path_buf()).into());
+    }
     let options = VerifyOptions {
         tolerance: request.tolerance,
         samples: request.samples.clone(),
@@ -44,7 +48,25 @@ pub fn verify(
         checked_at: request.checked_at.clone(),
         base: graph_dir(path),
     };
-    let summary = graph.verify_each(&options, request.progress, on_outcome);
-    save(&graph, path)?;
-    Ok(summary)
+    // A document in the order it is written in (every one sciproof or alkahest writes) is
+    // re-verified as it is read; any other is loaded whole and put in order first.
+    match verify_file(path, &options, request.progress)? {
+        Streamed::Done {
+            summary,
+            outcomes,
+            notes,
+        } => {
+            warn_dropped(path, notes, request.warn);
+            for outcome in &outcomes {
+                on_outcome(outcome);
+            }
+            Ok(summary)
+        }
+        Streamed::NotInOrder => {
+            let mut graph = open(path, request.progress, request.warn)?;
+            let summary = graph.verify_each(&options, request.progress, on_outcome);
+            save(&graph, path)?;
+            Ok(summary)
+        }
+    }
 }

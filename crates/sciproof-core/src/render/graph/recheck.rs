@@ -4,7 +4,7 @@
 use crate::escape::markdown as md;
 use crate::escape::terminal::safe_text;
 use crate::graph::recipe::{Outcome, RecheckOutcome, RecheckSummary, Reverification};
-use crate::json::{Object, Style, Value, write_value};
+use crate::json::{Object, Style, Value, write_string, write_value};
 use crate::render::{OutputFormat, Sink, StreamRenderer};
 
 /// The renderer of `format` (the list of [`Reverification`]'s formats).
@@ -72,15 +72,25 @@ impl StreamRenderer<Reverification> for RecheckJson {
         ));
     }
     fn item(&self, index: usize, o: &RecheckOutcome, out: &mut Sink) {
-        let item = Value::Object(
-            Object::new()
-                .with("claim_id", o.claim_id.as_str())
-                .with("outcome", o.outcome.as_str())
-                .with("kind", o.kind.as_str())
-                .with("detail", o.detail.as_str()),
-        );
-        let mut text = String::from(if index == 0 { "\n    " } else { ",\n    " });
-        write_value(&mut text, &item, Some(2), Style::ASCII);
+        // Written field by field as `json.dumps(item, indent=2)` writes the object (a million
+        // outcomes are not each built as an object first).
+        let mut text = String::with_capacity(128 + o.detail.len());
+        text.push_str(if index == 0 { "\n    {" } else { ",\n    {" });
+        for (n, (key, value)) in [
+            ("claim_id", o.claim_id.as_str()),
+            ("outcome", o.outcome.as_str()),
+            ("kind", o.kind.as_str()),
+            ("detail", o.detail.as_str()),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            text.push_str(if n == 0 { "\n      \"" } else { ",\n      \"" });
+            text.push_str(key);
+            text.push_str("\": ");
+            write_string(&mut text, value);
+        }
+        text.push_str("\n    }");
         out(&text);
     }
     fn tail(&self, count: usize, summary: &RecheckSummary, out: &mut Sink) {
