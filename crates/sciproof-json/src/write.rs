@@ -179,7 +179,7 @@ pub fn write_string(out: &mut String, s: &str) {
 /// raw when `ensure_ascii` is false (DEL and U+2028 included).
 pub fn write_str(out: &mut String, s: &str, ensure_ascii: bool) {
     out.push('"');
-    if !ensure_ascii && !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+    if plain(s.as_bytes(), ensure_ascii) {
         out.push_str(s);
         out.push('"');
         return;
@@ -206,6 +206,25 @@ pub fn write_str(out: &mut String, s: &str, ensure_ascii: bool) {
     out.push('"');
 }
 
+/// Whether `bytes` are written as they are: no control, `"` or `\\`, and with `ensure_ascii`
+/// nothing outside printable ASCII. Tested 16 bytes at a time with bitwise operations, which
+/// the compiler turns into vector instructions: strings are most of a large document, and a
+/// test that stops at the first bad byte goes one byte at a time.
+#[inline]
+fn plain(bytes: &[u8], ensure_ascii: bool) -> bool {
+    let bad = |b: u8| (b < 0x20) | (b == b'"') | (b == b'\\') | (ensure_ascii & (b > b'~'));
+    let mut blocks = bytes.chunks_exact(16);
+    for block in &mut blocks {
+        if block.iter().fold(false, |any, &b| any | bad(b)) {
+            return false;
+        }
+    }
+    !blocks
+        .remainder()
+        .iter()
+        .fold(false, |any, &b| any | bad(b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +246,61 @@ mod tests {
         );
         assert_eq!(to_string_compact(&v).lines().count(), 1);
         assert!(to_string_compact(&v).starts_with("{\"a\": 1, \"b\": [1e-09, 0.0], "));
+    }
+
+    /// `json.dumps`'s escaping, one character at a time.
+    fn escaped_one_by_one(s: &str, ensure_ascii: bool) -> String {
+        let mut out = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                ' '..='~' => out.push(c),
+                c if !ensure_ascii && c >= ' ' => out.push(c),
+                _ => {
+                    let mut units = [0u16; 2];
+                    for unit in c.encode_utf16(&mut units) {
+                        out.push_str(&format!("\\u{unit:04x}"));
+                    }
+                }
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn strings_are_escaped_as_one_character_at_a_time(
+            s in "(.|[\\x00-\\x7f]|\\\\|\"){0,80}",
+            ensure_ascii: bool,
+        ) {
+            let mut out = String::new();
+            write_str(&mut out, &s, ensure_ascii);
+            proptest::prop_assert_eq!(out, escaped_one_by_one(&s, ensure_ascii));
+        }
+    }
+
+    #[test]
+    fn one_odd_character_anywhere_in_a_long_string() {
+        // Every position of the blocks tested at once and of the bytes after them.
+        for len in [15, 16, 17, 32, 40] {
+            for at in 0..len {
+                for odd in ['"', '\\', '\u{1}', '\u{1f}', '~', '\u{7f}', 'é', '\u{2028}'] {
+                    let s: String = (0..len).map(|i| if i == at { odd } else { 'a' }).collect();
+                    for ensure_ascii in [false, true] {
+                        let mut out = String::new();
+                        write_str(&mut out, &s, ensure_ascii);
+                        assert_eq!(out, escaped_one_by_one(&s, ensure_ascii), "{s:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
