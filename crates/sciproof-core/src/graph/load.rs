@@ -441,9 +441,11 @@ pub(super) fn read_document<P: Send>(
 }
 
 /// Opens the claim-graph document at `path` for reading (a regular file within the size
-/// limit), its progress begun: the reader and the document's size.
+/// limit), its progress (`what` is being done, by bytes read) begun: the reader and the
+/// document's size.
 pub(super) fn open_document<'p>(
     path: &std::path::Path,
+    what: &str,
     progress: &'p dyn crate::progress::Progress,
 ) -> crate::Result<(impl std::io::Read + 'p, u64)> {
     use crate::untrusted::{Bounded, Kind, Links, Problem};
@@ -465,7 +467,7 @@ pub(super) fn open_document<'p>(
         }
         .into());
     }
-    progress.begin("reading claim graph", size, crate::progress::Unit::Bytes);
+    progress.begin(what, size, crate::progress::Unit::Bytes);
     let reader = Counted {
         inner: Bounded::new(file, Kind::ClaimGraph),
         progress,
@@ -599,7 +601,7 @@ impl ClaimGraph {
         path: &std::path::Path,
         progress: &dyn crate::progress::Progress,
     ) -> crate::Result<(ClaimGraph, LoadNotes)> {
-        let (reader, size) = open_document(path, progress)?;
+        let (reader, size) = open_document(path, "reading claim graph", progress)?;
         let result = ClaimGraph::from_reader_sized(reader, size).map_err(|source| {
             GraphFileError::Invalid {
                 path: path.to_path_buf(),

@@ -5,6 +5,10 @@
 //! `numeric_relation` ([`numeric_relation`]), `sciproof_claim` and `sciproof_manifest`
 //! ([`sciproof`]), and alkahest's expression recipes ([`expression`]: `identity`, `zero`,
 //! `derivative`, `antiderivative`, `definite_integral`). Unknown kinds are `skipped`.
+//!
+//! A pass runs over a graph in memory ([`ClaimGraph::verify_each`]) or over a document as it is
+//! read and written back ([`streamed`], which `graph verify` uses: the same outcomes and the
+//! same document, without holding the graph).
 
 pub mod expression;
 pub mod numeric_relation;

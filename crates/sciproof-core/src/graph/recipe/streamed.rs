@@ -3,9 +3,9 @@
 //! graph is never held in memory (a million claims would take over a gigabyte) and no pass
 //! waits for another.
 //!
-//! This gives exactly what loading, [`ClaimGraph::verify_each`] and saving give, because a
+//! This gives exactly what loading, [`crate::graph::ClaimGraph::verify_each`] and saving give, because a
 //! document whose dependencies all point to earlier claims is written back in its own order
-//! (see [`ClaimGraph::topological_positions`]) and each claim's re-check, audit entry and text
+//! (see [`crate::graph::ClaimGraph::topological_positions`]) and each claim's re-check, audit entry and text
 //! depend on the claim alone. The recipes that share the pass's context (`sciproof_claim`,
 //! `sciproof_manifest`) run on the reading thread in claim order, as in `verify_each`. The new
 //! document goes to a temporary file that replaces the graph only once the whole document has
@@ -66,7 +66,7 @@ pub fn verify_file(
     options: &VerifyOptions,
     progress: &dyn crate::progress::Progress,
 ) -> crate::Result<Streamed> {
-    let (reader, size) = open_document(path, progress)?;
+    let (reader, size) = open_document(path, "re-verifying claim graph", progress)?;
     let mut reader = Some(reader);
     let mut summary = RecheckSummary::default();
     let mut outcomes: Vec<RecheckOutcome> = Vec::new();

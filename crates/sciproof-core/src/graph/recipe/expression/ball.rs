@@ -51,7 +51,7 @@ pub trait Arith {
     fn mul(&mut self, a: &Self::Mid, b: &Self::Mid) -> Self::Mid;
     /// `a / b`, rounded.
     fn div(&mut self, a: &Self::Mid, b: &Self::Mid) -> Self::Mid;
-    /// `f(x)` for the functions with a derivative bound in [`Evaluator::unary`].
+    /// `f(x)` for the functions with a derivative bound in `Evaluator::unary`.
     fn call(&mut self, f: Func, x: &Self::Mid) -> Self::Mid;
     /// The midpoint as an f64 (within a relative 1e-15).
     fn approx(m: &Self::Mid) -> f64;
