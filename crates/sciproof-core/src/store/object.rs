@@ -104,7 +104,7 @@ fn from_store_error(e: object_store::Error, what: &str) -> Unavailable {
                 ));
             }
             // S3 reports a bad key as 403 inside a generic error.
-            if lower.contains("403")
+            if status_403(&lower)
                 || lower.contains("accessdenied")
                 || lower.contains("invalidaccesskeyid")
                 || lower.contains("signaturedoesnotmatch")
@@ -115,6 +115,18 @@ fn from_store_error(e: object_store::Error, what: &str) -> Unavailable {
             }
         }
     }
+}
+
+/// Whether an error's text gives the HTTP status 403: the number on its own, not part of a
+/// longer number or a port (`127.0.0.1:44403` is a store that cannot be reached, not one that
+/// refused the credentials).
+fn status_403(text: &str) -> bool {
+    text.match_indices("403").any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + 3..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_digit() || c == ':' || c == '.')
+            && !after.is_some_and(|c| c.is_ascii_digit())
+    })
 }
 
 fn runtime() -> Result<&'static tokio::runtime::Runtime, Unavailable> {
@@ -690,4 +702,25 @@ fn prefix_state(
         }
         Ok(state)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_403_status_is_told_from_a_port_or_a_longer_number() {
+        for (text, refused) in [
+            ("client error with status 403 forbidden: <error>", true),
+            ("http status 403", true),
+            ("(403)", true),
+            (
+                "error performing head http://127.0.0.1:44403/b/in.txt in 457ms - http error: error sending request",
+                false,
+            ),
+            ("http://127.0.0.1:403/b", false),
+            ("took 40312 ms", false),
+            ("version 1.403", false),
+        ] {
+            assert_eq!(super::status_403(text), refused, "{text}");
+        }
+    }
 }
