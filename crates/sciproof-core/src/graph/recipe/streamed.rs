@@ -34,6 +34,10 @@ pub enum Streamed {
         outcomes: Vec<RecheckOutcome>,
         /// What the reading dropped.
         notes: LoadNotes,
+        /// The document that was replaced, still open: its cached pages are freed when it is
+        /// closed, which takes a while for a large document (a fifth of a second for a
+        /// gigabyte), so the caller chooses when (and on which thread) to close it.
+        replaced: Option<std::fs::File>,
     },
     /// Nothing was changed: a claim depends on a later one, so the document must be loaded
     /// whole to be put in order.
@@ -74,6 +78,9 @@ pub fn verify_file(
     let mut not_in_order = false;
     // The reason the document was not written (an error other than the writer's own).
     let mut failure: Option<crate::Error> = None;
+    // (opened again, since the reader is used up: kept open, the old document is not torn down
+    // by the rename that replaces it)
+    let replaced = std::fs::File::open(path).ok();
     let written = crate::manifest::write_atomic_with(path, &mut |w| {
         let mut text = String::with_capacity(1 << 12);
         write_head(&mut text, FORM);
@@ -176,6 +183,7 @@ pub fn verify_file(
         summary,
         outcomes,
         notes,
+        replaced,
     })
 }
 
@@ -348,6 +356,7 @@ mod tests {
                 summary,
                 outcomes,
                 notes,
+                ..
             } = s.unwrap()
             else {
                 panic!("{n} claims: not streamed")

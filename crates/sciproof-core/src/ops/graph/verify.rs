@@ -55,11 +55,19 @@ pub fn verify(
             summary,
             outcomes,
             notes,
+            replaced,
         } => {
-            warn_dropped(path, notes, request.warn);
-            for outcome in &outcomes {
-                on_outcome(outcome);
-            }
+            // The old document is closed (its cached pages freed) on another core while the
+            // outcomes are shown.
+            std::thread::scope(|scope| {
+                let closing = scope.spawn(move || drop(replaced));
+                warn_dropped(path, notes, request.warn);
+                for outcome in &outcomes {
+                    on_outcome(outcome);
+                }
+                // (joined, so that the thread has exited, not only finished, on return)
+                let _ = closing.join();
+            });
             Ok(summary)
         }
         Streamed::NotInOrder => {
