@@ -243,6 +243,18 @@ mod tests {
             proptest::prop_assert_eq!(parse_with(text.as_bytes(), true, piece), slow.clone());
             proptest::prop_assert_eq!(parse_with(text.as_bytes(), true, text.len()), slow);
         }
+
+        #[test]
+        fn the_fast_paths_agree_with_the_state_machine_on_long_texts(
+            text in "([a1,\n]{0,150}|\"|\r){0,6}",
+            piece in 1usize..400,
+        ) {
+            // Mostly lines without quotes or CRs, long enough to span several of the blocks
+            // the fastest path scans at a time, with the odd quote or CR between them.
+            let slow = parse_with(text.as_bytes(), false, 1);
+            proptest::prop_assert_eq!(parse_with(text.as_bytes(), true, piece), slow.clone());
+            proptest::prop_assert_eq!(parse_with(text.as_bytes(), true, text.len()), slow);
+        }
     }
 
     #[test]
