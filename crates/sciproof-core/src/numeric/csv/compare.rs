@@ -70,7 +70,7 @@ impl Drop for Reader {
 }
 
 fn spawn_reader(path: &Path, name: &str, tsv: bool) -> Result<BatchChannels, NumericError> {
-    let mut reader = RowReader::open(path, name, tsv)?;
+    let mut reader = RowReader::open_batched(path, name, tsv)?;
     let (full_tx, full_rx) = mpsc::sync_channel::<Result<Batch, NumericError>>(BATCHES);
     let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
     let reader = std::thread::spawn(move || {
@@ -87,15 +87,7 @@ fn spawn_reader(path: &Path, name: &str, tsv: bool) -> Result<BatchChannels, Num
                     Err(_) => return, // the comparison ended early
                 },
             };
-            batch.bytes.clear();
-            batch.ends.clear();
-            batch.lengths.clear();
-            let read = reader.read_chunk(&mut |row| {
-                batch.lengths.push(row.len());
-                let base = batch.bytes.len();
-                batch.bytes.extend_from_slice(row.buf);
-                batch.ends.extend(row.ends.iter().map(|e| e + base));
-            });
+            let read = reader.read_batch(&mut batch.bytes, &mut batch.ends, &mut batch.lengths);
             if let Err(e) = read {
                 let _ = full_tx.send(Err(e));
                 return;

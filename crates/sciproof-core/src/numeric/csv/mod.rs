@@ -236,11 +236,42 @@ mod tests {
         Ok(out)
     }
 
+    /// [`parse_with`] with the rows kept by the parser and taken after every piece.
+    fn parse_batched(text: &[u8], piece: usize) -> Result<Vec<Vec<Vec<u8>>>, String> {
+        let mut p = Parser::batched(b',');
+        let mut out = Vec::new();
+        let (mut bytes, mut ends, mut lengths) = (Vec::new(), Vec::new(), Vec::new());
+        let mut take = |p: &mut Parser, out: &mut Vec<Vec<Vec<u8>>>| {
+            p.take_rows(&mut bytes, &mut ends, &mut lengths);
+            let (mut start, mut field) = (0, 0);
+            for &n in &lengths {
+                let row = ends[field..field + n]
+                    .iter()
+                    .map(|&end| {
+                        let cell = bytes[start..end].to_vec();
+                        start = end;
+                        cell
+                    })
+                    .collect();
+                field += n;
+                out.push(row);
+            }
+        };
+        for chunk in text.chunks(piece.max(1)) {
+            p.feed(chunk, &mut |_| panic!("a batched parser hands out no row"))?;
+            take(&mut p, &mut out);
+        }
+        p.finish(&mut |_| panic!("a batched parser hands out no row"))?;
+        take(&mut p, &mut out);
+        Ok(out)
+    }
+
     proptest::proptest! {
         #[test]
         fn the_whole_line_fast_path_agrees_with_the_state_machine(text in "[a1,\"\r\n ]{0,40}", piece in 1usize..50) {
             let slow = parse_with(text.as_bytes(), false, 1);
             proptest::prop_assert_eq!(parse_with(text.as_bytes(), true, piece), slow.clone());
+            proptest::prop_assert_eq!(parse_batched(text.as_bytes(), piece), slow.clone());
             proptest::prop_assert_eq!(parse_with(text.as_bytes(), true, text.len()), slow);
         }
 
@@ -253,6 +284,7 @@ mod tests {
             // the fastest path scans at a time, with the odd quote or CR between them.
             let slow = parse_with(text.as_bytes(), false, 1);
             proptest::prop_assert_eq!(parse_with(text.as_bytes(), true, piece), slow.clone());
+            proptest::prop_assert_eq!(parse_batched(text.as_bytes(), piece), slow.clone());
             proptest::prop_assert_eq!(parse_with(text.as_bytes(), true, text.len()), slow);
         }
     }

@@ -56,6 +56,13 @@ pub struct Parser {
     /// Whether whole lines without quotes may skip the state machine (off only in tests that
     /// hold the fast path to the state machine).
     pub(super) fast_lines: bool,
+    /// Rows are kept (see [`Parser::take_rows`]) instead of handed out one by one.
+    batched: bool,
+    /// The number of fields of each row kept.
+    lengths: Vec<usize>,
+    /// Where the row being read starts in `buf` and in `ends` (0 unless rows are kept).
+    row_bytes: usize,
+    row_ends: usize,
 }
 
 impl Parser {
@@ -71,7 +78,46 @@ impl Parser {
             after_cr: false,
             format_name: if delimiter == b'\t' { "TSV" } else { "CSV" },
             fast_lines: true,
+            batched: false,
+            lengths: Vec::new(),
+            row_bytes: 0,
+            row_ends: 0,
         }
+    }
+
+    /// A parser that keeps the rows it completes, to be taken a batch at a time with
+    /// [`Parser::take_rows`], instead of handing each to `on_row` (which it never calls): the
+    /// rows are read into the buffers they are taken in, not copied there one by one.
+    pub fn batched(delimiter: u8) -> Self {
+        Parser {
+            batched: true,
+            ..Parser::new(delimiter)
+        }
+    }
+
+    /// The rows completed since the last call (a parser made by [`Parser::batched`]): the
+    /// bytes of all their fields, where each field ends in them, and how many fields each row
+    /// has. The three vectors given (emptied) are used for the row being read, so nothing is
+    /// allocated once the buffers are large enough.
+    pub fn take_rows(
+        &mut self,
+        bytes: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+        lengths: &mut Vec<usize>,
+    ) {
+        let (cut, cut_ends) = (self.row_bytes, self.row_ends);
+        bytes.clear();
+        bytes.extend_from_slice(&self.buf[cut..]);
+        std::mem::swap(bytes, &mut self.buf);
+        bytes.truncate(cut);
+        ends.clear();
+        ends.extend(self.ends[cut_ends..].iter().map(|e| e - cut));
+        std::mem::swap(ends, &mut self.ends);
+        ends.truncate(cut_ends);
+        lengths.clear();
+        std::mem::swap(lengths, &mut self.lengths);
+        self.row_bytes = 0;
+        self.row_ends = 0;
     }
 
     fn save_field(&mut self) {
@@ -194,7 +240,12 @@ impl Parser {
     }
 
     fn emit(&mut self, on_row: &mut dyn FnMut(Row)) {
-        if self.row_done {
+        if self.row_done && self.batched {
+            self.row_done = false;
+            self.lengths.push(self.ends.len() - self.row_ends);
+            self.row_bytes = self.buf.len();
+            self.row_ends = self.ends.len();
+        } else if self.row_done {
             self.row_done = false;
             on_row(Row {
                 buf: &self.buf,
@@ -322,8 +373,8 @@ impl Parser {
         }
         // The fields of a line that does not end before the quote or CR are not taken: that
         // line is read by the other paths.
-        self.buf.clear();
-        self.ends.clear();
+        self.buf.truncate(self.row_bytes);
+        self.ends.truncate(self.row_ends);
         Ok(line)
     }
 

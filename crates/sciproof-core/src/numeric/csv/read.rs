@@ -33,6 +33,26 @@ impl RowReader {
         })
     }
 
+    /// [`RowReader::open`] for [`RowReader::read_batch`].
+    pub fn open_batched(path: &Path, name: &str, tsv: bool) -> Result<Self, NumericError> {
+        let mut reader = RowReader::open(path, name, tsv)?;
+        reader.parser = Parser::batched(if tsv { b'\t' } else { b',' });
+        Ok(reader)
+    }
+
+    /// Reads the next chunk (a reader made by [`RowReader::open_batched`]) and puts the rows
+    /// it completed into the three buffers given (see [`Parser::take_rows`]).
+    pub fn read_batch(
+        &mut self,
+        bytes: &mut Vec<u8>,
+        ends: &mut Vec<usize>,
+        lengths: &mut Vec<usize>,
+    ) -> Result<(), NumericError> {
+        self.read_chunk(&mut |_| {})?;
+        self.parser.take_rows(bytes, ends, lengths);
+        Ok(())
+    }
+
     /// Whether the whole file was read.
     pub fn is_done(&self) -> bool {
         self.done
