@@ -178,12 +178,19 @@ pub fn write_string(out: &mut String, s: &str) {
 /// `"`, `\\` and the short control escapes, other controls as `\u00xx`; everything else
 /// raw when `ensure_ascii` is false (DEL and U+2028 included).
 pub fn write_str(out: &mut String, s: &str, ensure_ascii: bool) {
-    out.push('"');
     if plain(s.as_bytes(), ensure_ascii) {
+        out.push('"');
         out.push_str(s);
         out.push('"');
-        return;
+    } else {
+        write_escaped(out, s, ensure_ascii);
     }
+}
+
+/// [`write_str`] one character at a time (what every string would get without the test for
+/// plain ones).
+fn write_escaped(out: &mut String, s: &str, ensure_ascii: bool) {
+    out.push('"');
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -248,29 +255,10 @@ mod tests {
         assert!(to_string_compact(&v).starts_with("{\"a\": 1, \"b\": [1e-09, 0.0], "));
     }
 
-    /// `json.dumps`'s escaping, one character at a time.
+    /// [`write_escaped`] into a new string.
     fn escaped_one_by_one(s: &str, ensure_ascii: bool) -> String {
-        let mut out = String::from("\"");
-        for c in s.chars() {
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                '\u{8}' => out.push_str("\\b"),
-                '\u{c}' => out.push_str("\\f"),
-                ' '..='~' => out.push(c),
-                c if !ensure_ascii && c >= ' ' => out.push(c),
-                _ => {
-                    let mut units = [0u16; 2];
-                    for unit in c.encode_utf16(&mut units) {
-                        out.push_str(&format!("\\u{unit:04x}"));
-                    }
-                }
-            }
-        }
-        out.push('"');
+        let mut out = String::new();
+        write_escaped(&mut out, s, ensure_ascii);
         out
     }
 
