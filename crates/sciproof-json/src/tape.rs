@@ -1,4 +1,4 @@
-//! A parsed JSON document in little memory: the text, and one 12-byte node per value on a
+//! A parsed JSON document in little memory: the text, and one 8-byte node per value on a
 //! "tape" in document order, strings and numbers kept as ranges of the text (decoded when
 //! asked for). The same strict reader decides what is accepted ([`super::parse`]'s rules and
 //! messages: repeated keys refused, exact integers, Python's literals, the nesting limit);
@@ -28,15 +28,58 @@ enum Tag {
     Object,
 }
 
-/// One value. Scalars: `a..a+b` is the literal's range in the text (a string's without its
-/// quotes). Arrays and objects: `a` is the number of items or members, `b` the index of the
-/// first node after the whole value. An object's members follow it as key (a string node),
-/// value (its whole subtree), key, value...
+/// One value in 8 bytes. Scalars: `a..a+b` is the literal's range in the text (a string's
+/// without its quotes). Arrays and objects: `a` is the number of items or members, `b` the
+/// index of the first node after the whole value. An object's members follow it as key (a
+/// string node), value (its whole subtree), key, value... The tag takes the top 4 bits of the
+/// word that holds `b`, which leaves 28 bits: enough for any document of up to 256 MiB
+/// ([`MAX_TEXT`]), whose literals and node counts are all smaller.
 #[derive(Debug, Clone, Copy)]
 struct Node {
-    tag: Tag,
     a: u32,
-    b: u32,
+    tag_and_b: u32,
+}
+
+/// The largest document a tape holds: 256 MiB, the limit of JSON numeric outputs.
+pub const MAX_TEXT: usize = 1 << 28;
+
+/// The tags, by their number.
+const TAGS: [Tag; 12] = [
+    Tag::Null,
+    Tag::True,
+    Tag::False,
+    Tag::Int,
+    Tag::Float,
+    Tag::NaN,
+    Tag::Infinity,
+    Tag::NegInfinity,
+    Tag::Str,
+    Tag::EscapedStr,
+    Tag::Array,
+    Tag::Object,
+];
+
+impl Node {
+    fn new(tag: Tag, a: usize, b: usize) -> Node {
+        debug_assert!(b < MAX_TEXT);
+        Node {
+            a: a as u32,
+            tag_and_b: ((tag as u32) << 28) | b as u32,
+        }
+    }
+
+    fn tag(self) -> Tag {
+        TAGS[(self.tag_and_b >> 28) as usize]
+    }
+
+    fn b(self) -> u32 {
+        self.tag_and_b & (MAX_TEXT as u32 - 1)
+    }
+
+    /// Sets the count and the end of a container once its members are read.
+    fn close(&mut self, count: usize, end: usize) {
+        *self = Node::new(self.tag(), count, end);
+    }
 }
 
 /// A parsed document (see the module documentation).
@@ -72,11 +115,11 @@ pub enum Kind<'t> {
 
 impl Tape {
     /// Parses `text` (with the rules and messages of [`super::parse`]). Documents of up to
-    /// 4 GiB are read.
+    /// [`MAX_TEXT`] are read.
     pub fn parse(text: String) -> Result<Tape, JsonError> {
-        if text.len() >= u32::MAX as usize {
+        if text.len() > MAX_TEXT {
             return Err(JsonError {
-                message: "document larger than 4 GiB".into(),
+                message: "document larger than 256 MiB".into(),
                 line: 1,
                 column: 1,
                 offset: 0,
@@ -120,7 +163,7 @@ impl Tape {
         let keys: u64 = self
             .nodes
             .iter()
-            .filter(|n| n.tag == Tag::Object)
+            .filter(|n| n.tag() == Tag::Object)
             .map(|n| u64::from(n.a))
             .sum();
         self.nodes.len() as u64 - keys
@@ -128,11 +171,7 @@ impl Tape {
 }
 
 fn push(nodes: &mut Vec<Node>, tag: Tag, a: usize, b: usize) {
-    nodes.push(Node {
-        tag,
-        a: a as u32,
-        b: b as u32,
-    });
+    nodes.push(Node::new(tag, a, b));
 }
 
 fn value(p: &mut Parser<'_, '_>, nodes: &mut Vec<Node>) -> Result<(), JsonError> {
@@ -175,8 +214,8 @@ fn array(p: &mut Parser<'_, '_>, nodes: &mut Vec<Node>) -> Result<(), JsonError>
         count += 1;
         value(p, nodes)
     })?;
-    nodes[at].a = count as u32;
-    nodes[at].b = nodes.len() as u32;
+    let end = nodes.len();
+    nodes[at].close(count, end);
     Ok(())
 }
 
@@ -222,8 +261,8 @@ fn object(p: &mut Parser<'_, '_>, nodes: &mut Vec<Node>) -> Result<(), JsonError
         }
         Ok(())
     })?;
-    nodes[at].a = count as u32;
-    nodes[at].b = nodes.len() as u32;
+    let end = nodes.len();
+    nodes[at].close(count, end);
     Ok(())
 }
 
@@ -234,14 +273,14 @@ impl<'t> Item<'t> {
 
     fn text(&self) -> &'t str {
         let n = self.node();
-        &self.tape.text[n.a as usize..(n.a + n.b) as usize]
+        &self.tape.text[n.a as usize..(n.a + n.b()) as usize]
     }
 
     /// The node after this value's whole subtree.
     fn next(&self) -> u32 {
         let n = self.node();
-        match n.tag {
-            Tag::Array | Tag::Object => n.b,
+        match n.tag() {
+            Tag::Array | Tag::Object => n.b(),
             _ => self.at + 1,
         }
     }
@@ -249,7 +288,7 @@ impl<'t> Item<'t> {
     /// What this value is.
     pub fn kind(&self) -> Kind<'t> {
         let n = self.node();
-        match n.tag {
+        match n.tag() {
             Tag::Null => Kind::Null,
             Tag::True => Kind::Bool(true),
             Tag::False => Kind::Bool(false),
@@ -267,7 +306,7 @@ impl<'t> Item<'t> {
 
     /// The number of items of an array or members of an object (0 for a scalar).
     pub fn len(&self) -> usize {
-        match self.node().tag {
+        match self.node().tag() {
             Tag::Array | Tag::Object => self.node().a as usize,
             _ => 0,
         }
@@ -282,7 +321,7 @@ impl<'t> Item<'t> {
     pub fn items(&self) -> impl Iterator<Item = Item<'t>> + 't {
         let (tape, count) = (
             self.tape,
-            if self.node().tag == Tag::Array {
+            if self.node().tag() == Tag::Array {
                 self.len()
             } else {
                 0
@@ -301,7 +340,7 @@ impl<'t> Item<'t> {
     pub fn members(&self) -> impl Iterator<Item = (Cow<'t, str>, Item<'t>)> + 't {
         let (tape, count) = (
             self.tape,
-            if self.node().tag == Tag::Object {
+            if self.node().tag() == Tag::Object {
                 self.len()
             } else {
                 0
@@ -370,8 +409,20 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn a_node_takes_twelve_bytes() {
-        assert_eq!(std::mem::size_of::<Node>(), 12);
+    fn a_node_keeps_its_tag_and_both_numbers() {
+        for (n, tag) in TAGS.iter().enumerate() {
+            assert_eq!(*tag as usize, n);
+            for (a, b) in [(0, 0), (7, 9), (u32::MAX as usize, MAX_TEXT - 1)] {
+                let mut node = Node::new(*tag, a, b);
+                assert_eq!(
+                    (node.tag(), node.a as usize, node.b() as usize),
+                    (*tag, a, b)
+                );
+                node.close(3, b / 2);
+                assert_eq!((node.tag(), node.a, node.b() as usize), (*tag, 3, b / 2));
+            }
+        }
+        assert_eq!(std::mem::size_of::<Node>(), 8);
     }
 
     #[test]
