@@ -121,19 +121,40 @@ struct PathNode {
 struct KeyPaths {
     nodes: Vec<PathNode>,
     stats: Statistics,
+    /// The node every key path after the first [`KEY_PATHS`] shares, once there is one.
+    beyond: Option<usize>,
 }
+
+/// Key paths after this many share one node and one group of statistics, so that an object of
+/// a million keys cannot make a million groups (each with its name, its tally and its
+/// locations: about half a kilobyte a key), as columns do from the 10,000th on.
+const KEY_PATHS: usize = 10_000;
 
 impl KeyPaths {
     fn new() -> Self {
         KeyPaths {
             nodes: vec![PathNode::named("$".into())],
             stats: Statistics::new(GroupBy::KeyPath),
+            beyond: None,
         }
+    }
+
+    /// The node of the key paths after the first [`KEY_PATHS`] (and of everything below them).
+    fn beyond(&mut self) -> usize {
+        *self.beyond.get_or_insert_with(|| {
+            self.nodes.push(PathNode::named(format!(
+                "key paths after the first {KEY_PATHS}"
+            )));
+            self.nodes.len() - 1
+        })
     }
 
     fn key(&mut self, node: usize, key: &str) -> usize {
         if let Some(&child) = self.nodes[node].keys.get(key) {
             return child;
+        }
+        if self.beyond == Some(node) || self.nodes.len() >= KEY_PATHS {
+            return self.beyond();
         }
         let child = self.nodes.len();
         let name = format!("{}.{key}", self.nodes[node].name);
@@ -145,6 +166,9 @@ impl KeyPaths {
     fn items(&mut self, node: usize) -> usize {
         if let Some(child) = self.nodes[node].items {
             return child;
+        }
+        if self.beyond == Some(node) || self.nodes.len() >= KEY_PATHS {
+            return self.beyond();
         }
         let child = self.nodes.len();
         let name = format!("{}[*]", self.nodes[node].name);
@@ -480,6 +504,35 @@ mod tests {
             .into_iter()
             .map(|d| d.message)
             .collect()
+    }
+
+    #[test]
+    fn key_paths_after_the_first_ten_thousand_share_one_group() {
+        // An object of 25,000 keys, each holding a list of one object (more paths below the
+        // shared node), one value differing beyond the tolerance far past the cap.
+        let doc = |odd: usize, value: &str| {
+            let members: Vec<String> = (0..25_000)
+                .map(|i| {
+                    let v = if i == odd { value } else { "1.5" };
+                    format!("\"k{i}\": [{{\"x\": {v}}}]")
+                })
+                .collect();
+            Tape::parse(format!("{{{}}}", members.join(", "))).unwrap()
+        };
+        let c = compare(&doc(20_000, "1.5"), &doc(20_000, "2.5"), 1e-9, 0.0);
+        let s = &c.statistics;
+        assert!(s.groups.len() <= KEY_PATHS, "{} groups", s.groups.len());
+        let last = s.groups.last().unwrap();
+        assert_eq!(last.name, "key paths after the first 10000");
+        let all = s.total();
+        assert_eq!((all.values, all.outside), (25_000, 1));
+        assert_eq!(last.outside, 1);
+        assert!(!c.is_equivalent());
+        assert!(
+            c.differences[0].message.contains("$.k20000[0].x"),
+            "{}",
+            c.differences[0].message
+        );
     }
 
     #[test]
