@@ -1663,3 +1663,37 @@ fn a_large_graph_is_pictured_as_its_runs_in_svg_too() {
     assert_eq!(svg.matches("<g><a href=").count(), 300);
     assert!(svg.contains("(edges that skip layers are drawn straight)"));
 }
+
+#[test]
+fn expressions_at_the_nesting_limit_in_a_large_document_are_checked_not_a_crash() {
+    // Over a megabyte, so that the claims are read and re-checked on worker threads, which
+    // need the stack a recipe at alkahest's limit of 2,048 levels takes (a thread's default
+    // 2 MiB is too little: the process aborted).
+    let p = Project::new();
+    let deep = [
+        format!("{}x{}", "(".repeat(2046), ")".repeat(2046)),
+        format!("{}x{}", "sin(".repeat(1000), ")".repeat(1000)),
+        format!("{}x", "-".repeat(2040)),
+    ];
+    let claims: Vec<String> = (0..300)
+        .map(|i| {
+            let statement = format!("deep {i}");
+            let id = sciproof_core::graph::claim_id(&statement, &[] as &[&str], "m");
+            let check = sciproof_core::json::Object::new()
+                .with("kind", "identity")
+                .with("lhs", deep[i % 3].as_str())
+                .with("rhs", "x");
+            format!(
+                r#"{{"id": "{id}", "statement": "{statement}", "method": "m", "check": {}}}"#,
+                sciproof_core::json::to_string_compact(&sciproof_core::json::Value::Object(check))
+            )
+        })
+        .collect();
+    let text = format!(r#"{{"claims": [{}]}}"#, claims.join(", "));
+    assert!(text.len() > 1 << 20, "{}", text.len());
+    p.write("deep.json", &text);
+    let (code, out, err) = run_graph(&p, &["--graph", "deep.json", "verify"]);
+    assert_eq!(code, 1, "{err}");
+    // (x, sin nested, -x nested an even number of times: only the sines differ from x)
+    assert!(out.contains("summary: {'failed': 100, 'ok': 200}"), "{out}");
+}

@@ -125,6 +125,12 @@ type Items<T> = Vec<(Position, Result<T, JsonError>)>;
 /// Where the cutter hands an item: the buffer whose tail it is, and where it started.
 type Emit<'e> = dyn FnMut(&mut Vec<u8>, Position) -> Result<(), JsonError> + 'e;
 
+/// The stack of each worker of [`parse_reader_mapped`]. `map` is the caller's and may recurse
+/// deeply: a claim's expression recipe at alkahest's nesting limit of 2048 levels needs about
+/// 3 MiB in a release build and several times that in a debug one, more than the 2 MiB a
+/// thread gets by default. Untouched stack is address space only, not memory.
+pub const WORKER_STACK: usize = 32 << 20;
+
 /// [`parse_reader`] with the items parsed and turned into `T` by `map` (given the item and its
 /// index) on worker threads, one per available core, while this thread cuts the next ones.
 /// `on_item` still sees every item in document order, and the first error in document order
@@ -183,18 +189,25 @@ pub fn parse_reader_batched<T: Send>(
         let mut threads = Vec::with_capacity(workers);
         for _ in 0..workers {
             let (queue, done, stop) = (&queue, done.clone(), &stop);
-            threads.push(scope.spawn(move || {
-                loop {
-                    let next = queue.lock().map(|q| q.recv());
-                    let Ok(Ok(batch)) = next else { break };
-                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                        continue;
-                    }
-                    if done.send((batch.seq, map_batch(batch, map))).is_err() {
-                        break;
-                    }
-                }
-            }));
+            let worker = std::thread::Builder::new()
+                .name("json-reader".into())
+                .stack_size(WORKER_STACK);
+            threads.push(
+                worker
+                    .spawn_scoped(scope, move || {
+                        loop {
+                            let next = queue.lock().map(|q| q.recv());
+                            let Ok(Ok(batch)) = next else { break };
+                            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                                continue;
+                            }
+                            if done.send((batch.seq, map_batch(batch, map))).is_err() {
+                                break;
+                            }
+                        }
+                    })
+                    .expect("a reader worker thread starts"),
+            );
         }
         drop(done);
         let mut ordered = InOrder {

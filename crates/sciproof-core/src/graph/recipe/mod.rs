@@ -265,16 +265,32 @@ type Decided = (Recheck, Option<crate::json::Compact>);
 /// The re-checks of `claims` whose recipes stand alone, on every core; `None` for the others.
 fn standalone(claims: &[super::Claim], options: &VerifyOptions) -> Vec<Option<Decided>> {
     use rayon::prelude::*;
-    claims
-        .par_iter()
-        .map(|c| {
-            let mut own = Context {
-                options,
-                runs: sciproof::Runs::default(),
-            };
-            decide(c, &mut own, true)
-        })
-        .collect()
+    let each = |c: &super::Claim| {
+        let mut own = Context {
+            options,
+            runs: sciproof::Runs::default(),
+        };
+        decide(c, &mut own, true)
+    };
+    match pool() {
+        Some(pool) => pool.install(|| claims.par_iter().map(each).collect()),
+        None => claims.iter().map(each).collect(),
+    }
+}
+
+/// The threads re-checks run on: one per core, each with the stack a recipe at the nesting
+/// limit needs ([`crate::json::stream::WORKER_STACK`]; rayon's global threads have 2 MiB).
+/// `None` when no thread could be started (the re-checks then run on the calling thread).
+fn pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("recheck-{i}"))
+            .stack_size(crate::json::stream::WORKER_STACK)
+            .build()
+            .ok()
+    })
+    .as_ref()
 }
 
 /// The re-check of `claim` with its audit entry; with `alone`, `None` for a recipe that shares
