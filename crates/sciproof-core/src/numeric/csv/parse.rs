@@ -283,6 +283,7 @@ impl Parser {
             }
             // Fast path for whole lines: a complete line without a quote character is exactly
             // its text split at the delimiter (what the state machine would do, byte by byte).
+            // After the fastest path, it is what reads a line that ends in CR (CRLF files).
             if self.fast_lines
                 && self.state == State::StartRecord
                 && let Some(k) = memchr::memchr2(b'\n', b'\r', &text[i..])

@@ -21,23 +21,25 @@ pub struct RowReader {
 impl RowReader {
     /// Opens `path`; `name` is used in messages; TSV when `tsv`.
     pub fn open(path: &Path, name: &str, tsv: bool) -> Result<Self, NumericError> {
+        Self::with_parser(path, name, Parser::new(delimiter(tsv)))
+    }
+
+    /// [`RowReader::open`] for [`RowReader::read_batch`].
+    pub fn open_batched(path: &Path, name: &str, tsv: bool) -> Result<Self, NumericError> {
+        Self::with_parser(path, name, Parser::batched(delimiter(tsv)))
+    }
+
+    fn with_parser(path: &Path, name: &str, parser: Parser) -> Result<Self, NumericError> {
         let file = std::fs::File::open(path).map_err(|e| NumericError::io(name, &e))?;
         Ok(RowReader {
             file,
-            parser: Parser::new(if tsv { b'\t' } else { b',' }),
+            parser,
             name: name.to_string(),
             buffer: vec![0; 1 << 20],
             carry: 0,
             position: 0,
             done: false,
         })
-    }
-
-    /// [`RowReader::open`] for [`RowReader::read_batch`].
-    pub fn open_batched(path: &Path, name: &str, tsv: bool) -> Result<Self, NumericError> {
-        let mut reader = RowReader::open(path, name, tsv)?;
-        reader.parser = Parser::batched(if tsv { b'\t' } else { b',' });
-        Ok(reader)
     }
 
     /// Reads the next chunk (a reader made by [`RowReader::open_batched`]) and puts the rows
@@ -95,6 +97,11 @@ impl RowReader {
         self.carry = total - valid;
         Ok(())
     }
+}
+
+/// TAB for TSV, else `,`.
+fn delimiter(tsv: bool) -> u8 {
+    if tsv { b'\t' } else { b',' }
 }
 
 fn utf8_error(name: &str, byte: u8, position: u64) -> NumericError {
