@@ -26,12 +26,19 @@ pub type Warn<'a> = &'a dyn Fn(&str);
 /// Reads the graph at `path`, with progress on large documents; what was dropped goes to
 /// `warn`. A missing file is refused with how to create one.
 pub fn open(path: &Path, progress: &dyn Progress, warn: Warn) -> Result<ClaimGraph> {
-    if !path.exists() {
-        return Err(GraphFileError::Missing(path.to_path_buf()).into());
-    }
+    existing(path)?;
     let (graph, notes) = ClaimGraph::load_with_progress(path, progress)?;
     warn_dropped(path, notes, warn);
     Ok(graph)
+}
+
+/// Refuses a graph that does not exist, with how to create one.
+fn existing(path: &Path) -> Result<()> {
+    if path.exists() {
+        Ok(())
+    } else {
+        Err(GraphFileError::Missing(path.to_path_buf()).into())
+    }
 }
 
 /// Tells `warn` what reading the graph at `path` dropped.

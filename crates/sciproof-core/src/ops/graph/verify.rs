@@ -1,10 +1,9 @@
 //! `graph verify`: every claim with a recipe re-checked; outcomes handed on as they are
 //! decided, then the graph (with its new audit entries) written.
 
-use super::{Warn, graph_dir, lock, open, save, warn_dropped};
+use super::{Warn, existing, graph_dir, lock, open, save, warn_dropped};
 use crate::commit::lock::Wait;
 use crate::error::Result;
-use crate::graph::error::GraphFileError;
 use crate::graph::recipe::streamed::{Streamed, verify_file};
 use crate::graph::recipe::{RecheckOutcome, RecheckSummary, VerifyOptions};
 use crate::progress::Progress;
@@ -38,9 +37,7 @@ pub fn verify(
 ) -> Result<RecheckSummary> {
     let path = &request.graph;
     let _lock = lock(path, "graph verify", request.wait)?;
-    if !path.exists() {
-        return Err(GraphFileError::Missing(path.to_path_buf()).into());
-    }
+    existing(path)?;
     let options = VerifyOptions {
         tolerance: request.tolerance,
         samples: request.samples.clone(),
