@@ -491,45 +491,157 @@ pub fn format_g6(x: f64) -> String {
 
 /// Python's `format(x, ".{precision}g")`.
 pub fn format_g(x: f64, precision: usize) -> String {
+    let mut out = String::with_capacity(24);
+    push_g(&mut out, x, precision);
+    out
+}
+
+/// Appends Python's `format(x, ".{precision}g")` to `out` (a detail text made of several
+/// numbers is then one allocation, not one per number).
+pub fn push_g(out: &mut String, x: f64, precision: usize) {
+    use std::fmt::Write;
     let p = precision.max(1) as i32;
     if x.is_nan() {
-        return "nan".into();
+        out.push_str("nan");
+        return;
     }
     if x.is_infinite() {
-        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+        out.push_str(if x > 0.0 { "inf" } else { "-inf" });
+        return;
     }
     if x == 0.0 {
-        return if x.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
+        out.push_str(if x.is_sign_negative() { "-0" } else { "0" });
+        return;
     }
-    let sci = format!("{x:.*e}", (p - 1) as usize);
-    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    let strip = |s: &str| -> String {
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s.to_string()
-        }
-    };
+    let start = out.len();
+    // (writing to a `String` cannot fail)
+    let _ = write!(out, "{x:.*e}", (p - 1) as usize);
+    let e_at = start + out[start..].rfind('e').expect("an exponent is written");
+    let exponent: i32 = out[e_at + 1..].parse().unwrap_or(0);
     if (-4..p).contains(&exponent) {
-        strip(&format!("{x:.*}", (p - 1 - exponent) as usize))
+        out.truncate(start);
+        let _ = write!(out, "{x:.*}", (p - 1 - exponent) as usize);
+        strip_fraction_zeros(out, start);
     } else {
-        format!(
-            "{}e{}{:02}",
-            strip(mantissa),
-            if exponent < 0 { '-' } else { '+' },
-            exponent.abs()
-        )
+        out.truncate(e_at);
+        strip_fraction_zeros(out, start);
+        let sign = if exponent < 0 { '-' } else { '+' };
+        let _ = write!(out, "e{sign}{:02}", exponent.abs());
+    }
+}
+
+/// Drops the trailing zeros of the fraction of the number written from `start` on, and its
+/// point when nothing is left after it (`%g` without `#`).
+fn strip_fraction_zeros(out: &mut String, start: usize) {
+    if out[start..].contains('.') {
+        let kept = out.trim_end_matches('0').trim_end_matches('.').len();
+        out.truncate(kept);
     }
 }
 
 #[cfg(test)]
 mod g6_tests {
-    use super::format_g6;
+    use super::{format_g, format_g6, push_g};
+
+    /// `format(x, ".1g")`, `".3g"` and `".6g"` as Python 3.11 prints them.
+    #[test]
+    fn matches_python_g_at_each_precision() {
+        for (x, g1, g3, g6) in [
+            (1e-09_f64, "1e-09", "1e-09", "1e-09"),
+            (0.0_f64, "0", "0", "0"),
+            (0.06_f64, "0.06", "0.06", "0.06"),
+            (0.06593406593406599_f64, "0.07", "0.0659", "0.0659341"),
+            (123456789.0_f64, "1e+08", "1.23e+08", "1.23457e+08"),
+            (9.100000000000001e-10_f64, "9e-10", "9.1e-10", "9.1e-10"),
+            (100.0_f64, "1e+02", "100", "100"),
+            (999999.5_f64, "1e+06", "1e+06", "1e+06"),
+            (0.0001_f64, "0.0001", "0.0001", "0.0001"),
+            (1e-05_f64, "1e-05", "1e-05", "1e-05"),
+            (-2.5_f64, "-2", "-2.5", "-2.5"),
+            (5e-29_f64, "5e-29", "5e-29", "5e-29"),
+            (1.4999999999999998e-28_f64, "1e-28", "1.5e-28", "1.5e-28"),
+            (1e-08_f64, "1e-08", "1e-08", "1e-08"),
+            (0.000999949_f64, "0.001", "0.001", "0.000999949"),
+            (9.9995_f64, "1e+01", "10", "9.9995"),
+            (99950.0_f64, "1e+05", "1e+05", "99950"),
+            (-0.00012345678_f64, "-0.0001", "-0.000123", "-0.000123457"),
+            (1.5e+300_f64, "2e+300", "1.5e+300", "1.5e+300"),
+            (-7.25e-310_f64, "-7e-310", "-7.25e-310", "-7.25e-310"),
+            (123.456_f64, "1e+02", "123", "123.456"),
+            (0.125_f64, "0.1", "0.125", "0.125"),
+            (-0.0_f64, "-0", "-0", "-0"),
+            (
+                -7417869892.607294_f64,
+                "-7e+09",
+                "-7.42e+09",
+                "-7.41787e+09",
+            ),
+            (840348120522.6678_f64, "8e+11", "8.4e+11", "8.40348e+11"),
+            (
+                6.489745531369242e-08_f64,
+                "6e-08",
+                "6.49e-08",
+                "6.48975e-08",
+            ),
+            (
+                3.7179335556230722e-06_f64,
+                "4e-06",
+                "3.72e-06",
+                "3.71793e-06",
+            ),
+            (-543760.8592359304_f64, "-5e+05", "-5.44e+05", "-543761"),
+            (
+                1.3114189588902203e-08_f64,
+                "1e-08",
+                "1.31e-08",
+                "1.31142e-08",
+            ),
+            (
+                -279482366011.1103_f64,
+                "-3e+11",
+                "-2.79e+11",
+                "-2.79482e+11",
+            ),
+            (
+                -1.5960421235803824e-11_f64,
+                "-2e-11",
+                "-1.6e-11",
+                "-1.59604e-11",
+            ),
+            (61.792618496308116_f64, "6e+01", "61.8", "61.7926"),
+            (
+                1.3224085421692467e-13_f64,
+                "1e-13",
+                "1.32e-13",
+                "1.32241e-13",
+            ),
+            (
+                7.735937030276742e-08_f64,
+                "8e-08",
+                "7.74e-08",
+                "7.73594e-08",
+            ),
+            (
+                2.893051677469265e-07_f64,
+                "3e-07",
+                "2.89e-07",
+                "2.89305e-07",
+            ),
+            (f64::NAN, "nan", "nan", "nan"),
+            (f64::NEG_INFINITY, "-inf", "-inf", "-inf"),
+        ] {
+            for (p, expected) in [(1, g1), (3, g3), (6, g6)] {
+                assert_eq!(format_g(x, p), expected, "{x} at .{p}g");
+                let mut appended = String::from("x = ");
+                push_g(&mut appended, x, p);
+                assert_eq!(
+                    appended,
+                    format!("x = {expected}"),
+                    "{x} at .{p}g, appended"
+                );
+            }
+        }
+    }
 
     #[test]
     fn matches_python_g6() {

@@ -9,7 +9,7 @@
 
 use super::{Outcome, Recheck};
 use crate::json::{Number, Object, Value};
-use crate::pyfmt::{format_g, is_py_space, str_repr, unicode_decimal};
+use crate::pyfmt::{is_py_space, push_g, str_repr, unicode_decimal};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive, Zero};
@@ -108,34 +108,37 @@ fn decide(
             Err(e) => return done(Outcome::Inconclusive, e),
         },
     };
-    let at = format!("at the supplied precision (+-{})", format_g(uncertainty, 3));
+    // Each detail is written into one string (a million claims make a million details).
+    let mut detail = String::with_capacity(112);
+    let at = |detail: &mut String| {
+        detail.push_str(" at the supplied precision (+-");
+        push_g(detail, uncertainty, 3);
+        detail.push(')');
+    };
     if upper <= bound {
-        done(
-            Outcome::NumericOk,
-            format!(
-                "|sum a_i c_i| <= {} <= {} {at} (numeric evidence only)",
-                format_g(upper, 3),
-                format_g(bound, 6)
-            ),
-        )
+        detail.push_str("|sum a_i c_i| <= ");
+        push_g(&mut detail, upper, 3);
+        detail.push_str(" <= ");
+        push_g(&mut detail, bound, 6);
+        at(&mut detail);
+        detail.push_str(" (numeric evidence only)");
+        done(Outcome::NumericOk, detail)
     } else if lower > bound {
-        done(
-            Outcome::Failed,
-            format!(
-                "|sum a_i c_i| >= {} > {} {at}",
-                format_g(lower, 6),
-                format_g(bound, 6)
-            ),
-        )
+        detail.push_str("|sum a_i c_i| >= ");
+        push_g(&mut detail, lower, 6);
+        detail.push_str(" > ");
+        push_g(&mut detail, bound, 6);
+        at(&mut detail);
+        done(Outcome::Failed, detail)
     } else {
-        done(
-            Outcome::Inconclusive,
-            format!(
-                "|sum a_i c_i| = {} {at}, which straddles the tolerance {}: the constants were not supplied to enough digits to decide this relation",
-                format_g(residual, 6),
-                format_g(bound, 6)
-            ),
-        )
+        detail.push_str("|sum a_i c_i| = ");
+        push_g(&mut detail, residual, 6);
+        at(&mut detail);
+        detail.push_str(", which straddles the tolerance ");
+        push_g(&mut detail, bound, 6);
+        detail
+            .push_str(": the constants were not supplied to enough digits to decide this relation");
+        done(Outcome::Inconclusive, detail)
     }
 }
 
@@ -359,7 +362,15 @@ fn decimal_band<I: Exact>(
     let r = r.scaled((er - low) as u64)?;
     let two_r = r.add(&r)?;
     let two_u = u2.scaled((eu - low) as u64)?;
-    let f = |m: &I| -> f64 { format!("{m}e{low}").parse::<f64>().unwrap_or(f64::NAN) / 2.0 };
+    // `m·10^low / 2` correctly rounded, through the decimal text the float parser rounds
+    // exactly (one buffer for the four numbers).
+    let mut text = String::with_capacity(64);
+    let mut f = |m: &I| -> f64 {
+        use std::fmt::Write;
+        text.clear();
+        let _ = write!(text, "{m}e{low}");
+        text.parse::<f64>().unwrap_or(f64::NAN) / 2.0
+    };
     let upper = f(&two_r.add(&two_u)?);
     let lower_exact = two_r.sub(&two_u)?;
     let lower = if lower_exact.is_negative() {
