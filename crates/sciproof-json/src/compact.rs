@@ -7,7 +7,7 @@
 //! without parsing. Because the text is canonical (sorted keys, Python float repr), equal
 //! objects have equal text.
 
-use super::{Object, Style, Value, newline, parse, write_object};
+use super::{Object, Style, Value, newline, parse, write_object, write_str};
 
 /// A JSON object stored as canonical compact text.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -19,6 +19,32 @@ impl Compact {
         let mut text = String::new();
         write_object(&mut text, object, None, Style::SORTED_RAW);
         // Exactly sized: a million claims hold millions of these.
+        Compact(text.into_boxed_str())
+    }
+
+    /// The canonical text of an object whose values are all strings (an audit entry, say),
+    /// written without building the object. A key given twice keeps its last value, as
+    /// [`Object::insert`] would.
+    pub fn from_strings(pairs: &mut [(&str, &str)]) -> Compact {
+        // (stable: of a repeated key, the last given stays last)
+        pairs.sort_by(|a, b| a.0.cmp(b.0));
+        let size: usize = pairs.iter().map(|(k, v)| k.len() + v.len() + 8).sum();
+        let mut text = String::with_capacity(size + 2);
+        text.push('{');
+        let mut first = true;
+        for (i, (key, value)) in pairs.iter().enumerate() {
+            if pairs.get(i + 1).is_some_and(|next| next.0 == *key) {
+                continue;
+            }
+            if !first {
+                text.push_str(", ");
+            }
+            first = false;
+            write_str(&mut text, key, false);
+            text.push_str(": ");
+            write_str(&mut text, value, false);
+        }
+        text.push('}');
         Compact(text.into_boxed_str())
     }
 
@@ -147,6 +173,85 @@ mod tests {
                 assert_eq!(got, expected);
             }
             assert_eq!(Compact::from_object(&c.object()), c);
+        }
+    }
+
+    /// Objects in any key order (keys from a small alphabet, so that orders vary), with
+    /// numbers of every form, strings that need escapes, and nesting.
+    fn object_text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just("null".to_string()),
+            Just("-0".to_string()),
+            Just("1E5".to_string()),
+            Just("NaN".to_string()),
+            any::<i64>().prop_map(|i| i.to_string()),
+            "[1-9][0-9]{20,30}",
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(|f| format!("{f:e}")),
+            "[a-z\\\\\"\\u{e9}\\u{1}]{0,4}"
+                .prop_map(|s| crate::to_string_compact(&Value::String(s))),
+        ];
+        let value = leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|v| format!("[{}]", v.join(", "))),
+                members(inner),
+            ]
+        });
+        members(value.boxed())
+    }
+
+    /// An object of `value`s under distinct keys, in the order generated.
+    fn members(
+        value: impl proptest::strategy::Strategy<Value = String>,
+    ) -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        proptest::collection::vec(("[a-c]{0,2}", value), 0..5).prop_map(|pairs| {
+            let mut seen = std::collections::HashSet::new();
+            let members: Vec<String> = pairs
+                .into_iter()
+                .filter(|(k, _)| seen.insert(k.clone()))
+                .map(|(k, v)| format!("\"{k}\": {v}"))
+                .collect();
+            format!("{{{}}}", members.join(", "))
+        })
+    }
+
+    proptest::proptest! {
+        /// An object whose keys are sorted all the way down is the object its canonical text
+        /// parses back to; a canonical text always parses to such an object.
+        #[test]
+        fn a_deeply_sorted_object_is_its_canonical_texts_object(text in object_text()) {
+            let Value::Object(o) = parse(&text).unwrap() else { panic!("{text}") };
+            let back = Compact::from_object(&o).object();
+            proptest::prop_assert!(back.is_sorted_deep());
+            if o.is_sorted_deep() {
+                // (NaN is not equal to itself: compared through the text)
+                proptest::prop_assert_eq!(
+                    crate::to_string_compact(&Value::Object(back)),
+                    crate::to_string_compact(&Value::Object(o))
+                );
+            }
+        }
+
+        /// The canonical text of string pairs written directly is the one of the object they
+        /// make, repeated keys included.
+        #[test]
+        fn strings_written_directly_as_through_an_object(
+            pairs in proptest::collection::vec(("[a-c]{0,2}", "[a-z\\\\\"\\u{e9}\\u{1}]{0,4}"), 0..6)
+        ) {
+            let mut object = Object::new();
+            for (k, v) in &pairs {
+                object.insert(k.as_str(), v.as_str());
+            }
+            let mut borrowed: Vec<(&str, &str)> =
+                pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            proptest::prop_assert_eq!(
+                Compact::from_strings(&mut borrowed),
+                Compact::from_object(&object)
+            );
         }
     }
 }

@@ -131,12 +131,30 @@ impl Object {
         self.entries.is_empty()
     }
 
+    /// Whether the keys of this object, and of every object inside it, are in code-point order,
+    /// as in a canonical text ([`Compact`]): such an object is the one its canonical text
+    /// parses back to.
+    pub fn is_sorted_deep(&self) -> bool {
+        self.entries.windows(2).all(|w| w[0].0 < w[1].0)
+            && self.entries.iter().all(|(_, v)| v.is_sorted_deep())
+    }
+
     pub(crate) fn push_unchecked(&mut self, key: &str, value: Value) {
         self.entries.push((SmolStr::new(key), value));
     }
 }
 
 impl Value {
+    /// Whether every object in this value has its keys in code-point order
+    /// ([`Object::is_sorted_deep`]).
+    pub fn is_sorted_deep(&self) -> bool {
+        match self {
+            Value::Object(o) => o.is_sorted_deep(),
+            Value::Array(items) => items.iter().all(Value::is_sorted_deep),
+            _ => true,
+        }
+    }
+
     /// Python's name for the type of this value (`str`, `int`, `float`, `bool`, `list`, `dict`,
     /// `NoneType`), as the reference implementation prints it in validation errors.
     pub fn py_type_name(&self) -> &'static str {

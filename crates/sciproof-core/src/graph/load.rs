@@ -136,7 +136,9 @@ impl Fields<'_> {
         out
     }
 
-    fn check(&mut self) -> Option<Compact> {
+    /// The recipe; with `kept`, the object itself is put there too when it is what its
+    /// canonical text parses back to.
+    fn check(&mut self, kept: Option<&mut Option<Object>>) -> Option<Compact> {
         match self.take("check") {
             None | Some(Value::Null) => None,
             Some(Value::Object(o)) if o.is_empty() => None,
@@ -144,7 +146,13 @@ impl Fields<'_> {
                 if let Some(kind) = o.get("kind").filter(|k| k.as_str().is_none()) {
                     self.wrong("check.kind", "a string naming the recipe", kind);
                 }
-                Some(Compact::from_object(&o))
+                let compact = Compact::from_object(&o);
+                if let Some(kept) = kept
+                    && o.is_sorted_deep()
+                {
+                    *kept = Some(o);
+                }
+                Some(compact)
             }
             Some(v) => {
                 self.wrong("check", "a recipe object or null", &v);
@@ -172,12 +180,33 @@ pub(super) struct ClaimRead {
     pub claim: Option<Claim>,
     pub problems: Vec<String>,
     pub warnings: Vec<String>,
+    /// The claim's recipe as read, when asked for ([`claim_read_keeping_check`]) and when it
+    /// is the very object its canonical text parses back to (its keys sorted all the way
+    /// down, as in every saved graph): a re-check then need not parse that text again.
+    pub check: Option<Object>,
 }
 
 /// Reads `claims[at]` (run on the reader's worker threads: it needs nothing but the value).
 pub(super) fn claim_read(value: Value, at: usize) -> ClaimRead {
     let mut read = ClaimRead::default();
-    read.claim = claim_from(value, at, &mut read.problems, &mut read.warnings);
+    read.claim = claim_from(value, at, &mut read.problems, &mut read.warnings, None);
+    read
+}
+
+/// [`claim_read`], keeping the recipe object ([`ClaimRead::check`]).
+pub(super) fn claim_read_keeping_check(value: Value, at: usize) -> ClaimRead {
+    let mut read = ClaimRead::default();
+    let mut check = None;
+    read.claim = claim_from(
+        value,
+        at,
+        &mut read.problems,
+        &mut read.warnings,
+        Some(&mut check),
+    );
+    if read.claim.is_some() {
+        read.check = check;
+    }
     read
 }
 
@@ -186,6 +215,7 @@ fn claim_from(
     at: usize,
     problems: &mut Vec<String>,
     warnings: &mut Vec<String>,
+    kept_check: Option<&mut Option<Object>>,
 ) -> Option<Claim> {
     let place = format!("claims[{at}]");
     let Value::Object(object) = value else {
@@ -210,7 +240,7 @@ fn claim_from(
         problems,
     };
     let id = f.string("id", None);
-    let check = f.check();
+    let check = f.check(kept_check);
     let claim = Claim {
         statement: f.string("statement", None),
         kind: f.string("kind", Some("expr")),

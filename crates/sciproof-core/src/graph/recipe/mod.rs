@@ -297,7 +297,12 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
 /// the pass's context (see [`recheck`]).
 fn decide(claim: &super::Claim, context: &mut Context, alone: bool) -> Option<Decided> {
     let check = claim.check.as_ref().map(|c| c.object());
-    let result = recheck(check.as_ref(), context, alone)?;
+    decide_check(check.as_ref(), context, alone)
+}
+
+/// [`decide`] given the claim's recipe object (the one its canonical text parses back to).
+fn decide_check(check: Option<&Object>, context: &mut Context, alone: bool) -> Option<Decided> {
+    let result = recheck(check, context, alone)?;
     let entry = audit_entry(&result, context.options);
     Some((result, entry))
 }
@@ -330,13 +335,13 @@ fn audit_entry(result: &Recheck, options: &VerifyOptions) -> Option<crate::json:
     if result.outcome == Outcome::Skipped {
         return None;
     }
-    let mut entry = Object::with_capacity(5);
-    entry.insert("at", options.checked_at.as_str());
-    entry.insert("checker", "sciproof");
-    entry.insert("outcome", result.outcome.as_str());
-    entry.insert("kind", result.kind.as_str());
-    entry.insert("detail", result.detail.as_str());
-    Some(entry.into())
+    Some(crate::json::Compact::from_strings(&mut [
+        ("at", options.checked_at.as_str()),
+        ("checker", "sciproof"),
+        ("outcome", result.outcome.as_str()),
+        ("kind", result.kind.as_str()),
+        ("detail", result.detail.as_str()),
+    ]))
 }
 
 impl ClaimGraph {
