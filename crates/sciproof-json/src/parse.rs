@@ -427,6 +427,12 @@ impl Parser<'_, '_> {
                 .map_err(|_| self.error_at("Expecting value", token.start))?;
             return Ok(Value::Number(Number::Float(value)));
         }
+        // (an integer of up to 18 digits fits an i64, whose parsing needs no allocation)
+        if literal.len() <= 18
+            && let Ok(small) = literal.parse::<i64>()
+        {
+            return Ok(Value::Number(Number::Int(BigInt::from(small))));
+        }
         let value: BigInt = literal
             .parse()
             .map_err(|_| self.error_at("Expecting value", token.start))?;

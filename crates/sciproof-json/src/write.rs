@@ -119,7 +119,13 @@ pub fn write_value(out: &mut String, value: &Value, indent: Option<usize>, style
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
-        Value::Number(Number::Int(i)) => out.push_str(&i.to_string()),
+        Value::Number(Number::Int(i)) => match i64::try_from(i) {
+            // (writing to a `String` cannot fail)
+            Ok(small) => {
+                let _ = std::fmt::Write::write_fmt(out, format_args!("{small}"));
+            }
+            Err(_) => out.push_str(&i.to_string()),
+        },
         Value::Number(Number::Float(f)) => out.push_str(&json_float(*f)),
         Value::String(s) => write_str(out, s, style.ensure_ascii),
         Value::Array(items) => write_seq(

@@ -235,8 +235,11 @@ fn open_key(out: &mut String, indent: Option<usize>, first: bool, key: &str) {
     if let Some(level) = indent {
         newline(out, level + 1);
     }
-    write_str(out, key, false);
-    out.push_str(": ");
+    // (the document's own keys, none of which needs an escape: see the test
+    // `keys_need_no_escapes`)
+    out.push('"');
+    out.push_str(key);
+    out.push_str("\": ");
 }
 
 fn without(object: &Object, keys: &[&str]) -> Object {
@@ -333,6 +336,16 @@ pub(super) fn write_claim(out: &mut String, c: &Claim, indent: Option<usize>, st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_need_no_escapes() {
+        let top = ["claims", "kind", "metadata", "schema_version", "title"];
+        for key in CLAIM_KEYS.iter().chain(&top) {
+            let mut escaped = String::new();
+            write_str(&mut escaped, key, false);
+            assert_eq!(escaped, format!("\"{key}\""));
+        }
+    }
 
     fn example(name: &str) -> String {
         std::fs::read_to_string(format!(
