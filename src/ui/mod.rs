@@ -175,13 +175,19 @@ impl<S: Stream> StreamOut<S> {
         }
     }
 
-    /// Writes one item.
-    pub fn item(&mut self, item: &S::Item) {
+    /// Writes items, in order (a long list is rendered on every core: see
+    /// [`sciproof_core::render::render_items`]).
+    pub fn items(&mut self, items: &[S::Item])
+    where
+        S::Item: Sync,
+    {
         if let Some(r) = self.renderer.take() {
-            r.item(self.count, item, &mut |p| self.put(p));
+            sciproof_core::render::render_items(r.as_ref(), self.count, items, &mut |p| {
+                self.put(p)
+            });
             self.renderer = Some(r);
         }
-        self.count += 1;
+        self.count += items.len();
     }
 
     /// Writes the tail and flushes; returns the first write error, if any (the caller

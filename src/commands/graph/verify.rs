@@ -58,13 +58,13 @@ pub fn run(ui: &Ui, graph: &Path, args: Args) -> Outcome {
             progress: progress.as_ref(),
             warn: &warn(ui),
         },
-        &mut |outcome| {
+        &mut |outcomes| {
             out.get_or_insert_with(|| {
                 let mut s = ui.stream::<Reverification>(args.format);
                 s.head(&checked_at);
                 s
             })
-            .item(outcome)
+            .items(outcomes)
         },
     )?;
     let out = out.unwrap_or_else(|| {

@@ -30,10 +30,11 @@ pub struct GraphVerifyRequest<'a> {
 }
 
 /// Re-verifies (see [`crate::graph::ClaimGraph::verify_each`]) and writes the graph; the
-/// counts decide the exit code ([`RecheckSummary::status`]).
+/// counts decide the exit code ([`RecheckSummary::status`]). The outcomes go to
+/// `on_outcomes` in claim order, as many at a time as are ready.
 pub fn verify(
     request: &GraphVerifyRequest,
-    on_outcome: &mut dyn FnMut(&RecheckOutcome),
+    on_outcomes: &mut dyn FnMut(&[RecheckOutcome]),
 ) -> Result<RecheckSummary> {
     let path = &request.graph;
     let _lock = lock(path, "graph verify", request.wait)?;
@@ -59,9 +60,7 @@ pub fn verify(
             std::thread::scope(|scope| {
                 let closing = scope.spawn(move || drop(replaced));
                 warn_dropped(path, notes, request.warn);
-                for outcome in &outcomes {
-                    on_outcome(outcome);
-                }
+                on_outcomes(&outcomes);
                 // (joined, so that the thread has exited, not only finished, on return)
                 let _ = closing.join();
             });
@@ -69,7 +68,9 @@ pub fn verify(
         }
         Streamed::NotInOrder => {
             let mut graph = open(path, request.progress, request.warn)?;
-            let summary = graph.verify_each(&options, request.progress, on_outcome);
+            let summary = graph.verify_each(&options, request.progress, &mut |outcome| {
+                on_outcomes(std::slice::from_ref(outcome))
+            });
             save(&graph, path)?;
             Ok(summary)
         }
