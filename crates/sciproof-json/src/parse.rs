@@ -316,6 +316,17 @@ impl Parser<'_, '_> {
     }
 
     fn string(&mut self) -> Result<String, JsonError> {
+        // Most strings hold no escape: their text is copied once, into a string of its size.
+        let from = self.pos + 1;
+        let plain = self.bytes[from..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+        if let Some(n) = plain
+            && self.bytes[from + n] == b'"'
+        {
+            self.pos = from + n + 1;
+            return Ok(self.text[from..from + n].to_owned());
+        }
         let mut out = String::new();
         self.scan_string(Some(&mut out))?;
         Ok(out)
