@@ -85,22 +85,23 @@ impl Compact {
         let bytes = self.text().as_bytes();
         let mut depth = level;
         let mut in_string = false;
-        let mut escaped = false;
         let mut i = 0;
         let mut run = 0;
         while i < bytes.len() {
-            let b = bytes[i];
             if in_string {
-                if escaped {
-                    escaped = false;
-                } else if b == b'\\' {
-                    escaped = true;
-                } else if b == b'"' {
-                    in_string = false;
+                // (to the string's end in one search; an escape is two bytes, `\u` and its
+                // digits being plain text after it)
+                match memchr::memchr2(b'"', b'\\', &bytes[i..]) {
+                    Some(k) if bytes[i + k] == b'\\' => i += k + 2,
+                    Some(k) => {
+                        in_string = false;
+                        i += k + 1;
+                    }
+                    None => i = bytes.len(),
                 }
-                i += 1;
                 continue;
             }
+            let b = bytes[i];
             match b {
                 b'"' => {
                     in_string = true;
@@ -190,7 +191,7 @@ mod tests {
             any::<f64>()
                 .prop_filter("finite", |f| f.is_finite())
                 .prop_map(|f| format!("{f:e}")),
-            "[a-z\\\\\"\\u{e9}\\u{1}]{0,4}"
+            "[a-z\\\\\"\\u{e9}\\u{1},:{}\\[\\] ]{0,5}"
                 .prop_map(|s| crate::to_string_compact(&Value::String(s))),
         ];
         let value = leaf.prop_recursive(3, 24, 4, |inner| {
@@ -234,6 +235,17 @@ mod tests {
                     crate::to_string_compact(&Value::Object(o))
                 );
             }
+        }
+
+        /// The compact text re-indented is the object written pretty.
+        #[test]
+        fn reindenting_equals_writing_pretty_for_any_object(text in object_text(), level in 0usize..3) {
+            let Value::Object(o) = parse(&text).unwrap() else { panic!("{text}") };
+            let mut expected = String::new();
+            write_object(&mut expected, &o, Some(level), Style::SORTED_RAW);
+            let mut got = String::new();
+            Compact::from_object(&o).write_pretty(&mut got, level);
+            proptest::prop_assert_eq!(got, expected);
         }
 
         /// The canonical text of string pairs written directly is the one of the object they
