@@ -116,6 +116,14 @@ impl Object {
         Some(self.entries.remove(at).1)
     }
 
+    /// Removes `key` and returns its value like [`Object::remove`], without shifting the
+    /// entries after it: the last entry takes its place, so the order of the rest changes
+    /// (for taking an object apart field by field).
+    pub fn take(&mut self, key: &str) -> Option<Value> {
+        let at = self.entries.iter().position(|(k, _)| k == key)?;
+        Some(self.entries.swap_remove(at).1)
+    }
+
     /// Entries in document order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
         self.entries.iter().map(|(k, v)| (k.as_str(), v))
@@ -280,5 +288,26 @@ pub fn same_content(a: &Value, b: &Value) -> bool {
                 .is_some_and(|r| r == num_rational::BigRational::from_integer(i.clone()))
         }
         _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn take_removes_one_key_and_keeps_the_others() {
+        let mut o = Object::new()
+            .with("a", "1")
+            .with("b", "2")
+            .with("c", "3")
+            .with("d", "4");
+        assert_eq!(o.take("b"), Some(Value::from("2")));
+        assert_eq!(o.take("b"), None);
+        assert_eq!(o.take("zz"), None);
+        let mut left: Vec<&str> = o.iter().map(|(k, _)| k).collect();
+        left.sort();
+        assert_eq!(left, ["a", "c", "d"]);
+        assert_eq!(o.get("d"), Some(&Value::from("4")));
     }
 }

@@ -47,7 +47,8 @@ impl Fields<'_> {
     }
 
     fn take(&mut self, key: &str) -> Option<Value> {
-        self.object.remove(key)
+        // (the object is only taken apart: the order of what is left does not matter)
+        self.object.take(key)
     }
 
     fn string(&mut self, key: &str, default: Option<&str>) -> String {
