@@ -67,11 +67,49 @@ struct State {
 /// (it is polled per chunk of every file hashed).
 static ANY: AtomicBool = AtomicBool::new(false);
 
-static STATE: Mutex<State> = Mutex::new(State {
-    pending: None,
-    depth: 0,
-    cleanup: Vec::new(),
-});
+impl State {
+    const NEW: State = State {
+        pending: None,
+        depth: 0,
+        cleanup: Vec::new(),
+    };
+
+    /// Records `signal` (the first one stays); outside a section, removes the registered files
+    /// and returns the signal the process must end with.
+    fn deliver(&mut self, signal: i32) -> Option<Interrupted> {
+        if self.pending.is_none() {
+            self.pending = Some(signal);
+        }
+        if self.depth > 0 {
+            return None;
+        }
+        for path in self.cleanup.drain(..) {
+            let _ = std::fs::remove_file(path);
+        }
+        Some(Interrupted(self.pending.unwrap_or(signal)))
+    }
+
+    /// Starts a section unless a signal is pending.
+    fn enter(&mut self) -> Result<(), Interrupted> {
+        if let Some(signal) = self.pending {
+            return Err(Interrupted(signal));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Starts a section whatever is pending.
+    fn enter_anyway(&mut self) {
+        self.depth += 1;
+    }
+
+    /// Ends a section.
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+}
+
+static STATE: Mutex<State> = Mutex::new(State::NEW);
 
 fn state() -> std::sync::MutexGuard<'static, State> {
     STATE.lock().unwrap_or_else(|p| p.into_inner())
@@ -82,15 +120,10 @@ fn state() -> std::sync::MutexGuard<'static, State> {
 /// Inside one, the signal is only recorded.
 pub fn deliver(signal: i32, exit: impl FnOnce(Interrupted)) {
     let mut s = state();
-    if s.pending.is_none() {
-        s.pending = Some(signal);
-        ANY.store(true, Ordering::SeqCst);
-    }
-    if s.depth == 0 {
-        for path in s.cleanup.drain(..) {
-            let _ = std::fs::remove_file(path);
-        }
-        exit(Interrupted(s.pending.unwrap_or(signal)));
+    let ends = s.deliver(signal);
+    ANY.store(true, Ordering::SeqCst);
+    if let Some(interrupted) = ends {
+        exit(interrupted);
     }
 }
 
@@ -129,66 +162,67 @@ pub struct Critical(());
 impl Critical {
     /// Starts a section, unless a signal already arrived (then nothing may start).
     pub fn enter() -> Result<Critical, Interrupted> {
-        let mut s = state();
-        if let Some(signal) = s.pending {
-            return Err(Interrupted(signal));
-        }
-        s.depth += 1;
-        Ok(Critical(()))
+        state().enter().map(|()| Critical(()))
     }
 
     /// Starts a section whatever is pending: for work that must finish once begun (restoring
     /// originals, completing a commit).
     pub fn enter_anyway() -> Critical {
-        state().depth += 1;
+        state().enter_anyway();
         Critical(())
     }
 }
 
 impl Drop for Critical {
     fn drop(&mut self) {
-        state().depth -= 1;
+        state().leave();
     }
-}
-
-/// Clears the recorded signal (tests only: a process normally ends after one).
-#[doc(hidden)]
-pub fn reset_for_tests() {
-    state().pending = None;
-    ANY.store(false, Ordering::SeqCst);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    // One test touches the global state, so the cases run in order.
+    // On a state of its own: the process's state is shared by every test running beside this
+    // one (a signal recorded there interrupted them).
     #[test]
     fn a_signal_inside_a_section_is_recorded_and_blocks_new_sections() {
-        reset_for_tests();
-        let section = Critical::enter().unwrap();
-        let mut exited = false;
-        deliver(libc::SIGTERM, |_| exited = true);
-        assert!(!exited, "a section must not be cut short");
-        assert_eq!(pending(), Some(Interrupted(libc::SIGTERM)));
-        assert_eq!(Critical::enter().err(), Some(Interrupted(libc::SIGTERM)));
-        let nested = Critical::enter_anyway();
-        drop(nested);
-        drop(section);
-        deliver(libc::SIGINT, |i| {
-            exited = true;
-            assert_eq!(
-                i,
-                Interrupted(libc::SIGTERM),
-                "the first signal is the one reported"
-            );
-        });
-        assert!(exited, "outside a section the process ends");
+        let mut s = State::NEW;
+        s.enter().unwrap();
+        assert_eq!(
+            s.deliver(libc::SIGTERM),
+            None,
+            "a section must not be cut short"
+        );
+        assert_eq!(s.pending, Some(libc::SIGTERM));
+        assert_eq!(s.enter().err(), Some(Interrupted(libc::SIGTERM)));
+        s.enter_anyway();
+        s.leave();
+        s.leave();
+        assert_eq!(
+            s.deliver(libc::SIGINT),
+            Some(Interrupted(libc::SIGTERM)),
+            "outside a section the process ends, with the first signal"
+        );
         assert_eq!(Interrupted(libc::SIGTERM).exit_code(), 143);
         assert_eq!(
             Interrupted(libc::SIGINT).to_string(),
             "interrupted by SIGINT"
         );
-        reset_for_tests();
+    }
+
+    #[test]
+    fn the_registered_files_are_removed_only_when_the_process_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("x.lock");
+        std::fs::write(&lock, "").unwrap();
+        let mut s = State::NEW;
+        s.cleanup.push(lock.clone());
+        s.enter().unwrap();
+        assert_eq!(s.deliver(libc::SIGHUP), None);
+        assert!(lock.exists());
+        s.leave();
+        assert_eq!(s.deliver(libc::SIGHUP), Some(Interrupted(libc::SIGHUP)));
+        assert!(!lock.exists());
     }
 }
