@@ -40,7 +40,15 @@ fn canonical(text: &str) -> Cow<'_, str> {
 /// Canonical hypotheses: each one [`canon`]ed, then sorted by code point. Duplicates are kept
 /// (they change the ID, as in the reference).
 pub fn canon_hypotheses<S: AsRef<str>>(hypotheses: &[S]) -> Vec<String> {
-    let mut out: Vec<String> = hypotheses.iter().map(|h| canon(h.as_ref())).collect();
+    canonical_hypotheses(hypotheses)
+        .into_iter()
+        .map(Cow::into_owned)
+        .collect()
+}
+
+/// [`canon_hypotheses`], borrowing those already canonical.
+fn canonical_hypotheses<S: AsRef<str>>(hypotheses: &[S]) -> Vec<Cow<'_, str>> {
+    let mut out: Vec<Cow<'_, str>> = hypotheses.iter().map(|h| canonical(h.as_ref())).collect();
     out.sort();
     out
 }
@@ -52,9 +60,7 @@ pub fn canon_hypotheses<S: AsRef<str>>(hypotheses: &[S]) -> Vec<String> {
 pub fn claim_id<S: AsRef<str>>(statement: &str, hypotheses: &[S], method: &str) -> String {
     let statement = canonical(statement);
     let method = canonical(method);
-    let mut hypotheses: Vec<Cow<'_, str>> =
-        hypotheses.iter().map(|h| canonical(h.as_ref())).collect();
-    hypotheses.sort();
+    let hypotheses = canonical_hypotheses(hypotheses);
     // The object written as `json.dumps(..., sort_keys=True, separators=(",", ":"),
     // ensure_ascii=False)` writes it, directly: its keys are fixed and already in code-point
     // order (a million claims are read in a few seconds, and building an object for each
@@ -75,14 +81,7 @@ pub fn claim_id<S: AsRef<str>>(statement: &str, hypotheses: &[S], method: &str) 
     write_str(&mut text, &statement, false);
     text.push('}');
     let digest = Sha256::digest(text.as_bytes());
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut id = String::with_capacity(20);
-    id.push_str("clm_");
-    for b in &digest[..8] {
-        id.push(HEX[usize::from(b >> 4)] as char);
-        id.push(HEX[usize::from(b & 15)] as char);
-    }
-    id
+    format!("clm_{}", hex::encode(&digest[..8]))
 }
 
 /// Whether `id` has the shape of a claim ID (`clm_` + 16 lower-case hex digits).

@@ -181,21 +181,15 @@ pub(super) struct ClaimRead {
     pub claim: Option<Claim>,
     pub problems: Vec<String>,
     pub warnings: Vec<String>,
-    /// The claim's recipe as read, when asked for ([`claim_read_keeping_check`]) and when it
+    /// The claim's recipe as read, when asked for ([`claim_read`]'s `keep_check`) and when it
     /// is the very object its canonical text parses back to (its keys sorted all the way
     /// down, as in every saved graph): a re-check then need not parse that text again.
     pub check: Option<Object>,
 }
 
-/// Reads `claims[at]` (run on the reader's worker threads: it needs nothing but the value).
-pub(super) fn claim_read(value: Value, at: usize) -> ClaimRead {
-    let mut read = ClaimRead::default();
-    read.claim = claim_from(value, at, &mut read.problems, &mut read.warnings, None);
-    read
-}
-
-/// [`claim_read`], keeping the recipe object ([`ClaimRead::check`]).
-pub(super) fn claim_read_keeping_check(value: Value, at: usize) -> ClaimRead {
+/// Reads `claims[at]` (run on the reader's worker threads: it needs nothing but the value);
+/// with `keep_check`, keeps the recipe object too ([`ClaimRead::check`]).
+pub(super) fn claim_read(value: Value, at: usize, keep_check: bool) -> ClaimRead {
     let mut read = ClaimRead::default();
     let mut check = None;
     read.claim = claim_from(
@@ -203,7 +197,7 @@ pub(super) fn claim_read_keeping_check(value: Value, at: usize) -> ClaimRead {
         at,
         &mut read.problems,
         &mut read.warnings,
-        Some(&mut check),
+        keep_check.then_some(&mut check),
     );
     if read.claim.is_some() {
         read.check = check;
@@ -538,7 +532,7 @@ impl ClaimGraph {
         let read = read_document(
             reader,
             size,
-            &|value, at| (claim_read(value, at), ()),
+            &|value, at| (claim_read(value, at, false), ()),
             &mut |claim, (), resolved| {
                 match resolved {
                     Some(d) => deps.push(d),

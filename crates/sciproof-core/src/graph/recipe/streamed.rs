@@ -21,8 +21,7 @@ use crate::graph::claim::Claim;
 use crate::graph::document::{Form, write_claim, write_head, write_separator, write_tail};
 use crate::graph::error::GraphFileError;
 use crate::graph::load::{
-    ClaimRead, LoadNotes, claim_read_keeping_check, invalid, open_document, read_document,
-    tidy_dependencies,
+    ClaimRead, LoadNotes, claim_read, invalid, open_document, read_document, tidy_dependencies,
 };
 use std::path::Path;
 
@@ -197,7 +196,7 @@ fn verified(
     at: usize,
     options: &VerifyOptions,
 ) -> (ClaimRead, Verified) {
-    let mut read = claim_read_keeping_check(value, at);
+    let mut read = claim_read(value, at, true);
     let Some(claim) = read.claim.as_mut() else {
         return (read, Verified::Unread);
     };
