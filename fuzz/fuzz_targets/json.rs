@@ -1,5 +1,6 @@
 //! The strict JSON reader, every way it builds a document: the tree and the tape accept and
-//! refuse the same texts with the same messages, and hold the same value; the stream reader
+//! refuse the same texts with the same messages, and hold the same value (every object's
+//! members, in document order and sorted by key, and the count of values); the stream reader
 //! hands over the same items with the same first error whether it parses them itself or on
 //! worker threads in small batches.
 #![no_main]
@@ -10,10 +11,13 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let tree = sciproof_core::json::parse(text);
     let tape = sciproof_core::json::tape::Tape::parse(text.to_string());
     match (tree, tape) {
-        (Ok(tree), Ok(tape)) => assert_eq!(
-            sciproof_core::json::to_string_compact(&tape.root().to_value()),
-            sciproof_core::json::to_string_compact(&tree)
-        ),
+        (Ok(tree), Ok(tape)) => {
+            assert_eq!(
+                sciproof_core::json::to_string_compact(&tape.root().to_value()),
+                sciproof_core::json::to_string_compact(&tree)
+            );
+            assert_eq!(tape.values(), sorted_members_agree(tape.root()));
+        }
         (Err(a), Err(b)) => assert_eq!(a, b),
         (a, b) => panic!("the readers disagree: {:?} / {:?}", a.err(), b.err().map(|e| e.to_string())),
     }
@@ -47,3 +51,20 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         (a, b) => panic!("the stream readers disagree: {a:?} / {b:?}"),
     }
 });
+
+/// Checks that every object's sorted members are its members sorted by key; returns how many
+/// values `item` holds (itself included, keys not).
+fn sorted_members_agree(item: sciproof_core::json::tape::Item<'_>) -> u64 {
+    let mut members: Vec<_> = item.members().collect();
+    members.sort_by(|a, b| a.0.cmp(&b.0));
+    let sorted = item.sorted_members();
+    assert_eq!(sorted.len(), members.len());
+    for ((key, value), (sorted_key, sorted_value)) in members.iter().zip(sorted.iter()) {
+        assert_eq!(&**key, sorted_key);
+        assert_eq!(
+            sciproof_core::json::to_string_compact(&value.to_value()),
+            sciproof_core::json::to_string_compact(&sorted_value.to_value())
+        );
+    }
+    1 + item.items().chain(members.into_iter().map(|m| m.1)).map(sorted_members_agree).sum::<u64>()
+}
