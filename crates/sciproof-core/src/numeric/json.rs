@@ -17,6 +17,7 @@ use super::value::{Scalar, short};
 use crate::json::tape::{self, Item, Tape};
 use crate::pyfmt::is_py_space;
 use num_bigint::BigInt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// JSON documents larger than this are refused (they are parsed whole; CSV, TSV and `.npy` are
 /// streamed and have no limit).
@@ -204,10 +205,30 @@ struct Walk<'a> {
     atol: f64,
     out: &'a mut Collector,
     paths: &'a mut KeyPaths,
+    /// Set when the comparison is to stop (see [`super::format::Pair::stop`]); looked at
+    /// every 4,096 values.
+    stop: Option<&'a AtomicBool>,
+    values: u64,
+    stopped: bool,
+}
+
+impl Walk<'_> {
+    /// Counts one more value; whether the walk is to stop.
+    fn stops(&mut self) -> bool {
+        self.values += 1;
+        if self.values.is_multiple_of(4096) && self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
 }
 
 /// Compares `e` and `a` at `at`, whose key path is the node `node`.
 fn walk(at: &Step<'_>, node: usize, e: Item<'_>, a: Item<'_>, w: &mut Walk<'_>) {
+    if w.stops() {
+        return;
+    }
     let (rtol, atol) = (w.rtol, w.atol);
     match (e.kind(), a.kind()) {
         (tape::Kind::Object, tape::Kind::Object) => {
@@ -291,6 +312,17 @@ fn walk(at: &Step<'_>, node: usize, e: Item<'_>, a: Item<'_>, w: &mut Walk<'_>) 
 
 /// Compares a recorded and a found document.
 pub fn compare(recorded: &Tape, found: &Tape, rtol: f64, atol: f64) -> Comparison {
+    compare_until(recorded, found, rtol, atol, None).expect("nothing asks it to stop")
+}
+
+/// [`compare`], which stops (with [`NumericError::stopped`]) once `stop` is set.
+fn compare_until(
+    recorded: &Tape,
+    found: &Tape,
+    rtol: f64,
+    atol: f64,
+    stop: Option<&AtomicBool>,
+) -> Result<Comparison, NumericError> {
     let mut out = Collector::new();
     let mut paths = KeyPaths::new();
     let mut w = Walk {
@@ -298,8 +330,14 @@ pub fn compare(recorded: &Tape, found: &Tape, rtol: f64, atol: f64) -> Compariso
         atol,
         out: &mut out,
         paths: &mut paths,
+        stop,
+        values: 0,
+        stopped: false,
     };
     walk(&Step::Root, 0, recorded.root(), found.root(), &mut w);
+    if w.stopped {
+        return Err(NumericError::stopped());
+    }
     let (ne, na) = (recorded.values(), found.values());
     let prefix = if ne != na {
         vec![Difference::plain(
@@ -310,10 +348,10 @@ pub fn compare(recorded: &Tape, found: &Tape, rtol: f64, atol: f64) -> Compariso
     } else {
         Vec::new()
     };
-    Comparison {
+    Ok(Comparison {
         differences: out.finish(prefix),
         statistics: paths.stats,
-    }
+    })
 }
 
 /// The leaves of a document as `(location, value)`, in order (for claims).
@@ -366,9 +404,18 @@ impl super::format::NumericFormat for Json {
         rtol: f64,
         atol: f64,
     ) -> Result<Comparison, NumericError> {
+        let stop = || {
+            if pair.stopped() {
+                Err(NumericError::stopped())
+            } else {
+                Ok(())
+            }
+        };
         let e = load(pair.recorded, pair.recorded_name)?;
+        stop()?;
         let a = load(pair.found, pair.found_name)?;
-        Ok(compare(&e, &a, rtol, atol))
+        stop()?;
+        compare_until(&e, &a, rtol, atol, pair.stop)
     }
     fn grouped_by(&self) -> GroupBy {
         GroupBy::KeyPath
@@ -572,6 +619,20 @@ mod tests {
                 "$.b: recorded 1.0, found 2.0 (rtol=1e-09, atol=0.0)",
             ]
         );
+    }
+
+    #[test]
+    fn a_walk_asked_to_stop_stops_within_4096_values() {
+        let stop = AtomicBool::new(true);
+        let small = Tape::parse("[1, 2]".to_string()).unwrap();
+        assert!(compare_until(&small, &small, 1e-9, 0.0, Some(&stop)).is_ok());
+        let big = Tape::parse(format!("[{}]", vec!["{\"a\": [1.5]}"; 1400].join(","))).unwrap();
+        assert_eq!(
+            compare_until(&big, &big, 1e-9, 0.0, Some(&stop)).unwrap_err(),
+            NumericError::stopped()
+        );
+        stop.store(false, Ordering::Relaxed);
+        assert!(compare_until(&big, &big, 1e-9, 0.0, Some(&stop)).is_ok());
     }
 
     #[test]

@@ -157,6 +157,26 @@ mod tests {
         assert!(compare_files_until(&pe, &pa, "x.csv", 1e-9, 0.0, Some(&stop)).is_ok());
     }
 
+    #[test]
+    fn a_json_comparison_asked_to_stop_returns_without_a_result() {
+        let dir = tempfile::tempdir().unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        for text in [
+            "[1, 2]".to_string(),
+            format!("[{}]", vec!["{\"a\": [1.5]}"; 9000].join(",")),
+        ] {
+            let (pe, pa) = (
+                write(dir.path(), "e-x.json", &text),
+                write(dir.path(), "x.json", &text),
+            );
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            let stopped = compare_files_until(&pe, &pa, "x.json", 1e-9, 0.0, Some(&stop));
+            assert_eq!(stopped.unwrap_err(), NumericError::stopped());
+            stop.store(false, std::sync::atomic::Ordering::Relaxed);
+            assert!(compare_files_until(&pe, &pa, "x.json", 1e-9, 0.0, Some(&stop)).is_ok());
+        }
+    }
+
     fn summary(g: &stats::Group) -> (&str, u64, u64, u64) {
         (g.name.as_str(), g.values, g.identical, g.outside)
     }
