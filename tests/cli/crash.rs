@@ -285,7 +285,75 @@ fn scenarios() -> Vec<Scenario> {
             manifest_unchanged: true,
             files_unchanged: false,
         },
+        Scenario {
+            // A document out of order is loaded whole, re-verified and saved.
+            name: "graph verify of a document out of order",
+            setup: |p| out_of_order_graph(p),
+            args: args(&["graph", "verify"]),
+            manifest_unchanged: true,
+            files_unchanged: false,
+        },
     ]
+}
+
+/// A claim graph (`claims.json`) of a chain of 100 claims with recipes, each listed before the
+/// claim it depends on: `graph verify` cannot re-check it as it reads it. (Its outcomes fill
+/// more than the 8 KiB an output buffer holds.)
+fn out_of_order_graph(p: &Project) {
+    let check = r#""check": {"kind": "numeric_relation", "constants": ["2", "1"], "coefficients": [1, -2]}"#;
+    let mut claims = Vec::new();
+    let mut before: Option<String> = None;
+    for i in 0..100 {
+        let statement = format!("C{i}");
+        let id = sciproof_core::graph::claim_id(&statement, &[] as &[&str], "m");
+        let depends: Vec<String> = before.iter().map(|b| format!("\"{b}\"")).collect();
+        claims.push(format!(
+            r#"{{"id": "{id}", "statement": "{statement}", "method": "m", "depends_on": [{}], {check}}}"#,
+            depends.join(", ")
+        ));
+        before = Some(id);
+    }
+    claims.reverse();
+    p.write(
+        "claims.json",
+        &format!(r#"{{"claims": [{}]}}"#, claims.join(", ")),
+    );
+}
+
+#[test]
+fn graph_verify_shows_no_outcome_unless_the_graph_holds_its_audit_entries() {
+    // Streamed (a document in order) or loaded whole (out of order): a verify that dies just
+    // before its new document replaces the old one has shown no outcome.
+    let in_order = |p: &Project| {
+        out_of_order_graph(p);
+        p.cmd().args(["graph", "verify"]).assert().success();
+    };
+    for (name, setup) in [
+        ("in order", &in_order as &dyn Fn(&Project)),
+        ("out of order", &out_of_order_graph),
+    ] {
+        let p = base_project();
+        setup(&p);
+        let before = p.read("claims.json");
+        let out = clean_env(Command::new(failpoint_binary()))
+            .current_dir(p.path())
+            .args(["graph", "verify"])
+            .env("SCIPROOF_FAILPOINT", "atomic.synced")
+            .env("SCIPROOF_FAILPOINT_ACTION", "abort")
+            .output()
+            .unwrap();
+        assert!(
+            !out.status.success(),
+            "{name}: it did not reach the failpoint"
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "", "{name}");
+        assert_eq!(p.read("claims.json"), before, "{name}");
+        // Undisturbed, it shows every outcome.
+        let out = p.cmd().args(["graph", "verify"]).output().unwrap();
+        let shown = String::from_utf8_lossy(&out.stdout);
+        let outcomes = shown.lines().filter(|l| l.starts_with("clm_"));
+        assert_eq!(outcomes.count(), 100, "{name}: {shown}");
+    }
 }
 
 /// The failpoints the scenario reaches, in order, each as `NAME#N` (its N-th occurrence).

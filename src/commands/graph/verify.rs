@@ -1,5 +1,5 @@
-//! `sciproof graph verify`: every claim with a recipe re-checked, outcomes shown as they are
-//! decided; a failed re-check marks its claim refuted.
+//! `sciproof graph verify`: every claim with a recipe re-checked, a failed re-check marking its
+//! claim refuted; the outcomes are shown once the graph holding them is written.
 
 use super::warn;
 use crate::commands::Outcome;
@@ -44,9 +44,8 @@ pub fn run(ui: &Ui, graph: &Path, args: Args) -> Outcome {
     let progress = ui.progress(args.format == OutputFormat::Text);
     let checked_at = sciproof_core::ops::now();
     let mut out = None;
-    // Outcomes are written as they are decided (a large graph's report is never held in
-    // memory); a failed write (a closed pipe) does not stop the re-verification, whose
-    // outcomes are saved in the graph, and is reported afterwards.
+    // Outcomes are written once the graph holds them; a failed write (a closed pipe) is
+    // reported afterwards, the outcomes being saved in the graph.
     let summary = sciproof_core::ops::graph::verify(
         &GraphVerifyRequest {
             graph: graph.to_path_buf(),

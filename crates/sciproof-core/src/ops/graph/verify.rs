@@ -1,5 +1,5 @@
-//! `graph verify`: every claim with a recipe re-checked; outcomes handed on as they are
-//! decided, then the graph (with its new audit entries) written.
+//! `graph verify`: every claim with a recipe re-checked and the graph (with its new audit
+//! entries) written; then the outcomes handed on.
 
 use super::{Warn, existing, graph_dir, lock, open, save, warn_dropped};
 use crate::commit::lock::Wait;
@@ -30,8 +30,8 @@ pub struct GraphVerifyRequest<'a> {
 }
 
 /// Re-verifies (see [`crate::graph::ClaimGraph::verify_each`]) and writes the graph; the
-/// counts decide the exit code ([`RecheckSummary::status`]). The outcomes go to
-/// `on_outcomes` in claim order, as many at a time as are ready.
+/// counts decide the exit code ([`RecheckSummary::status`]). Once the graph is written, the
+/// outcomes go to `on_outcomes` in claim order.
 pub fn verify(
     request: &GraphVerifyRequest,
     on_outcomes: &mut dyn FnMut(&[RecheckOutcome]),
@@ -67,11 +67,15 @@ pub fn verify(
             Ok(summary)
         }
         Streamed::NotInOrder => {
+            // As on the streamed path, the outcomes are shown once the graph holds their
+            // audit entries: a save that fails shows none of them.
             let mut graph = open(path, request.progress, request.warn)?;
+            let mut outcomes = Vec::new();
             let summary = graph.verify_each(&options, request.progress, &mut |outcome| {
-                on_outcomes(std::slice::from_ref(outcome))
+                outcomes.push(outcome.clone())
             });
             save(&graph, path)?;
+            on_outcomes(&outcomes);
             Ok(summary)
         }
     }
