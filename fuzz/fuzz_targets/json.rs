@@ -1,8 +1,8 @@
 //! The strict JSON reader, every way it builds a document: the tree and the tape accept and
 //! refuse the same texts with the same messages, and hold the same value (every object's
 //! members, in document order and sorted by key, and the count of values); the stream reader
-//! hands over the same items with the same first error whether it parses them itself or on
-//! worker threads in small batches.
+//! accepts what the tree accepts, with the same items, and hands over the same items with the
+//! same first error whether it parses them itself or on worker threads in small batches.
 #![no_main]
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -22,6 +22,25 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         (a, b) => panic!("the readers disagree: {:?} / {:?}", a.err(), b.err().map(|e| e.to_string())),
     }
     let stream = sciproof_core::json::stream::parse_reader;
+    // The stream reader accepts what the tree accepts, and its items are the array's.
+    let mut items = Vec::new();
+    let whole = stream(data, "claims", &mut |v| {
+        items.push(sciproof_core::json::to_string_compact(&v));
+        Ok(())
+    });
+    match (sciproof_core::json::parse(text), whole) {
+        (Ok(tree), Ok(_)) => {
+            if let sciproof_core::json::Value::Object(tree) = &tree
+                && let Some(sciproof_core::json::Value::Array(claims)) = tree.get("claims")
+            {
+                let claims: Vec<String> =
+                    claims.iter().map(sciproof_core::json::to_string_compact).collect();
+                assert_eq!(claims, items, "the stream reader cuts other items");
+            }
+        }
+        (Err(_), Err(_)) => {}
+        (a, b) => panic!("the tree and the stream disagree: {:?} / {:?}", a.err(), b.err()),
+    }
     let mut one = Vec::new();
     let sequential = stream(data, "claims", &mut |v| {
         one.push(sciproof_core::json::to_string_compact(&v));

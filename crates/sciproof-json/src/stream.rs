@@ -353,6 +353,8 @@ fn cut(
     let mut in_string = false;
     let mut escaped = false;
     let mut place = Place::Skeleton;
+    // Whether the streamed array's last separator was a comma (so a value must follow).
+    let mut after_comma = false;
     // Key tracking at depth 1: the last string in key position.
     let mut expecting_key = false;
     let mut key_start: Option<usize> = None;
@@ -435,6 +437,7 @@ fn cut(
                             place = Place::Skeleton;
                         } else {
                             place = Place::Between;
+                            after_comma = true;
                         }
                         i = j + 1;
                         continue;
@@ -455,7 +458,17 @@ fn cut(
                 Place::Between => {
                     let b = buf[i];
                     match b {
-                        b' ' | b'\t' | b'\n' | b'\r' | b',' => {}
+                        b' ' | b'\t' | b'\n' | b'\r' => {}
+                        // Between items only white space: a comma here follows `[` or another
+                        // comma (`[,1]`, `[1,,2]`), a bracket here follows a comma (`[1,]`).
+                        b',' => {
+                            let at = lines.at(buf, base, base + i);
+                            return Err(error("Expecting value".into(), &at));
+                        }
+                        b']' if after_comma => {
+                            let at = lines.at(buf, base, base + i);
+                            return Err(error("Expecting value".into(), &at));
+                        }
                         b']' => {
                             depth -= 1;
                             place = Place::Skeleton;
@@ -489,6 +502,7 @@ fn cut(
                                 last_key = None;
                                 skeleton.extend_from_slice(b"[]");
                                 place = Place::Between;
+                                after_comma = false;
                                 depth += 1;
                                 continue;
                             }
@@ -610,6 +624,28 @@ mod tests {
         assert!(items.is_empty());
         let (_, items) = run("{\"cl\\u0061ims\": [1,2]}").unwrap();
         assert_eq!(items.len(), 2, "escaped key names the same member");
+    }
+
+    #[test]
+    fn a_missing_item_is_refused_where_the_whole_text_refuses_it() {
+        for text in [
+            "{\"claims\": [,1]}",
+            "{\"claims\": [ , ]}",
+            "{\"claims\": [1,,2]}",
+            "{\"claims\": [1,\n  \n,\n0]}",
+            "{\"claims\": [1, ]}",
+            "{\"claims\": [[], {},]}",
+        ] {
+            let whole = crate::parse(text).expect_err(text);
+            let cut = run(text).expect_err(text);
+            assert_eq!(
+                (cut.message, cut.line, cut.column, cut.offset),
+                (whole.message, whole.line, whole.column, whole.offset),
+                "{text}"
+            );
+        }
+        let (_, items) = run("{\"claims\": [ 1 , 2 ]}").unwrap();
+        assert_eq!(items.len(), 2);
     }
 
     /// What [`parse_reader_mapped`] hands over, with the first error, next to
