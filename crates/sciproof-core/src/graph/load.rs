@@ -29,11 +29,22 @@ pub struct LoadNotes {
     pub warnings: Vec<String>,
 }
 
+/// Where a claim is in the document (`claims[3]`), written only when a problem names it: a
+/// million sound claims need no million strings.
+#[derive(Debug, Clone, Copy)]
+struct Place(usize);
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "claims[{}]", self.0)
+    }
+}
+
 /// Takes the fields out of one claim object (no copies), collecting problems with their
 /// places.
 struct Fields<'a> {
     object: Object,
-    place: String,
+    place: Place,
     problems: &'a mut Vec<String>,
 }
 
@@ -212,7 +223,7 @@ fn claim_from(
     warnings: &mut Vec<String>,
     kept_check: Option<&mut Option<Object>>,
 ) -> Option<Claim> {
-    let place = format!("claims[{at}]");
+    let place = Place(at);
     let Value::Object(object) = value else {
         problems.push(format!(
             "{place}: expected a claim object, found {}",
@@ -231,7 +242,7 @@ fn claim_from(
     let before = problems.len();
     let mut f = Fields {
         object,
-        place: place.clone(),
+        place,
         problems,
     };
     let id = f.string("id", None);
@@ -364,6 +375,12 @@ pub(super) fn read_document<P: Send>(
         let Some(claim) = read.claim else {
             return Ok(());
         };
+        // (the slots of the claim and of its dependencies fetched together: in a large index
+        // each lookup would otherwise wait for memory in turn)
+        index.prefetch(&claim.id);
+        for dep in &claim.depends_on {
+            index.prefetch(dep);
+        }
         match index.insert_new(&claim.id, first_at.len() as u32) {
             Err(first) => {
                 problems.push(format!(
