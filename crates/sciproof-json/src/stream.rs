@@ -91,6 +91,48 @@ const STRUCTURAL: [bool; 256] = {
     t
 };
 
+/// The offset of the first [`STRUCTURAL`] byte of `bytes`.
+///
+/// Most of a pretty-printed item outside its strings is indentation, which a byte at a time
+/// takes a third of the cutter's time; on x86_64 sixteen bytes are compared with the six
+/// structural ones at once (SSE2 is part of every x86_64 processor). `memchr` finds up to three
+/// bytes, not six.
+fn next_structural(bytes: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+            _mm_set1_epi8,
+        };
+        // SAFETY: SSE2 is part of every x86_64 processor, and each load reads sixteen bytes
+        // inside `bytes` (`i + 16 <= len`); an unaligned load has no other requirement.
+        unsafe {
+            let [quote, open, open_list, close, close_list, comma] =
+                [b'"', b'{', b'[', b'}', b']', b','].map(|b| _mm_set1_epi8(b as i8));
+            while i + 16 <= bytes.len() {
+                let v = _mm_loadu_si128(bytes.as_ptr().add(i).cast::<__m128i>());
+                let hits = _mm_or_si128(
+                    _mm_or_si128(
+                        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, open)),
+                        _mm_or_si128(_mm_cmpeq_epi8(v, open_list), _mm_cmpeq_epi8(v, close)),
+                    ),
+                    _mm_or_si128(_mm_cmpeq_epi8(v, close_list), _mm_cmpeq_epi8(v, comma)),
+                );
+                let mask = _mm_movemask_epi8(hits) as u32;
+                if mask != 0 {
+                    return Some(i + mask.trailing_zeros() as usize);
+                }
+                i += 16;
+            }
+        }
+    }
+    bytes[i..]
+        .iter()
+        .position(|&b| STRUCTURAL[b as usize])
+        .map(|k| i + k)
+}
+
 /// Reads a document from `reader` like [`super::parse`], except that the items of the array
 /// stored under `key` in the top-level object go to `on_item` as they are read (the returned
 /// document holds an empty array there). Memory is one item plus the rest of the document.
@@ -422,7 +464,7 @@ fn cut(
             }
             match place {
                 Place::Item => {
-                    let k = buf[i..].iter().position(|&b| STRUCTURAL[b as usize]);
+                    let k = next_structural(&buf[i..]);
                     let Some(k) = k else {
                         i = n;
                         continue;
@@ -606,6 +648,30 @@ mod tests {
             Ok(())
         })?;
         Ok((v, items))
+    }
+
+    #[test]
+    fn the_next_structural_byte_is_the_first_one() {
+        // Every length up to three blocks, the structural byte at every place or none.
+        for len in 0..48 {
+            for at in 0..=len {
+                for b in [b'"', b'{', b'[', b'}', b']', b',', b' '] {
+                    let mut bytes = vec![b'a'; len];
+                    bytes.iter_mut().step_by(3).for_each(|x| *x = b' ');
+                    if at < len {
+                        bytes[at] = b;
+                    }
+                    // (and a structural byte after it, which must not be the one found)
+                    bytes.push(b',');
+                    let expected = bytes.iter().position(|&x| STRUCTURAL[x as usize]);
+                    assert_eq!(next_structural(&bytes), expected, "{len} {at} {b}");
+                }
+            }
+        }
+        let all: Vec<u8> = (0..=255).collect();
+        assert_eq!(next_structural(&all), Some(usize::from(b'"')));
+        assert_eq!(next_structural(&all[35..]), Some(usize::from(b',') - 35));
+        assert_eq!(next_structural(b""), None);
     }
 
     #[test]
