@@ -519,8 +519,44 @@ pub fn push_g(out: &mut String, x: f64, precision: usize) {
     let e_at = start + out[start..].rfind('e').expect("an exponent is written");
     let exponent: i32 = out[e_at + 1..].parse().unwrap_or(0);
     if (-4..p).contains(&exponent) {
+        // Fixed notation with `p - 1 - exponent` decimals rounds at the same digit as the
+        // scientific form just written (whose exponent already took any carry), so its digits
+        // are these, with the point moved: CPython also formats the digits once.
+        let mut digits = [0u8; 64];
+        let mut n = 0;
+        let negative = out.as_bytes()[start] == b'-';
+        for &b in &out.as_bytes()[start..e_at] {
+            if b.is_ascii_digit() && n < digits.len() {
+                digits[n] = b;
+                n += 1;
+            }
+        }
+        if n != p as usize {
+            // (more digits than the buffer holds: written again in fixed notation)
+            out.truncate(start);
+            let _ = write!(out, "{x:.*}", (p - 1 - exponent) as usize);
+            strip_fraction_zeros(out, start);
+            return;
+        }
         out.truncate(start);
-        let _ = write!(out, "{x:.*}", (p - 1 - exponent) as usize);
+        if negative {
+            out.push('-');
+        }
+        let digits = std::str::from_utf8(&digits[..n]).expect("ASCII digits");
+        if exponent >= 0 {
+            let whole = exponent as usize + 1;
+            out.push_str(&digits[..whole]);
+            if whole < n {
+                out.push('.');
+                out.push_str(&digits[whole..]);
+            }
+        } else {
+            out.push_str("0.");
+            for _ in 0..(-exponent - 1) {
+                out.push('0');
+            }
+            out.push_str(digits);
+        }
         strip_fraction_zeros(out, start);
     } else {
         out.truncate(e_at);
@@ -541,7 +577,48 @@ fn strip_fraction_zeros(out: &mut String, start: usize) {
 
 #[cfg(test)]
 mod g6_tests {
-    use super::{format_g, format_g6, push_g};
+    use super::{format_g, format_g6, push_g, strip_fraction_zeros};
+
+    /// `push_g` as it was written before it formatted the digits once: scientific notation
+    /// first, then fixed notation again when the exponent asks for it.
+    fn push_g_twice(out: &mut String, x: f64, precision: usize) {
+        use std::fmt::Write;
+        let p = precision.max(1) as i32;
+        if x.is_finite() && x != 0.0 {
+            let scientific = format!("{x:.*e}", (p - 1) as usize);
+            let exponent: i32 = scientific[scientific.rfind('e').unwrap() + 1..]
+                .parse()
+                .unwrap();
+            if (-4..p).contains(&exponent) {
+                let start = out.len();
+                let _ = write!(out, "{x:.*}", (p - 1 - exponent) as usize);
+                strip_fraction_zeros(out, start);
+                return;
+            }
+        }
+        // (the other forms are written once either way)
+        push_g(out, x, precision);
+    }
+
+    proptest::proptest! {
+        /// One formatting gives what two gave, at every precision, for any float (its bits
+        /// drawn at random) and for the values near powers of ten where rounding carries.
+        #[test]
+        fn digits_formatted_once_give_the_fixed_form(
+            bits in proptest::num::u64::ANY,
+            carry in -6i32..20,
+            nines in 1usize..18,
+            precision in 1usize..70,
+        ) {
+            let near = format!("{}e{carry}", "9".repeat(nines)).parse::<f64>().unwrap();
+            for x in [f64::from_bits(bits), near, -near, near / 1e4] {
+                let (mut once, mut twice) = (String::from("="), String::from("="));
+                push_g(&mut once, x, precision);
+                push_g_twice(&mut twice, x, precision);
+                proptest::prop_assert_eq!(once, twice, "{:e} at {}", x, precision);
+            }
+        }
+    }
 
     /// `format(x, ".1g")`, `".3g"` and `".6g"` as Python 3.11 prints them.
     #[test]
