@@ -232,16 +232,39 @@ fn plain(bytes: &[u8], ensure_ascii: bool) -> bool {
             return false;
         }
     }
-    !blocks
-        .remainder()
-        .iter()
-        .fold(false, |any, &b| any | bad(b))
+    // The tail (all of most keys and short values) as one more block, padded with a plain
+    // byte: a byte at a time it cost more than the blocks.
+    let tail = blocks.remainder();
+    let mut last = [b'a'; 16];
+    last[..tail.len()].copy_from_slice(tail);
+    !last.iter().fold(false, |any, &b| any | bad(b))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{Object, parse};
+
+    #[test]
+    fn plain_is_decided_by_every_byte_of_blocks_and_tail() {
+        let bad = |b: u8, ascii: bool| b < 0x20 || b == b'"' || b == b'\\' || (ascii && b > b'~');
+        for len in 1..40 {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut bytes = vec![b'x'; len];
+                    bytes[at] = b;
+                    for ascii in [false, true] {
+                        assert_eq!(
+                            plain(&bytes, ascii),
+                            !bad(b, ascii),
+                            "{len} {at} {b} {ascii}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(plain(b"", true));
+    }
 
     #[test]
     fn pretty_matches_python_indent_2() {

@@ -58,11 +58,22 @@ pub fn safe_text(value: &str, limit: usize) -> String {
 }
 
 /// Whether `text` is printable ASCII and line breaks only, which holds nothing of
-/// [`is_unsafe`]: checked a byte at a time, several times faster than decoding characters (a
-/// million-claim report is hundreds of megabytes of such text).
+/// [`is_unsafe`]: checked on bytes, not decoded characters (a million-claim report is hundreds
+/// of megabytes of such text), 16 at a time with bitwise operations that the compiler turns
+/// into vector instructions (a test that stops at the first bad byte goes one byte at a time).
 fn plain(text: &str) -> bool {
-    text.bytes()
-        .all(|b| (0x20..0x7f).contains(&b) || b == b'\n')
+    let bad = |b: u8| ((b < 0x20) & (b != b'\n')) | (b > b'~');
+    let mut blocks = text.as_bytes().chunks_exact(16);
+    for block in &mut blocks {
+        if block.iter().fold(false, |any, &b| any | bad(b)) {
+            return false;
+        }
+    }
+    // (the tail as one more block, padded with a plain byte)
+    let tail = blocks.remainder();
+    let mut last = [b'a'; 16];
+    last[..tail.len()].copy_from_slice(tail);
+    !last.iter().fold(false, |any, &b| any | bad(b))
 }
 
 /// [`safe_text`] with the default limit of 500 characters.
@@ -118,7 +129,14 @@ mod tests {
         for b in 0u8..0x80 {
             let c = char::from(b);
             assert_eq!(plain(&c.to_string()), c == '\n' || !is_unsafe(c), "{b:#x}");
+            // (at every place of a text long enough for whole blocks and a tail)
+            for at in 0..40 {
+                let mut text = "x".repeat(40);
+                text.replace_range(at..=at, &c.to_string());
+                assert_eq!(plain(&text), c == '\n' || !is_unsafe(c), "{b:#x} at {at}");
+            }
         }
+        assert!(!plain(&format!("{}é", "a".repeat(32))));
         assert!(matches!(terminal_guard("ok\nfine"), Cow::Borrowed(_)));
         assert_eq!(terminal_guard("a\u{1b}b"), "a\\u001bb");
         assert_eq!(terminal_guard("é\u{202e}"), "é\\u202e");
