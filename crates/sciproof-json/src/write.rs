@@ -220,20 +220,27 @@ fn write_escaped(out: &mut String, s: &str, ensure_ascii: bool) {
 }
 
 /// Whether `bytes` are written as they are: no control, `"` or `\\`, and with `ensure_ascii`
-/// nothing outside printable ASCII. Tested 16 bytes at a time with bitwise operations, which
-/// the compiler turns into vector instructions: strings are most of a large document, and a
-/// test that stops at the first bad byte goes one byte at a time.
+/// nothing outside printable ASCII.
 #[inline]
 fn plain(bytes: &[u8], ensure_ascii: bool) -> bool {
-    let bad = |b: u8| (b < 0x20) | (b == b'"') | (b == b'\\') | (ensure_ascii & (b > b'~'));
+    no_byte(bytes, |b| {
+        (b < 0x20) | (b == b'"') | (b == b'\\') | (ensure_ascii & (b > b'~'))
+    })
+}
+
+/// Whether no byte of `bytes` is `bad` (`bad` written with `|` and `&`, not `||`, so that it
+/// has no branches). Tested 16 bytes at a time, which the compiler turns into vector
+/// instructions, the tail as one more block padded with `a` (which `bad` must accept): strings
+/// are most of a large document, and a test that stops at the first bad byte, or finishes the
+/// tail a byte at a time, goes one byte at a time (most keys and values are under 16 bytes).
+#[inline]
+pub fn no_byte(bytes: &[u8], bad: impl Fn(u8) -> bool) -> bool {
     let mut blocks = bytes.chunks_exact(16);
     for block in &mut blocks {
         if block.iter().fold(false, |any, &b| any | bad(b)) {
             return false;
         }
     }
-    // The tail (all of most keys and short values) as one more block, padded with a plain
-    // byte: a byte at a time it cost more than the blocks.
     let tail = blocks.remainder();
     let mut last = [b'a'; 16];
     last[..tail.len()].copy_from_slice(tail);
