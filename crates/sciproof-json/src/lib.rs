@@ -124,6 +124,11 @@ impl Object {
         Some(self.entries.swap_remove(at).1)
     }
 
+    /// The entries, taken out in document order (for taking an object apart in one pass).
+    pub fn into_entries(self) -> impl Iterator<Item = (SmolStr, Value)> {
+        self.entries.into_iter()
+    }
+
     /// Entries in document order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
         self.entries.iter().map(|(k, v)| (k.as_str(), v))

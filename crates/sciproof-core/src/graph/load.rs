@@ -40,10 +40,40 @@ impl std::fmt::Display for Place {
     }
 }
 
+/// The place of `key` in [`CLAIM_KEYS`], or `None` for a key a claim does not have. A `match`
+/// compares a key with the few known keys of its length; searching the list compared each of
+/// a claim's twenty keys with up to twenty, and taking each field out searched again.
+fn claim_key(key: &str) -> Option<usize> {
+    Some(match key {
+        "audit" => 0,
+        "certificate" => 1,
+        "certificate_format" => 2,
+        "check" => 3,
+        "depends_on" => 4,
+        "derivation" => 5,
+        "evidence" => 6,
+        "hypotheses" => 7,
+        "id" => 8,
+        "kind" => 9,
+        "label" => 10,
+        "latex" => 11,
+        "method" => 12,
+        "notes" => 13,
+        "provenance" => 14,
+        "recorded_at" => 15,
+        "statement" => 16,
+        "status" => 17,
+        "tags" => 18,
+        "verification" => 19,
+        _ => return None,
+    })
+}
+
 /// Takes the fields out of one claim object (no copies), collecting problems with their
 /// places.
 struct Fields<'a> {
-    object: Object,
+    /// The claim's values, each at its key's place in [`CLAIM_KEYS`].
+    slots: [Option<Value>; CLAIM_KEYS.len()],
     place: Place,
     problems: &'a mut Vec<String>,
 }
@@ -58,8 +88,7 @@ impl Fields<'_> {
     }
 
     fn take(&mut self, key: &str) -> Option<Value> {
-        // (the object is only taken apart: the order of what is left does not matter)
-        self.object.take(key)
+        self.slots[claim_key(key).expect("the loader takes claim keys only")].take()
     }
 
     fn string(&mut self, key: &str, default: Option<&str>) -> String {
@@ -231,17 +260,20 @@ fn claim_from(
         ));
         return None;
     };
-    for (key, _) in object.iter() {
-        if !CLAIM_KEYS.contains(&key) {
-            warnings.push(format!(
+    // The values sorted into their fields in one pass (the parser has refused repeated keys).
+    let mut slots: [Option<Value>; CLAIM_KEYS.len()] = Default::default();
+    for (key, value) in object.into_entries() {
+        match claim_key(&key) {
+            Some(at) => slots[at] = Some(value),
+            None => warnings.push(format!(
                 "{place}: unknown key {} dropped",
-                crate::pyfmt::str_repr(key)
-            ));
+                crate::pyfmt::str_repr(&key)
+            )),
         }
     }
     let before = problems.len();
     let mut f = Fields {
-        object,
+        slots,
         place,
         problems,
     };
@@ -659,6 +691,24 @@ impl ClaimGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_claim_key_has_its_place_and_no_other_key_has_one() {
+        for (at, key) in CLAIM_KEYS.iter().enumerate() {
+            assert_eq!(claim_key(key), Some(at), "{key}");
+        }
+        for key in [
+            "",
+            "Audit",
+            "audit ",
+            "colour",
+            "check.kind",
+            "verification_",
+            "i",
+        ] {
+            assert_eq!(claim_key(key), None, "{key}");
+        }
+    }
     use crate::graph::document::Form;
 
     /// The claims of a document of `n` claims, claim `i` depending on claim `i - 1`.
