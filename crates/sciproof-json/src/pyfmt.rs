@@ -518,49 +518,28 @@ pub fn push_g(out: &mut String, x: f64, precision: usize) {
     let _ = write!(out, "{x:.*e}", (p - 1) as usize);
     let e_at = start + out[start..].rfind('e').expect("an exponent is written");
     let exponent: i32 = out[e_at + 1..].parse().unwrap_or(0);
-    if (-4..p).contains(&exponent) {
+    out.truncate(e_at);
+    let fixed = (-4..p).contains(&exponent);
+    if fixed {
         // Fixed notation with `p - 1 - exponent` decimals rounds at the same digit as the
         // scientific form just written (whose exponent already took any carry), so its digits
         // are these, with the point moved: CPython also formats the digits once.
-        let mut digits = [0u8; 64];
-        let mut n = 0;
-        let negative = out.as_bytes()[start] == b'-';
-        for &b in &out.as_bytes()[start..e_at] {
-            if b.is_ascii_digit() && n < digits.len() {
-                digits[n] = b;
-                n += 1;
-            }
+        let first = start + usize::from(out.as_bytes()[start] == b'-');
+        if p > 1 {
+            out.remove(first + 1);
         }
-        if n != p as usize {
-            // (more digits than the buffer holds: written again in fixed notation)
-            out.truncate(start);
-            let _ = write!(out, "{x:.*}", (p - 1 - exponent) as usize);
-            strip_fraction_zeros(out, start);
-            return;
-        }
-        out.truncate(start);
-        if negative {
-            out.push('-');
-        }
-        let digits = std::str::from_utf8(&digits[..n]).expect("ASCII digits");
         if exponent >= 0 {
-            let whole = exponent as usize + 1;
-            out.push_str(&digits[..whole]);
-            if whole < n {
-                out.push('.');
-                out.push_str(&digits[whole..]);
+            let whole = first + exponent as usize + 1;
+            if whole < out.len() {
+                out.insert(whole, '.');
             }
         } else {
-            out.push_str("0.");
-            for _ in 0..(-exponent - 1) {
-                out.push('0');
-            }
-            out.push_str(digits);
+            // (-4 <= exponent: at most three zeros after the point)
+            out.insert_str(first, &"0.000"[..(1 - exponent) as usize]);
         }
-        strip_fraction_zeros(out, start);
-    } else {
-        out.truncate(e_at);
-        strip_fraction_zeros(out, start);
+    }
+    strip_fraction_zeros(out, start);
+    if !fixed {
         let sign = if exponent < 0 { '-' } else { '+' };
         let _ = write!(out, "e{sign}{:02}", exponent.abs());
     }
