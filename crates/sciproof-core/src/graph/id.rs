@@ -86,16 +86,48 @@ pub fn claim_id<S: AsRef<str>>(statement: &str, hypotheses: &[S], method: &str) 
 
 /// Whether `id` has the shape of a claim ID (`clm_` + 16 lower-case hex digits).
 pub fn is_claim_id(id: &str) -> bool {
-    id.len() == 20
-        && id.starts_with("clm_")
-        && id[4..]
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    claim_id_number(id).is_some()
+}
+
+/// The 64-bit number a claim ID's hex digits spell, or `None` when `id` does not have the
+/// shape of one ([`is_claim_id`]). Read in one pass: the reader of a document looks up every
+/// ID and dependency by its number.
+pub fn claim_id_number(id: &str) -> Option<u64> {
+    let digits = id.as_bytes().strip_prefix(b"clm_")?;
+    if digits.len() != 16 {
+        return None;
+    }
+    let mut n = 0u64;
+    for &b in digits {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            _ => return None,
+        };
+        n = n << 4 | u64::from(d);
+    }
+    Some(n)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// An ID has a number exactly when it is `clm_` and 16 lower-case hex digits, and the
+        /// number is the one those digits spell.
+        #[test]
+        fn a_number_for_exactly_the_well_formed_ids(
+            id in proptest::prop_oneof!["clm_[0-9a-f]{16}", "(clm_)?[0-9a-fA-Fg_]{0,18}"],
+        ) {
+            let well_formed = id.len() == 20
+                && id.starts_with("clm_")
+                && id[4..].bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+            let expected = well_formed.then(|| u64::from_str_radix(&id[4..], 16).unwrap());
+            proptest::prop_assert_eq!(claim_id_number(&id), expected);
+            proptest::prop_assert_eq!(is_claim_id(&id), well_formed);
+        }
+    }
 
     const NONE: [&str; 0] = [];
 

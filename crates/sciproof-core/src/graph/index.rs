@@ -1,6 +1,7 @@
 //! Claim ID -> position. Well-formed IDs (`clm_` + 16 hex digits) are keyed by the 64-bit
 //! number they spell, which keeps a million-claim index small; anything else by its text.
 
+use super::id::claim_id_number as number;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
 
@@ -14,25 +15,6 @@ type Seeded = foldhash::quality::RandomState;
 pub struct IdIndex {
     numeric: Numbers,
     other: HashMap<String, u32, Seeded>,
-}
-
-/// The number a well-formed ID spells ([`super::id::is_claim_id`]: `clm_` and 16 lower-case
-/// hex digits), read in one pass (every ID and dependency of a document is looked up).
-fn number(id: &str) -> Option<u64> {
-    let digits = id.as_bytes().strip_prefix(b"clm_")?;
-    if digits.len() != 16 {
-        return None;
-    }
-    let mut n = 0u64;
-    for &b in digits {
-        let d = match b {
-            b'0'..=b'9' => b - b'0',
-            b'a'..=b'f' => b - b'a' + 10,
-            _ => return None,
-        };
-        n = n << 4 | u64::from(d);
-    }
-    Some(n)
 }
 
 impl IdIndex {
@@ -233,17 +215,6 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// An ID has a number exactly when it has the shape of a claim ID, and the number is
-        /// the one its hex digits spell.
-        #[test]
-        fn a_number_for_exactly_the_well_formed_ids(
-            id in proptest::prop_oneof!["clm_[0-9a-f]{16}", "(clm_)?[0-9a-fA-Fg_]{0,18}"],
-        ) {
-            let expected = super::super::id::is_claim_id(&id)
-                .then(|| u64::from_str_radix(&id[4..], 16).unwrap());
-            proptest::prop_assert_eq!(super::number(&id), expected);
-        }
-
         /// The index answers as a `HashMap` of the same insertions does, through every growth
         /// of its table and every run of neighbouring slots.
         #[test]
