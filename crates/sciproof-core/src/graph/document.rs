@@ -24,7 +24,26 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub const VOLATILE_METADATA: [&str; 5] =
     ["started_at", "finished_at", "cwd", "hostname", "duration_s"];
 
-pub(super) const CLAIM_KEYS: [&str; 20] = [
+/// Declares [`CLAIM_KEYS`] and [`claim_key`] from one list.
+macro_rules! claim_keys {
+    ($($key:literal),+ $(,)?) => {
+        /// A claim's keys, in the order they are written (code-point order).
+        pub(super) const CLAIM_KEYS: [&str; [$($key),+].len()] = [$($key),+];
+
+        /// The place of `key` in [`CLAIM_KEYS`], or `None` for a key a claim does not have. A
+        /// `match` compares a key only with the known keys of its length (a search of the list
+        /// compared each of a claim's twenty keys with up to twenty); the places are worked
+        /// out when compiling.
+        pub(super) fn claim_key(key: &str) -> Option<usize> {
+            match key {
+                $($key => Some(const { place_of(&CLAIM_KEYS, $key) }),)+
+                _ => None,
+            }
+        }
+    };
+}
+
+claim_keys!(
     "audit",
     "certificate",
     "certificate_format",
@@ -45,7 +64,24 @@ pub(super) const CLAIM_KEYS: [&str; 20] = [
     "status",
     "tags",
     "verification",
-];
+);
+
+/// The place of `key` in `keys` (a `const fn`, for [`claim_key`]; `==` on strings is not).
+const fn place_of(keys: &[&str], key: &str) -> usize {
+    let mut i = 0;
+    while i < keys.len() {
+        let (k, b) = (keys[i].as_bytes(), key.as_bytes());
+        let mut j = 0;
+        while j < k.len() && j < b.len() && k[j] == b[j] {
+            j += 1;
+        }
+        if j == k.len() && j == b.len() {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("not a claim key")
+}
 
 /// How to write a document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -336,6 +372,24 @@ pub(super) fn write_claim(out: &mut String, c: &Claim, indent: Option<usize>, st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_claim_key_has_its_place_and_no_other_key_has_one() {
+        for (at, key) in CLAIM_KEYS.iter().enumerate() {
+            assert_eq!(claim_key(key), Some(at), "{key}");
+        }
+        for key in [
+            "",
+            "Audit",
+            "audit ",
+            "colour",
+            "check.kind",
+            "verification_",
+            "i",
+        ] {
+            assert_eq!(claim_key(key), None, "{key}");
+        }
+    }
 
     #[test]
     fn keys_need_no_escapes() {

@@ -2,7 +2,7 @@
 //! with its place.
 
 use super::claim::Claim;
-use super::document::{CLAIM_KEYS, DOCUMENT_KIND, SCHEMA_VERSION};
+use super::document::{CLAIM_KEYS, DOCUMENT_KIND, SCHEMA_VERSION, claim_key};
 use super::error::GraphError;
 use super::error::GraphFileError;
 use super::store::ClaimGraph;
@@ -38,35 +38,6 @@ impl std::fmt::Display for Place {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "claims[{}]", self.0)
     }
-}
-
-/// The place of `key` in [`CLAIM_KEYS`], or `None` for a key a claim does not have. A `match`
-/// compares a key with the few known keys of its length; searching the list compared each of
-/// a claim's twenty keys with up to twenty, and taking each field out searched again.
-fn claim_key(key: &str) -> Option<usize> {
-    Some(match key {
-        "audit" => 0,
-        "certificate" => 1,
-        "certificate_format" => 2,
-        "check" => 3,
-        "depends_on" => 4,
-        "derivation" => 5,
-        "evidence" => 6,
-        "hypotheses" => 7,
-        "id" => 8,
-        "kind" => 9,
-        "label" => 10,
-        "latex" => 11,
-        "method" => 12,
-        "notes" => 13,
-        "provenance" => 14,
-        "recorded_at" => 15,
-        "statement" => 16,
-        "status" => 17,
-        "tags" => 18,
-        "verification" => 19,
-        _ => return None,
-    })
 }
 
 /// Takes the fields out of one claim object (no copies), collecting problems with their
@@ -692,23 +663,6 @@ impl ClaimGraph {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_claim_key_has_its_place_and_no_other_key_has_one() {
-        for (at, key) in CLAIM_KEYS.iter().enumerate() {
-            assert_eq!(claim_key(key), Some(at), "{key}");
-        }
-        for key in [
-            "",
-            "Audit",
-            "audit ",
-            "colour",
-            "check.kind",
-            "verification_",
-            "i",
-        ] {
-            assert_eq!(claim_key(key), None, "{key}");
-        }
-    }
     use crate::graph::document::Form;
 
     /// The claims of a document of `n` claims, claim `i` depending on claim `i - 1`.
