@@ -53,8 +53,8 @@ impl Outcome {
 pub struct Recheck {
     /// The outcome.
     pub outcome: Outcome,
-    /// The recipe kind (`none` without a recipe).
-    pub kind: String,
+    /// The recipe kind (`none` without a recipe; inline, not allocated).
+    pub kind: smol_str::SmolStr,
     /// What was found, in words.
     pub detail: String,
 }
@@ -152,11 +152,11 @@ pub struct VerifyOptions {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecheckOutcome {
     /// The claim re-checked.
-    pub claim_id: String,
+    pub claim_id: super::claim::ClaimId,
     /// The outcome.
     pub outcome: Outcome,
     /// The recipe's kind (`none` without a recipe).
-    pub kind: String,
+    pub kind: smol_str::SmolStr,
     /// What was found, in words.
     pub detail: String,
 }
@@ -322,7 +322,7 @@ fn apply(
         }
     }
     RecheckOutcome {
-        claim_id: claim.id.to_string(),
+        claim_id: claim.id.clone(),
         outcome: result.outcome,
         kind: result.kind,
         detail: result.detail,
@@ -483,7 +483,7 @@ mod tests {
         let seen: Vec<(crate::graph::claim::ClaimId, &str)> = report
             .outcomes
             .iter()
-            .map(|o| (o.claim_id.clone().into(), o.outcome.as_str()))
+            .map(|o| (o.claim_id.clone(), o.outcome.as_str()))
             .collect();
         assert!(seen == expected, "outcomes out of claim order");
         for (c, (_, outcome)) in g.claims().iter().zip(&expected) {

@@ -31,10 +31,11 @@ pub struct GraphVerifyRequest<'a> {
 
 /// Re-verifies (see [`crate::graph::ClaimGraph::verify_each`]) and writes the graph; the
 /// counts decide the exit code ([`RecheckSummary::status`]). Once the graph is written, the
-/// outcomes go to `on_outcomes` in claim order.
+/// outcomes go to `on_outcomes` in claim order (theirs to keep or free: freeing a million of
+/// them takes a noticeable while, which a process about to exit can skip).
 pub fn verify(
     request: &GraphVerifyRequest,
-    on_outcomes: &mut dyn FnMut(&[RecheckOutcome]),
+    on_outcomes: &mut dyn FnMut(Vec<RecheckOutcome>),
 ) -> Result<RecheckSummary> {
     let path = &request.graph;
     let _lock = lock(path, "graph verify", request.wait)?;
@@ -60,7 +61,7 @@ pub fn verify(
             std::thread::scope(|scope| {
                 let closing = scope.spawn(move || drop(replaced));
                 warn_dropped(path, notes, request.warn);
-                on_outcomes(&outcomes);
+                on_outcomes(outcomes);
                 // (joined, so that the thread has exited, not only finished, on return)
                 let _ = closing.join();
             });
@@ -75,7 +76,7 @@ pub fn verify(
                 outcomes.push(outcome.clone())
             });
             save(&graph, path)?;
-            on_outcomes(&outcomes);
+            on_outcomes(outcomes);
             Ok(summary)
         }
     }
