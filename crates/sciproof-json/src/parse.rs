@@ -241,9 +241,11 @@ impl Parser<'_, '_> {
 
     fn object(&mut self) -> Result<Value, JsonError> {
         let mut object = Object::new();
-        // Objects of up to 64 keys are checked for repeated keys by a scan (no allocation); a
-        // hash set is built only once an object grows large.
+        // Objects of up to 64 keys are checked for repeated keys by a scan of their keys'
+        // fingerprints (no allocation; a key is compared in full only with keys of the same
+        // fingerprint); a hash set is built only once an object grows large.
         let mut seen: Option<std::collections::HashSet<String>> = None;
+        let mut prints = [0u64; SCANNED_KEYS];
         let mut key = String::new();
         self.members(b'}', &mut |p| {
             let (key_pos, _) = p.key(&mut key)?;
@@ -258,8 +260,16 @@ impl Parser<'_, '_> {
             let repeated = match &mut seen {
                 Some(set) => !set.insert(key.clone()),
                 None => {
-                    let repeated = object.iter().any(|(k, _)| k == key);
-                    if object.len() >= 64 {
+                    let n = object.len();
+                    let print = fingerprint(key.as_bytes());
+                    let repeated = prints[..n].contains(&print)
+                        && object
+                            .iter()
+                            .zip(&prints)
+                            .any(|((k, _), p)| *p == print && k == key);
+                    if n < SCANNED_KEYS {
+                        prints[n] = print;
+                    } else {
                         seen = Some(
                             object
                                 .iter()
@@ -521,6 +531,25 @@ fn duplicate_key_message(key: &str) -> String {
     format!("duplicate object key {}", crate::pyfmt::str_repr(&shown))
 }
 
+/// Keys of an object checked for repeats by scanning fingerprints ([`fingerprint`]); a larger
+/// object gets a hash set.
+const SCANNED_KEYS: usize = 64;
+
+/// A key's fingerprint for the repeated-key scan: its length and its first and last eight
+/// bytes mixed. Equal keys have equal fingerprints; unequal ones rarely do, and are then told
+/// apart by comparing them in full.
+fn fingerprint(key: &[u8]) -> u64 {
+    let word = |bytes: &[u8]| {
+        let mut w = [0u8; 8];
+        w[..bytes.len()].copy_from_slice(bytes);
+        u64::from_le_bytes(w)
+    };
+    let n = key.len();
+    let head = word(&key[..n.min(8)]);
+    let tail = word(&key[n.saturating_sub(8)..]);
+    head ^ tail.rotate_left(29) ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -543,6 +572,44 @@ mod tests {
         );
         assert_eq!((err.line, err.column), (1, 16));
         assert!(parse(r#"[{"x": 1}, {"x": 2}]"#).is_ok());
+    }
+
+    proptest::proptest! {
+        /// An object is refused exactly when a key repeats (decoded: `"a"` and `"\u0061"` are
+        /// the same key), at the first repeat, whatever the number of keys (the fingerprint
+        /// scan below 64 keys, the hash set above) and however alike the keys are.
+        #[test]
+        fn a_key_is_refused_exactly_when_it_repeats(
+            keys in proptest::collection::vec(
+                ("(abcdefgh|abcdefghi)?[ab]{0,3}(stuvwxyz)?", proptest::bool::ANY),
+                0..140,
+            ),
+        ) {
+            let literal = |(key, escaped): &(String, bool)| match key.strip_prefix('a') {
+                Some(rest) if *escaped => format!("\"\\u0061{rest}\""),
+                _ => format!("\"{key}\""),
+            };
+            let text = format!(
+                "{{{}}}",
+                keys.iter()
+                    .enumerate()
+                    .map(|(i, k)| format!("{}: {i}", literal(k)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let mut seen = std::collections::HashSet::new();
+            let first_repeat = keys.iter().find(|(k, _)| !seen.insert(k.clone()));
+            match (parse(&text), first_repeat) {
+                (Ok(Value::Object(o)), None) => proptest::prop_assert_eq!(o.len(), keys.len()),
+                (Err(e), Some((key, _))) => {
+                    proptest::prop_assert_eq!(e.message, duplicate_key_message(key))
+                }
+                (got, expected) => proptest::prop_assert!(
+                    false,
+                    "{text}: parsed {got:?}, repeated key {expected:?}"
+                ),
+            }
+        }
     }
 
     #[test]

@@ -121,9 +121,7 @@ pub fn write_value(out: &mut String, value: &Value, indent: Option<usize>, style
         Value::Bool(false) => out.push_str("false"),
         Value::Number(Number::Int(i)) => match i64::try_from(i) {
             // (writing to a `String` cannot fail)
-            Ok(small) => {
-                let _ = std::fmt::Write::write_fmt(out, format_args!("{small}"));
-            }
+            Ok(small) => out.push_str(itoa::Buffer::new().format(small)),
             Err(_) => out.push_str(&i.to_string()),
         },
         Value::Number(Number::Float(f)) => out.push_str(&json_float(*f)),
@@ -142,10 +140,15 @@ pub fn write_value(out: &mut String, value: &Value, indent: Option<usize>, style
 
 /// Appends an object as [`write_value`] does.
 pub fn write_object(out: &mut String, object: &Object, indent: Option<usize>, style: Style) {
-    let mut entries: Vec<(&str, &Value)> = object.iter().collect();
-    if style.sort_keys {
-        entries.sort_by(|a, b| a.0.cmp(b.0));
-    }
+    let entries = &object.entries;
+    // (the order to write the keys in, when it is not the order they are in: objects read
+    // from a saved document nearly always have their keys sorted already)
+    let order: Option<Vec<usize>> =
+        (style.sort_keys && !entries.windows(2).all(|w| w[0].0 < w[1].0)).then(|| {
+            let mut order: Vec<usize> = (0..entries.len()).collect();
+            order.sort_by(|&a, &b| entries[a].0.cmp(&entries[b].0));
+            order
+        });
     write_seq(
         out,
         ['{', '}'],
@@ -153,9 +156,10 @@ pub fn write_object(out: &mut String, object: &Object, indent: Option<usize>, st
         indent,
         style.tight,
         &mut |out, i, inner| {
-            write_str(out, entries[i].0, style.ensure_ascii);
+            let (key, value) = &entries[order.as_ref().map_or(i, |o| o[i])];
+            write_str(out, key, style.ensure_ascii);
             out.push_str(if style.tight { ":" } else { ": " });
-            write_value(out, entries[i].1, inner, style);
+            write_value(out, value, inner, style);
         },
     );
 }
@@ -307,6 +311,54 @@ mod tests {
             let mut out = String::new();
             write_str(&mut out, &s, ensure_ascii);
             proptest::prop_assert_eq!(out, escaped_one_by_one(&s, ensure_ascii));
+        }
+    }
+
+    proptest::proptest! {
+        /// With `sort_keys`, an object's keys come out in code-point order whether they were
+        /// in order already or not (nested objects too), and integers as their decimal digits.
+        #[test]
+        fn sorted_keys_and_integers_as_python_writes_them(
+            entries in proptest::collection::btree_map("[ab\u{e9}\u{1f600}]{0,3}", proptest::num::i64::ANY, 0..12),
+            shuffle in proptest::collection::vec(proptest::num::usize::ANY, 12),
+            big: bool,
+        ) {
+            let mut keys: Vec<(&String, &i64)> = entries.iter().collect();
+            for (i, s) in shuffle.iter().enumerate().take(keys.len()) {
+                let j = s % keys.len();
+                keys.swap(i, j);
+            }
+            let number = |n: i64| -> Value {
+                if big {
+                    Value::Number(crate::Number::Int(num_bigint::BigInt::from(n) * 1_000_000_000_000i64))
+                } else {
+                    Value::from(n)
+                }
+            };
+            let mut shuffled = Object::new();
+            for (k, v) in &keys {
+                shuffled.insert(k.as_str(), number(**v));
+            }
+            let inner = shuffled.clone();
+            shuffled.insert("~nested", Value::Object(inner));
+            // (the expected text, made by hand from the keys in order)
+            let text = |o: &std::collections::BTreeMap<String, String>| {
+                let pairs: Vec<String> = o.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+                format!("{{{}}}", pairs.join(", "))
+            };
+            let mut inner: std::collections::BTreeMap<String, String> = entries
+                .iter()
+                .map(|(k, v)| {
+                    let v = num_bigint::BigInt::from(*v) * if big { 1_000_000_000_000i64 } else { 1 };
+                    (k.clone(), v.to_string())
+                })
+                .collect();
+            let nested = text(&inner);
+            inner.insert("~nested".into(), nested);
+            let expected = text(&inner);
+            let mut out = String::new();
+            write_object(&mut out, &shuffled, None, Style::SORTED_RAW);
+            proptest::prop_assert_eq!(out, expected);
         }
     }
 
