@@ -167,6 +167,34 @@ impl Claim {
         }
     }
 
+    /// A claim reduced to its ID and dependencies, every other field empty (not a claim to
+    /// keep: what the streamed reader hands its reading thread, which needs only these; nothing
+    /// else is allocated, so nothing else has to be freed on that thread).
+    pub(crate) fn links_only(id: ClaimId, depends_on: Vec<ClaimId>) -> Claim {
+        Claim {
+            id,
+            statement: String::new(),
+            kind: String::new(),
+            latex: None,
+            hypotheses: Vec::new(),
+            method: String::new(),
+            status: String::new(),
+            evidence: String::new(),
+            verification: Compact::default(),
+            derivation: Vec::new(),
+            certificate: None,
+            certificate_format: None,
+            depends_on,
+            check: None,
+            provenance: Compact::default(),
+            recorded_at: None,
+            audit: Vec::new(),
+            label: None,
+            tags: Vec::new(),
+            notes: None,
+        }
+    }
+
     /// Whether a checker checked this claim ([`is_machine_checked`] of its status).
     pub fn machine_checked(&self) -> bool {
         is_machine_checked(&self.status)

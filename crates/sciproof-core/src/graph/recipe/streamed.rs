@@ -225,10 +225,10 @@ fn verified(
     let mut text = String::with_capacity(2048);
     write_claim(&mut text, claim, Some(2), FORM.stable);
     // The reading thread needs only the ID and the dependencies; the rest is freed here.
-    let mut light = Claim::new(String::new(), String::new());
-    light.id = std::mem::take(&mut claim.id);
-    light.depends_on = std::mem::take(&mut claim.depends_on);
-    read.claim = Some(light);
+    read.claim = Some(Claim::links_only(
+        std::mem::take(&mut claim.id),
+        std::mem::take(&mut claim.depends_on),
+    ));
     (read, Verified::Written { text, outcome })
 }
 
