@@ -2,6 +2,7 @@
 
 use super::{Number, Object, Value};
 use num_bigint::BigInt;
+use smol_str::SmolStr;
 use std::fmt;
 
 /// Integer literals with more digits than this are refused, as Python's `int()` refuses them
@@ -239,16 +240,38 @@ impl Parser<'_, '_> {
         error
     }
 
+    /// An object member's key (as [`Parser::key`]), made straight from the text when it has no
+    /// escapes: a key of up to 23 bytes is then held inline, with no allocation at all.
+    fn object_key(&mut self) -> Result<(SmolStr, usize), JsonError> {
+        let key_pos = self.pos;
+        if self.peek() == Some(b'"') && !self.scan_string(None)? {
+            let key = SmolStr::new(&self.text[key_pos + 1..self.pos - 1]);
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.error_at("Expecting ':' delimiter", self.pos));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            return Ok((key, key_pos));
+        }
+        self.pos = key_pos;
+        let mut decoded = String::new();
+        self.key(&mut decoded)?;
+        Ok((SmolStr::from(decoded), key_pos))
+    }
+
     fn object(&mut self) -> Result<Value, JsonError> {
-        let mut object = Object::new();
+        // The members are collected in a vector of this thread's pool and copied out exactly
+        // sized: one allocation per object, where a vector grown from nothing took one per
+        // doubling (four for a claim's twenty keys).
+        let mut entries = ENTRIES.with_borrow_mut(Vec::pop).unwrap_or_default();
         // Objects of up to 64 keys are checked for repeated keys by a scan of their keys'
         // fingerprints (no allocation; a key is compared in full only with keys of the same
         // fingerprint); a hash set is built only once an object grows large.
-        let mut seen: Option<std::collections::HashSet<String>> = None;
+        let mut seen: Option<std::collections::HashSet<SmolStr>> = None;
         let mut prints = [0u64; SCANNED_KEYS];
-        let mut key = String::new();
         self.members(b'}', &mut |p| {
-            let (key_pos, _) = p.key(&mut key)?;
+            let (key, key_pos) = p.object_key()?;
             let streamed = p.depth == 1
                 && p.peek() == Some(b'[')
                 && p.hook.as_ref().is_some_and(|(k, _)| *k == key);
@@ -260,20 +283,20 @@ impl Parser<'_, '_> {
             let repeated = match &mut seen {
                 Some(set) => !set.insert(key.clone()),
                 None => {
-                    let n = object.len();
+                    let n = entries.len();
                     let print = fingerprint(key.as_bytes());
                     let repeated = prints[..n].contains(&print)
-                        && object
+                        && entries
                             .iter()
                             .zip(&prints)
-                            .any(|((k, _), p)| *p == print && k == key);
+                            .any(|((k, _), p)| *p == print && *k == key);
                     if n < SCANNED_KEYS {
                         prints[n] = print;
                     } else {
                         seen = Some(
-                            object
+                            entries
                                 .iter()
-                                .map(|(k, _)| k.to_string())
+                                .map(|(k, _)| k.clone())
                                 .chain([key.clone()])
                                 .collect(),
                         );
@@ -284,9 +307,20 @@ impl Parser<'_, '_> {
             if repeated {
                 return Err(p.repeated_key(&key, key_pos));
             }
-            object.push_unchecked(&key, value);
+            entries.push((key, value));
             Ok(())
         })?;
+        // (moved into a vector of exactly their number; the scratch keeps its room)
+        let mut exact = Vec::with_capacity(entries.len());
+        exact.append(&mut entries);
+        let object = Object { entries: exact };
+        if entries.capacity() <= POOLED_ENTRIES {
+            ENTRIES.with_borrow_mut(|pool| {
+                if pool.len() < POOLED_VECTORS {
+                    pool.push(entries);
+                }
+            });
+        }
         Ok(Value::Object(object))
     }
 
@@ -393,7 +427,8 @@ impl Parser<'_, '_> {
                         continue;
                     }
                     let Some(first) = self.hex4(self.pos) else {
-                        return Err(self.error_at("Invalid \\uXXXX escape", escape_pos));
+                        // (placed at the `u`, where Python places it)
+                        return Err(self.error_at("Invalid \\uXXXX escape", escape_pos + 1));
                     };
                     self.pos += 4;
                     let code = if (0xD800..0xDC00).contains(&first)
@@ -531,6 +566,18 @@ fn duplicate_key_message(key: &str) -> String {
     format!("duplicate object key {}", crate::pyfmt::str_repr(&shown))
 }
 
+thread_local! {
+    /// The scratch vectors [`Parser::object`] collects members in, one per level of nesting in
+    /// use (kept for the next objects this thread reads).
+    static ENTRIES: std::cell::RefCell<Vec<Vec<(SmolStr, Value)>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Scratch vectors kept per thread, and the most members each may keep room for (a rare large
+/// object does not stay with the thread).
+const POOLED_VECTORS: usize = 64;
+const POOLED_ENTRIES: usize = 1024;
+
 /// Keys of an object checked for repeats by scanning fingerprints ([`fingerprint`]); a larger
 /// object gets a hash set.
 const SCANNED_KEYS: usize = 64;
@@ -581,7 +628,7 @@ mod tests {
         #[test]
         fn a_key_is_refused_exactly_when_it_repeats(
             keys in proptest::collection::vec(
-                ("(abcdefgh|abcdefghi)?[ab]{0,3}(stuvwxyz)?", proptest::bool::ANY),
+                ("(abcdefgh|abcdefghi)?[ab]{0,3}(stuvwxyz)?(0123456789)?", proptest::bool::ANY),
                 0..140,
             ),
         ) {
@@ -658,6 +705,51 @@ mod tests {
         assert_eq!(parse("01").unwrap_err().message, "Extra data");
         assert!(parse("[1,]").is_err());
         assert!(parse("{\"a\":1,}").is_err());
+    }
+
+    #[test]
+    fn keys_are_read_and_refused_as_python_reads_them() {
+        // (the messages and places Python 3.11's json.loads gives)
+        for (text, error) in [
+            (
+                "{\"a\" 1}",
+                "Expecting ':' delimiter: line 1 column 6 (char 5)",
+            ),
+            (
+                "{\"a\u{1}\": 1}",
+                "Invalid control character at: line 1 column 4 (char 3)",
+            ),
+            (
+                "{\"a\\u00\": 1}",
+                "Invalid \\uXXXX escape: line 1 column 5 (char 4)",
+            ),
+            (
+                "{1: 2}",
+                "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+            ),
+            (
+                "{\"a",
+                "Unterminated string starting at: line 1 column 2 (char 1)",
+            ),
+            (
+                "{\"a\\q\": 1}",
+                "Invalid \\escape: line 1 column 4 (char 3)",
+            ),
+            (
+                "[\"\\u12G4\"]",
+                "Invalid \\uXXXX escape: line 1 column 4 (char 3)",
+            ),
+        ] {
+            assert_eq!(parse(text).unwrap_err().to_string(), error, "{text}");
+        }
+        // Escaped and long keys (held on the heap) read as Python reads them.
+        let Value::Object(o) =
+            parse("{\"\\u0061bcdefghijklmnopqrstuvwxyz\": 1, \"x\" : 2 ,\"y\"\n:3}").unwrap()
+        else {
+            panic!("not an object")
+        };
+        let keys: Vec<&str> = o.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["abcdefghijklmnopqrstuvwxyz", "x", "y"]);
     }
 
     #[test]
