@@ -223,13 +223,19 @@ impl Parser<'_, '_> {
         decoded.clear();
         self.scan_string(Some(decoded))?;
         let key_end = self.pos;
+        self.colon()?;
+        Ok((key_pos, key_end))
+    }
+
+    /// The `:` after a key, and the space around it.
+    fn colon(&mut self) -> Result<(), JsonError> {
         self.skip_ws();
         if self.peek() != Some(b':') {
             return Err(self.error_at("Expecting ':' delimiter", self.pos));
         }
         self.pos += 1;
         self.skip_ws();
-        Ok((key_pos, key_end))
+        Ok(())
     }
 
     /// The error for a repeated key at `key_pos`.
@@ -246,12 +252,7 @@ impl Parser<'_, '_> {
         let key_pos = self.pos;
         if self.peek() == Some(b'"') && !self.scan_string(None)? {
             let key = SmolStr::new(&self.text[key_pos + 1..self.pos - 1]);
-            self.skip_ws();
-            if self.peek() != Some(b':') {
-                return Err(self.error_at("Expecting ':' delimiter", self.pos));
-            }
-            self.pos += 1;
-            self.skip_ws();
+            self.colon()?;
             return Ok((key, key_pos));
         }
         self.pos = key_pos;
