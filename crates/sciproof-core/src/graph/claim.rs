@@ -144,26 +144,12 @@ impl Claim {
     /// A claim with every field at the reference's load default, except the given ones.
     pub fn new(id: String, statement: String) -> Claim {
         Claim {
-            id: id.into(),
             statement,
             kind: "expr".into(),
-            latex: None,
-            hypotheses: Vec::new(),
-            method: String::new(),
             status: UNVERIFIED.into(),
             evidence: "none".into(),
-            verification: Compact::empty(),
-            derivation: Vec::new(),
-            certificate: None,
-            certificate_format: None,
-            depends_on: Vec::new(),
-            check: None,
-            provenance: Compact::empty(),
-            recorded_at: None,
-            audit: Vec::new(),
-            label: None,
-            tags: Vec::new(),
-            notes: None,
+            // (every other default is the empty one)
+            ..Claim::links_only(id.into(), Vec::new())
         }
     }
 

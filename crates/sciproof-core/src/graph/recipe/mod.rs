@@ -53,7 +53,8 @@ impl Outcome {
 pub struct Recheck {
     /// The outcome.
     pub outcome: Outcome,
-    /// The recipe kind (`none` without a recipe; inline, not allocated).
+    /// The recipe kind (`none` without a recipe; a short kind, as every known one is, is held
+    /// inline, without an allocation).
     pub kind: smol_str::SmolStr,
     /// What was found, in words.
     pub detail: String,
