@@ -2,7 +2,9 @@
 //! refuse the same texts with the same messages, and hold the same value (every object's
 //! members, in document order and sorted by key, and the count of values); the stream reader
 //! accepts what the tree accepts, with the same items, and hands over the same items with the
-//! same first error whether it parses them itself or on worker threads in small batches.
+//! same first error whether it parses them itself or on worker threads in small batches, or
+//! takes objects straight from their text with the scanner (which reads an object's canonical
+//! text exactly as the tree gives it, or declines).
 #![no_main]
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -41,9 +43,21 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         (Err(_), Err(_)) => {}
         (a, b) => panic!("the tree and the stream disagree: {:?} / {:?}", a.err(), b.err()),
     }
+    // The scanner reads the canonical text of an object exactly as the tree gives it, or
+    // declines where the tree refuses the text.
+    let mut scanner = sciproof_core::json::scan::Scanner::new(text, 0);
+    let scanned = scanner.compact().filter(|_| scanner.at_end());
+    match sciproof_core::json::parse(text) {
+        Ok(sciproof_core::json::Value::Object(o)) => assert_eq!(
+            scanned.as_ref().map(|c| c.text()),
+            Some(sciproof_core::json::Compact::from_object(&o).text()),
+            "the scanner reads another object"
+        ),
+        _ => assert!(scanned.is_none(), "the scanner reads what the tree refuses"),
+    }
     let mut one = Vec::new();
     let sequential = stream(data, "claims", &mut |v| {
-        one.push(sciproof_core::json::to_string_compact(&v));
+        one.push(shown(&v));
         if one.len() == 7 { Err("the hook refuses the seventh item".into()) } else { Ok(()) }
     });
     let mut two = Vec::new();
@@ -52,7 +66,13 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         data,
         "claims",
         batch,
-        &|v, i| format!("{i}:{}", sciproof_core::json::to_string_compact(&v)),
+        &|v, i| format!("{i}:{}", shown(&v)),
+        // (objects straight from their text, as `map` would show them)
+        &|t, i| {
+            let mut scanner = sciproof_core::json::scan::Scanner::new(t, 2);
+            let compact = scanner.compact().filter(|_| scanner.at_end())?;
+            Some(format!("{i}:{}", compact.text()))
+        },
         &mut |item| {
             two.push(item);
             if two.len() == 7 { Err("the hook refuses the seventh item".into()) } else { Ok(()) }
@@ -70,6 +90,17 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         (a, b) => panic!("the stream readers disagree: {a:?} / {b:?}"),
     }
 });
+
+/// An item as the stream test shows it: an object as its canonical compact text, anything else
+/// compact.
+fn shown(v: &sciproof_core::json::Value) -> String {
+    match v {
+        sciproof_core::json::Value::Object(o) => {
+            sciproof_core::json::Compact::from_object(o).text().to_string()
+        }
+        v => sciproof_core::json::to_string_compact(v),
+    }
+}
 
 /// Checks that every object's sorted members are its members sorted by key; returns how many
 /// values `item` holds (itself included, keys not).

@@ -41,6 +41,12 @@ impl Compact {
         })
     }
 
+    /// An object's canonical text, known to be one (written by [`crate::scan::Scanner`]),
+    /// copied exactly sized.
+    pub(crate) fn from_canonical(text: &str) -> Compact {
+        Compact(Box::from(text))
+    }
+
     /// The canonical text of an object whose values are all strings (an audit entry, say),
     /// written without building the object. A key given twice keeps its last value, as
     /// [`Object::insert`] would.

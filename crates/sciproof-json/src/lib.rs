@@ -19,6 +19,7 @@
 pub mod compact;
 pub(crate) mod parse;
 pub mod pyfmt;
+pub mod scan;
 pub mod stream;
 pub mod tape;
 mod write;

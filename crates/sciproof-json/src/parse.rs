@@ -130,7 +130,7 @@ impl Parser<'_, '_> {
         self.bytes[self.pos..].starts_with(literal.as_bytes())
     }
 
-    fn value(&mut self) -> Result<Value, JsonError> {
+    pub(super) fn value(&mut self) -> Result<Value, JsonError> {
         match self.peek() {
             Some(b'{') => self.nested(Self::object),
             Some(b'[') => self.nested(Self::array),

@@ -179,6 +179,9 @@ pub const WORKER_STACK: usize = 32 << 20;
 
 /// [`parse_reader`] with the items parsed and turned into `T` by `map` (given the item and its
 /// index) on worker threads, one per available core, while this thread cuts the next ones.
+/// `quick` is given each item's text first and may make the `T` straight from it (a caller
+/// that knows the items' shape need not build their values); it must give what `map` gives
+/// for the item's value, or `None`, and then the item is parsed and mapped.
 /// `on_item` still sees every item in document order, and the first error in document order
 /// is the one returned, exactly as [`parse_reader`] would return it. A document of `size`
 /// bytes (0 when unknown) below [`PARALLEL_FROM`] is read on this thread: starting the
@@ -188,13 +191,17 @@ pub fn parse_reader_mapped<T: Send>(
     key: &str,
     size: u64,
     map: &(dyn Fn(Value, usize) -> T + Sync),
+    quick: &Quick<'_, T>,
     on_item: &mut dyn FnMut(T) -> Result<(), String>,
 ) -> Result<Value, JsonError> {
     if size < PARALLEL_FROM {
         return mapped_here(reader, key, map, on_item);
     }
-    parse_reader_batched(reader, key, BATCH_BYTES, map, on_item)
+    parse_reader_batched(reader, key, BATCH_BYTES, map, quick, on_item)
 }
+
+/// What [`parse_reader_mapped`] tries first on an item's text (and its index).
+pub type Quick<'q, T> = dyn Fn(&str, usize) -> Option<T> + Sync + 'q;
 
 /// The size from which [`parse_reader_mapped`] uses worker threads.
 pub const PARALLEL_FROM: u64 = 1 << 20;
@@ -221,6 +228,7 @@ pub fn parse_reader_batched<T: Send>(
     key: &str,
     batch_bytes: usize,
     map: &(dyn Fn(Value, usize) -> T + Sync),
+    quick: &Quick<'_, T>,
     on_item: &mut dyn FnMut(T) -> Result<(), String>,
 ) -> Result<Value, JsonError> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -247,7 +255,10 @@ pub fn parse_reader_batched<T: Send>(
                             if stop.load(std::sync::atomic::Ordering::Relaxed) {
                                 continue;
                             }
-                            if done.send((batch.seq, map_batch(batch, map))).is_err() {
+                            if done
+                                .send((batch.seq, map_batch(batch, map, quick)))
+                                .is_err()
+                            {
                                 break;
                             }
                         }
@@ -313,13 +324,24 @@ pub fn parse_reader_batched<T: Send>(
 }
 
 /// Parses and maps the items of one batch.
-fn map_batch<T>(batch: Batch, map: &(dyn Fn(Value, usize) -> T + Sync)) -> Items<T> {
+fn map_batch<T>(
+    batch: Batch,
+    map: &(dyn Fn(Value, usize) -> T + Sync),
+    quick: &Quick<'_, T>,
+) -> Items<T> {
     let mut out = Vec::with_capacity(batch.cuts.len());
     let mut from = 0;
     for (i, (end, start)) in batch.cuts.into_iter().enumerate() {
         let bytes = &batch.text[from..end];
         from = end;
-        let parsed = item_value(bytes, &start).map(|value| map(value, batch.first + i));
+        let index = batch.first + i;
+        let parsed = match std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|t| quick(t, index))
+        {
+            Some(mapped) => Ok(mapped),
+            None => item_value(bytes, &start).map(|value| map(value, index)),
+        };
         let failed = parsed.is_err();
         out.push((start, parsed));
         if failed {
@@ -734,6 +756,8 @@ mod tests {
             "claims",
             PARALLEL_FROM,
             &|v, i| format!("{i}:{}", crate::to_string_compact(&v)),
+            // (an item `1` taken straight from its text, as `map` would give it)
+            &|t, i| (t.trim() == "1").then(|| format!("{i}:1")),
             &mut |item| hook(&mut two, item),
         );
         let numbered: Vec<String> = one

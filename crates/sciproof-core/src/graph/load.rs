@@ -346,7 +346,8 @@ pub(super) struct DocumentRead {
 }
 
 /// Reads a document (spec §2.7) as a stream: each claim is read by `map` on the reader's
-/// workers (with [`claim_read`] and whatever else the caller wants done there, `P`), and every
+/// workers (with [`claim_read`] and whatever else the caller wants done there, `P`; or by
+/// `quick` from its text, with [`super::claim_text::claim_read_text`], when that reads it), and every
 /// sound claim with a new ID is handed to `on_claim` in document order with the positions of
 /// its dependencies, or `None` when one of them is not read yet (it may come later, or be
 /// missing: the caller decides). The n-th claim handed on is at position n. An error from
@@ -358,6 +359,7 @@ pub(super) fn read_document<P: Send>(
     reader: impl std::io::Read,
     size: u64,
     map: &(dyn Fn(Value, usize) -> (ClaimRead, P) + Sync),
+    quick: &crate::json::stream::Quick<'_, (ClaimRead, P)>,
     on_claim: &mut dyn FnMut(Claim, P, Option<Vec<u32>>) -> Result<(), String>,
 ) -> Result<DocumentRead, GraphError> {
     let mut problems = Vec::new();
@@ -399,8 +401,9 @@ pub(super) fn read_document<P: Send>(
             }
         }
     };
-    let document = crate::json::stream::parse_reader_mapped(reader, "claims", size, map, &mut hook)
-        .map_err(|e| GraphError::Json(e.to_string()))?;
+    let document =
+        crate::json::stream::parse_reader_mapped(reader, "claims", size, map, quick, &mut hook)
+            .map_err(|e| GraphError::Json(e.to_string()))?;
     drop(first_at);
     let Value::Object(top) = document else {
         return Err(GraphError::Invalid(vec![format!(
@@ -553,6 +556,7 @@ impl ClaimGraph {
             reader,
             size,
             &|value, at| (claim_read(value, at, false), ()),
+            &|text, _| super::claim_text::claim_read_text(text, false).map(|read| (read, ())),
             &mut |claim, (), resolved| {
                 match resolved {
                     Some(d) => deps.push(d),

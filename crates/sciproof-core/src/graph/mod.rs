@@ -11,6 +11,7 @@
 //! can only lower confidence (a failed re-check makes a claim `refuted`).
 
 pub mod claim;
+mod claim_text;
 pub mod document;
 pub mod error;
 pub mod id;

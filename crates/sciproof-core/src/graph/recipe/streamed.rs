@@ -18,6 +18,7 @@ use super::{
     Context, Decided, RecheckOutcome, RecheckSummary, VerifyOptions, apply, decide, decide_check,
 };
 use crate::graph::claim::Claim;
+use crate::graph::claim_text::claim_read_text;
 use crate::graph::document::{Form, write_claim, write_head, write_separator, write_tail};
 use crate::graph::error::GraphFileError;
 use crate::graph::load::{
@@ -135,7 +136,8 @@ pub fn verify_file(
         let read = read_document(
             reader.take().expect("the document is written once"),
             size,
-            &|value, at| verified(value, at, options),
+            &|value, at| verified(claim_read(value, at, true), options),
+            &|text, _| claim_read_text(text, true).map(|read| verified(read, options)),
             &mut on_claim,
         );
         let read = match read {
@@ -189,14 +191,9 @@ pub fn verify_file(
     })
 }
 
-/// Reads `claims[at]` on a worker and, when its recipe stands alone, re-checks it and writes
-/// it as the saved document will hold it.
-fn verified(
-    value: crate::json::Value,
-    at: usize,
-    options: &VerifyOptions,
-) -> (ClaimRead, Verified) {
-    let mut read = claim_read(value, at, true);
+/// Takes a claim as read on a worker and, when its recipe stands alone, re-checks it and
+/// writes it as the saved document will hold it.
+fn verified(mut read: ClaimRead, options: &VerifyOptions) -> (ClaimRead, Verified) {
     let Some(claim) = read.claim.as_mut() else {
         return (read, Verified::Unread);
     };

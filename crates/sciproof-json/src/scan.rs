@@ -1,0 +1,406 @@
+//! A forward reader for callers that know the shape of what they read (a claim of a graph
+//! document), so that they can take each value straight from the text instead of building a
+//! tree of [`Value`]s and taking it apart again.
+//!
+//! Every step reads exactly what [`parse`](crate::parse) would read at that place, or
+//! **declines** (`None`): at anything that is not valid JSON, and wherever the caller's shape
+//! does not hold. A caller that is declined reads the whole text again with
+//! [`parse`](crate::parse), which then reports the problem with its place; so a scanner never
+//! has to word an error, and whatever it accepts it reads as the parser does. What it does not
+//! check is up to its caller, and said at each step ([`Scanner::key`]: repeated keys).
+
+use super::parse::Parser;
+use super::{Compact, MAX_NESTING, Object, Value, write_str};
+use std::borrow::Cow;
+
+/// Nesting below which [`Scanner::compact`] writes an object's canonical text straight from
+/// its text; deeper objects (rare) go through a [`Value`], which checks [`MAX_NESTING`].
+const DIRECT_DEPTH: usize = 32;
+
+/// Reads one JSON text step by step (see the module documentation).
+pub struct Scanner<'a> {
+    p: Parser<'a, 'static>,
+}
+
+impl<'a> Scanner<'a> {
+    /// A scanner at the start of `text`, which is one JSON value nested `depth` levels deep in
+    /// the document it belongs to (0 for a whole document; what [`MAX_NESTING`] counts).
+    pub fn new(text: &'a str, depth: usize) -> Scanner<'a> {
+        Scanner {
+            p: Parser {
+                text,
+                bytes: text.as_bytes(),
+                pos: 0,
+                depth,
+                hook: None,
+            },
+        }
+    }
+
+    /// The next byte after any whitespace (not consumed).
+    pub fn peek(&mut self) -> Option<u8> {
+        self.p.skip_ws();
+        self.p.peek()
+    }
+
+    /// Consumes `byte` (after any whitespace) when it is next.
+    pub fn eat(&mut self, byte: u8) -> bool {
+        if self.peek() == Some(byte) {
+            self.p.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Whether only whitespace is left.
+    pub fn at_end(&mut self) -> bool {
+        self.peek().is_none()
+    }
+
+    /// Consumes `null` when it is next.
+    pub fn null(&mut self) -> bool {
+        if self.peek() == Some(b'n') && self.p.starts_with("null") {
+            self.p.pos += 4;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// An object member's key written without escapes, and the `:` after it. Declines at an
+    /// escaped key. **Repeated keys are not checked**: the caller must decline on one.
+    pub fn key(&mut self) -> Option<&'a str> {
+        if self.peek() != Some(b'"') {
+            return None;
+        }
+        let start = self.p.pos;
+        if self.p.scan_string(None).ok()? {
+            return None;
+        }
+        let key = &self.p.text[start + 1..self.p.pos - 1];
+        self.eat(b':').then_some(key)
+    }
+
+    /// The members of the object that is next: `member` is called with each key (as
+    /// [`Scanner::key`] reads it, repeats unchecked) to read its value.
+    pub fn members(
+        &mut self,
+        mut member: impl FnMut(&mut Self, &'a str) -> Option<()>,
+    ) -> Option<()> {
+        self.nested(b'{', b'}', &mut |s| {
+            let key = s.key()?;
+            member(s, key)
+        })
+    }
+
+    /// The items of the array that is next, each read by `item`.
+    pub fn items(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.nested(b'[', b']', &mut item)
+    }
+
+    /// An object or array between `open` and `close`, each member or item read by `inner`.
+    fn nested(
+        &mut self,
+        open: u8,
+        close: u8,
+        inner: &mut dyn FnMut(&mut Self) -> Option<()>,
+    ) -> Option<()> {
+        if self.peek() != Some(open) || self.p.depth >= MAX_NESTING {
+            return None;
+        }
+        self.p.pos += 1;
+        self.p.depth += 1;
+        let mut first = true;
+        let done = loop {
+            if first && self.eat(close) {
+                break Some(());
+            }
+            first = false;
+            if inner(self).is_none() {
+                break None;
+            }
+            if self.eat(close) {
+                break Some(());
+            }
+            if !self.eat(b',') {
+                break None;
+            }
+        };
+        self.p.depth -= 1;
+        done
+    }
+
+    /// The string that is next, decoded (borrowed from the text when it has no escapes).
+    pub fn string(&mut self) -> Option<Cow<'a, str>> {
+        if self.peek() != Some(b'"') {
+            return None;
+        }
+        let start = self.p.pos;
+        let from = start + 1;
+        let plain = self.p.bytes[from..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+        if let Some(n) = plain
+            && self.p.bytes[from + n] == b'"'
+        {
+            self.p.pos = from + n + 1;
+            return Some(Cow::Borrowed(&self.p.text[from..from + n]));
+        }
+        let mut out = String::new();
+        self.p.scan_string(Some(&mut out)).ok()?;
+        Some(Cow::Owned(out))
+    }
+
+    /// The value that is next, as [`parse`](crate::parse) reads it.
+    pub fn value(&mut self) -> Option<Value> {
+        self.p.skip_ws();
+        self.p.value().ok()
+    }
+
+    /// The object that is next, as [`parse`](crate::parse) reads it.
+    pub fn object(&mut self) -> Option<Object> {
+        if self.peek() != Some(b'{') {
+            return None;
+        }
+        match self.value()? {
+            Value::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// The object that is next as its canonical compact text (what [`Compact::from_object`]
+    /// gives for the object [`Scanner::object`] reads). Written straight from the text when it
+    /// is already in the canonical order with nothing to rewrite (keys sorted and unescaped,
+    /// integers and no floats: every object a saved graph holds); otherwise read as a value
+    /// and written from that.
+    pub fn compact(&mut self) -> Option<Compact> {
+        if self.peek() != Some(b'{') {
+            return None;
+        }
+        let start = self.p.pos;
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+        }
+        let direct = SCRATCH.with_borrow_mut(|text| {
+            text.clear();
+            let written = self.canonical(text, 0).map(|()| {
+                if text == "{}" {
+                    Compact::empty()
+                } else {
+                    Compact::from_canonical(text)
+                }
+            });
+            if text.capacity() > 1 << 16 {
+                *text = String::new();
+            }
+            written
+        });
+        if direct.is_some() {
+            return direct;
+        }
+        // (read again from its start the general way: the direct writing declines at floats,
+        // escaped or unsorted keys, deep nesting and invalid text alike)
+        self.p.pos = start;
+        Some(Compact::from_object(&self.object()?))
+    }
+
+    /// Appends the canonical compact text of the value that is next, or declines (see
+    /// [`Scanner::compact`]). `level` counts the levels below the first object.
+    fn canonical(&mut self, out: &mut String, level: usize) -> Option<()> {
+        match self.peek()? {
+            b'{' if level < DIRECT_DEPTH => {
+                out.push('{');
+                let mut last: Option<&str> = None;
+                self.members(|s, key| {
+                    // (strictly increasing, so no key repeats; byte order of UTF-8 is
+                    // code-point order, the order `sort_keys` writes)
+                    if last.is_some_and(|l| l >= key) {
+                        return None;
+                    }
+                    if last.is_some() {
+                        out.push_str(", ");
+                    }
+                    last = Some(key);
+                    out.push('"');
+                    out.push_str(key);
+                    out.push_str("\": ");
+                    s.canonical(out, level + 1)
+                })?;
+                out.push('}');
+            }
+            b'[' if level < DIRECT_DEPTH => {
+                out.push('[');
+                let mut first = true;
+                self.items(|s| {
+                    if !first {
+                        out.push_str(", ");
+                    }
+                    first = false;
+                    s.canonical(out, level + 1)
+                })?;
+                out.push(']');
+            }
+            b'"' => {
+                let text = self.string()?;
+                write_str(out, &text, false);
+            }
+            b'-' | b'0'..=b'9' => {
+                let token = self.p.scan_number().ok()?;
+                let literal = &self.p.text[token.start..token.end];
+                // (a float is written as Python's repr of it, which the literal need not be;
+                // `-0` is the integer 0)
+                if token.float || literal == "-0" {
+                    return None;
+                }
+                out.push_str(literal);
+            }
+            b't' if self.p.starts_with("true") => {
+                self.p.pos += 4;
+                out.push_str("true");
+            }
+            b'f' if self.p.starts_with("false") => {
+                self.p.pos += 5;
+                out.push_str("false");
+            }
+            b'n' if self.null() => out.push_str("null"),
+            _ => return None,
+        }
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse;
+    use proptest::prelude::*;
+
+    /// What the general way gives for an object's text: its canonical compact text.
+    fn general(text: &str) -> Option<String> {
+        match parse(text) {
+            Ok(Value::Object(o)) => Some(Compact::from_object(&o).text().to_string()),
+            _ => None,
+        }
+    }
+
+    fn compact(text: &str) -> Option<String> {
+        let mut s = Scanner::new(text, 0);
+        let c = s.compact()?;
+        s.at_end().then(|| c.text().to_string())
+    }
+
+    #[test]
+    fn compact_texts_are_the_general_ones() {
+        for text in [
+            "{}",
+            " { } ",
+            r#"{"a": 1, "b": [true, false, null, -5, 0], "c": {"d": "e"}}"#,
+            r#"{"b": 1, "a": 2}"#,
+            r#"{"a": 1.50, "b": 1e3, "c": -0, "d": NaN}"#,
+            r#"{"a": "\u00e9\n\"", "b": "\/"}"#,
+            r#"{"\u0061": 1}"#,
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"a": [1, 2,]}"#,
+            r#"{"a": 123456789012345678901234567890}"#,
+            "{\"a\":\n\t[ ]  ,\"b\" :{}}",
+            r#"{"é": 1, "z": 2}"#,
+            r#"{"z": 1, "é": 2}"#,
+        ] {
+            assert_eq!(compact(text), general(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn deep_objects_are_read_the_general_way() {
+        let deep = format!("{}1{}", "{\"a\": ".repeat(100), "}".repeat(100));
+        assert_eq!(compact(&deep), general(&deep));
+        let too_deep = format!("{}1{}", "{\"a\": ".repeat(600), "}".repeat(600));
+        assert_eq!(compact(&too_deep), None);
+        assert!(general(&too_deep).is_none());
+    }
+
+    #[test]
+    fn keys_members_and_strings() {
+        let mut s = Scanner::new(r#" {"a" : "x\ty", "b\n": 1} "#, 0);
+        let mut seen = Vec::new();
+        let read = s.members(|s, key| {
+            seen.push(key.to_string());
+            s.string().map(|v| seen.push(v.into_owned()))
+        });
+        // (the escaped key declines)
+        assert_eq!(read, None);
+        assert_eq!(seen, ["a", "x\ty"]);
+        let mut s = Scanner::new(r#"[ "a", null ,"b"]"#, 0);
+        let mut got = Vec::new();
+        s.items(|s| {
+            if !s.null() {
+                got.push(s.string()?.into_owned());
+            }
+            Some(())
+        })
+        .unwrap();
+        assert!(s.at_end());
+        assert_eq!(got, ["a", "b"]);
+        for bad in ["[1 2]", "[,]", "[1,]", "[", "{\"a\" 1}", "\"a\u{1}\""] {
+            let mut s = Scanner::new(bad, 0);
+            let ok = if bad.starts_with('{') {
+                s.members(|s, _| s.value().map(drop))
+            } else if bad.starts_with('[') {
+                s.items(|s| s.value().map(drop))
+            } else {
+                s.string().map(drop)
+            };
+            assert_eq!(ok, None, "{bad}");
+        }
+    }
+
+    /// JSON texts of objects, canonical or not, valid or not.
+    fn texts() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("1".to_string()),
+            Just("-0".to_string()),
+            Just("2.5".to_string()),
+            Just("1E2".to_string()),
+            Just("true".to_string()),
+            Just("null".to_string()),
+            Just("\"x\"".to_string()),
+            Just("\"\\u00e9\\\"\"".to_string()),
+            Just("\"é\"".to_string()),
+            Just("-".to_string()),
+            Just("\"\u{1}\"".to_string()),
+        ];
+        leaf.prop_recursive(4, 40, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|v| format!("[{}]", v.join(", "))),
+                prop::collection::vec(
+                    (
+                        prop::sample::select(vec!["a", "b", "c", "\\u0062", "é"]),
+                        inner
+                    ),
+                    0..4
+                )
+                .prop_map(|m| {
+                    let members: Vec<String> =
+                        m.iter().map(|(k, v)| format!("\"{k}\" :{v}")).collect();
+                    format!("{{{}}}", members.join(" ,\n"))
+                }),
+            ]
+        })
+        .prop_map(|v| {
+            if v.starts_with('{') {
+                v
+            } else {
+                format!("{{\"k\": {v}}}")
+            }
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn compact_is_the_general_way_or_declines_with_it(text in texts()) {
+            prop_assert_eq!(compact(&text), general(&text));
+        }
+    }
+}
