@@ -8,6 +8,10 @@
 //! [`parse`](crate::parse), which then reports the problem with its place; so a scanner never
 //! has to word an error, and whatever it accepts it reads as the parser does. What it does not
 //! check is up to its caller, and said at each step ([`Scanner::key`]: repeated keys).
+//!
+//! A scanner also tells whether what it read is written exactly as a saved document writes it
+//! (`json.dumps(indent=2, sort_keys=True, ensure_ascii=False)` at its depth:
+//! [`Scanner::in_saved_form`]), so that a caller can copy such text instead of writing it again.
 
 use super::parse::Parser;
 use super::{Compact, MAX_NESTING, Object, Value, write_str};
@@ -20,6 +24,8 @@ const DIRECT_DEPTH: usize = 32;
 /// Reads one JSON text step by step (see the module documentation).
 pub struct Scanner<'a> {
     p: Parser<'a, 'static>,
+    /// Whether everything read so far is in the saved form (see [`Scanner::in_saved_form`]).
+    saved: bool,
 }
 
 impl<'a> Scanner<'a> {
@@ -34,6 +40,33 @@ impl<'a> Scanner<'a> {
                 depth,
                 hook: None,
             },
+            saved: true,
+        }
+    }
+
+    /// Whether everything read so far is written exactly as `json.dumps(indent=2,
+    /// sort_keys=True, ensure_ascii=False)` writes it with the text's first value at the depth
+    /// given to [`Scanner::new`]: each member and item on its own line indented by two spaces
+    /// per level, `": "` after keys, empty containers as `{}` and `[]`, strings escaped as
+    /// Python escapes them, no floats, and the keys of every object in order. The keys of
+    /// objects read member by member ([`Scanner::members`]) are the caller's to check; values
+    /// read whole ([`Scanner::value`], [`Scanner::object`]) are never vouched for. Whitespace
+    /// before the first value and after the last is not looked at.
+    pub fn in_saved_form(&self) -> bool {
+        self.saved
+    }
+
+    /// Where the scanner is: the byte offset in the text (past any whitespace once
+    /// [`Scanner::peek`] has looked).
+    pub fn offset(&self) -> usize {
+        self.p.pos
+    }
+
+    /// Whether the whitespace from `from` to here is a line break and `indent` spaces.
+    fn line_break(&mut self, from: usize, indent: usize) {
+        let ws = &self.p.bytes[from..self.p.pos];
+        if ws.len() != indent + 1 || ws[0] != b'\n' || ws[1..].iter().any(|&b| b != b' ') {
+            self.saved = false;
         }
     }
 
@@ -79,6 +112,15 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let key = &self.p.text[start + 1..self.p.pos - 1];
+        // (`": "` and the value, as saved)
+        let at = self.p.pos;
+        if self.p.bytes.get(at..at + 2) == Some(b": ")
+            && !matches!(self.p.bytes.get(at + 2), Some(b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            self.p.pos += 2;
+            return Some(key);
+        }
+        self.saved = false;
         self.eat(b':').then_some(key)
     }
 
@@ -111,20 +153,41 @@ impl<'a> Scanner<'a> {
         }
         self.p.pos += 1;
         self.p.depth += 1;
-        let mut first = true;
-        let done = loop {
-            if first && self.eat(close) {
-                break Some(());
+        // (as saved, each member or item on a line of its own, indented by its depth, and the
+        // closing bracket on the next line, indented by the container's; `{}` and `[]` empty)
+        let indent = 2 * self.p.depth;
+        let mut from = self.p.pos;
+        self.p.skip_ws();
+        let done = if self.p.peek() == Some(close) {
+            if self.p.pos != from {
+                self.saved = false;
             }
-            first = false;
-            if inner(self).is_none() {
-                break None;
-            }
-            if self.eat(close) {
-                break Some(());
-            }
-            if !self.eat(b',') {
-                break None;
+            self.p.pos += 1;
+            Some(())
+        } else {
+            loop {
+                self.line_break(from, indent);
+                if inner(self).is_none() {
+                    break None;
+                }
+                from = self.p.pos;
+                self.p.skip_ws();
+                match self.p.peek() {
+                    Some(b',') => {
+                        if self.p.pos != from {
+                            self.saved = false;
+                        }
+                        self.p.pos += 1;
+                        from = self.p.pos;
+                        self.p.skip_ws();
+                    }
+                    Some(c) if c == close => {
+                        self.line_break(from, indent - 2);
+                        self.p.pos += 1;
+                        break Some(());
+                    }
+                    _ => break None,
+                }
             }
         };
         self.p.depth -= 1;
@@ -149,11 +212,18 @@ impl<'a> Scanner<'a> {
         }
         let mut out = String::new();
         self.p.scan_string(Some(&mut out)).ok()?;
+        // (escaped as saved only when written back the same)
+        let mut written = String::with_capacity(self.p.pos - start);
+        write_str(&mut written, &out, false);
+        if written.as_bytes() != &self.p.bytes[start..self.p.pos] {
+            self.saved = false;
+        }
         Some(Cow::Owned(out))
     }
 
     /// The value that is next, as [`parse`](crate::parse) reads it.
     pub fn value(&mut self) -> Option<Value> {
+        self.saved = false;
         self.p.skip_ws();
         self.p.value().ok()
     }
@@ -397,10 +467,77 @@ mod tests {
         })
     }
 
+    /// The saved form of the object `text` holds (indent 2, keys sorted, non-ASCII raw).
+    fn saved(text: &str) -> Option<String> {
+        let Ok(Value::Object(o)) = parse(text) else {
+            return None;
+        };
+        let mut out = String::new();
+        crate::write_object(&mut out, &o, Some(0), crate::Style::SORTED_RAW);
+        Some(out)
+    }
+
+    /// Whether the scanner finds `text` in the saved form (reading it whole with `compact`).
+    fn found_saved(text: &str) -> bool {
+        let mut s = Scanner::new(text, 0);
+        s.compact().is_some() && s.at_end() && s.in_saved_form()
+    }
+
+    fn has_float(v: &Value) -> bool {
+        match v {
+            Value::Number(crate::Number::Float(_)) => true,
+            Value::Array(items) => items.iter().any(has_float),
+            Value::Object(o) => o.iter().any(|(_, v)| has_float(v)),
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn the_saved_form_is_told_apart() {
+        assert!(found_saved("{}"));
+        assert!(found_saved(
+            "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": \"\\\"é\"\n}"
+        ));
+        for near in [
+            "{ }",
+            "{\"a\": 1}",
+            "{\n  \"a\" : 1\n}",
+            "{\n  \"a\":  1\n}",
+            "{\n  \"a\": 1 \n}",
+            "{\n  \"a\": 1\n }",
+            "{\n   \"a\": 1\n}",
+            "{\n\t\"a\": 1\n}",
+            "{\n  \"a\": [ ]\n}",
+            "{\n  \"a\": 1 ,\n  \"b\": 2\n}",
+            "{\n  \"b\": 1,\n  \"a\": 2\n}",
+            "{\n  \"a\": 1.0\n}",
+            "{\n  \"a\": \"\\u00e9\"\n}",
+            "{\n  \"a\": \"\\/\"\n}",
+        ] {
+            assert!(!found_saved(near), "{near}");
+        }
+        // (at depth 2, as a claim in its document)
+        let mut s = Scanner::new("{\n      \"a\": [\n        1\n      ]\n    }", 2);
+        assert!(s.compact().is_some() && s.in_saved_form());
+    }
+
     proptest! {
         #[test]
         fn compact_is_the_general_way_or_declines_with_it(text in texts()) {
             prop_assert_eq!(compact(&text), general(&text));
+        }
+
+        #[test]
+        fn only_the_saved_form_is_found_saved(text in texts()) {
+            let saved_text = saved(&text);
+            if found_saved(&text) {
+                prop_assert_eq!(Some(&text), saved_text.as_ref());
+            }
+            if let (Some(saved_text), Ok(value)) = (saved_text, parse(&text))
+                && !has_float(&value)
+            {
+                prop_assert!(found_saved(&saved_text), "{}", saved_text);
+            }
         }
     }
 }

@@ -8,12 +8,26 @@
 //! of the wrong type, a missing ID or statement, an ID that does not match its content), and
 //! the claim is then read the general way, which words the problem with its place. Property
 //! tests and the JSON fuzz target hold the two ways to each other.
+//!
+//! It also tells when the text is exactly what saving the claim writes ([`Saved`]), so that a
+//! re-verification can copy it with only its audit list and status written anew.
 
 use super::claim::{Claim, ClaimId, UNVERIFIED};
 use super::document::{CLAIM_KEYS, claim_key};
 use super::load::ClaimRead;
 use crate::json::scan::Scanner;
-use crate::json::{Compact, Value};
+
+/// Where a claim's text is exactly what saving the claim as read writes (the pretty form,
+/// nested in its document): the parts a re-check may change, as byte ranges of the text.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Saved {
+    /// The claim object, `{` to `}`.
+    pub object: std::ops::Range<usize>,
+    /// The value of `audit`.
+    pub audit: std::ops::Range<usize>,
+    /// The value of `status`.
+    pub status: std::ops::Range<usize>,
+}
 
 /// The claim whose text (an item of a document's `claims`) is `text`, read as
 /// [`super::load::claim_read`] reads it, or `None` when that would find anything to say about
@@ -26,6 +40,13 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
     let mut seen = 0u32;
     // (the keys whose null or absence means a default, filled in below)
     let (mut kind, mut status, mut evidence) = (None, None, None);
+    // Whether the text is as saved so far, beyond what the scanner checks (every key, in
+    // order, none null that saving writes otherwise), and where its changing parts are.
+    let mut as_saved = true;
+    let mut last_place = None;
+    let (mut audit_at, mut status_at) = (0..0, 0..0);
+    s.peek();
+    let object_from = s.offset();
     s.members(|s, key| {
         let place = claim_key(key)?;
         let bit = 1u32 << place;
@@ -33,12 +54,24 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
             return None;
         }
         seen |= bit;
+        if last_place.is_some_and(|last| last > place) {
+            as_saved = false;
+        }
+        last_place = Some(place);
+        let from = s.offset();
+        if s.peek() == Some(b'n') && !WRITTEN_NULL.contains(&CLAIM_KEYS[place]) {
+            // (a null that saving writes as its default)
+            as_saved = false;
+        }
         match CLAIM_KEYS[place] {
             "id" => claim.id = ClaimId::new(s.string()?),
             "statement" => claim.statement = s.string()?.into_owned(),
             "kind" => kind = or_null(s, string)?,
             "method" => claim.method = or_null(s, string)?.unwrap_or_default(),
-            "status" => status = or_null(s, string)?,
+            "status" => {
+                status = or_null(s, string)?;
+                status_at = from..s.offset();
+            }
             "evidence" => evidence = or_null(s, string)?,
             "latex" => claim.latex = or_null(s, string)?,
             "certificate" => claim.certificate = or_null(s, string)?,
@@ -49,32 +82,31 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
             "hypotheses" => claim.hypotheses = list(s, string)?,
             "tags" => claim.tags = list(s, string)?,
             "depends_on" => claim.depends_on = list(s, |s| s.string().map(ClaimId::new))?,
-            "derivation" => {
-                claim.derivation = match s.null() {
-                    true => Vec::new(),
-                    false => match s.value()? {
-                        Value::Array(items) => items,
-                        _ => return None,
-                    },
-                }
-            }
+            "derivation" => claim.derivation = list(s, Scanner::value)?,
             "verification" => {
                 claim.verification = or_null(s, Scanner::compact)?.unwrap_or_default()
             }
             "provenance" => claim.provenance = or_null(s, Scanner::compact)?.unwrap_or_default(),
-            "audit" => claim.audit = list(s, Scanner::compact)?,
+            "audit" => {
+                claim.audit = list(s, Scanner::compact)?;
+                audit_at = from..s.offset();
+            }
             "check" => {
-                // (read as an object: its kind is checked, and a re-check uses it as it is)
-                let Some(check) = or_null(s, Scanner::object)? else {
+                let Some(compact) = or_null(s, Scanner::compact)? else {
                     return Some(());
                 };
-                if check.is_empty() {
+                if compact.is_empty() {
+                    // (no recipe: saved as null)
+                    as_saved = false;
                     return Some(());
                 }
+                // The object itself, read again from its text: its kind is checked, and a
+                // re-check uses it as it is.
+                let check = Scanner::new(&text[from..s.offset()], 3).object()?;
                 if check.get("kind").is_some_and(|k| k.as_str().is_none()) {
                     return None;
                 }
-                claim.check = Some(Compact::from_object(&check));
+                claim.check = Some(compact);
                 if keep_check && check.is_sorted_deep() {
                     kept = Some(check);
                 }
@@ -83,6 +115,7 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
         }
         Some(())
     })?;
+    let object = object_from..s.offset();
     if !s.at_end() {
         return None;
     }
@@ -96,13 +129,34 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
     if claim.content_id() != claim.id {
         return None;
     }
+    let saved = (as_saved
+        && !super::load::untidy(&claim)
+        && seen == (1 << CLAIM_KEYS.len()) - 1
+        && s.in_saved_form())
+    .then_some(Saved {
+        object,
+        audit: audit_at,
+        status: status_at,
+    });
     Some(ClaimRead {
         claim: Some(claim),
         problems: Vec::new(),
         warnings: Vec::new(),
         check: kept,
+        saved,
     })
 }
+
+/// The keys whose null saving writes as null (any other null is written as the key's default).
+const WRITTEN_NULL: [&str; 7] = [
+    "certificate",
+    "certificate_format",
+    "check",
+    "label",
+    "latex",
+    "notes",
+    "recorded_at",
+];
 
 /// A string's value, owned.
 fn string(s: &mut Scanner<'_>) -> Option<String> {
@@ -137,7 +191,7 @@ fn list<'a, T>(
 mod tests {
     use super::super::load::claim_read;
     use super::*;
-    use crate::json::{Object, parse, to_string_compact, to_string_pretty};
+    use crate::json::{Object, Value, parse, to_string_compact, to_string_pretty};
     use proptest::prelude::*;
 
     /// A key's value: left out (`None`) or one of `choices` (JSON texts).
@@ -281,6 +335,17 @@ mod tests {
                 prop_assert!(quick.problems.is_empty() && quick.warnings.is_empty());
                 prop_assert_eq!(&quick.claim, &general.claim, "{}", text);
                 prop_assert_eq!(&quick.check, &general.check, "{}", text);
+                if let Some(saved) = &quick.saved {
+                    // Found as saved: saving the claim writes exactly that text.
+                    let mut written = String::new();
+                    let claim = quick.claim.as_ref().unwrap();
+                    super::super::document::write_claim(&mut written, claim, Some(2), false);
+                    prop_assert_eq!(&written, &text[saved.object.clone()]);
+                    prop_assert!(text[saved.audit.clone()].starts_with('['));
+                    let mut status = String::new();
+                    crate::json::write_str(&mut status, &claim.status, false);
+                    prop_assert_eq!(&text[saved.status.clone()], status);
+                }
                 Ok(true)
             }
             None => Ok(false),
@@ -303,10 +368,41 @@ mod tests {
             let mut sorted = String::new();
             crate::json::write_object(&mut sorted, &claim, Some(2), crate::json::Style::SORTED_RAW);
             let read = agree(&format!("\n  {sorted}  "), keep_check)?;
+            // (laid out as saved, keys in their own order)
+            let mut unsorted = String::new();
+            crate::json::write_object(&mut unsorted, &claim, Some(2), crate::json::Style::RAW);
+            agree(&unsorted, keep_check)?;
             let general = claim_read(value, 0, keep_check);
             if !unknown && general.problems.is_empty() {
-                // A sound claim in its saved form is always read the short way.
+                // A sound claim in its saved form is always read the short way, and found
+                // saved when it holds no floats or derivation steps (which are read as values,
+                // not checked as saved).
                 prop_assert!(read, "declined a sound claim: {}", sorted);
+                let claim = general.claim.unwrap();
+                let mut written = String::new();
+                super::super::document::write_claim(&mut written, &claim, Some(2), false);
+                let text = format!("    {written}\n");
+                prop_assert!(agree(&text, keep_check)?);
+                let plain = claim.derivation.is_empty() && !written.contains("1.5") && !written.contains("0.001");
+                let quick = claim_read_text(&text, keep_check).unwrap();
+                prop_assert_eq!(quick.saved.is_some(), plain, "{}", text);
+                // Laid out as saved with every key, but not what saving writes: the keys in
+                // another order, or a key null that saving writes otherwise.
+                let Ok(Value::Object(all)) = parse(&written) else { unreachable!() };
+                let mut reversed = Object::new();
+                for (k, v) in all.iter().collect::<Vec<_>>().into_iter().rev() {
+                    reversed.insert(k, v.clone());
+                }
+                let mut text = String::new();
+                crate::json::write_object(&mut text, &reversed, Some(2), crate::json::Style::RAW);
+                agree(&text, keep_check)?;
+                for key in CLAIM_KEYS {
+                    let mut nulled = all.clone();
+                    nulled.insert(key, Value::Null);
+                    let mut text = String::new();
+                    crate::json::write_object(&mut text, &nulled, Some(2), crate::json::Style::SORTED_RAW);
+                    agree(&text, keep_check)?;
+                }
             }
             if repeat && claim.len() > 1 {
                 // A repeated key is refused by the parser; the shortcut must decline.

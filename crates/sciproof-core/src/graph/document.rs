@@ -310,7 +310,12 @@ fn write_compact(out: &mut String, value: &Compact, indent: Option<usize>) {
 }
 
 /// The audit list; in the stable form every entry loses its volatile `at`.
-fn write_audit(out: &mut String, audit: &[Compact], indent: Option<usize>, stable: bool) {
+pub(super) fn write_audit(
+    out: &mut String,
+    audit: &[Compact],
+    indent: Option<usize>,
+    stable: bool,
+) {
     write_array(out, audit.len(), indent, &mut |out, i, inner| {
         let entry = &audit[i];
         if stable && entry.text().contains("\"at\"") {

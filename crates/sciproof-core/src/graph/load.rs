@@ -196,6 +196,9 @@ pub(super) struct ClaimRead {
     /// is the very object its canonical text parses back to (its keys sorted all the way
     /// down, as in every saved graph): a re-check then need not parse that text again.
     pub check: Option<Object>,
+    /// Where the claim's text is exactly what saving it writes, when it is and it was read from
+    /// its text ([`super::claim_text`]).
+    pub saved: Option<super::claim_text::Saved>,
 }
 
 /// Reads `claims[at]` (run on the reader's worker threads: it needs nothing but the value);
@@ -311,6 +314,14 @@ fn resolve<'c>(claim: &'c Claim, index: &super::index::IdIndex) -> Result<Vec<u3
     } else {
         Err(missing)
     }
+}
+
+/// Whether `claim`'s dependencies name itself or repeat one ([`tidy_dependencies`] drops those).
+pub(super) fn untidy(claim: &Claim) -> bool {
+    let deps = &claim.depends_on;
+    deps.iter()
+        .enumerate()
+        .any(|(i, d)| *d == claim.id || deps[..i].contains(d))
 }
 
 /// Drops self-references and repeats from `claim`'s dependencies, as `add()` does.
