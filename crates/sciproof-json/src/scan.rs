@@ -62,6 +62,24 @@ impl<'a> Scanner<'a> {
         self.p.pos
     }
 
+    /// Skips the whitespace that is next, which in the saved form is a line break and `indent`
+    /// spaces (found at once when it is).
+    fn line(&mut self, indent: usize) {
+        const SPACES: [u8; 64] = [b' '; 64];
+        let (bytes, at) = (self.p.bytes, self.p.pos);
+        let end = at + 1 + indent;
+        if indent <= SPACES.len()
+            && bytes.get(at) == Some(&b'\n')
+            && bytes.get(at + 1..end) == Some(&SPACES[..indent])
+            && !matches!(bytes.get(end), Some(b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            self.p.pos = end;
+            return;
+        }
+        self.p.skip_ws();
+        self.line_break(at, indent);
+    }
+
     /// Whether the whitespace from `from` to here is a line break and `indent` spaces.
     fn line_break(&mut self, from: usize, indent: usize) {
         let ws = &self.p.bytes[from..self.p.pos];
@@ -108,9 +126,12 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let start = self.p.pos;
-        if self.p.scan_string(None).ok()? {
+        let n = plain_len(&self.p.bytes[start + 1..]);
+        if self.p.bytes.get(start + 1 + n) != Some(&b'"') {
+            // (an escape, a control character or no end: declined, as the general way words it)
             return None;
         }
+        self.p.pos = start + n + 2;
         let key = &self.p.text[start + 1..self.p.pos - 1];
         // (`": "` and the value, as saved)
         let at = self.p.pos;
@@ -156,37 +177,41 @@ impl<'a> Scanner<'a> {
         // (as saved, each member or item on a line of its own, indented by its depth, and the
         // closing bracket on the next line, indented by the container's; `{}` and `[]` empty)
         let indent = 2 * self.p.depth;
-        let mut from = self.p.pos;
-        self.p.skip_ws();
         let done = if self.p.peek() == Some(close) {
-            if self.p.pos != from {
-                self.saved = false;
-            }
             self.p.pos += 1;
             Some(())
         } else {
-            loop {
-                self.line_break(from, indent);
-                if inner(self).is_none() {
-                    break None;
-                }
-                from = self.p.pos;
-                self.p.skip_ws();
-                match self.p.peek() {
-                    Some(b',') => {
-                        if self.p.pos != from {
-                            self.saved = false;
+            self.line(indent);
+            if self.p.peek() == Some(close) {
+                // (whitespace inside an empty container)
+                self.saved = false;
+                self.p.pos += 1;
+                Some(())
+            } else {
+                loop {
+                    if inner(self).is_none() {
+                        break None;
+                    }
+                    // (as saved, a comma right after the value, or the closing bracket on
+                    // the next line)
+                    let spaced = self.p.peek() != Some(b',');
+                    if spaced {
+                        self.line(indent - 2);
+                    }
+                    match self.p.peek() {
+                        Some(b',') => {
+                            if spaced {
+                                self.saved = false;
+                            }
+                            self.p.pos += 1;
+                            self.line(indent);
                         }
-                        self.p.pos += 1;
-                        from = self.p.pos;
-                        self.p.skip_ws();
+                        Some(c) if c == close => {
+                            self.p.pos += 1;
+                            break Some(());
+                        }
+                        _ => break None,
                     }
-                    Some(c) if c == close => {
-                        self.line_break(from, indent - 2);
-                        self.p.pos += 1;
-                        break Some(());
-                    }
-                    _ => break None,
                 }
             }
         };
@@ -201,12 +226,8 @@ impl<'a> Scanner<'a> {
         }
         let start = self.p.pos;
         let from = start + 1;
-        let plain = self.p.bytes[from..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20);
-        if let Some(n) = plain
-            && self.p.bytes[from + n] == b'"'
-        {
+        let n = plain_len(&self.p.bytes[from..]);
+        if self.p.bytes.get(from + n) == Some(&b'"') {
             self.p.pos = from + n + 1;
             return Some(Cow::Borrowed(&self.p.text[from..from + n]));
         }
@@ -312,8 +333,12 @@ impl<'a> Scanner<'a> {
                 out.push(']');
             }
             b'"' => {
-                let text = self.string()?;
-                write_str(out, &text, false);
+                let start = self.p.pos;
+                match self.string()? {
+                    // (a string without escapes is written as it is)
+                    Cow::Borrowed(_) => out.push_str(&self.p.text[start..self.p.pos]),
+                    Cow::Owned(text) => write_str(out, &text, false),
+                }
             }
             b'-' | b'0'..=b'9' => {
                 let token = self.p.scan_number().ok()?;
@@ -338,6 +363,25 @@ impl<'a> Scanner<'a> {
         }
         Some(())
     }
+}
+
+/// How many bytes at the start of `bytes` a string literal holds as they are: up to the first
+/// `"`, `\\` or control character (or all of them). Tested sixteen bytes at a time, which the
+/// compiler turns into vector instructions (a byte at a time was a tenth of reading a claim).
+fn plain_len(bytes: &[u8]) -> usize {
+    let special = |b: u8| (b == b'"') | (b == b'\\') | (b < 0x20);
+    let mut blocks = bytes.chunks_exact(16);
+    let mut at = 0;
+    for block in &mut blocks {
+        if block.iter().fold(false, |any, &b| any | special(b)) {
+            break;
+        }
+        at += 16;
+    }
+    at + bytes[at..]
+        .iter()
+        .position(|&b| special(b))
+        .unwrap_or(bytes.len() - at)
 }
 
 #[cfg(test)]
@@ -490,6 +534,26 @@ mod tests {
             Value::Object(o) => o.iter().any(|(_, v)| has_float(v)),
             _ => false,
         }
+    }
+
+    #[test]
+    fn plain_runs_end_at_the_first_special_byte() {
+        for len in 0..40 {
+            for at in 0..=len {
+                for special in [b'"', b'\\', 0x1f, 0] {
+                    let mut bytes = vec![b'a'; len];
+                    if at < len {
+                        bytes[at] = special;
+                    }
+                    // (and another after it, which must not be the one found)
+                    bytes.push(b'"');
+                    let expected = if at < len { at } else { len };
+                    assert_eq!(plain_len(&bytes), expected, "{len} {at} {special}");
+                }
+            }
+        }
+        assert_eq!(plain_len(b""), 0);
+        assert_eq!(plain_len("é\u{7f}x".as_bytes()), 4);
     }
 
     #[test]
