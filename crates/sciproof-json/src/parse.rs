@@ -484,15 +484,7 @@ impl Parser<'_, '_> {
                 .map_err(|_| self.error_at("Expecting value", token.start))?;
             return Ok(Value::Number(Number::Float(value)));
         }
-        // (an integer of up to 18 digits fits an i64, whose parsing needs no allocation)
-        if literal.len() <= 18
-            && let Ok(small) = literal.parse::<i64>()
-        {
-            return Ok(Value::Number(Number::Int(BigInt::from(small))));
-        }
-        let value: BigInt = literal
-            .parse()
-            .map_err(|_| self.error_at("Expecting value", token.start))?;
+        let value = int_of(literal).ok_or_else(|| self.error_at("Expecting value", token.start))?;
         Ok(Value::Number(Number::Int(value)))
     }
 
@@ -548,6 +540,17 @@ impl Parser<'_, '_> {
             float,
         })
     }
+}
+
+/// The integer an integer literal (as [`Parser::scan_number`] reads it) writes.
+pub(super) fn int_of(literal: &str) -> Option<BigInt> {
+    // (an integer of up to 18 digits fits an i64, whose parsing needs no allocation)
+    if literal.len() <= 18
+        && let Ok(small) = literal.parse::<i64>()
+    {
+        return Some(BigInt::from(small));
+    }
+    literal.parse().ok()
 }
 
 /// A number literal's place in the text.

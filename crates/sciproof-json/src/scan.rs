@@ -13,8 +13,8 @@
 //! (`json.dumps(indent=2, sort_keys=True, ensure_ascii=False)` at its depth:
 //! [`Scanner::in_saved_form`]), so that a caller can copy such text instead of writing it again.
 
-use super::parse::Parser;
-use super::{Compact, MAX_NESTING, Object, Value, write_str};
+use super::parse::{Parser, int_of};
+use super::{Compact, MAX_NESTING, Number, Object, Value, write_str};
 use std::borrow::Cow;
 
 /// Nesting below which [`Scanner::compact`] writes an object's canonical text straight from
@@ -266,6 +266,21 @@ impl<'a> Scanner<'a> {
     /// integers and no floats: every object a saved graph holds); otherwise read as a value
     /// and written from that.
     pub fn compact(&mut self) -> Option<Compact> {
+        self.compact_and(false).map(|(compact, _)| compact)
+    }
+
+    /// The object that is next, both as [`Scanner::object`] reads it and as its canonical
+    /// compact text ([`Scanner::compact`]), read once when it is in canonical order.
+    pub fn compact_object(&mut self) -> Option<(Compact, Object)> {
+        self.compact_and(true)
+            .map(|(compact, object)| match object {
+                Value::Object(o) => (compact, o),
+                _ => unreachable!("an object is read as an object"),
+            })
+    }
+
+    /// [`Scanner::compact`], and with `build` the object too (else `null` in its place).
+    fn compact_and(&mut self, build: bool) -> Option<(Compact, Value)> {
         if self.peek() != Some(b'{') {
             return None;
         }
@@ -275,12 +290,13 @@ impl<'a> Scanner<'a> {
         }
         let direct = SCRATCH.with_borrow_mut(|text| {
             text.clear();
-            let written = self.canonical(text, 0).map(|()| {
-                if text == "{}" {
+            let written = self.canonical(text, 0, build).map(|value| {
+                let compact = if text == "{}" {
                     Compact::empty()
                 } else {
                     Compact::from_canonical(text)
-                }
+                };
+                (compact, value)
             });
             if text.capacity() > 1 << 16 {
                 *text = String::new();
@@ -293,16 +309,27 @@ impl<'a> Scanner<'a> {
         // (read again from its start the general way: the direct writing declines at floats,
         // escaped or unsorted keys, deep nesting and invalid text alike)
         self.p.pos = start;
-        Some(Compact::from_object(&self.object()?))
+        let object = self.object()?;
+        let compact = Compact::from_object(&object);
+        Some((
+            compact,
+            if build {
+                Value::Object(object)
+            } else {
+                Value::Null
+            },
+        ))
     }
 
     /// Appends the canonical compact text of the value that is next, or declines (see
-    /// [`Scanner::compact`]). `level` counts the levels below the first object.
-    fn canonical(&mut self, out: &mut String, level: usize) -> Option<()> {
-        match self.peek()? {
+    /// [`Scanner::compact`]); with `build`, returns the value as the parser reads it (else
+    /// `null`). `level` counts the levels below the first object.
+    fn canonical(&mut self, out: &mut String, level: usize, build: bool) -> Option<Value> {
+        let value = match self.peek()? {
             b'{' if level < DIRECT_DEPTH => {
                 out.push('{');
                 let mut last: Option<&str> = None;
+                let mut entries = Vec::new();
                 self.members(|s, key| {
                     // (strictly increasing, so no key repeats; byte order of UTF-8 is
                     // code-point order, the order `sort_keys` writes)
@@ -316,28 +343,44 @@ impl<'a> Scanner<'a> {
                     out.push('"');
                     out.push_str(key);
                     out.push_str("\": ");
-                    s.canonical(out, level + 1)
+                    let value = s.canonical(out, level + 1, build)?;
+                    if build {
+                        entries.push((smol_str::SmolStr::new(key), value));
+                    }
+                    Some(())
                 })?;
                 out.push('}');
+                Value::Object(Object { entries })
             }
             b'[' if level < DIRECT_DEPTH => {
                 out.push('[');
+                let mut items = Vec::new();
                 let mut first = true;
                 self.items(|s| {
                     if !first {
                         out.push_str(", ");
                     }
                     first = false;
-                    s.canonical(out, level + 1)
+                    let value = s.canonical(out, level + 1, build)?;
+                    if build {
+                        items.push(value);
+                    }
+                    Some(())
                 })?;
                 out.push(']');
+                Value::Array(items)
             }
             b'"' => {
                 let start = self.p.pos;
-                match self.string()? {
+                let text = self.string()?;
+                match &text {
                     // (a string without escapes is written as it is)
                     Cow::Borrowed(_) => out.push_str(&self.p.text[start..self.p.pos]),
-                    Cow::Owned(text) => write_str(out, &text, false),
+                    Cow::Owned(text) => write_str(out, text, false),
+                }
+                match build {
+                    true => Value::String(text.into_owned()),
+                    false => Value::Null,
                 }
             }
             b'-' | b'0'..=b'9' => {
@@ -349,19 +392,28 @@ impl<'a> Scanner<'a> {
                     return None;
                 }
                 out.push_str(literal);
+                match build {
+                    true => Value::Number(Number::Int(int_of(literal)?)),
+                    false => Value::Null,
+                }
             }
             b't' if self.p.starts_with("true") => {
                 self.p.pos += 4;
                 out.push_str("true");
+                Value::Bool(true)
             }
             b'f' if self.p.starts_with("false") => {
                 self.p.pos += 5;
                 out.push_str("false");
+                Value::Bool(false)
             }
-            b'n' if self.null() => out.push_str("null"),
+            b'n' if self.null() => {
+                out.push_str("null");
+                Value::Null
+            }
             _ => return None,
-        }
-        Some(())
+        };
+        Some(value)
     }
 }
 
@@ -387,7 +439,7 @@ fn plain_len(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse;
+    use crate::{parse, to_string_compact};
     use proptest::prelude::*;
 
     /// What the general way gives for an object's text: its canonical compact text.
@@ -422,6 +474,13 @@ mod tests {
             r#"{"z": 1, "é": 2}"#,
         ] {
             assert_eq!(compact(text), general(text), "{text}");
+            // (and the object, read in the same pass)
+            let mut s = Scanner::new(text, 0);
+            let read = s
+                .compact_object()
+                .map(|(_, o)| to_string_compact(&Value::Object(o)));
+            let parsed = parse(text).ok().map(|v| to_string_compact(&v));
+            assert_eq!(read, parsed, "{text}");
         }
     }
 
@@ -589,6 +648,17 @@ mod tests {
         #[test]
         fn compact_is_the_general_way_or_declines_with_it(text in texts()) {
             prop_assert_eq!(compact(&text), general(&text));
+            // Read with the object too: the same text, and the object the parser reads.
+            let mut s = Scanner::new(&text, 0);
+            let both = s.compact_object().filter(|_| s.at_end());
+            match parse(&text) {
+                Ok(Value::Object(o)) => {
+                    let (c, read) = both.expect("read");
+                    prop_assert_eq!(Some(c.text().to_string()), general(&text));
+                    prop_assert_eq!(to_string_compact(&Value::Object(read)), to_string_compact(&Value::Object(o)));
+                }
+                _ => prop_assert!(both.is_none()),
+            }
         }
 
         #[test]

@@ -92,7 +92,8 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
                 audit_at = from..s.offset();
             }
             "check" => {
-                let Some(compact) = or_null(s, Scanner::compact)? else {
+                // (the object too: its kind is checked, and a re-check uses it as it is)
+                let Some((compact, check)) = or_null(s, Scanner::compact_object)? else {
                     return Some(());
                 };
                 if compact.is_empty() {
@@ -100,9 +101,6 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
                     as_saved = false;
                     return Some(());
                 }
-                // The object itself, read again from its text: its kind is checked, and a
-                // re-check uses it as it is.
-                let check = Scanner::new(&text[from..s.offset()], 3).object()?;
                 if check.get("kind").is_some_and(|k| k.as_str().is_none()) {
                     return None;
                 }
