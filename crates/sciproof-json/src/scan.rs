@@ -13,7 +13,7 @@
 //! (`json.dumps(indent=2, sort_keys=True, ensure_ascii=False)` at its depth:
 //! [`Scanner::in_saved_form`]), so that a caller can copy such text instead of writing it again.
 
-use super::parse::{Parser, int_of};
+use super::parse::{Parser, int_of, plain_len};
 use super::{Compact, MAX_NESTING, Number, Object, Value, write_str};
 use std::borrow::Cow;
 
@@ -225,21 +225,16 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let start = self.p.pos;
-        let from = start + 1;
-        let n = plain_len(&self.p.bytes[from..]);
-        if self.p.bytes.get(from + n) == Some(&b'"') {
-            self.p.pos = from + n + 1;
-            return Some(Cow::Borrowed(&self.p.text[from..from + n]));
+        let text = self.p.string_text().ok()?;
+        if let Cow::Owned(decoded) = &text {
+            // (escaped as saved only when written back the same)
+            let mut written = String::with_capacity(self.p.pos - start);
+            write_str(&mut written, decoded, false);
+            if written.as_bytes() != &self.p.bytes[start..self.p.pos] {
+                self.saved = false;
+            }
         }
-        let mut out = String::new();
-        self.p.scan_string(Some(&mut out)).ok()?;
-        // (escaped as saved only when written back the same)
-        let mut written = String::with_capacity(self.p.pos - start);
-        write_str(&mut written, &out, false);
-        if written.as_bytes() != &self.p.bytes[start..self.p.pos] {
-            self.saved = false;
-        }
-        Some(Cow::Owned(out))
+        Some(text)
     }
 
     /// The value that is next, as [`parse`](crate::parse) reads it.
@@ -417,25 +412,6 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// How many bytes at the start of `bytes` a string literal holds as they are: up to the first
-/// `"`, `\\` or control character (or all of them). Tested sixteen bytes at a time, which the
-/// compiler turns into vector instructions (a byte at a time was a tenth of reading a claim).
-fn plain_len(bytes: &[u8]) -> usize {
-    let special = |b: u8| (b == b'"') | (b == b'\\') | (b < 0x20);
-    let mut blocks = bytes.chunks_exact(16);
-    let mut at = 0;
-    for block in &mut blocks {
-        if block.iter().fold(false, |any, &b| any | special(b)) {
-            break;
-        }
-        at += 16;
-    }
-    at + bytes[at..]
-        .iter()
-        .position(|&b| special(b))
-        .unwrap_or(bytes.len() - at)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -593,26 +569,6 @@ mod tests {
             Value::Object(o) => o.iter().any(|(_, v)| has_float(v)),
             _ => false,
         }
-    }
-
-    #[test]
-    fn plain_runs_end_at_the_first_special_byte() {
-        for len in 0..40 {
-            for at in 0..=len {
-                for special in [b'"', b'\\', 0x1f, 0] {
-                    let mut bytes = vec![b'a'; len];
-                    if at < len {
-                        bytes[at] = special;
-                    }
-                    // (and another after it, which must not be the one found)
-                    bytes.push(b'"');
-                    let expected = if at < len { at } else { len };
-                    assert_eq!(plain_len(&bytes), expected, "{len} {at} {special}");
-                }
-            }
-        }
-        assert_eq!(plain_len(b""), 0);
-        assert_eq!(plain_len("é\u{7f}x".as_bytes()), 4);
     }
 
     #[test]

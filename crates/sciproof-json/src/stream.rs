@@ -181,7 +181,8 @@ pub const WORKER_STACK: usize = 32 << 20;
 /// index) on worker threads, one per available core, while this thread cuts the next ones.
 /// `quick` is given each item's text first and may make the `T` straight from it (a caller
 /// that knows the items' shape need not build their values); it must give what `map` gives
-/// for the item's value, or `None`, and then the item is parsed and mapped.
+/// for the item's value, or `None`, and then the item is parsed and mapped. (It is tried on
+/// the workers only: a document read on this thread is parsed whole, items included.)
 /// `on_item` still sees every item in document order, and the first error in document order
 /// is the one returned, exactly as [`parse_reader`] would return it. A document of `size`
 /// bytes (0 when unknown) below [`PARALLEL_FROM`] is read on this thread: starting the

@@ -139,6 +139,7 @@ pub fn verify_file(
         let read = read_document(
             reader.take().expect("the document is written once"),
             size,
+            // (a claim read as a value has no text to copy: `saved` is never set then)
             &|value, at| verified(claim_read(value, at, true), "", options),
             &|text, _| claim_read_text(text, true).map(|read| verified(read, text, options)),
             &mut on_claim,
