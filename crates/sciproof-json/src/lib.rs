@@ -20,6 +20,7 @@ pub mod compact;
 pub(crate) mod parse;
 pub mod pyfmt;
 pub mod scan;
+mod skim;
 pub mod stream;
 pub mod tape;
 mod write;

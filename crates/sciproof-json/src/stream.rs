@@ -11,6 +11,7 @@
 //! graph loads in about two thirds of the time, with the same items, the same order and the
 //! same first error.
 
+use super::skim::{BLOCK, Skim, skim};
 use super::{JsonError, Value, parse};
 use std::io::Read;
 
@@ -443,6 +444,8 @@ fn cut(
         };
         let buf = &chunk[..n];
         let mut i = 0;
+        // Inside an item, bytes before this offset are taken one at a time, not skimmed.
+        let mut by_byte_until = 0;
         // An item's bytes are copied when it ends or the chunk does, in one piece: `buf[from..]`
         // is the part of the current item not copied yet.
         let mut from = 0;
@@ -487,6 +490,24 @@ fn cut(
             }
             match place {
                 Place::Item => {
+                    if i >= by_byte_until {
+                        // (most of an item skimmed a block at a time, up to where the rules
+                        // below must look at a byte: see `skim`)
+                        match skim(&buf[i..], &mut depth, &mut in_string) {
+                            Skim::Event(k) => i += k,
+                            Skim::Escape(k) => {
+                                i += k;
+                                by_byte_until = i + BLOCK;
+                            }
+                            Skim::Short(k) => {
+                                i += k;
+                                by_byte_until = n;
+                            }
+                        }
+                        if in_string {
+                            continue;
+                        }
+                    }
                     let k = next_structural(&buf[i..]);
                     let Some(k) = k else {
                         i = n;
