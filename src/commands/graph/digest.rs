@@ -1,6 +1,6 @@
 //! `sciproof graph digest`: the SHA-256 of the graph's stable form.
 
-use super::open;
+use super::warn;
 use crate::commands::Outcome;
 use crate::ui::Ui;
 use std::path::Path;
@@ -9,7 +9,8 @@ use std::path::Path;
 pub struct Args {}
 
 pub fn run(ui: &Ui, graph: &Path, _args: Args) -> Outcome {
-    let digest = open(ui, graph)?.digest();
+    let progress = ui.progress(true);
+    let digest = sciproof_core::ops::graph::digest(graph, progress.as_ref(), &warn(ui))?;
     ui.print(&format!("{digest}\n"));
     Ok(0)
 }

@@ -18,6 +18,7 @@ pub mod id;
 pub mod index;
 pub mod query;
 pub mod store;
+pub mod streamed_digest;
 pub mod view;
 
 pub use claim::Claim;

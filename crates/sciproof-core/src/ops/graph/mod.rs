@@ -32,6 +32,20 @@ pub fn open(path: &Path, progress: &dyn Progress, warn: Warn) -> Result<ClaimGra
     Ok(graph)
 }
 
+/// The digest of the graph at `path` ([`ClaimGraph::digest`]): read as a stream when the
+/// document is in the order its graph is written in (every saved graph is), so the graph is
+/// never held in memory; otherwise loaded whole. What was dropped goes to `warn`.
+pub fn digest(path: &Path, progress: &dyn Progress, warn: Warn) -> Result<String> {
+    existing(path)?;
+    match crate::graph::streamed_digest::digest_file(path, progress)? {
+        Some((digest, notes)) => {
+            warn_dropped(path, notes, warn);
+            Ok(digest)
+        }
+        None => Ok(open(path, progress, warn)?.digest()),
+    }
+}
+
 /// Refuses a graph that does not exist, with how to create one.
 fn existing(path: &Path) -> Result<()> {
     if path.exists() {
