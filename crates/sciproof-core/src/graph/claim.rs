@@ -6,6 +6,10 @@ use crate::json::{Compact, Value};
 /// each claim holds its own and those of its dependencies (four per claim in a typical graph).
 pub type ClaimId = smol_str::SmolStr;
 
+/// A short word of a claim (its kind, method, status, evidence): kept inline when it takes up
+/// to 23 bytes, as nearly all do, so a million claims need four million fewer allocations.
+pub type ClaimWord = smol_str::SmolStr;
+
 /// `exactly_verified`: the kernel proved the symbolic residual zero.
 pub const EXACTLY_VERIFIED: &str = "exactly_verified";
 /// `lean_checked`: an external Lean 4 run checked the claim.
@@ -103,17 +107,17 @@ pub struct Claim {
     /// The normalised statement.
     pub statement: String,
     /// `text`, `expr`, `relation` or a caller's word.
-    pub kind: String,
+    pub kind: ClaimWord,
     /// LaTeX of the statement, if any (rendered as given).
     pub latex: Option<String>,
     /// Predicate strings, canonical and sorted.
     pub hypotheses: Vec<String>,
     /// The producing operation or recipe.
-    pub method: String,
+    pub method: ClaimWord,
     /// The verification status (see [`STATUSES`]; unknown words are kept as they are).
-    pub status: String,
+    pub status: ClaimWord,
     /// What the status rests on, or `none`.
-    pub evidence: String,
+    pub evidence: ClaimWord,
     /// The producer's verification mapping, as given (kept as compact text).
     pub verification: Compact,
     /// Rewrite steps (`rule`, `before`, `after`, `side_conditions`), as given.
@@ -160,12 +164,12 @@ impl Claim {
         Claim {
             id,
             statement: String::new(),
-            kind: String::new(),
+            kind: ClaimWord::default(),
             latex: None,
             hypotheses: Vec::new(),
-            method: String::new(),
-            status: String::new(),
-            evidence: String::new(),
+            method: ClaimWord::default(),
+            status: ClaimWord::default(),
+            evidence: ClaimWord::default(),
             verification: Compact::default(),
             derivation: Vec::new(),
             certificate: None,

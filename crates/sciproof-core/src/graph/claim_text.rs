@@ -12,7 +12,7 @@
 //! It also tells when the text is exactly what saving the claim writes ([`Saved`]), so that a
 //! re-verification can copy it with only its audit list and status written anew.
 
-use super::claim::{Claim, ClaimId, UNVERIFIED};
+use super::claim::{Claim, ClaimId, ClaimWord, UNVERIFIED};
 use super::document::{CLAIM_KEYS, claim_key};
 use super::load::ClaimRead;
 use crate::json::scan::Scanner;
@@ -66,13 +66,13 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
         match CLAIM_KEYS[place] {
             "id" => claim.id = ClaimId::new(s.string()?),
             "statement" => claim.statement = s.string()?.into_owned(),
-            "kind" => kind = or_null(s, string)?,
-            "method" => claim.method = or_null(s, string)?.unwrap_or_default(),
+            "kind" => kind = or_null(s, word)?,
+            "method" => claim.method = or_null(s, word)?.unwrap_or_default(),
             "status" => {
-                status = or_null(s, string)?;
+                status = or_null(s, word)?;
                 status_at = from..s.offset();
             }
-            "evidence" => evidence = or_null(s, string)?,
+            "evidence" => evidence = or_null(s, word)?,
             "latex" => claim.latex = or_null(s, string)?,
             "certificate" => claim.certificate = or_null(s, string)?,
             "certificate_format" => claim.certificate_format = or_null(s, string)?,
@@ -159,6 +159,14 @@ const WRITTEN_NULL: [&str; 7] = [
 /// A string's value, owned.
 fn string(s: &mut Scanner<'_>) -> Option<String> {
     s.string().map(|v| v.into_owned())
+}
+
+/// A string as a [`ClaimWord`] (inline when short: no allocation).
+fn word(s: &mut Scanner<'_>) -> Option<ClaimWord> {
+    s.string().map(|v| match v {
+        std::borrow::Cow::Borrowed(text) => ClaimWord::new(text),
+        std::borrow::Cow::Owned(text) => ClaimWord::from(text),
+    })
 }
 
 /// `null` as `None`, anything else read by `read`.

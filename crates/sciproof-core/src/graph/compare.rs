@@ -46,8 +46,8 @@ pub fn diff(old: &ClaimGraph, new: &ClaimGraph) -> GraphDiff {
                 if before.status != c.status {
                     out.status_changed.push(StatusChange {
                         id: c.id.to_string(),
-                        old: before.status.clone(),
-                        new: c.status.clone(),
+                        old: before.status.to_string(),
+                        new: c.status.to_string(),
                     });
                 }
                 let mut a = before.depends_on.clone();

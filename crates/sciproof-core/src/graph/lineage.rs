@@ -279,7 +279,10 @@ impl ClaimGraph {
                 ),
             )?;
             self.lower(&id, status)?;
-            let now = self.get(&id).map(|c| c.status.clone()).unwrap_or_default();
+            let now = self
+                .get(&id)
+                .map(|c| c.status.to_string())
+                .unwrap_or_default();
             claims.push((id, now, sc.text()));
         }
         Ok(AddedRun {

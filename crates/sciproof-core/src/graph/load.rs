@@ -255,12 +255,12 @@ fn claim_from(
     let check = f.check(kept_check);
     let claim = Claim {
         statement: f.string("statement", None),
-        kind: f.string("kind", Some("expr")),
+        kind: f.string("kind", Some("expr")).into(),
         latex: f.optional("latex"),
         hypotheses: f.strings("hypotheses"),
-        method: f.string("method", Some("")),
-        status: f.string("status", Some(super::claim::UNVERIFIED)),
-        evidence: f.string("evidence", Some("none")),
+        method: f.string("method", Some("")).into(),
+        status: f.string("status", Some(super::claim::UNVERIFIED)).into(),
+        evidence: f.string("evidence", Some("none")).into(),
         verification: f.object("verification"),
         derivation: f.values("derivation"),
         certificate: f.optional("certificate"),

@@ -183,7 +183,7 @@ impl ClaimGraph {
     pub fn summary(&self) -> BTreeMap<String, usize> {
         let mut out = BTreeMap::new();
         for c in &self.claims {
-            *out.entry(c.status.clone()).or_insert(0) += 1;
+            *out.entry(c.status.to_string()).or_insert(0) += 1;
         }
         out
     }

@@ -80,9 +80,9 @@ impl ClaimGraph {
         let hypotheses = canon_hypotheses(&r.hypotheses);
         let id = claim_id(&statement, &hypotheses, &method);
         let mut c = Claim::new(id, statement);
-        c.kind = r.kind.unwrap_or_else(|| "text".into());
+        c.kind = r.kind.map_or_else(|| "text".into(), Into::into);
         c.hypotheses = hypotheses;
-        c.method = method.clone();
+        c.method = method.as_str().into();
         c.depends_on = r.depends_on.into_iter().map(Into::into).collect();
         c.check = r.check.filter(|k| !k.is_empty()).map(Compact::from);
         c.label = r.label;
@@ -96,12 +96,12 @@ impl ClaimGraph {
             c.status = if result.status.is_empty() {
                 claim::UNVERIFIED.into()
             } else {
-                result.status.clone()
+                result.status.as_str().into()
             };
             c.evidence = if result.evidence.is_empty() {
                 "none".into()
             } else {
-                result.evidence
+                result.evidence.into()
             };
             let mut verification = result.verification;
             let recipe_links = c
@@ -128,10 +128,10 @@ impl ClaimGraph {
         let statement = canon(&r.statement);
         let hypotheses = canon_hypotheses(&r.hypotheses);
         let mut c = Claim::new(claim_id(&statement, &hypotheses, &method), statement);
-        c.kind = r.kind.unwrap_or_else(|| "text".into());
+        c.kind = r.kind.map_or_else(|| "text".into(), Into::into);
         c.hypotheses = hypotheses;
-        c.method = method.clone();
-        c.evidence = evidence.clone();
+        c.method = method.as_str().into();
+        c.evidence = evidence.as_str().into();
         c.verification = Object::new()
             .with("status", claim::UNVERIFIED)
             .with("evidence", Value::from(evidence))
