@@ -510,6 +510,35 @@ fn verify_puts_a_document_out_of_order_in_order() {
 }
 
 #[test]
+fn digest_of_a_document_out_of_order_is_the_digest_of_its_graph() {
+    // B depends on A but comes first: digest (which hashes a document in order as it reads
+    // it) loads this one whole, and hashes the graph in the order it is written, as it hashes
+    // the same claims saved in that order.
+    let p = Project::new();
+    let a = sciproof_core::graph::claim_id("A", &[] as &[&str], "m");
+    let b = sciproof_core::graph::claim_id("B", &[] as &[&str], "m");
+    let out_of_order = format!(
+        r#"{{"claims": [{}, {}]}}"#,
+        claim_json(&b, "B", &[&a]),
+        claim_json(&a, "A", &[])
+    );
+    p.write("out.json", &out_of_order);
+    p.write(
+        "in.json",
+        &format!(
+            r#"{{"claims": [{}, {}]}}"#,
+            claim_json(&a, "A", &[]),
+            claim_json(&b, "B", &[&a])
+        ),
+    );
+    let (code, digest, err) = run_graph(&p, &["--graph", "out.json", "digest"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(digest, ok_graph(&p, &["--graph", "in.json", "digest"]));
+    assert_eq!(digest.trim().len(), 64, "{digest}");
+    assert_eq!(p.read("out.json"), out_of_order, "digest changes nothing");
+}
+
+#[test]
 fn diff_and_digest() {
     let p = Project::new();
     ok_graph(&p, &["conjecture", "A", "--evidence", "e"]);
