@@ -1,10 +1,12 @@
 //! Reading one large document from a stream without holding its text: the items of one array
-//! member of the top-level object are cut out byte by byte and parsed one at a time.
+//! member of the top-level object are cut out and parsed one at a time.
 //!
 //! The cutter only tracks strings (with escapes) and bracket depth, so it is linear and never
-//! recursive; every piece it cuts is then read by the strict [`super::parse`], so the rules
-//! (duplicate keys, exact integers, nesting limit, UTF-8) are the same as for a whole-text
-//! parse. Error positions are reported in the whole document.
+//! recursive (inside an item it skims sixty-four bytes at a time, see the `skim` module, and
+//! looks at single bytes only where an item may end or a block holds a backslash); every piece
+//! it cuts is then read by the strict [`super::parse`], so the rules (duplicate keys, exact
+//! integers, nesting limit, UTF-8) are the same as for a whole-text parse. Error positions are
+//! reported in the whole document.
 //!
 //! [`parse_reader_mapped`] cuts on the calling thread and parses (and maps) the pieces on one
 //! worker per core, handing the results over in document order: on two cores a million-claim
