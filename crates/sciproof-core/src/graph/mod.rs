@@ -19,6 +19,8 @@ pub mod index;
 pub mod query;
 pub mod store;
 pub mod streamed_digest;
+#[cfg(test)]
+mod testing;
 pub mod view;
 
 pub use claim::Claim;

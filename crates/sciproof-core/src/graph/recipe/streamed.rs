@@ -368,20 +368,7 @@ mod tests {
                 assert!(text.len() > 1 << 20, "{}", text.len());
             }
             if n >= 30 {
-                // A self-reference and a repeat (both dropped on reading) and an unknown key
-                // (dropped with a warning).
-                let g = ClaimGraph::from_json(&text).unwrap().0;
-                let c = &g.claims()[20];
-                let first = c.depends_on[0].to_string();
-                text = text.replacen(
-                    &format!("\"depends_on\": [\n        \"{first}\""),
-                    &format!(
-                        "\"colour\": 1, \"depends_on\": [\"{}\", \"{first}\", \"{first}\"",
-                        c.id
-                    ),
-                    1,
-                );
-                assert!(text.contains("colour"));
+                text = crate::graph::testing::with_untidy_claim(&text);
             }
             let (s, s_text, w, w_text) = both_ways(dir.path(), &text);
             let Streamed::Done {
