@@ -71,6 +71,7 @@ pub(crate) fn skim(bytes: &[u8], depth: &mut usize, in_string: &mut bool) -> Ski
 }
 
 /// Bit `i` set where the block's byte `i` is one of the bytes the skimmer looks for.
+#[derive(Debug, Default, PartialEq)]
 struct Masks {
     quote: u64,
     backslash: u64,
@@ -94,13 +95,7 @@ fn masks(block: &[u8; BLOCK]) -> Masks {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     };
-    let mut m = Masks {
-        quote: 0,
-        backslash: 0,
-        open: 0,
-        close: 0,
-        comma: 0,
-    };
+    let mut m = Masks::default();
     // SAFETY: SSE2 is part of every x86_64 processor, and each load reads sixteen bytes inside
     // the block; an unaligned load has no other requirement.
     unsafe {
@@ -124,13 +119,14 @@ fn masks(block: &[u8; BLOCK]) -> Masks {
 
 #[cfg(not(target_arch = "x86_64"))]
 fn masks(block: &[u8; BLOCK]) -> Masks {
-    let mut m = Masks {
-        quote: 0,
-        backslash: 0,
-        open: 0,
-        close: 0,
-        comma: 0,
-    };
+    masks_by_byte(block)
+}
+
+/// [`masks`] a byte at a time: the definition (on x86_64, what the vector version is tested
+/// against).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn masks_by_byte(block: &[u8; BLOCK]) -> Masks {
+    let mut m = Masks::default();
     for (i, &b) in block.iter().enumerate() {
         let bit = 1u64 << i;
         match b {
@@ -224,6 +220,19 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    proptest! {
+        /// The masks of a block are those a byte at a time gives.
+        #[test]
+        fn masks_are_those_of_each_byte(block in proptest::array::uniform32(
+            prop_oneof![any::<u8>(), Just(b'"'), Just(b'\\'), Just(b'{'), Just(b']'), Just(b',')],
+        ), rest in proptest::array::uniform32(any::<u8>())) {
+            let mut whole = [0u8; BLOCK];
+            whole[..32].copy_from_slice(&block);
+            whole[32..].copy_from_slice(&rest);
+            prop_assert_eq!(masks(&whole), masks_by_byte(&whole));
         }
     }
 
