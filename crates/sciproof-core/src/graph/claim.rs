@@ -185,6 +185,15 @@ impl Claim {
         }
     }
 
+    /// This claim's ID and dependencies taken out into a [`Claim::links_only`] (what a
+    /// streamed reader's worker hands the reading thread, the rest being freed on the worker).
+    pub(crate) fn take_links(&mut self) -> Claim {
+        Claim::links_only(
+            std::mem::take(&mut self.id),
+            std::mem::take(&mut self.depends_on),
+        )
+    }
+
     /// Whether a checker checked this claim ([`is_machine_checked`] of its status).
     pub fn machine_checked(&self) -> bool {
         is_machine_checked(&self.status)

@@ -12,13 +12,13 @@
 //! loads it whole ([`digest_file`] gives `None`). A document the loader refuses is refused
 //! with the loader's own error.
 
+use crate::graph::claim_text::claim_read_text;
 use crate::graph::document::{Form, write_claim, write_head, write_separator, write_tail};
 use crate::graph::error::GraphFileError;
 use crate::graph::load::{
     ClaimRead, LoadNotes, claim_read, invalid, open_document, read_document, tidy_dependencies,
     untidy,
 };
-use crate::graph::{Claim, claim_text::claim_read_text};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 
@@ -89,10 +89,7 @@ fn written_claim(mut read: ClaimRead) -> (ClaimRead, String) {
     }
     let mut text = String::with_capacity(1024);
     write_claim(&mut text, claim, None, FORM.stable);
-    read.claim = Some(Claim::links_only(
-        std::mem::take(&mut claim.id),
-        std::mem::take(&mut claim.depends_on),
-    ));
+    read.claim = Some(claim.take_links());
     (read, text)
 }
 

@@ -229,10 +229,7 @@ fn verified(mut read: ClaimRead, text: &str, options: &VerifyOptions) -> (ClaimR
         }
     };
     // The reading thread needs only the ID and the dependencies; the rest is freed here.
-    read.claim = Some(Claim::links_only(
-        std::mem::take(&mut claim.id),
-        std::mem::take(&mut claim.depends_on),
-    ));
+    read.claim = Some(claim.take_links());
     (
         read,
         Verified::Written {
