@@ -1,6 +1,6 @@
 //! `sciproof graph diff`: claims added, removed, re-linked or with another status.
 
-use super::open;
+use super::{done_with, open};
 use crate::commands::Outcome;
 use crate::flags::formats;
 use crate::ui::Ui;
@@ -25,5 +25,8 @@ pub fn run(ui: &Ui, _graph: &Path, args: Args) -> Outcome {
         new: &new,
     };
     ui.render(&comparison, args.format);
-    Ok(if comparison.diff.is_empty() { 0 } else { 1 })
+    let differ = !comparison.diff.is_empty();
+    done_with(old);
+    done_with(new);
+    Ok(if differ { 1 } else { 0 })
 }

@@ -135,6 +135,13 @@ fn open(ui: &Ui, path: &Path) -> Result<ClaimGraph, CliError> {
     )?)
 }
 
+/// Ends a command's use of a graph it read without freeing it claim by claim: the command ends
+/// the process right after, and the operating system takes back the memory at once (freeing a
+/// million claims one allocation at a time took about 0.3 s after the answer was written).
+fn done_with(graph: ClaimGraph) {
+    std::mem::forget(graph);
+}
+
 /// Answers a query about the graph at `path` as a list of claims.
 fn list(ui: &Ui, path: &Path, query: Query, format: OutputFormat) -> Outcome {
     let graph = open(ui, path)?;
@@ -146,6 +153,7 @@ fn list(ui: &Ui, path: &Path, query: Query, format: OutputFormat) -> Outcome {
         .and_then(|prefix| graph.resolve(prefix).ok())
         .and_then(|id| graph.get(id));
     ui.render(&ClaimList { claims, focus }, format);
+    done_with(graph);
     Ok(0)
 }
 

@@ -1,6 +1,6 @@
 //! `sciproof graph show`: the graph as a document (Markdown, LaTeX or JSON), streamed.
 
-use super::open;
+use super::{done_with, open};
 use crate::commands::Outcome;
 use crate::flags::formats;
 use crate::ui::Ui;
@@ -32,5 +32,6 @@ pub fn run(ui: &Ui, graph: &Path, args: Args) -> Outcome {
         stable: args.stable,
     };
     ui.render(&view, args.format);
+    done_with(graph);
     Ok(0)
 }

@@ -1,6 +1,6 @@
 //! `sciproof graph summary`: claims per status and the machine-checkable fraction.
 
-use super::open;
+use super::{done_with, open};
 use crate::commands::Outcome;
 use crate::flags::formats;
 use crate::ui::Ui;
@@ -17,5 +17,6 @@ pub struct Args {
 pub fn run(ui: &Ui, graph: &Path, args: Args) -> Outcome {
     let graph = open(ui, graph)?;
     ui.render(&GraphSummary::of(&graph), args.format);
+    done_with(graph);
     Ok(0)
 }
