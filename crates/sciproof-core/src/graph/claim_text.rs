@@ -13,7 +13,7 @@
 //! re-verification can copy it with only its audit list and status written anew.
 
 use super::claim::{Claim, ClaimId, ClaimWord, UNVERIFIED};
-use super::document::{CLAIM_KEYS, claim_key};
+use super::document::{CLAIM_KEYS, claim_key, key};
 use super::load::ClaimRead;
 use crate::json::scan::Scanner;
 
@@ -47,8 +47,7 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
     let (mut audit_at, mut status_at) = (0..0, 0..0);
     s.peek();
     let object_from = s.offset();
-    s.members(|s, key| {
-        let place = claim_key(key)?;
+    s.members_of(&CLAIM_KEYS, claim_key, |s, place| {
         let bit = 1u32 << place;
         if seen & bit != 0 {
             return None;
@@ -59,39 +58,39 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
         }
         last_place = Some(place);
         let from = s.offset();
-        if s.peek() == Some(b'n') && !WRITTEN_NULL.contains(&CLAIM_KEYS[place]) {
+        if s.peek() == Some(b'n') && WRITTEN_NULL & bit == 0 {
             // (a null that saving writes as its default)
             as_saved = false;
         }
-        match CLAIM_KEYS[place] {
-            "id" => claim.id = ClaimId::new(s.string()?),
-            "statement" => claim.statement = s.string()?.into_owned(),
-            "kind" => kind = or_null(s, word)?,
-            "method" => claim.method = or_null(s, word)?.unwrap_or_default(),
-            "status" => {
+        match place {
+            key::ID => claim.id = ClaimId::new(s.string()?),
+            key::STATEMENT => claim.statement = s.string()?.into_owned(),
+            key::KIND => kind = or_null(s, word)?,
+            key::METHOD => claim.method = or_null(s, word)?.unwrap_or_default(),
+            key::STATUS => {
                 status = or_null(s, word)?;
                 status_at = from..s.offset();
             }
-            "evidence" => evidence = or_null(s, word)?,
-            "latex" => claim.latex = or_null(s, string)?,
-            "certificate" => claim.certificate = or_null(s, string)?,
-            "certificate_format" => claim.certificate_format = or_null(s, string)?,
-            "recorded_at" => claim.recorded_at = or_null(s, string)?,
-            "label" => claim.label = or_null(s, string)?,
-            "notes" => claim.notes = or_null(s, string)?,
-            "hypotheses" => claim.hypotheses = list(s, string)?,
-            "tags" => claim.tags = list(s, string)?,
-            "depends_on" => claim.depends_on = list(s, |s| s.string().map(ClaimId::new))?,
-            "derivation" => claim.derivation = list(s, Scanner::value)?,
-            "verification" => {
+            key::EVIDENCE => evidence = or_null(s, word)?,
+            key::LATEX => claim.latex = or_null(s, string)?,
+            key::CERTIFICATE => claim.certificate = or_null(s, string)?,
+            key::CERTIFICATE_FORMAT => claim.certificate_format = or_null(s, string)?,
+            key::RECORDED_AT => claim.recorded_at = or_null(s, string)?,
+            key::LABEL => claim.label = or_null(s, string)?,
+            key::NOTES => claim.notes = or_null(s, string)?,
+            key::HYPOTHESES => claim.hypotheses = list(s, string)?,
+            key::TAGS => claim.tags = list(s, string)?,
+            key::DEPENDS_ON => claim.depends_on = list(s, |s| s.string().map(ClaimId::new))?,
+            key::DERIVATION => claim.derivation = list(s, Scanner::value)?,
+            key::VERIFICATION => {
                 claim.verification = or_null(s, Scanner::compact)?.unwrap_or_default()
             }
-            "provenance" => claim.provenance = or_null(s, Scanner::compact)?.unwrap_or_default(),
-            "audit" => {
+            key::PROVENANCE => claim.provenance = or_null(s, Scanner::compact)?.unwrap_or_default(),
+            key::AUDIT => {
                 claim.audit = list(s, Scanner::compact)?;
                 audit_at = from..s.offset();
             }
-            "check" => {
+            key::CHECK => {
                 // (the object too: its kind is checked, and a re-check uses it as it is)
                 let Some((compact, check)) = or_null(s, Scanner::compact_object)? else {
                     return Some(());
@@ -117,8 +116,8 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
     if !s.at_end() {
         return None;
     }
-    let has = |key: &str| claim_key(key).is_some_and(|place| seen & (1 << place) != 0);
-    if !has("id") || !has("statement") {
+    let required = 1 << key::ID | 1 << key::STATEMENT;
+    if seen & required != required {
         return None;
     }
     claim.kind = kind.unwrap_or_else(|| "expr".into());
@@ -145,16 +144,15 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
     })
 }
 
-/// The keys whose null saving writes as null (any other null is written as the key's default).
-const WRITTEN_NULL: [&str; 7] = [
-    "certificate",
-    "certificate_format",
-    "check",
-    "label",
-    "latex",
-    "notes",
-    "recorded_at",
-];
+/// The keys whose null saving writes as null (any other null is written as the key's default),
+/// as bits at their places.
+const WRITTEN_NULL: u32 = 1 << key::CERTIFICATE
+    | 1 << key::CERTIFICATE_FORMAT
+    | 1 << key::CHECK
+    | 1 << key::LABEL
+    | 1 << key::LATEX
+    | 1 << key::NOTES
+    | 1 << key::RECORDED_AT;
 
 /// A string's value, owned.
 fn string(s: &mut Scanner<'_>) -> Option<String> {

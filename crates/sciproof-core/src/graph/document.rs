@@ -24,19 +24,26 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub const VOLATILE_METADATA: [&str; 5] =
     ["started_at", "finished_at", "cwd", "hostname", "duration_s"];
 
-/// Declares [`CLAIM_KEYS`] and [`claim_key`] from one list.
+/// Declares [`CLAIM_KEYS`], the places of its keys by name ([`key`]) and [`claim_key`] from one
+/// list.
 macro_rules! claim_keys {
-    ($($key:literal),+ $(,)?) => {
+    ($($name:ident = $key:literal),+ $(,)?) => {
         /// A claim's keys, in the order they are written (code-point order).
         pub(super) const CLAIM_KEYS: [&str; [$($key),+].len()] = [$($key),+];
 
-        /// The place of `key` in [`CLAIM_KEYS`], or `None` for a key a claim does not have. A
+        /// The place of each claim key in [`CLAIM_KEYS`], by name (`key::ID` is the place of
+        /// `"id"`), for code that dispatches on a key's place.
+        pub(super) mod key {
+            $(pub(in super::super) const $name: usize = super::place_of(&super::CLAIM_KEYS, $key);)+
+        }
+
+        /// The place of `text` in [`CLAIM_KEYS`], or `None` for a key a claim does not have. A
         /// `match` compares a key only with the known keys of its length (a search of the list
         /// compared each of a claim's twenty keys with up to twenty); the places are worked
         /// out when compiling.
-        pub(super) fn claim_key(key: &str) -> Option<usize> {
-            match key {
-                $($key => Some(const { place_of(&CLAIM_KEYS, $key) }),)+
+        pub(super) fn claim_key(text: &str) -> Option<usize> {
+            match text {
+                $($key => Some(key::$name),)+
                 _ => None,
             }
         }
@@ -44,26 +51,26 @@ macro_rules! claim_keys {
 }
 
 claim_keys!(
-    "audit",
-    "certificate",
-    "certificate_format",
-    "check",
-    "depends_on",
-    "derivation",
-    "evidence",
-    "hypotheses",
-    "id",
-    "kind",
-    "label",
-    "latex",
-    "method",
-    "notes",
-    "provenance",
-    "recorded_at",
-    "statement",
-    "status",
-    "tags",
-    "verification",
+    AUDIT = "audit",
+    CERTIFICATE = "certificate",
+    CERTIFICATE_FORMAT = "certificate_format",
+    CHECK = "check",
+    DEPENDS_ON = "depends_on",
+    DERIVATION = "derivation",
+    EVIDENCE = "evidence",
+    HYPOTHESES = "hypotheses",
+    ID = "id",
+    KIND = "kind",
+    LABEL = "label",
+    LATEX = "latex",
+    METHOD = "method",
+    NOTES = "notes",
+    PROVENANCE = "provenance",
+    RECORDED_AT = "recorded_at",
+    STATEMENT = "statement",
+    STATUS = "status",
+    TAGS = "tags",
+    VERIFICATION = "verification",
 );
 
 /// The place of `key` in `keys` (a `const fn`, for [`claim_key`]; `==` on strings is not).
