@@ -5,7 +5,7 @@ use super::claim::Claim;
 use super::document::{CLAIM_KEYS, DOCUMENT_KIND, SCHEMA_VERSION, claim_key};
 use super::error::GraphError;
 use super::error::GraphFileError;
-use super::store::ClaimGraph;
+use super::store::{ClaimGraph, Positions};
 use crate::json::{Compact, Number, Object, Value};
 
 /// A reader that reports the bytes it delivers.
@@ -295,8 +295,8 @@ fn claim_from(
 
 /// The positions of `claim`'s dependencies in `index` (itself and repeats left out), or the
 /// ones `index` does not hold.
-fn resolve<'c>(claim: &'c Claim, index: &super::index::IdIndex) -> Result<Vec<u32>, Vec<&'c str>> {
-    let mut d = Vec::with_capacity(claim.depends_on.len());
+fn resolve<'c>(claim: &'c Claim, index: &super::index::IdIndex) -> Result<Positions, Vec<&'c str>> {
+    let mut d = Positions::with_capacity(claim.depends_on.len());
     let mut missing = Vec::new();
     for dep in &claim.depends_on {
         match index.get(dep) {
@@ -371,7 +371,7 @@ pub(super) fn read_document<P: Send>(
     size: u64,
     map: &(dyn Fn(Value, usize) -> (ClaimRead, P) + Sync),
     quick: &crate::json::stream::Quick<'_, (ClaimRead, P)>,
-    on_claim: &mut dyn FnMut(Claim, P, Option<Vec<u32>>) -> Result<(), String>,
+    on_claim: &mut dyn FnMut(Claim, P, Option<Positions>) -> Result<(), String>,
 ) -> Result<DocumentRead, GraphError> {
     let mut problems = Vec::new();
     let mut notes = LoadNotes::default();
@@ -561,7 +561,7 @@ impl ClaimGraph {
         size: u64,
     ) -> Result<(ClaimGraph, LoadNotes), GraphError> {
         let mut claims: Vec<Claim> = Vec::with_capacity(usize::try_from(size / 300).unwrap_or(0));
-        let mut deps: Vec<Vec<u32>> = Vec::with_capacity(claims.capacity());
+        let mut deps: Vec<Positions> = Vec::with_capacity(claims.capacity());
         let mut unresolved: Vec<usize> = Vec::new();
         let read = read_document(
             reader,
@@ -573,7 +573,7 @@ impl ClaimGraph {
                     Some(d) => deps.push(d),
                     None => {
                         unresolved.push(claims.len());
-                        deps.push(Vec::new());
+                        deps.push(Positions::new());
                     }
                 }
                 claims.push(claim);
@@ -743,7 +743,7 @@ mod tests {
         let g = load(&doc).unwrap();
         let order: Vec<&str> = g.claims().iter().map(|c| c.id.as_str()).collect();
         assert_eq!(order, ids);
-        assert_eq!(g.deps[299], vec![298]);
+        assert_eq!(g.deps[299].as_slice(), [298]);
         // A self-reference and a repeat are dropped, in a claim read before its dependency.
         let last = ids[299].clone();
         set_deps(&mut doc[0], &[&last, &ids[298], &ids[298]]);

@@ -241,10 +241,10 @@ struct Dependents {
 
 impl Dependents {
     /// The dependents of every claim of `deps` (`deps[i]`: the positions claim `i` cites).
-    fn of(deps: &[Vec<u32>]) -> Dependents {
+    fn of<D: AsRef<[u32]>>(deps: &[D]) -> Dependents {
         let n = deps.len();
         let mut starts = vec![0u32; n + 1];
-        for &d in deps.iter().flatten() {
+        for &d in deps.iter().flat_map(AsRef::as_ref) {
             starts[d as usize + 1] += 1;
         }
         for i in 0..n {
@@ -253,7 +253,7 @@ impl Dependents {
         let mut next = starts.clone();
         let mut citing = vec![0u32; starts[n] as usize];
         for (i, d) in deps.iter().enumerate() {
-            for &p in d {
+            for &p in d.as_ref() {
                 citing[next[p as usize] as usize] = i as u32;
                 next[p as usize] += 1;
             }
@@ -268,18 +268,19 @@ impl Dependents {
 }
 
 /// The pass number of every node under the reference loader's rule, or the nodes left over by
-/// a cycle. `deps[i]` lists positions; positions out of range are ignored.
-pub(super) fn passes(deps: &[Vec<u32>]) -> Result<Vec<u32>, Vec<usize>> {
+/// a cycle. `deps[i]` lists positions, each below `deps.len()`.
+pub(super) fn passes<D: AsRef<[u32]>>(deps: &[D]) -> Result<Vec<u32>, Vec<usize>> {
     let n = deps.len();
     let mut pass = vec![0u32; n];
     // Kahn's algorithm over the dependency edges computes each pass after its dependencies'.
-    let mut remaining: Vec<u32> = deps.iter().map(|d| d.len() as u32).collect();
+    let mut remaining: Vec<u32> = deps.iter().map(|d| d.as_ref().len() as u32).collect();
     let dependents = Dependents::of(deps);
     let mut ready: Vec<usize> = (0..n).filter(|&i| remaining[i] == 0).collect();
     let mut done = 0;
     while let Some(i) = ready.pop() {
         done += 1;
         let p = deps[i]
+            .as_ref()
             .iter()
             .map(|&d| pass[d as usize] + u32::from(d as usize > i))
             .max()

@@ -5,6 +5,10 @@ use super::claim::Claim;
 use super::error::GraphError;
 use crate::json::{Compact, Object};
 
+/// The positions of a claim's dependencies in its graph: up to four kept inline, as nearly
+/// every claim has (a million claims need no million small allocations).
+pub(super) type Positions = smallvec::SmallVec<[u32; 4]>;
+
 /// A directed acyclic graph of claims. Edges point from a claim to the claims it depends on,
 /// and always at claims already present, so no sequence of [`ClaimGraph::add`] calls can
 /// build a cycle.
@@ -17,7 +21,7 @@ pub struct ClaimGraph {
     pub(super) claims: Vec<Claim>,
     pub(super) index: super::index::IdIndex,
     /// `deps[i]`: the positions of claim `i`'s dependencies (parallel to `depends_on`).
-    pub(super) deps: Vec<Vec<u32>>,
+    pub(super) deps: Vec<Positions>,
 }
 
 impl ClaimGraph {
@@ -97,7 +101,7 @@ impl ClaimGraph {
                 deps.push(d);
             }
         }
-        let mut positions = Vec::with_capacity(deps.len());
+        let mut positions = Positions::with_capacity(deps.len());
         for d in &deps {
             match self.index.get(d) {
                 Some(p) => positions.push(p),

@@ -27,6 +27,7 @@ use crate::graph::load::{
     ClaimRead, LoadNotes, claim_read, invalid, open_document, read_document, tidy_dependencies,
     untidy,
 };
+use crate::graph::store::Positions;
 use std::path::Path;
 
 /// What [`verify_file`] did.
@@ -98,7 +99,7 @@ pub fn verify_file(
         let mut written = 0usize;
         let mut io_error = None;
         let mut interrupted = None;
-        let mut on_claim = |mut claim: Claim, verified: Verified, resolved: Option<Vec<u32>>| {
+        let mut on_claim = |mut claim: Claim, verified: Verified, resolved: Option<Positions>| {
             if resolved.is_none() {
                 not_in_order = true;
                 return Err("a claim depends on a later one".to_string());
