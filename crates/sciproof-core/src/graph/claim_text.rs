@@ -64,7 +64,7 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
         }
         match place {
             key::ID => claim.id = ClaimId::new(s.string()?),
-            key::STATEMENT => claim.statement = s.string()?.into_owned(),
+            key::STATEMENT => claim.statement = boxed(s)?,
             key::KIND => kind = or_null(s, word)?,
             key::METHOD => claim.method = or_null(s, word)?.unwrap_or_default(),
             key::STATUS => {
@@ -72,16 +72,16 @@ pub(super) fn claim_read_text(text: &str, keep_check: bool) -> Option<ClaimRead>
                 status_at = from..s.offset();
             }
             key::EVIDENCE => evidence = or_null(s, word)?,
-            key::LATEX => claim.latex = or_null(s, string)?,
-            key::CERTIFICATE => claim.certificate = or_null(s, string)?,
-            key::CERTIFICATE_FORMAT => claim.certificate_format = or_null(s, string)?,
-            key::RECORDED_AT => claim.recorded_at = or_null(s, string)?,
-            key::LABEL => claim.label = or_null(s, string)?,
-            key::NOTES => claim.notes = or_null(s, string)?,
-            key::HYPOTHESES => claim.hypotheses = list(s, string)?,
-            key::TAGS => claim.tags = list(s, string)?,
+            key::LATEX => claim.latex = or_null(s, boxed)?,
+            key::CERTIFICATE => claim.certificate = or_null(s, boxed)?,
+            key::CERTIFICATE_FORMAT => claim.certificate_format = or_null(s, boxed)?,
+            key::RECORDED_AT => claim.recorded_at = or_null(s, boxed)?,
+            key::LABEL => claim.label = or_null(s, boxed)?,
+            key::NOTES => claim.notes = or_null(s, boxed)?,
+            key::HYPOTHESES => claim.hypotheses = list(s, string)?.into(),
+            key::TAGS => claim.tags = list(s, string)?.into(),
             key::DEPENDS_ON => claim.depends_on = list(s, |s| s.string().map(ClaimId::new))?,
-            key::DERIVATION => claim.derivation = list(s, Scanner::value)?,
+            key::DERIVATION => claim.derivation = list(s, Scanner::value)?.into(),
             key::VERIFICATION => {
                 claim.verification = or_null(s, Scanner::compact)?.unwrap_or_default()
             }
@@ -157,6 +157,11 @@ const WRITTEN_NULL: u32 = 1 << key::CERTIFICATE
 /// A string's value, owned.
 fn string(s: &mut Scanner<'_>) -> Option<String> {
     s.string().map(|v| v.into_owned())
+}
+
+/// A string's value, owned, in a box of its size.
+fn boxed(s: &mut Scanner<'_>) -> Option<Box<str>> {
+    s.string().map(Box::from)
 }
 
 /// A string as a [`ClaimWord`] (inline when short: no allocation).

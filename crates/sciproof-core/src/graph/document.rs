@@ -11,7 +11,7 @@
 use super::claim::Claim;
 use super::store::ClaimGraph;
 use crate::json::{
-    Compact, Object, Style, Value, newline, write_array, write_object, write_str, write_value,
+    Compact, Object, Style, newline, write_array, write_object, write_str, write_value,
 };
 use sha2::{Digest, Sha256};
 
@@ -261,7 +261,7 @@ pub(super) fn write_tail(
     open_key(out, indent(0), false, "schema_version");
     out.push_str(&SCHEMA_VERSION.to_string());
     open_key(out, indent(0), false, "title");
-    write_opt(out, title);
+    write_opt(out, title.as_deref());
     if form.pretty {
         out.push('\n');
     }
@@ -295,7 +295,7 @@ fn without(object: &Object, keys: &[&str]) -> Object {
     out
 }
 
-fn write_opt(out: &mut String, value: &Option<String>) {
+fn write_opt(out: &mut String, value: Option<&str>) {
     match value {
         Some(s) => write_str(out, s, false),
         None => out.push_str("null"),
@@ -339,40 +339,38 @@ pub(super) fn write_audit(
 pub(super) fn write_claim(out: &mut String, c: &Claim, indent: Option<usize>, stable: bool) {
     let inner = indent.map(|l| l + 1);
     out.push('{');
-    for (n, key) in CLAIM_KEYS.iter().enumerate() {
-        if stable && *key == "recorded_at" {
+    for (n, name) in CLAIM_KEYS.iter().enumerate() {
+        if stable && n == key::RECORDED_AT {
             continue;
         }
-        open_key(out, indent, n == 0, key);
-        match *key {
-            "audit" => write_audit(out, &c.audit, inner, stable),
-            "certificate" => write_opt(out, &c.certificate),
-            "certificate_format" => write_opt(out, &c.certificate_format),
-            "check" => match &c.check {
+        open_key(out, indent, n == 0, name);
+        match n {
+            key::AUDIT => write_audit(out, &c.audit, inner, stable),
+            key::CERTIFICATE => write_opt(out, c.certificate.as_deref()),
+            key::CERTIFICATE_FORMAT => write_opt(out, c.certificate_format.as_deref()),
+            key::CHECK => match &c.check {
                 Some(check) => write_compact(out, check, inner),
                 None => out.push_str("null"),
             },
-            "depends_on" => write_list(out, &c.depends_on, inner),
-            "derivation" => write_value(
-                out,
-                &Value::Array(c.derivation.clone()),
-                inner,
-                Style::SORTED_RAW,
-            ),
-            "evidence" => write_str(out, &c.evidence, false),
-            "hypotheses" => write_list(out, &c.hypotheses, inner),
-            "id" => write_str(out, &c.id, false),
-            "kind" => write_str(out, &c.kind, false),
-            "label" => write_opt(out, &c.label),
-            "latex" => write_opt(out, &c.latex),
-            "method" => write_str(out, &c.method, false),
-            "notes" => write_opt(out, &c.notes),
-            "provenance" => write_compact(out, &c.provenance, inner),
-            "recorded_at" => write_opt(out, &c.recorded_at),
-            "statement" => write_str(out, &c.statement, false),
-            "status" => write_str(out, &c.status, false),
-            "tags" => write_list(out, &c.tags, inner),
-            _ => write_compact(out, &c.verification, inner),
+            key::DEPENDS_ON => write_list(out, &c.depends_on, inner),
+            key::DERIVATION => write_array(out, c.derivation.len(), inner, &mut |out, i, at| {
+                write_value(out, &c.derivation[i], at, Style::SORTED_RAW)
+            }),
+            key::EVIDENCE => write_str(out, &c.evidence, false),
+            key::HYPOTHESES => write_list(out, &c.hypotheses, inner),
+            key::ID => write_str(out, &c.id, false),
+            key::KIND => write_str(out, &c.kind, false),
+            key::LABEL => write_opt(out, c.label.as_deref()),
+            key::LATEX => write_opt(out, c.latex.as_deref()),
+            key::METHOD => write_str(out, &c.method, false),
+            key::NOTES => write_opt(out, c.notes.as_deref()),
+            key::PROVENANCE => write_compact(out, &c.provenance, inner),
+            key::RECORDED_AT => write_opt(out, c.recorded_at.as_deref()),
+            key::STATEMENT => write_str(out, &c.statement, false),
+            key::STATUS => write_str(out, &c.status, false),
+            key::TAGS => write_list(out, &c.tags, inner),
+            key::VERIFICATION => write_compact(out, &c.verification, inner),
+            _ => unreachable!("every claim key has its field"),
         }
     }
     if let Some(level) = indent {
@@ -384,6 +382,7 @@ pub(super) fn write_claim(out: &mut String, c: &Claim, indent: Option<usize>, st
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::Value;
 
     #[test]
     fn every_claim_key_has_its_place_and_no_other_key_has_one() {
@@ -520,11 +519,11 @@ mod tests {
         g.add(a).unwrap();
         let mut b = Claim::new("clm_70d2d8761f5db56d".into(), "B = 1".into());
         b.kind = "text".into();
-        b.hypotheses = vec!["(x > 0)".into()];
+        b.hypotheses = ["(x > 0)".into()].into();
         b.method = "conjecture".into();
         b.evidence = "e2".into();
         b.depends_on = vec!["clm_33f5df3fc90490cc".into()];
-        b.tags = vec!["t".into()];
+        b.tags = ["t".into()].into();
         assert_eq!(b.content_id(), b.id);
         g.add(b).unwrap();
         assert_eq!(

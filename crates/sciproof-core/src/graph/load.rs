@@ -78,10 +78,10 @@ impl Fields<'_> {
         }
     }
 
-    fn optional(&mut self, key: &str) -> Option<String> {
+    fn optional(&mut self, key: &str) -> Option<Box<str>> {
         match self.take(key) {
             None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s),
+            Some(Value::String(s)) => Some(s.into()),
             Some(v) => {
                 self.wrong(key, "a string or null", &v);
                 None
@@ -254,15 +254,15 @@ fn claim_from(
     let id = f.string("id", None);
     let check = f.check(kept_check);
     let claim = Claim {
-        statement: f.string("statement", None),
+        statement: f.string("statement", None).into(),
         kind: f.string("kind", Some("expr")).into(),
         latex: f.optional("latex"),
-        hypotheses: f.strings("hypotheses"),
+        hypotheses: f.strings("hypotheses").into(),
         method: f.string("method", Some("")).into(),
         status: f.string("status", Some(super::claim::UNVERIFIED)).into(),
         evidence: f.string("evidence", Some("none")).into(),
         verification: f.object("verification"),
-        derivation: f.values("derivation"),
+        derivation: f.values("derivation").into(),
         certificate: f.optional("certificate"),
         certificate_format: f.optional("certificate_format"),
         depends_on: f
@@ -275,7 +275,7 @@ fn claim_from(
         recorded_at: f.optional("recorded_at"),
         audit: f.objects("audit"),
         label: f.optional("label"),
-        tags: f.strings("tags"),
+        tags: f.strings("tags").into(),
         notes: f.optional("notes"),
         id: id.into(),
     };

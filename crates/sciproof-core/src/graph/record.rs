@@ -81,14 +81,14 @@ impl ClaimGraph {
         let id = claim_id(&statement, &hypotheses, &method);
         let mut c = Claim::new(id, statement);
         c.kind = r.kind.map_or_else(|| "text".into(), Into::into);
-        c.hypotheses = hypotheses;
+        c.hypotheses = hypotheses.into();
         c.method = method.as_str().into();
         c.depends_on = r.depends_on.into_iter().map(Into::into).collect();
         c.check = r.check.filter(|k| !k.is_empty()).map(Compact::from);
-        c.label = r.label;
-        c.tags = dedup(r.tags);
-        c.notes = r.notes;
-        c.recorded_at = r.recorded_at;
+        c.label = r.label.map(Into::into);
+        c.tags = dedup(r.tags).into();
+        c.notes = r.notes.map(Into::into);
+        c.recorded_at = r.recorded_at.map(Into::into);
         let mut provenance = r.provenance;
         provenance.insert("operation", method.as_str());
         c.provenance = provenance.into();
@@ -129,7 +129,7 @@ impl ClaimGraph {
         let hypotheses = canon_hypotheses(&r.hypotheses);
         let mut c = Claim::new(claim_id(&statement, &hypotheses, &method), statement);
         c.kind = r.kind.map_or_else(|| "text".into(), Into::into);
-        c.hypotheses = hypotheses;
+        c.hypotheses = hypotheses.into();
         c.method = method.as_str().into();
         c.evidence = evidence.as_str().into();
         c.verification = Object::new()
@@ -138,10 +138,10 @@ impl ClaimGraph {
             .into();
         c.depends_on = r.depends_on.into_iter().map(Into::into).collect();
         c.check = r.check.filter(|k| !k.is_empty()).map(Compact::from);
-        c.label = r.label;
-        c.tags = tags;
-        c.notes = r.notes;
-        c.recorded_at = r.recorded_at;
+        c.label = r.label.map(Into::into);
+        c.tags = tags.into();
+        c.notes = r.notes.map(Into::into);
+        c.recorded_at = r.recorded_at.map(Into::into);
         let mut provenance = r.provenance;
         provenance.insert("operation", method.as_str());
         c.provenance = provenance.into();
@@ -272,7 +272,7 @@ mod tests {
             (claim::UNVERIFIED, "seen")
         );
         assert_eq!(a.depends_on, vec![b.clone()]);
-        assert_eq!(a.tags, vec!["t".to_string()]);
+        assert_eq!(*a.tags, ["t".to_string()]);
         assert!(a.check.is_some());
         // A is before B in insertion order but after it in topological order.
         let order: Vec<&str> = g

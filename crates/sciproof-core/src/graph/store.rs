@@ -140,11 +140,13 @@ impl ClaimGraph {
                 self.deps[at].push(p);
             }
         }
+        let mut tags = std::mem::take(&mut stored.tags).into_vec();
         for t in claim.tags {
-            if !stored.tags.contains(&t) {
-                stored.tags.push(t);
+            if !tags.contains(&t) {
+                tags.push(t);
             }
         }
+        stored.tags = tags.into();
         if stored.check.as_ref().is_none_or(Compact::is_empty) {
             stored.check = claim.check.filter(|c| !c.is_empty());
         }

@@ -121,8 +121,8 @@ mod tests {
                     Object::new()
                         .with("id", c.id.as_str())
                         .with("status", c.status.as_str())
-                        .with("statement", c.statement.as_str())
-                        .with("label", Value::from(c.label.clone())),
+                        .with("statement", &*c.statement)
+                        .with("label", Value::from(c.label.as_deref())),
                 )
             })
             .collect();

@@ -77,7 +77,7 @@ pub fn render_to(
     for (n, claim) in graph.topological_order().into_iter().enumerate() {
         let index = n + 1;
         let heading = match (&claim.label, claim.method.as_str()) {
-            (Some(l), _) if !l.is_empty() => l.clone(),
+            (Some(l), _) if !l.is_empty() => l.to_string(),
             (_, m) if !m.is_empty() => m.to_string(),
             _ => format!("Claim {index}"),
         };

@@ -98,7 +98,7 @@ pub fn render_to(graph: &ClaimGraph, options: MarkdownOptions, sink: &mut dyn Fn
         let index = n + 1;
         let claim = &graph.claim_at(at);
         let heading = match (&claim.label, claim.method.as_str()) {
-            (Some(l), _) if !l.is_empty() => l.clone(),
+            (Some(l), _) if !l.is_empty() => l.to_string(),
             (_, m) if !m.is_empty() => m.to_string(),
             _ => format!("Claim {index}"),
         };

@@ -142,7 +142,7 @@ pub fn of_claims(claims: &[&Claim], focus: Option<&Claim>) -> Picture {
         key: c.id.to_string(),
         lines: vec![
             format!("{} {}", claim::mark(&c.status), c.status),
-            c.label.clone().unwrap_or_else(|| c.statement.clone()),
+            c.label.as_deref().unwrap_or(&c.statement).to_string(),
             c.id.to_string(),
         ],
         look: look(&c.status),
