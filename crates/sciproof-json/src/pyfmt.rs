@@ -499,7 +499,6 @@ pub fn format_g(x: f64, precision: usize) -> String {
 /// Appends Python's `format(x, ".{precision}g")` to `out` (a detail text made of several
 /// numbers is then one allocation, not one per number).
 pub fn push_g(out: &mut String, x: f64, precision: usize) {
-    use std::fmt::Write;
     let p = precision.max(1) as i32;
     if x.is_nan() {
         out.push_str("nan");
@@ -539,8 +538,11 @@ pub fn push_g(out: &mut String, x: f64, precision: usize) {
     }
     strip_fraction_zeros(out, start);
     if !fixed {
-        let sign = if exponent < 0 { '-' } else { '+' };
-        let _ = write!(out, "e{sign}{:02}", exponent.abs());
+        out.push_str(if exponent < 0 { "e-" } else { "e+" });
+        if exponent.abs() < 10 {
+            out.push('0');
+        }
+        out.push_str(itoa::Buffer::new().format(exponent.unsigned_abs()));
     }
 }
 
