@@ -152,7 +152,7 @@ struct Decimal<I> {
 /// The exact integers of the decimal band: `i128` while nothing overflows (every operation
 /// checked; `None` sends the recipe to [`BigInt`]), which covers the usual constants of up to
 /// 36 digits without an allocation, and `BigInt` for the rest.
-trait Exact: Sized + Clone + std::fmt::Display {
+trait Exact: Sized + Clone {
     /// The numeral `v` (an integer, or a decimal string), or `None` for the next path.
     fn decimal(v: &Value) -> Option<Decimal<Self>>;
     fn zero() -> Self;
@@ -163,6 +163,8 @@ trait Exact: Sized + Clone + std::fmt::Display {
     /// `self · 10^k`.
     fn scaled(&self, k: u64) -> Option<Self>;
     fn is_negative(&self) -> bool;
+    /// Appends the integer in decimal digits.
+    fn push_digits(&self, out: &mut String);
 }
 
 impl Exact for BigInt {
@@ -201,6 +203,11 @@ impl Exact for BigInt {
     }
     fn scaled(&self, k: u64) -> Option<Self> {
         Some(self * num_traits::pow(BigInt::from(10), k as usize))
+    }
+    fn push_digits(&self, out: &mut String) {
+        use std::fmt::Write;
+        // (writing to a `String` cannot fail)
+        let _ = write!(out, "{self}");
     }
     fn is_negative(&self) -> bool {
         Signed::is_negative(self)
@@ -241,6 +248,10 @@ impl Exact for i128 {
     }
     fn is_negative(&self) -> bool {
         *self < 0
+    }
+    fn push_digits(&self, out: &mut String) {
+        // (without a formatting call: a re-check writes four of these per recipe)
+        out.push_str(itoa::Buffer::new().format(*self));
     }
 }
 
@@ -366,9 +377,10 @@ fn decimal_band<I: Exact>(
     // exactly (one buffer for the four numbers).
     let mut text = String::with_capacity(64);
     let mut f = |m: &I| -> f64 {
-        use std::fmt::Write;
         text.clear();
-        let _ = write!(text, "{m}e{low}");
+        m.push_digits(&mut text);
+        text.push('e');
+        text.push_str(itoa::Buffer::new().format(low));
         text.parse::<f64>().unwrap_or(f64::NAN) / 2.0
     };
     let upper = f(&two_r.add(&two_u)?);
