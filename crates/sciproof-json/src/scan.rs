@@ -480,8 +480,8 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// Whether `bytes` are all spaces: compared eight at a time (an indentation is a few to a few
-/// dozen spaces, and a comparison with a slice of spaces was a call for every line of a claim).
+/// Whether `bytes` are all spaces, compared eight at a time (the indentation of a line deeper
+/// than [`Scanner::line`] checks in one word, or near the end of a text).
 fn spaces(bytes: &[u8]) -> bool {
     const EIGHT: u64 = u64::from_ne_bytes([b' '; 8]);
     let mut words = bytes.chunks_exact(8);
