@@ -324,14 +324,52 @@ pub(super) fn write_audit(
     stable: bool,
 ) {
     write_array(out, audit.len(), indent, &mut |out, i, inner| {
-        let entry = &audit[i];
-        if stable && entry.text().contains("\"at\"") {
-            let stripped = Compact::from_object(&without(&entry.object(), &["at"]));
-            write_compact(out, &stripped, inner);
-        } else {
-            write_compact(out, entry, inner);
-        }
+        write_audit_entry(out, &audit[i], inner, stable)
     });
+}
+
+fn write_audit_entry(out: &mut String, entry: &Compact, indent: Option<usize>, stable: bool) {
+    if stable && entry.text().contains("\"at\"") {
+        let stripped = Compact::from_object(&without(&entry.object(), &["at"]));
+        write_compact(out, &stripped, indent);
+    } else {
+        write_compact(out, entry, indent);
+    }
+}
+
+/// What [`write_audit`] writes for `audit` at `level`, given `written`, the text it wrote for
+/// the first `old` entries: those are copied instead of being parsed and written again (a claim
+/// re-verified at every commit gains an entry each time, and its list would be written anew at
+/// each re-verification).
+pub(super) fn write_audit_after(
+    out: &mut String,
+    written: &str,
+    audit: &[Compact],
+    old: usize,
+    level: usize,
+    stable: bool,
+) {
+    let new = &audit[old..];
+    if new.is_empty() {
+        out.push_str(written);
+        return;
+    }
+    let mut closing = String::new();
+    newline(&mut closing, level);
+    closing.push(']');
+    match written.strip_suffix(closing.as_str()) {
+        Some(items) if old > 0 => {
+            out.push_str(items);
+            for entry in new {
+                out.push(',');
+                newline(out, level + 1);
+                write_audit_entry(out, entry, Some(level + 1), stable);
+            }
+            out.push_str(&closing);
+        }
+        // (an empty list, or text not laid out as written: the whole list written)
+        _ => write_audit(out, audit, Some(level), stable),
+    }
 }
 
 /// One claim object with its 20 keys in sorted order (`recorded_at` and audit `at` left out

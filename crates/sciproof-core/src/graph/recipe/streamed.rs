@@ -20,7 +20,7 @@ use super::{
 use crate::graph::claim::Claim;
 use crate::graph::claim_text::{Saved, claim_read_text};
 use crate::graph::document::{
-    Form, write_audit, write_claim, write_head, write_separator, write_tail,
+    Form, write_audit_after, write_claim, write_head, write_separator, write_tail,
 };
 use crate::graph::error::GraphFileError;
 use crate::graph::load::{
@@ -220,9 +220,10 @@ fn verified(mut read: ClaimRead, text: &str, options: &VerifyOptions) -> (ClaimR
     let Some(decided) = decided else {
         return (read, Verified::Pending);
     };
+    let old = claim.audit.len();
     let outcome = apply(claim, decided, options);
     let written = match read.saved.take() {
-        Some(saved) => rewritten(text, &saved, claim),
+        Some(saved) => rewritten(text, &saved, claim, old),
         None => {
             let mut written = String::with_capacity(2048);
             write_claim(&mut written, claim, Some(2), FORM.stable);
@@ -242,12 +243,20 @@ fn verified(mut read: ClaimRead, text: &str, options: &VerifyOptions) -> (ClaimR
 
 /// What [`write_claim`] writes for `claim` after its re-check, made from the claim's `text`
 /// as read, which is exactly what it wrote before ([`Saved`]): a re-check changes only the
-/// audit list and the status ([`apply`]), so the rest is copied (writing the whole claim
-/// again took a seventh of a re-verification's processor time).
-fn rewritten(text: &str, saved: &Saved, claim: &Claim) -> String {
+/// status and the audit list, to which it may append ([`apply`]; the first `old` entries were
+/// there before), so the rest, and the entries that were there, are copied (writing the whole
+/// claim again took a seventh of a re-verification's processor time).
+fn rewritten(text: &str, saved: &Saved, claim: &Claim, old: usize) -> String {
     let mut out = String::with_capacity(saved.object.len() + 512);
     out.push_str(&text[saved.object.start..saved.audit.start]);
-    write_audit(&mut out, &claim.audit, Some(3), FORM.stable);
+    write_audit_after(
+        &mut out,
+        &text[saved.audit.clone()],
+        &claim.audit,
+        old,
+        3,
+        FORM.stable,
+    );
     out.push_str(&text[saved.audit.end..saved.status.start]);
     crate::json::write_str(&mut out, &claim.status, false);
     out.push_str(&text[saved.status.end..saved.object.end]);
@@ -388,6 +397,19 @@ mod tests {
                 assert_eq!(notes.warnings.len(), 1, "{:?}", notes.warnings);
                 assert!(summary.counts().contains_key("failed"));
             }
+            // Verified again: the claims now have audit lists, which the streamed way appends
+            // to, and refuted ones.
+            let (s, again, w, w_again) = both_ways(dir.path(), &s_text);
+            let Streamed::Done { outcomes, .. } = s.unwrap() else {
+                panic!("{n} claims: not streamed again")
+            };
+            assert!(
+                outcomes == w.unwrap().1,
+                "{n} claims: the outcomes differ again"
+            );
+            assert!(again == w_again, "{n} claims: the documents differ again");
+            let entries = |text: &str| text.matches("\"checker\": \"sciproof\"").count();
+            assert!(n == 0 || entries(&again) > entries(&s_text) && entries(&s_text) > 0);
         }
     }
 
