@@ -87,10 +87,10 @@ impl Renderer<ClaimList<'_>> for ClaimsJson {
     }
 }
 
-/// Appends one claim's object as an item of the list: what writing the object
-/// `{"id", "status", "statement", "label"}` one level deep with [`Style::ASCII`] writes,
-/// written field by field (a million-claim answer would otherwise build a million objects
-/// only to write them).
+/// Appends one claim's object as an item of the list: what writing the object `{"id",
+/// "status", "statement", "label"}` one level deep with [`crate::json::Style::ASCII`] writes,
+/// written field by field (a million-claim answer would otherwise build a million objects only
+/// to write them).
 fn claim_json(out: &mut String, c: &Claim) {
     out.push_str("{\n    \"id\": ");
     write_str(out, &c.id, true);
