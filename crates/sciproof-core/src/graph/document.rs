@@ -354,21 +354,26 @@ pub(super) fn write_audit_after(
         out.push_str(written);
         return;
     }
-    let mut closing = String::new();
-    newline(&mut closing, level);
-    closing.push(']');
-    match written.strip_suffix(closing.as_str()) {
-        Some(items) if old > 0 => {
+    // (a list written with entries ends with a line break, the list's indentation and `]`)
+    let items = (old > 0).then_some(written.as_bytes()).and_then(|w| {
+        let at = w.len().checked_sub(2 * level + 2)?;
+        let end = &w[at..];
+        (end[0] == b'\n' && end[1..end.len() - 1].iter().all(|&b| b == b' ') && w.ends_with(b"]"))
+            .then(|| &written[..at])
+    });
+    match items {
+        Some(items) => {
             out.push_str(items);
             for entry in new {
                 out.push(',');
                 newline(out, level + 1);
                 write_audit_entry(out, entry, Some(level + 1), stable);
             }
-            out.push_str(&closing);
+            newline(out, level);
+            out.push(']');
         }
         // (an empty list, or text not laid out as written: the whole list written)
-        _ => write_audit(out, audit, Some(level), stable),
+        None => write_audit(out, audit, Some(level), stable),
     }
 }
 
