@@ -27,8 +27,8 @@ mod write;
 
 pub use parse::{ItemHook, JsonError, MAX_INT_DIGITS, MAX_NESTING, parse, parse_streaming};
 pub use write::{
-    Style, newline, no_byte, to_string_compact, to_string_pretty, write_array, write_object,
-    write_str, write_string, write_value,
+    Style, extend_array, newline, no_byte, to_string_compact, to_string_pretty, write_array,
+    write_object, write_str, write_string, write_value,
 };
 
 pub use compact::Compact;

@@ -77,6 +77,39 @@ pub fn write_array(
     write_seq(out, ['[', ']'], len, indent, false, item);
 }
 
+/// Appends what [`write_array`] writes at `Some(level)` for a list that `written` holds, as it
+/// wrote it with at least one item, followed by `len` more: the items there are copied, not
+/// written again, and the new ones are laid out as `write_array` lays them out (`item` writes
+/// new item `i`). Returns `false`, appending nothing, when `written` does not end as such a
+/// list does (an empty list, or the one-line form).
+pub fn extend_array(
+    out: &mut String,
+    written: &str,
+    level: usize,
+    len: usize,
+    item: &mut dyn FnMut(&mut String, usize, Option<usize>),
+) -> bool {
+    // (a list laid out with items ends with a line break, the list's indentation and `]`)
+    let bytes = written.as_bytes();
+    let Some(at) = bytes.len().checked_sub(2 * level + 2) else {
+        return false;
+    };
+    let end = &bytes[at..];
+    if end[0] != b'\n' || !end[1..end.len() - 1].iter().all(|&b| b == b' ') || !end.ends_with(b"]")
+    {
+        return false;
+    }
+    out.push_str(&written[..at]);
+    for i in 0..len {
+        out.push(',');
+        newline(out, level + 1);
+        item(out, i, Some(level + 1));
+    }
+    newline(out, level);
+    out.push(']');
+    true
+}
+
 /// The layout shared by lists and objects: `brackets` around `len` items, separators and
 /// indentation as `json.dumps` writes them.
 fn write_seq(
@@ -255,6 +288,7 @@ pub fn no_byte(bytes: &[u8], bad: impl Fn(u8) -> bool) -> bool {
 mod tests {
     use super::*;
     use crate::{Object, parse};
+    use proptest::strategy::Strategy;
 
     #[test]
     fn plain_is_decided_by_every_byte_of_blocks_and_tail() {
@@ -311,6 +345,56 @@ mod tests {
             let mut out = String::new();
             write_str(&mut out, &s, ensure_ascii);
             proptest::prop_assert_eq!(out, escaped_one_by_one(&s, ensure_ascii));
+        }
+    }
+
+    /// `items` written as a list of values at `level` ([`write_array`]).
+    fn list(items: &[Value], level: usize) -> String {
+        let mut out = String::new();
+        write_array(&mut out, items.len(), Some(level), &mut |out, i, at| {
+            write_value(out, &items[i], at, Style::SORTED_RAW)
+        });
+        out
+    }
+
+    proptest::proptest! {
+        /// A list written with some items and extended by the rest is the list written whole;
+        /// a list written without items, or on one line, is not extended.
+        #[test]
+        fn an_extended_list_is_the_list_written_whole(
+            items in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::num::i64::ANY.prop_map(Value::from),
+                    "[a\\]\"\n ]{0,6}".prop_map(Value::from),
+                    proptest::collection::vec(proptest::num::i64::ANY.prop_map(Value::from), 0..3)
+                        .prop_map(Value::Array),
+                ],
+                0..6,
+            ),
+            split in proptest::num::usize::ANY,
+            level in 0usize..5,
+        ) {
+            use proptest::{prop_assert, prop_assert_eq};
+            let k = split % (items.len() + 1);
+            let (before, after) = items.split_at(k);
+            let mut out = String::from("=");
+            let extended = extend_array(&mut out, &list(before, level), level, after.len(), &mut |out, i, at| {
+                write_value(out, &after[i], at, Style::SORTED_RAW)
+            });
+            prop_assert_eq!(extended, k > 0);
+            if extended {
+                prop_assert_eq!(&out[1..], list(&items, level));
+            } else {
+                prop_assert_eq!(out.as_str(), "=");
+            }
+            // (the one-line form is not a list this extends)
+            let mut one_line = String::new();
+            write_array(&mut one_line, before.len(), None, &mut |out, i, at| {
+                write_value(out, &before[i], at, Style::SORTED_RAW)
+            });
+            let mut nothing = |_: &mut String, _: usize, _: Option<usize>| ();
+            let extended = extend_array(&mut String::new(), &one_line, level, 1, &mut nothing);
+            prop_assert!(!extended, "{}", one_line);
         }
     }
 

@@ -11,7 +11,8 @@
 use super::claim::Claim;
 use super::store::ClaimGraph;
 use crate::json::{
-    Compact, Object, Style, newline, write_array, write_object, write_str, write_value,
+    Compact, Object, Style, extend_array, newline, write_array, write_object, write_str,
+    write_value,
 };
 use sha2::{Digest, Sha256};
 
@@ -354,26 +355,11 @@ pub(super) fn write_audit_after(
         out.push_str(written);
         return;
     }
-    // (a list written with entries ends with a line break, the list's indentation and `]`)
-    let items = (old > 0).then_some(written.as_bytes()).and_then(|w| {
-        let at = w.len().checked_sub(2 * level + 2)?;
-        let end = &w[at..];
-        (end[0] == b'\n' && end[1..end.len() - 1].iter().all(|&b| b == b' ') && w.ends_with(b"]"))
-            .then(|| &written[..at])
-    });
-    match items {
-        Some(items) => {
-            out.push_str(items);
-            for entry in new {
-                out.push(',');
-                newline(out, level + 1);
-                write_audit_entry(out, entry, Some(level + 1), stable);
-            }
-            newline(out, level);
-            out.push(']');
-        }
-        // (an empty list, or text not laid out as written: the whole list written)
-        None => write_audit(out, audit, Some(level), stable),
+    let mut entry =
+        |out: &mut String, i: usize, at: Option<usize>| write_audit_entry(out, &new[i], at, stable);
+    // (an empty list, or text not laid out as written: the whole list written)
+    if old == 0 || !extend_array(out, written, level, new.len(), &mut entry) {
+        write_audit(out, audit, Some(level), stable);
     }
 }
 
