@@ -502,6 +502,14 @@ pub(super) fn read_document<P: Send>(
 /// Opens the claim-graph document at `path` for reading (a regular file within the size
 /// limit), its progress (`what` is being done, by bytes read) begun: the reader and the
 /// document's size.
+/// How many claims a document of `size` bytes can hold at most, for reserving room up front:
+/// every claim sciproof or alkahest writes takes at least 300 bytes (an estimate past a
+/// hand-made document of smaller claims only costs a move as the room grows). Reserved room that
+/// is never written is address space only, not memory.
+pub(super) fn claims_at_most(size: u64) -> usize {
+    usize::try_from(size / 300).unwrap_or(0)
+}
+
 pub(super) fn open_document<'p>(
     path: &std::path::Path,
     what: &str,
@@ -553,14 +561,12 @@ impl ClaimGraph {
     }
 
     /// [`ClaimGraph::from_reader`] for a document of about `size` bytes: room for the claims is
-    /// reserved up front from the size (a claim takes at least 300 bytes of document), so the
-    /// claims are never moved while they are read. Reserved room that is never written is
-    /// address space only, not memory.
+    /// reserved up front ([`claims_at_most`]), so the claims are never moved while they are read.
     fn from_reader_sized(
         reader: impl std::io::Read,
         size: u64,
     ) -> Result<(ClaimGraph, LoadNotes), GraphError> {
-        let mut claims: Vec<Claim> = Vec::with_capacity(usize::try_from(size / 300).unwrap_or(0));
+        let mut claims: Vec<Claim> = Vec::with_capacity(claims_at_most(size));
         let mut deps: Vec<Positions> = Vec::with_capacity(claims.capacity());
         let mut unresolved: Vec<usize> = Vec::new();
         let read = read_document(
