@@ -136,17 +136,20 @@ pub fn write_file_with(
         }
     };
     try_flock(&file);
-    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, Writeback::new(file));
-    let written = fill(&mut buffered)
-        .and_then(|_| buffered.into_inner().map_err(|e| e.into_error()))
-        .and_then(|w| {
-            w.file.sync_all()?;
-            super::failpoint("atomic.synced");
-            if let Some(signal) = crate::interrupt::pending() {
-                return Err(std::io::Error::other(signal.to_string()));
-            }
-            std::fs::rename(&tmp_path, path)
-        });
+    // (a large file is written on a thread of its own while `fill` produces the rest)
+    let written = std::thread::scope(|scope| {
+        let mut behind = super::write_behind::WriteBehind::new(scope, Writeback::new(file));
+        fill(&mut behind)?;
+        behind.finish()
+    })
+    .and_then(|w| {
+        w.file.sync_all()?;
+        super::failpoint("atomic.synced");
+        if let Some(signal) = crate::interrupt::pending() {
+            return Err(std::io::Error::other(signal.to_string()));
+        }
+        std::fs::rename(&tmp_path, path)
+    });
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp_path);
         if let Some(signal) = crate::interrupt::pending() {

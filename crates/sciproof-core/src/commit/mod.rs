@@ -57,6 +57,7 @@ pub mod journal;
 pub mod lock;
 
 mod failpoint;
+mod write_behind;
 
 pub use failpoint::failpoint;
 
