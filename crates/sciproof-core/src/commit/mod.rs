@@ -56,6 +56,7 @@ pub mod evidence;
 pub mod journal;
 pub mod lock;
 
+pub mod evicting;
 mod failpoint;
 mod write_behind;
 

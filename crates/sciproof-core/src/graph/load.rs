@@ -510,10 +510,14 @@ pub(super) fn claims_at_most(size: u64) -> usize {
     usize::try_from(size / 300).unwrap_or(0)
 }
 
+/// Opens the document at `path` to be read as a stream, with progress (`what`) and its size;
+/// `replaced` when the reading is to write its replacement, so that its cached pages are freed
+/// as they are read ([`crate::commit::evicting`]).
 pub(super) fn open_document<'p>(
     path: &std::path::Path,
     what: &str,
     progress: &'p dyn crate::progress::Progress,
+    replaced: bool,
 ) -> crate::Result<(impl std::io::Read + 'p, u64)> {
     use crate::untrusted::{Bounded, Kind, Links, Problem};
     let (file, meta) =
@@ -536,7 +540,10 @@ pub(super) fn open_document<'p>(
     }
     progress.begin(what, size, crate::progress::Unit::Bytes);
     let reader = Counted {
-        inner: Bounded::new(file, Kind::ClaimGraph),
+        inner: Bounded::new(
+            crate::commit::evicting::Evicting::new(file, replaced),
+            Kind::ClaimGraph,
+        ),
         progress,
     };
     Ok((reader, size))
@@ -667,7 +674,7 @@ impl ClaimGraph {
         path: &std::path::Path,
         progress: &dyn crate::progress::Progress,
     ) -> crate::Result<(ClaimGraph, LoadNotes)> {
-        let (reader, size) = open_document(path, "reading claim graph", progress)?;
+        let (reader, size) = open_document(path, "reading claim graph", progress, false)?;
         let result = ClaimGraph::from_reader_sized(reader, size).map_err(|source| {
             GraphFileError::Invalid {
                 path: path.to_path_buf(),

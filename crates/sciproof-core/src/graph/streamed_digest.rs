@@ -35,7 +35,7 @@ pub fn digest_file(
     path: &Path,
     progress: &dyn crate::progress::Progress,
 ) -> crate::Result<Option<(String, LoadNotes)>> {
-    let (reader, size) = open_document(path, "reading claim graph", progress)?;
+    let (reader, size) = open_document(path, "reading claim graph", progress, false)?;
     let mut hasher = Sha256::new();
     let mut text = String::new();
     write_head(&mut text, FORM);

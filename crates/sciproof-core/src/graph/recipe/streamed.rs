@@ -77,7 +77,7 @@ pub fn verify_file(
     options: &VerifyOptions,
     progress: &dyn crate::progress::Progress,
 ) -> crate::Result<Streamed> {
-    let (reader, size) = open_document(path, "re-verifying claim graph", progress)?;
+    let (reader, size) = open_document(path, "re-verifying claim graph", progress, true)?;
     let mut reader = Some(reader);
     let mut summary = RecheckSummary::default();
     // (reserved up front: growing a list of a million outcomes moves it about twenty times, and
