@@ -223,4 +223,21 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
+
+    #[test]
+    fn a_fill_that_fails_after_pieces_went_to_the_writing_thread_leaves_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("graph.json");
+        std::fs::write(&target, "old").unwrap();
+        let piece = vec![b'x'; 3 << 20];
+        let err = write_file_with(&target, &mut |w| {
+            w.write_all(&piece)?;
+            w.write_all(&piece)?;
+            Err(std::io::Error::from_raw_os_error(libc::ENOSPC))
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("No space left on device"), "{err}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
 }
