@@ -58,16 +58,14 @@ const WRITEBACK_STEP: u64 = 16 << 20;
 /// durable.
 struct Writeback {
     file: File,
-    written: u64,
-    handed: u64,
+    steps: super::steps::Steps,
 }
 
 impl Writeback {
     fn new(file: File) -> Writeback {
         Writeback {
             file,
-            written: 0,
-            handed: 0,
+            steps: super::steps::Steps::new(WRITEBACK_STEP),
         }
     }
 }
@@ -75,20 +73,8 @@ impl Writeback {
 impl Write for Writeback {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let n = self.file.write(buf)?;
-        self.written += n as u64;
-        if self.written - self.handed >= WRITEBACK_STEP {
-            #[cfg(target_os = "linux")]
-            // SAFETY: a request about a range of a descriptor we own; its failure only means
-            // the writing starts at the fsync instead.
-            unsafe {
-                libc::sync_file_range(
-                    self.file.as_raw_fd(),
-                    self.handed as libc::off64_t,
-                    (self.written - self.handed) as libc::off64_t,
-                    libc::SYNC_FILE_RANGE_WRITE,
-                );
-            }
-            self.handed = self.written;
+        if let Some(range) = self.steps.advance(n) {
+            start_writing(&self.file, range);
         }
         Ok(n)
     }
@@ -97,6 +83,25 @@ impl Write for Writeback {
         self.file.flush()
     }
 }
+
+/// Asks the kernel to start writing the range (offset, length) of `file` to disk.
+#[cfg(target_os = "linux")]
+fn start_writing(file: &File, (offset, len): (u64, u64)) {
+    // SAFETY: a request about a range of a descriptor we own; its failure only means the
+    // writing starts at the fsync instead.
+    unsafe {
+        libc::sync_file_range(
+            file.as_raw_fd(),
+            offset as libc::off64_t,
+            len as libc::off64_t,
+            libc::SYNC_FILE_RANGE_WRITE,
+        );
+    }
+}
+
+/// (elsewhere the writing starts at the fsync)
+#[cfg(not(target_os = "linux"))]
+fn start_writing(_: &File, _: (u64, u64)) {}
 
 /// Writes `bytes` to `path` atomically (see [`write_file_with`]).
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {

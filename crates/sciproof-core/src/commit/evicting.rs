@@ -19,8 +19,7 @@ pub const EVICT_STEP: u64 = 16 << 20;
 pub struct Evicting {
     file: File,
     evict: bool,
-    read: u64,
-    freed: u64,
+    steps: super::steps::Steps,
 }
 
 impl Evicting {
@@ -29,8 +28,7 @@ impl Evicting {
         Evicting {
             file,
             evict,
-            read: 0,
-            freed: 0,
+            steps: super::steps::Steps::new(EVICT_STEP),
         }
     }
 }
@@ -38,27 +36,34 @@ impl Evicting {
 impl Read for Evicting {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.file.read(buf)?;
-        self.read += n as u64;
-        if self.evict && self.read - self.freed >= EVICT_STEP {
-            #[cfg(target_os = "linux")]
-            {
-                use std::os::fd::AsRawFd;
-                // SAFETY: advice about a range of a descriptor we own; a failure only means
-                // the pages stay cached until the file is replaced.
-                unsafe {
-                    libc::posix_fadvise(
-                        self.file.as_raw_fd(),
-                        self.freed as libc::off_t,
-                        (self.read - self.freed) as libc::off_t,
-                        libc::POSIX_FADV_DONTNEED,
-                    );
-                }
-            }
-            self.freed = self.read;
+        if let Some(range) = self.steps.advance(n)
+            && self.evict
+        {
+            free_pages(&self.file, range);
         }
         Ok(n)
     }
 }
+
+/// Asks the kernel to free the cached pages of the range (offset, length) of `file`.
+#[cfg(target_os = "linux")]
+fn free_pages(file: &File, (offset, len): (u64, u64)) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: advice about a range of a descriptor we own; a failure only means the pages stay
+    // cached until the file is replaced.
+    unsafe {
+        libc::posix_fadvise(
+            file.as_raw_fd(),
+            offset as libc::off_t,
+            len as libc::off_t,
+            libc::POSIX_FADV_DONTNEED,
+        );
+    }
+}
+
+/// (elsewhere the pages stay cached until the file is replaced)
+#[cfg(not(target_os = "linux"))]
+fn free_pages(_: &File, _: (u64, u64)) {}
 
 #[cfg(test)]
 mod tests {

@@ -58,6 +58,7 @@ pub mod lock;
 
 pub mod evicting;
 mod failpoint;
+mod steps;
 mod write_behind;
 
 pub use failpoint::failpoint;
