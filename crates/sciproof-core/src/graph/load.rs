@@ -499,9 +499,6 @@ pub(super) fn read_document<P: Send>(
     })
 }
 
-/// Opens the claim-graph document at `path` for reading (a regular file within the size
-/// limit), its progress (`what` is being done, by bytes read) begun: the reader and the
-/// document's size.
 /// How many claims a document of `size` bytes can hold at most, for reserving room up front:
 /// every claim sciproof or alkahest writes takes at least 300 bytes (an estimate past a
 /// hand-made document of smaller claims only costs a move as the room grows). Reserved room that
@@ -510,9 +507,10 @@ pub(super) fn claims_at_most(size: u64) -> usize {
     usize::try_from(size / 300).unwrap_or(0)
 }
 
-/// Opens the document at `path` to be read as a stream, with progress (`what`) and its size;
-/// `replaced` when the reading is to write its replacement, so that its cached pages are freed
-/// as they are read ([`crate::commit::evicting`]).
+/// Opens the claim-graph document at `path` for reading (a regular file within the size
+/// limit), its progress (`what` is being done, by bytes read) begun: the reader and the
+/// document's size. `replaced` when the reading is to write the document's replacement: its
+/// cached pages are then freed as they are read ([`crate::commit::evicting`]).
 pub(super) fn open_document<'p>(
     path: &std::path::Path,
     what: &str,
