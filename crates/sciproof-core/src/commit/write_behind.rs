@@ -10,7 +10,7 @@
 //! it at its next piece, or at [`WriteBehind::finish`], with the error the write returned.
 
 use std::io::Write;
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, channel, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::thread::{Scope, ScopedJoinHandle};
 
 /// Bytes per piece handed to the writing thread.
@@ -69,8 +69,9 @@ impl<'scope, 'env, W: Write + Send + 'scope> WriteBehind<'scope, 'env, W> {
         }
     }
 
-    /// Hands the full piece to the writing thread (started the first time) and takes an
-    /// emptied one back, or a new one while fewer than [`WAITING`] + 2 exist.
+    /// Hands the full piece to the writing thread (started the first time), waiting while
+    /// [`WAITING`] pieces wait already, and takes back an emptied piece if one has come back
+    /// (else [`Write::write`] makes a new one: at most [`WAITING`] + 2 ever exist).
     fn hand_over(&mut self) -> std::io::Result<()> {
         let full = std::mem::take(&mut self.piece);
         match std::mem::replace(&mut self.state, State::Gone) {
@@ -94,12 +95,7 @@ impl<'scope, 'env, W: Write + Send + 'scope> WriteBehind<'scope, 'env, W> {
                 empty,
                 thread,
             } => {
-                let sent = match full_tx.try_send(full) {
-                    Ok(()) => Ok(()),
-                    Err(TrySendError::Full(full)) => full_tx.send(full).map_err(|_| ()),
-                    Err(TrySendError::Disconnected(_)) => Err(()),
-                };
-                if sent.is_err() {
+                if full_tx.send(full).is_err() {
                     // The thread stopped at a failed write: its error is the one to report.
                     return joined(thread).and(Err(stopped()));
                 }
@@ -112,9 +108,6 @@ impl<'scope, 'env, W: Write + Send + 'scope> WriteBehind<'scope, 'env, W> {
             }
             State::Gone => return Err(stopped()),
         }
-        if self.piece.capacity() == 0 {
-            self.piece.reserve_exact(PIECE);
-        }
         Ok(())
     }
 }
@@ -124,7 +117,8 @@ impl<'scope, 'env, W: Write + Send + 'scope> Write for WriteBehind<'scope, 'env,
         if self.piece.capacity() == 0 {
             self.piece.reserve_exact(PIECE);
         }
-        let n = buf.len().min(PIECE - self.piece.len().min(PIECE));
+        // (a piece is handed over as soon as it is full, so there is always room)
+        let n = buf.len().min(PIECE - self.piece.len());
         self.piece.extend_from_slice(&buf[..n]);
         if self.piece.len() >= PIECE {
             self.hand_over()?;
@@ -144,7 +138,7 @@ impl<'scope, 'env, W: Write + Send + 'scope> Write for WriteBehind<'scope, 'env,
 fn write_pieces<W: Write>(
     mut out: W,
     full: Receiver<Vec<u8>>,
-    empty: std::sync::mpsc::Sender<Vec<u8>>,
+    empty: Sender<Vec<u8>>,
 ) -> std::io::Result<W> {
     for mut piece in full {
         out.write_all(&piece)?;
@@ -189,7 +183,9 @@ mod tests {
         }
     }
 
-    fn written(pieces: &[&[u8]], limit: usize) -> std::io::Result<Vec<u8>> {
+    /// What `pieces` written through a [`WriteBehind`] give, with whether a writing thread
+    /// was started.
+    fn written_by(pieces: &[&[u8]], limit: usize) -> std::io::Result<(Vec<u8>, bool)> {
         std::thread::scope(|scope| {
             let mut w = WriteBehind::new(
                 scope,
@@ -201,8 +197,13 @@ mod tests {
             for piece in pieces {
                 w.write_all(piece)?;
             }
-            w.finish().map(|out| out.bytes)
+            let threaded = !matches!(w.state, State::Here(_));
+            w.finish().map(|out| (out.bytes, threaded))
         })
+    }
+
+    fn written(pieces: &[&[u8]], limit: usize) -> std::io::Result<Vec<u8>> {
+        written_by(pieces, limit).map(|(bytes, _)| bytes)
     }
 
     #[test]
@@ -221,8 +222,21 @@ mod tests {
 
     #[test]
     fn a_small_file_is_written_without_a_thread_and_at_the_finish() {
-        assert_eq!(written(&[b"x", b"yz"], usize::MAX).unwrap(), b"xyz");
-        assert_eq!(written(&[], usize::MAX).unwrap(), b"");
+        assert_eq!(
+            written_by(&[b"x", b"yz"], usize::MAX).unwrap(),
+            (b"xyz".to_vec(), false)
+        );
+        assert_eq!(written_by(&[], usize::MAX).unwrap(), (Vec::new(), false));
+        let almost = vec![1u8; PIECE - 1];
+        assert_eq!(
+            written_by(&[&almost], usize::MAX).unwrap(),
+            (almost.clone(), false)
+        );
+        let whole = [almost.as_slice(), b"z"].concat();
+        assert_eq!(
+            written_by(&[&almost, b"z"], usize::MAX).unwrap(),
+            (whole, true)
+        );
         let err = written(&[b"xyz"], 2).unwrap_err();
         assert_eq!(err.raw_os_error(), Some(libc::ENOSPC));
     }
