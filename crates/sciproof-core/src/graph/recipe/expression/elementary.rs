@@ -4,26 +4,118 @@
 //! Written here instead of calling astro-float's own because the ball arithmetic needs a
 //! bounded error, not the correct rounding astro-float pays for: its `ln` and `exp` reduce
 //! their argument with square roots and spent about nine tenths of the time of refuting a
-//! false expression recipe. These reduce by powers of two, sum a short series at `p + 64`
-//! (or more) bits, and round once; astro-float's arithmetic (correctly rounded `+ − × ÷`) and
-//! its `ln 2` do the rest. Arguments outside the ranges argued below go to astro-float.
+//! false expression recipe. These reduce the argument with a small table, sum a short series
+//! by Horner's rule at `p + 64` (or more) bits with coefficients kept per thread (so no
+//! division in the loop), and round once; astro-float's arithmetic (correctly rounded
+//! `+ − × ÷`), its `ln 2` and its `ln` of the table's entries do the rest. Arguments outside
+//! the ranges argued below go to astro-float.
 //!
 //! The error argument, with `u = 2^(1−W)` the relative error of one operation at the working
 //! precision `W`:
-//! * `ln x`: `x = m · 2^e` with `m ∈ [0.7, 1.4)`; `m − 1` is exact, `z = (m − 1)/(m + 1)` is
-//!   within `3u` and `|z| < 0.18`; `ln m = 2 atanh z = 2 Σ z^(2k+1)/(2k+1)`, each term within
-//!   `(8k + 4)u` and the terms falling by `z² < 0.033`, summed until a term is below `u·|z|`:
-//!   `ln m` within `60u` relative. For `e ≠ 0`, `|e ln 2| ≥ 2 |ln m|`, so the sum loses at
-//!   most a factor two: within `130u`. With `W = p + 64` that is far below `2^(−p)`, and the
-//!   final rounding to `p` bits adds `2^(−p)`.
+//! * `ln x`: `x = m · 2^e` with `m ∈ [0.7, 1.4)`, and `c = j/64` the table point nearest `m`
+//!   (`45 ≤ j ≤ 90`), so `|m − c| ≤ 1/128` (plus the f64 rounding of the choice) and
+//!   `z = (m − c)/(m + c)`, within `3u`, has `|z| < 2^(−7)`. `ln(m/c) = 2 atanh z =
+//!   2z Σ z^(2k)/(2k+1)`, summed by Horner's rule in `z²` over `K ≤ (W+2)/14` terms with the
+//!   reciprocals `1/(2k+1)` (each within `u`): every term is positive, so the sum is within
+//!   `(3K + 1)u`, the truncation below `2^(−W−1)`, and `2 atanh z` within `(3K + 5)u`.
+//!   `ln c` comes from astro-float at `W + 32` bits rounded to `W` (within `u`; exactly 0 for
+//!   `j = 64`). For `j ≠ 64`, `|ln c| ≥ ln(65/64)` and `|ln(m/c)| ≤ ln(1 + 1/89)`, so
+//!   `|ln c| + |ln(m/c)| ≤ 3.1 |ln m|` and the sum `ln m` is within `3.1 (3K + 6)u + u`. For
+//!   `e ≠ 0`, `|e ln 2| ≥ 0.69 > |ln m|/0.52`, so adding `e ln 2` (within `2u`) loses at most a
+//!   factor `3.2` more: within `40K u` in all, below `2^11 u` for every `W ≤ 600`. With
+//!   `W = p + 64` that is far below `2^(−p)`, and the final rounding to `p` bits adds `2^(−p)`.
 //! * `exp x` for `|x| ≤ 2^20`: `k = round(x / ln 2)`, `r = x − k ln 2` at `W = p + 96` bits is
 //!   within `2^22 u` absolute (so `e^r` within about that, relative), `|r| < 0.35`;
-//!   `e^(r/256)` by its Taylor series within `20u`; eight squarings double the relative error
-//!   each: `2^13 u`; `× 2^k` is exact. Far below `2^(−p)` again, plus the final rounding.
+//!   `s = r/256` (exact) has `|s| < 2^(−9)`; `e^s = Σ s^n/n!` by Horner's rule over the `N`
+//!   terms that bring the tail below `2^(−W−2)`, with `1/n!` kept within `n u`: the sum of the
+//!   terms' magnitudes is within `0.4%` of `e^s`, so `e^s` is within `(2N + 2)u ≤ 2^7 u`; eight
+//!   squarings double the relative error each: `2^16 u`; `× 2^k` is exact. Far below
+//!   `2^(−p)` again, plus the final rounding.
 
 use astro_float_num::{BigFloat, Consts, RoundingMode};
+use std::cell::RefCell;
 
 const RM: RoundingMode = RoundingMode::ToEven;
+
+/// The table points of `ln`: `c = j/64` for `j` in this range covers `m ∈ [0.7, 1.4)`.
+const TABLE: std::ops::RangeInclusive<u32> = 45..=90;
+
+/// What the series need at one working precision, filled in as it is first needed.
+struct Coefficients {
+    width: usize,
+    /// `1/(2k+1)` for `k = 0, 1, ...`.
+    odd_reciprocals: Vec<BigFloat>,
+    /// `1/n!` for `n = 0, 1, ...`.
+    inverse_factorials: Vec<BigFloat>,
+    /// `ln(j/64)` by `j − 45`.
+    ln_table: Vec<Option<BigFloat>>,
+}
+
+thread_local! {
+    /// The coefficients by working precision (the ball arithmetic uses three or four).
+    static COEFFICIENTS: RefCell<Vec<Coefficients>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with the coefficients at `width` bits.
+fn with_coefficients<T>(width: usize, f: impl FnOnce(&mut Coefficients) -> T) -> T {
+    COEFFICIENTS.with(|all| {
+        let mut all = all.borrow_mut();
+        let at = match all.iter().position(|c| c.width == width) {
+            Some(at) => at,
+            None => {
+                all.push(Coefficients {
+                    width,
+                    odd_reciprocals: Vec::new(),
+                    inverse_factorials: Vec::new(),
+                    ln_table: vec![None; TABLE.clone().count()],
+                });
+                all.len() - 1
+            }
+        };
+        f(&mut all[at])
+    })
+}
+
+impl Coefficients {
+    fn odd_reciprocals(&mut self, count: usize) -> &[BigFloat] {
+        let w = self.width;
+        while self.odd_reciprocals.len() < count {
+            let k = self.odd_reciprocals.len() as u32;
+            let r = BigFloat::from_u32(2 * k + 1, 64).reciprocal(w, RM);
+            self.odd_reciprocals.push(r);
+        }
+        &self.odd_reciprocals[..count]
+    }
+
+    fn inverse_factorials(&mut self, count: usize) -> &[BigFloat] {
+        let w = self.width;
+        while self.inverse_factorials.len() < count {
+            let n = self.inverse_factorials.len() as u32;
+            let next = match self.inverse_factorials.last() {
+                None => BigFloat::from_u8(1, w),
+                Some(previous) => previous.div(&BigFloat::from_u32(n, 64), w, RM),
+            };
+            self.inverse_factorials.push(next);
+        }
+        &self.inverse_factorials[..count]
+    }
+
+    fn ln_of_table_point(&mut self, j: u32, cc: &mut Consts) -> BigFloat {
+        let w = self.width;
+        self.ln_table[(j - TABLE.start()) as usize]
+            .get_or_insert_with(|| {
+                let mut l = table_point(j).ln(w + 32, RM, cc);
+                let _ = l.set_precision(w, RM);
+                l
+            })
+            .clone()
+    }
+}
+
+/// `j/64`, exactly.
+fn table_point(j: u32) -> BigFloat {
+    BigFloat::from_f64(f64::from(j) / 64.0, 64)
+}
 
 /// The natural logarithm of `x` at `p` bits (see the module's error argument), or astro-float's
 /// for what the argument does not cover (zero, negatives, infinities, NaN).
@@ -40,13 +132,21 @@ pub fn ln(x: &BigFloat, p: usize, cc: &mut Consts) -> BigFloat {
         m.set_exponent(1);
         e -= 1;
     }
-    let one = BigFloat::from_u8(1, 64);
-    let z = m.sub(&one, w, RM).div(&m.add(&one, w, RM), w, RM);
-    let mut sum = atanh_series(&z, w);
-    // ln m = 2 atanh z: doubling is exact.
-    if let Some(se) = sum.exponent() {
-        sum.set_exponent(se + 1);
-    }
+    let j = ((super::ball::High::approx_of(&m) * 64.0).round() as u32)
+        .clamp(*TABLE.start(), *TABLE.end());
+    let c = table_point(j);
+    let z = m.sub(&c, w, RM).div(&m.add(&c, w, RM), w, RM);
+    let mut sum = with_coefficients(w, |coefficients| {
+        let mut s = atanh_series(&z, w, coefficients);
+        // ln(m/c) = 2 atanh z: doubling is exact.
+        if let Some(se) = s.exponent().filter(|_| !s.is_zero()) {
+            s.set_exponent(se + 1);
+        }
+        if j != 64 {
+            s = coefficients.ln_of_table_point(j, cc).add(&s, w, RM);
+        }
+        s
+    });
     if e != 0 {
         let e_ln2 = BigFloat::from_i64(e, 64).mul(&cc.ln_2(w, RM), w, RM);
         sum = e_ln2.add(&sum, w, RM);
@@ -56,24 +156,22 @@ pub fn ln(x: &BigFloat, p: usize, cc: &mut Consts) -> BigFloat {
     out
 }
 
-/// `Σ z^(2k+1)/(2k+1)` at `w` bits, until a term falls below `2^(−w)·|z|`.
-fn atanh_series(z: &BigFloat, w: usize) -> BigFloat {
+/// `atanh z = z Σ z^(2k)/(2k+1)` at `w` bits for `|z| < 2^(−7)`, by Horner's rule in `z²` over
+/// enough terms that the rest is below `2^(−w−2)` of the sum.
+fn atanh_series(z: &BigFloat, w: usize, coefficients: &mut Coefficients) -> BigFloat {
     if z.is_zero() {
         return z.clone();
     }
+    // |z| < 2^(ez) with ez ≤ −7, so z^(2k) < 2^(−2k|ez|).
+    let ez = exponent_of(z).min(-1).unsigned_abs() as usize;
+    let terms = (w + 2).div_ceil(2 * ez).max(1);
     let z2 = z.mul(z, w, RM);
-    let mut power = z.clone();
-    let mut sum = z.clone();
-    let floor = exponent_of(z) - w as i64 - 2;
-    for k in 1u32.. {
-        power = power.mul(&z2, w, RM);
-        let term = power.div(&BigFloat::from_u32(2 * k + 1, 64), w, RM);
-        if term.is_zero() || exponent_of(&term) < floor {
-            break;
-        }
-        sum = sum.add(&term, w, RM);
+    let reciprocals = coefficients.odd_reciprocals(terms);
+    let mut acc = reciprocals[terms - 1].clone();
+    for r in reciprocals[..terms - 1].iter().rev() {
+        acc = acc.mul(&z2, w, RM).add(r, w, RM);
     }
-    sum
+    acc.mul(z, w, RM)
 }
 
 /// `e^x` at `p` bits (see the module's error argument), or astro-float's beyond `|x| ≤ 2^20`.
@@ -98,7 +196,7 @@ pub fn exp(x: &BigFloat, p: usize, cc: &mut Consts) -> BigFloat {
     if let Some(re) = r.exponent().filter(|_| !r.is_zero()) {
         r.set_exponent(re - HALVINGS);
     }
-    let mut y = taylor_exp(&r, w);
+    let mut y = with_coefficients(w, |coefficients| taylor_exp(&r, w, coefficients));
     for _ in 0..HALVINGS {
         y = y.mul(&y, w, RM);
     }
@@ -109,22 +207,25 @@ pub fn exp(x: &BigFloat, p: usize, cc: &mut Consts) -> BigFloat {
     y
 }
 
-/// `Σ r^n/n!` at `w` bits for a small `r`, until a term falls below `2^(−w)`.
-fn taylor_exp(r: &BigFloat, w: usize) -> BigFloat {
-    let mut sum = BigFloat::from_u8(1, w);
-    if r.is_zero() {
-        return sum;
+/// `Σ s^n/n!` at `w` bits for `|s| < 2^(−9)`, by Horner's rule over enough terms that the rest
+/// is below `2^(−w−2)`.
+fn taylor_exp(s: &BigFloat, w: usize, coefficients: &mut Coefficients) -> BigFloat {
+    if s.is_zero() {
+        return BigFloat::from_u8(1, w);
     }
-    let mut term = sum.clone();
-    let floor = -(w as i64) - 2;
-    for n in 1u32.. {
-        term = term.mul(r, w, RM).div(&BigFloat::from_u32(n, 64), w, RM);
-        if term.is_zero() || exponent_of(&term) < floor {
-            break;
-        }
-        sum = sum.add(&term, w, RM);
+    // |s| < 2^(−es): the term of degree n is below 2^(−n·es) / n!.
+    let es = exponent_of(s).min(-1).unsigned_abs() as f64;
+    let (mut terms, mut log2_factorial) = (1usize, 0.0f64);
+    while terms as f64 * es + log2_factorial < (w + 3) as f64 {
+        terms += 1;
+        log2_factorial += (terms as f64).log2();
     }
-    sum
+    let factors = coefficients.inverse_factorials(terms + 1);
+    let mut acc = factors[terms].clone();
+    for f in factors[..terms].iter().rev() {
+        acc = acc.mul(s, w, RM).add(f, w, RM);
+    }
+    acc
 }
 
 /// The binary exponent (`x = m · 2^e`, `m ∈ [0.5, 1)`); very small for zero.
@@ -189,6 +290,14 @@ mod tests {
                 RM,
                 &mut cc,
             ));
+        }
+        // Every table point, and the edges of its bucket, at two scales.
+        for j in TABLE {
+            for offset in [-0.4999, -0.25, 0.0, 1e-12, 0.4999] {
+                let m = (f64::from(j) + offset) / 64.0;
+                xs.push(BigFloat::from_f64(m, 128));
+                xs.push(BigFloat::from_f64(m * 1024.0, 128));
+            }
         }
         let mut s = 0x2545f4914f6cdd1du64;
         for _ in 0..300 {
