@@ -36,7 +36,7 @@ pub enum BallError {
 /// The number type of midpoints and its correctly rounded (or bounded) operations.
 pub trait Arith {
     /// A midpoint.
-    type Mid: Clone + std::fmt::Debug;
+    type Mid: Clone + PartialEq + std::fmt::Debug;
     /// Relative error bound of one arithmetic operation.
     fn eps(&self) -> f64;
     /// Relative error bound of one function evaluation.
@@ -265,7 +265,15 @@ pub struct Evaluator<'a, A: Arith = High> {
     bindings: &'a Bindings,
     /// A symbol standing for every point of an interval.
     interval: Option<(String, Ball<A::Mid>)>,
+    /// The functions computed so far, with their arguments: a residual often applies one
+    /// function to one argument several times (the product and quotient rules repeat `e^2x`),
+    /// and at high precision the function is most of the cost. The same midpoint gives the
+    /// same value, so reusing it changes no bound.
+    calls: Vec<(Func, A::Mid, A::Mid)>,
 }
+
+/// The most function values an evaluator remembers (a linear search stays cheap).
+const REMEMBERED_CALLS: usize = 16;
 
 impl<'a> Evaluator<'a, High> {
     /// An evaluator at `bits` of precision for the point `bindings`.
@@ -281,6 +289,7 @@ impl<'a, A: Arith> Evaluator<'a, A> {
             arith,
             bindings,
             interval: None,
+            calls: Vec::new(),
         }
     }
 
@@ -443,6 +452,19 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         }
     }
 
+    /// `f(mid)` in the arithmetic, remembered.
+    fn call(&mut self, f: Func, mid: &A::Mid) -> A::Mid {
+        if let Some((_, _, value)) = self.calls.iter().find(|(g, m, _)| *g == f && m == mid) {
+            return value.clone();
+        }
+        let value = self.arith.call(f, mid);
+        if self.calls.len() == REMEMBERED_CALLS {
+            self.calls.remove(0);
+        }
+        self.calls.push((f, mid.clone(), value.clone()));
+        value
+    }
+
     /// A one-argument function: its value at the midpoint, plus the argument's radius times a
     /// bound on |f'| over the ball.
     fn unary(&mut self, f: Func, x: &Ball<A::Mid>) -> Result<Ball<A::Mid>, BallError> {
@@ -494,7 +516,7 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         if !slope.is_finite() {
             return Err(BallError::Undecided);
         }
-        let value = self.arith.call(f, &x.mid);
+        let value = self.call(f, &x.mid);
         let v = A::approx(&value);
         // The function's own error, then the final rounding like any operation.
         let rad = slope * x.rad + magnitude_up(v) * self.arith.function_eps();
@@ -557,6 +579,58 @@ mod tests {
             .ball(&e, &mut Budget::standard())
             .unwrap();
         assert!(ball.lower() > 0.99e-6 && ball.upper() < 1.01e-6, "{ball:?}");
+    }
+
+    /// f64 that counts the functions it computes.
+    struct Counting(usize);
+
+    impl Arith for Counting {
+        type Mid = f64;
+        fn eps(&self) -> f64 {
+            Double.eps()
+        }
+        fn function_eps(&self) -> f64 {
+            Double.function_eps()
+        }
+        fn exactly(&mut self, v: f64) -> f64 {
+            v
+        }
+        fn parse(&mut self, text: &str) -> f64 {
+            Double.parse(text)
+        }
+        fn add(&mut self, a: &f64, b: &f64) -> f64 {
+            a + b
+        }
+        fn mul(&mut self, a: &f64, b: &f64) -> f64 {
+            a * b
+        }
+        fn div(&mut self, a: &f64, b: &f64) -> f64 {
+            a / b
+        }
+        fn call(&mut self, f: Func, x: &f64) -> f64 {
+            self.0 += 1;
+            Double.call(f, x)
+        }
+        fn approx(x: &f64) -> f64 {
+            *x
+        }
+    }
+
+    #[test]
+    fn a_function_of_one_argument_is_computed_once() {
+        let e = parse(
+            "exp(2*x)*(x+1) - exp(2*x) + exp(x*2)/exp(2*x) + exp(x)",
+            &mut Default::default(),
+        )
+        .unwrap();
+        let b: Bindings = [("x".to_string(), 0.37)].into_iter().collect();
+        let mut evaluator = Evaluator::with(Counting(0), &b);
+        let ball = evaluator.ball(&e, &mut Budget::standard()).unwrap();
+        // exp at 0.74 (four times, two spellings of the argument) and at 0.37.
+        assert_eq!(evaluator.arith.0, 2);
+        let truth = (0.74f64).exp() * 0.37 + 1.0 + 0.37f64.exp();
+        assert!((ball.approx - truth).abs() <= ball.rad, "{ball:?}");
+        assert!(ball.rad < 1e-12, "{ball:?}");
     }
 
     #[test]
