@@ -14,6 +14,7 @@
 //! A form that would grow past a size limit is abandoned (the numeric rule decides instead).
 
 use super::expr::{Budget, Expr, Func, TooLarge};
+use super::rational::Q;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
@@ -44,7 +45,7 @@ impl From<TooLarge> for NotExact {
 type Mono = Vec<(u32, i64)>;
 
 #[derive(Debug, Clone, PartialEq, Default)]
-struct Poly(BTreeMap<Mono, BigRational>);
+struct Poly(BTreeMap<Mono, Q>);
 
 #[derive(Debug, Clone)]
 struct Frac {
@@ -92,7 +93,7 @@ pub fn is_zero(expr: &Expr, budget: &mut Budget) -> Result<bool, NotExact> {
 }
 
 impl Poly {
-    fn constant(c: BigRational) -> Poly {
+    fn constant(c: Q) -> Poly {
         let mut p = Poly::default();
         if !c.is_zero() {
             p.0.insert(Vec::new(), c);
@@ -100,7 +101,7 @@ impl Poly {
         p
     }
 
-    fn monomial(m: Mono, c: BigRational) -> Poly {
+    fn monomial(m: Mono, c: Q) -> Poly {
         let mut p = Poly::default();
         p.0.insert(m, c);
         p
@@ -108,23 +109,19 @@ impl Poly {
 
     /// The size in bits of the largest numerator or denominator.
     fn coefficient_bits(&self) -> u64 {
-        self.0
-            .values()
-            .map(|c| c.numer().bits().max(c.denom().bits()))
-            .max()
-            .unwrap_or(0)
+        self.0.values().map(Q::bits).max().unwrap_or(0)
     }
 
     /// The value, if this is a constant.
-    fn as_constant(&self) -> Option<BigRational> {
+    fn as_constant(&self) -> Option<Q> {
         match self.0.len() {
-            0 => Some(BigRational::zero()),
+            0 => Some(Q::zero()),
             1 => self.0.get(&Vec::new()).cloned(),
             _ => None,
         }
     }
 
-    fn add_term(&mut self, m: Mono, c: BigRational) {
+    fn add_term(&mut self, m: Mono, c: Q) {
         use std::collections::btree_map::Entry;
         match self.0.entry(m) {
             Entry::Vacant(v) => {
@@ -255,7 +252,7 @@ impl Canon<'_> {
         if f.num.0.is_empty() {
             return Err(NotExact::Undefined);
         }
-        let den = f.den.unwrap_or_else(|| Poly::constant(BigRational::one()));
+        let den = f.den.unwrap_or_else(|| Poly::constant(Q::one()));
         Ok(normalise(Frac {
             num: den,
             den: Some(f.num),
@@ -264,7 +261,7 @@ impl Canon<'_> {
 
     fn frac_powi(&mut self, f: Frac, n: i64) -> Result<Frac, NotExact> {
         if n == 0 {
-            return Ok(constant(BigRational::one()));
+            return Ok(constant(Q::one()));
         }
         if n < 0 {
             let p = self.frac_powi(f, -n)?;
@@ -275,8 +272,8 @@ impl Canon<'_> {
             let (m, c) = f.num.0.into_iter().next().expect("one term");
             // The coefficient's power must stay a reasonable size (2.5e-99^-3882 has 388,000
             // digits, and every later operation on it would pay for them).
-            let bits = c.numer().bits().max(c.denom().bits());
-            if bits.saturating_mul(n.unsigned_abs()) > MAX_BITS && !c.abs().is_one() {
+            let bits = c.bits();
+            if bits.saturating_mul(n.unsigned_abs()) > MAX_BITS && !c.is_unit() {
                 return Err(NotExact::TooLarge);
             }
             let m: Mono = m
@@ -288,7 +285,7 @@ impl Canon<'_> {
                 })
                 .collect::<Option<_>>()
                 .ok_or(NotExact::TooLarge)?;
-            let c = num_traits::pow::Pow::pow(&c, n.unsigned_abs() as u32);
+            let c = c.pow(n.unsigned_abs() as u32);
             return Ok(Frac {
                 num: Poly::monomial(m, c),
                 den: None,
@@ -298,7 +295,7 @@ impl Canon<'_> {
             return Err(NotExact::TooLarge);
         }
         let mut out = Frac {
-            num: Poly::constant(BigRational::one()),
+            num: Poly::constant(Q::one()),
             den: None,
         };
         for _ in 0..n {
@@ -318,7 +315,7 @@ impl Canon<'_> {
             });
         }
         Frac {
-            num: Poly::monomial(vec![(id, 1)], BigRational::one()),
+            num: Poly::monomial(vec![(id, 1)], Q::one()),
             den: None,
         }
     }
@@ -326,15 +323,15 @@ impl Canon<'_> {
     fn frac(&mut self, e: &Expr) -> Result<Frac, NotExact> {
         self.budget.step()?;
         Ok(match e {
-            Expr::Int(n) => constant(BigRational::from_integer((**n).clone())),
-            Expr::Rat(r) => constant((**r).clone()),
+            Expr::Int(n) => constant(Q::from_integer(n)),
+            Expr::Rat(r) => constant(Q::from_big((**r).clone())),
             Expr::Float(l) => match &l.exact {
-                Some(x) => constant(x.clone()),
+                Some(x) => constant(Q::from_big(x.clone())),
                 None => self.atom(format!("#{}", l.text), None),
             },
             Expr::Sym(s) => self.atom(s.to_string(), None),
             Expr::Add(xs) => {
-                let mut acc = constant(BigRational::zero());
+                let mut acc = constant(Q::zero());
                 for x in xs.iter() {
                     let f = self.frac(x)?;
                     acc = self.frac_add(acc, f)?;
@@ -342,7 +339,7 @@ impl Canon<'_> {
                 acc
             }
             Expr::Mul(xs) => {
-                let mut acc = constant(BigRational::one());
+                let mut acc = constant(Q::one());
                 for x in xs.iter() {
                     let f = self.frac(x)?;
                     acc = self.frac_mul(acc, f)?;
@@ -356,7 +353,7 @@ impl Canon<'_> {
             }
             Expr::Call(Func::Sqrt, xs) => {
                 let base = self.frac(&xs[0])?;
-                self.power(base, constant(BigRational::new(1.into(), 2.into())))?
+                self.power(base, constant(Q::ratio(1, 2)))?
             }
             Expr::Call(func @ (Func::Sin | Func::Cos), xs) => {
                 let arg = self.frac(&xs[0])?;
@@ -379,13 +376,11 @@ impl Canon<'_> {
                     keys.push(self.key(&f));
                 }
                 if let Some(v) = at_zero(*func).filter(|_| zero_arg && xs.len() == 1) {
-                    return Ok(constant(BigRational::from_integer(v.into())));
+                    return Ok(constant(Q::int(v)));
                 }
-                if *func == Func::Log
-                    && keys.len() == 1
-                    && keys[0] == self.key(&constant(BigRational::one()))
+                if *func == Func::Log && keys.len() == 1 && keys[0] == self.key(&constant(Q::one()))
                 {
-                    return Ok(constant(BigRational::zero()));
+                    return Ok(constant(Q::zero()));
                 }
                 let trig = match func {
                     Func::Sin => Some(Trig::Sin),
@@ -406,7 +401,7 @@ impl Canon<'_> {
     /// `sin(2x) = 2·sin(x)·cos(x)` and `cos(3x + 3)` is a polynomial in `sin(x+1)`, `cos(x+1)`.
     fn sine_or_cosine(&mut self, sine: bool, arg: Frac) -> Result<Frac, NotExact> {
         if arg.den.is_none() && arg.num.0.is_empty() {
-            return Ok(constant(BigRational::from_integer(i64::from(!sine).into())));
+            return Ok(constant(Q::int(i64::from(!sine))));
         }
         let p = self.multiple(&arg);
         let base = match p {
@@ -416,7 +411,7 @@ impl Canon<'_> {
                     arg.num
                         .0
                         .into_iter()
-                        .map(|(m, c)| (m, c / BigRational::from_integer(p.into())))
+                        .map(|(m, c)| (m, &c * &Q::ratio(1, p.into())))
                         .collect(),
                 ),
                 den: arg.den,
@@ -427,7 +422,7 @@ impl Canon<'_> {
         let c = self.atom(format!("cos({key})"), Some((Trig::Cos, key)));
         // Re and Im of (c + i·s)^|p| by the binomial theorem; sin is odd in p, cos even.
         let n = p.unsigned_abs();
-        let mut total = constant(BigRational::zero());
+        let mut total = constant(Q::zero());
         let mut binomial = BigInt::one();
         for j in 0..=n {
             if j > 0 {
@@ -438,12 +433,12 @@ impl Canon<'_> {
                 let cs = self.frac_powi(c.clone(), i64::from(n - j))?;
                 let ss = self.frac_powi(s.clone(), i64::from(j))?;
                 let mut term = self.frac_mul(cs, ss)?;
-                let factor = BigRational::from_integer(&binomial * BigInt::from(sign));
+                let factor = Q::from_integer(&(&binomial * BigInt::from(sign)));
                 term.num = Poly(
                     term.num
                         .0
                         .into_iter()
-                        .map(|(m, x)| (m, x * &factor))
+                        .map(|(m, x)| (m, &x * &factor))
                         .collect(),
                 );
                 total = self.frac_add(total, term)?;
@@ -466,6 +461,7 @@ impl Canon<'_> {
         let mut denominators = BigInt::one();
         let mut first: Option<(String, bool)> = None;
         for (m, c) in &arg.num.0 {
+            let c = c.to_big();
             numerators = numerators.gcd(c.numer());
             denominators = denominators.lcm(c.denom());
             let mut factors: Vec<String> = m
@@ -494,7 +490,7 @@ impl Canon<'_> {
             None => exponent.num.as_constant(),
             Some(_) => None,
         };
-        let Some(c) = constant_exponent else {
+        let Some(c) = constant_exponent.map(|c| c.to_big()) else {
             let key = format!("pow({},{})", self.key(&base), self.key(&exponent));
             return Ok(self.atom(key, None));
         };
@@ -508,9 +504,9 @@ impl Canon<'_> {
         }
         // A perfect power of a positive rational is exact (`4^(1/2) = 2`, `1^(2/3) = 1`).
         if let (None, Some(b)) = (&base.den, base.num.as_constant())
-            && let Some(root) = exact_root(&b, &c)
+            && let Some(root) = exact_root(&b.to_big(), &c)
         {
-            return Ok(constant(root));
+            return Ok(constant(Q::from_big(root)));
         }
         // x^(k + f) = x^k · x^f with 0 < f < 1: the fractional part is an atom.
         let k = c.floor();
@@ -571,7 +567,7 @@ impl Canon<'_> {
                     .min()
                     .unwrap_or(0);
             if lowest < 0 {
-                p = self.mul(&p, &Poly::monomial(vec![(a, -lowest)], BigRational::one()))?;
+                p = self.mul(&p, &Poly::monomial(vec![(a, -lowest)], Q::one()))?;
             }
         }
         let mut out = Poly::default();
@@ -610,7 +606,7 @@ impl Canon<'_> {
                     None => kept.push((a, e)),
                 }
             }
-            let kept = Poly::monomial(kept, BigRational::one());
+            let kept = Poly::monomial(kept, Q::one());
             let term = self.mul(&factor, &kept)?;
             for (m, c) in term.0 {
                 out.add_term(m, c);
@@ -678,14 +674,14 @@ impl Canon<'_> {
                 } else {
                     mono_mul(&rest, &vec![(partner_id, 2 * j)])
                 };
-                replacement.add_term(term, &c * BigRational::from_integer(factor));
+                replacement.add_term(term, &c * &Q::from_integer(&factor));
             }
             p = self.add(&p, &replacement)?;
         }
     }
 }
 
-fn constant(c: BigRational) -> Frac {
+fn constant(c: Q) -> Frac {
     Frac {
         num: Poly::constant(c),
         den: None,
@@ -703,7 +699,7 @@ fn normalise(f: Frac) -> Frac {
                 f.num
                     .0
                     .into_iter()
-                    .map(|(mm, cc)| (mono_mul(&mm, &inverse), cc * &ci))
+                    .map(|(mm, cc)| (mono_mul(&mm, &inverse), &cc * &ci))
                     .filter(|(_, cc)| !cc.is_zero())
                     .collect(),
             );
@@ -715,7 +711,7 @@ fn normalise(f: Frac) -> Frac {
         {
             let c = d.as_constant().expect("constant").recip();
             Frac {
-                num: Poly(f.num.0.into_iter().map(|(m, x)| (m, x * &c)).collect()),
+                num: Poly(f.num.0.into_iter().map(|(m, x)| (m, &x * &c)).collect()),
                 den: None,
             }
         }

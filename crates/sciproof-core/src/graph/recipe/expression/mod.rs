@@ -31,6 +31,7 @@ pub mod expr;
 pub mod integrate;
 pub mod parse;
 pub mod quad;
+pub mod rational;
 pub mod special;
 
 use super::{Context, Outcome, Recheck, Recipe};
