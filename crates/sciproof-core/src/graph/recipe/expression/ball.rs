@@ -331,12 +331,12 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         budget.step().map_err(|_| BallError::TooLarge)?;
         match e {
             Expr::Int(n) => {
-                let v = self.arith.parse(&n.to_string());
+                let v = self.integer(n);
                 self.exact(v)
             }
             Expr::Rat(r) => {
-                let n = self.arith.parse(&r.numer().to_string());
-                let d = self.arith.parse(&r.denom().to_string());
+                let n = self.integer(r.numer());
+                let d = self.integer(r.denom());
                 let n = self.exact(n)?;
                 let d = self.exact(d)?;
                 self.div(&n, &d)
@@ -401,6 +401,16 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                 self.unary(*f, &x)
             }
             Expr::Call(f, _) => Err(BallError::Unsupported(f.name())),
+        }
+    }
+
+    /// An integer as a midpoint: through an f64 when that holds it exactly (the same value as
+    /// the decimal text, without printing and parsing it), else from its digits.
+    fn integer(&mut self, n: &num_bigint::BigInt) -> A::Mid {
+        use num_traits::ToPrimitive;
+        match n.to_i64().filter(|n| n.unsigned_abs() <= 1 << 53) {
+            Some(small) => self.arith.exactly(small as f64),
+            None => self.arith.parse(&n.to_string()),
         }
     }
 
