@@ -221,6 +221,10 @@ impl std::ops::Mul<&Q> for &Q {
     type Output = Q;
     fn mul(self, other: &Q) -> Q {
         match (self, other) {
+            (Q::Small(a, 1), Q::Small(c, 1)) => match small(i128::from(*a) * i128::from(*c)) {
+                Some(n) => Q::Small(n, 1),
+                None => Q::ratio(i128::from(*a) * i128::from(*c), 1),
+            },
             (Q::Small(a, b), Q::Small(c, d)) => {
                 // Cross-cancel first: the result is then reduced already.
                 let g1 = gcd64(a.unsigned_abs(), d.unsigned_abs()).max(1) as i64;
