@@ -17,6 +17,7 @@ use super::canon;
 use super::diff::derivative;
 use super::eval::{Bindings, constant};
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
+use super::rational::Q;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
@@ -45,7 +46,7 @@ fn polynomial(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Poly>, 
                 };
                 for (k, c) in p.into_iter().enumerate() {
                     if k < sum.len() {
-                        sum[k] = Expr::add(vec![sum[k].clone(), c]);
+                        sum[k] = folded(Expr::add(vec![sum[k].clone(), c]));
                     } else {
                         sum.push(c);
                     }
@@ -94,10 +95,42 @@ fn times(a: &Poly, b: &Poly, budget: &mut Budget) -> Result<Option<Poly>, TooLar
     for (i, x) in a.iter().enumerate() {
         for (j, y) in b.iter().enumerate() {
             budget.step()?;
-            out[i + j].push(Expr::mul(vec![x.clone(), y.clone()]));
+            out[i + j].push(folded(Expr::mul(vec![x.clone(), y.clone()])));
         }
     }
-    Ok(Some(out.into_iter().map(Expr::add).collect()))
+    Ok(Some(
+        out.into_iter()
+            .map(|terms| folded(Expr::add(terms)))
+            .collect(),
+    ))
+}
+
+/// A sum or product of numbers as one number (one level: coefficients are folded as they
+/// are built). A coefficient of a power of a sum is built by repeated products, and unfolded
+/// its tree doubled with every factor (the coefficients of `x^2` alone were trees of zeros
+/// and ones that every later step walked).
+fn folded(e: Expr) -> Expr {
+    let leaf = |x: &Expr| match x {
+        Expr::Int(n) => Some(Q::from_integer(n)),
+        Expr::Rat(r) => Some(Q::from_big((**r).clone())),
+        _ => None,
+    };
+    let mut value = None;
+    if let Expr::Add(xs) | Expr::Mul(xs) = &e {
+        let adding = matches!(e, Expr::Add(_));
+        let mut acc = Some(if adding { Q::zero() } else { Q::one() });
+        for x in xs.iter() {
+            acc = acc
+                .zip(leaf(x))
+                .map(|(a, b)| if adding { &a + &b } else { &a * &b });
+        }
+        value = acc;
+    }
+    match value {
+        Some(Q::Small(n, 1)) => Expr::int(n),
+        Some(q) => number(&q.to_big()),
+        None => e,
+    }
 }
 
 fn small_natural(e: &Expr) -> Option<usize> {
@@ -152,9 +185,10 @@ fn lin(a: &BigRational, b: &BigRational, var: &str) -> Expr {
 pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
     budget.step()?;
     if let Some(p) = polynomial(f, var, budget)? {
-        let terms = p
+        let terms: Vec<Expr> = p
             .into_iter()
             .enumerate()
+            .filter(|(_, c)| !exact_value(c).is_some_and(|r| r.is_zero()))
             .map(|(k, c)| {
                 let k1 = Expr::int(k as i64 + 1);
                 Expr::mul(vec![
@@ -164,6 +198,9 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
                 ])
             })
             .collect();
+        if terms.is_empty() {
+            return Ok(vec![Expr::int(0)]);
+        }
         return Ok(vec![Expr::add(terms)]);
     }
     Ok(match f {
@@ -704,6 +741,24 @@ mod tests {
         d.antiderivative(&mut Budget::standard())
             .unwrap()
             .map(|f| f.to_string())
+    }
+
+    #[test]
+    fn polynomial_coefficients_are_numbers() {
+        let f = parse("3*(x+1)^6 - 2*x", &mut Default::default()).unwrap();
+        let p = polynomial(&f, "x", &mut Budget::standard())
+            .unwrap()
+            .unwrap();
+        let texts: Vec<String> = p.iter().map(ToString::to_string).collect();
+        assert_eq!(texts, ["3", "16", "45", "60", "45", "18", "3"]);
+        // The antiderivative has one term per nonzero coefficient.
+        let f = parse("3*x^2 + 2*x", &mut Default::default()).unwrap();
+        let candidates = candidates(&f, "x", &mut Budget::standard()).unwrap();
+        assert_eq!(candidates.len(), 1);
+        let Expr::Add(terms) = &candidates[0] else {
+            panic!("{}", candidates[0]);
+        };
+        assert_eq!(terms.len(), 2, "{}", candidates[0]);
     }
 
     #[test]
