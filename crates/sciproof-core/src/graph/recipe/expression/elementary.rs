@@ -7,8 +7,8 @@
 //! false expression recipe. These reduce the argument with a small table, sum a short series
 //! by Horner's rule at `p + 64` (or more) bits with coefficients kept per thread (so no
 //! division in the loop), and round once; astro-float's arithmetic (correctly rounded
-//! `+ − × ÷`), its `ln 2` and its `ln` of the table's entries do the rest. Arguments outside
-//! the ranges argued below go to astro-float.
+//! `+ − × ÷`) and its `ln 2` do the rest. Arguments outside the ranges argued below go to
+//! astro-float.
 //!
 //! The error argument, with `u = 2^(1−W)` the relative error of one operation at the working
 //! precision `W`:
@@ -18,12 +18,14 @@
 //!   2z Σ z^(2k)/(2k+1)`, summed by Horner's rule in `z²` over `K ≤ (W+2)/14` terms with the
 //!   reciprocals `1/(2k+1)` (each within `u`): every term is positive, so the sum is within
 //!   `(3K + 1)u`, the truncation below `2^(−W−1)`, and `2 atanh z` within `(3K + 5)u`.
-//!   `ln c` comes from astro-float at `W + 32` bits rounded to `W` (within `u`; exactly 0 for
-//!   `j = 64`). For `j ≠ 64`, `|ln c| ≥ ln(65/64)` and `|ln(m/c)| ≤ ln(1 + 1/89)`, so
-//!   `|ln c| + |ln(m/c)| ≤ 3.1 |ln m|` and the sum `ln m` is within `3.1 (3K + 6)u + u`. For
-//!   `e ≠ 0`, `|e ln 2| ≥ 0.69 > |ln m|/0.52`, so adding `e ln 2` (within `2u`) loses at most a
-//!   factor `3.2` more: within `40K u` in all, below `2^11 u` for every `W ≤ 600`. With
-//!   `W = p + 64` that is far below `2^(−p)`, and the final rounding to `p` bits adds `2^(−p)`.
+//!   `ln c` is `2 atanh((c − 1)/(c + 1))` by the same series at `W + 32` bits (`|z| < 0.18`,
+//!   about `W/4` terms: within `2^(−20) u` before rounding), rounded to `W`: within `1.01u`
+//!   (and exactly 0 for `j = 64`). For `j ≠ 64`, `|ln c| ≥ ln(65/64)` and
+//!   `|ln(m/c)| ≤ ln(1 + 1/89)`, so `|ln c| + |ln(m/c)| ≤ 3.1 |ln m|` and the sum `ln m` is
+//!   within `3.1 (3K + 6)u + u`. For `e ≠ 0`, `|e ln 2| ≥ 0.69 > |ln m|/0.52`, so adding
+//!   `e ln 2` (within `2u`) loses at most a factor `3.2` more: within `40K u` in all, below
+//!   `2^11 u` for every `W ≤ 600`. With `W = p + 64` that is far below `2^(−p)`, and the final
+//!   rounding to `p` bits adds `2^(−p)`.
 //! * `exp x` for `|x| ≤ 2^20`: `k = round(x / ln 2)`, `r = x − k ln 2` at `W = p + 96` bits is
 //!   within `2^22 u` absolute (so `e^r` within about that, relative), `|r| < 0.35`;
 //!   `s = r/256` (exact) has `|s| < 2^(−9)`; `e^s = Σ s^n/n!` by Horner's rule over the `N`
@@ -99,17 +101,27 @@ impl Coefficients {
         }
         &self.inverse_factorials[..count]
     }
+}
 
-    fn ln_of_table_point(&mut self, j: u32, cc: &mut Consts) -> BigFloat {
-        let w = self.width;
-        self.ln_table[(j - TABLE.start()) as usize]
-            .get_or_insert_with(|| {
-                let mut l = table_point(j).ln(w + 32, RM, cc);
-                let _ = l.set_precision(w, RM);
-                l
-            })
-            .clone()
+/// `ln(j/64)` at `w` bits, computed once per thread: `2 atanh z` with `z = (c − 1)/(c + 1)`
+/// (`|z| < 0.18`) at `w + 32` bits, then rounded. (astro-float's own `ln` took half a
+/// millisecond for each entry, most of the time of a small pass.)
+fn ln_of_table_point(j: u32, w: usize) -> BigFloat {
+    let at = (j - TABLE.start()) as usize;
+    if let Some(known) = with_coefficients(w, |c| c.ln_table[at].clone()) {
+        return known;
     }
+    let wide = w + 32;
+    let c = table_point(j);
+    let one = BigFloat::from_u8(1, 64);
+    let z = c.sub(&one, wide, RM).div(&c.add(&one, wide, RM), wide, RM);
+    let mut l = with_coefficients(wide, |coefficients| atanh_series(&z, wide, coefficients));
+    if let Some(le) = l.exponent().filter(|_| !l.is_zero()) {
+        l.set_exponent(le + 1);
+    }
+    let _ = l.set_precision(w, RM);
+    with_coefficients(w, |c| c.ln_table[at] = Some(l.clone()));
+    l
 }
 
 /// `j/64`, exactly.
@@ -136,17 +148,14 @@ pub fn ln(x: &BigFloat, p: usize, cc: &mut Consts) -> BigFloat {
         .clamp(*TABLE.start(), *TABLE.end());
     let c = table_point(j);
     let z = m.sub(&c, w, RM).div(&m.add(&c, w, RM), w, RM);
-    let mut sum = with_coefficients(w, |coefficients| {
-        let mut s = atanh_series(&z, w, coefficients);
-        // ln(m/c) = 2 atanh z: doubling is exact.
-        if let Some(se) = s.exponent().filter(|_| !s.is_zero()) {
-            s.set_exponent(se + 1);
-        }
-        if j != 64 {
-            s = coefficients.ln_of_table_point(j, cc).add(&s, w, RM);
-        }
-        s
-    });
+    let mut sum = with_coefficients(w, |coefficients| atanh_series(&z, w, coefficients));
+    // ln(m/c) = 2 atanh z: doubling is exact.
+    if let Some(se) = sum.exponent().filter(|_| !sum.is_zero()) {
+        sum.set_exponent(se + 1);
+    }
+    if j != 64 {
+        sum = ln_of_table_point(j, w).add(&sum, w, RM);
+    }
     if e != 0 {
         let e_ln2 = BigFloat::from_i64(e, 64).mul(&cc.ln_2(w, RM), w, RM);
         sum = e_ln2.add(&sum, w, RM);
@@ -156,8 +165,8 @@ pub fn ln(x: &BigFloat, p: usize, cc: &mut Consts) -> BigFloat {
     out
 }
 
-/// `atanh z = z Σ z^(2k)/(2k+1)` at `w` bits for `|z| < 2^(−7)`, by Horner's rule in `z²` over
-/// enough terms that the rest is below `2^(−w−2)` of the sum.
+/// `atanh z = z Σ z^(2k)/(2k+1)` at `w` bits for `|z| < 1/4` (`2^(−7)` in `ln`), by Horner's
+/// rule in `z²` over enough terms that the rest is below `2^(−w−2)` of the sum.
 fn atanh_series(z: &BigFloat, w: usize, coefficients: &mut Coefficients) -> BigFloat {
     if z.is_zero() {
         return z.clone();
