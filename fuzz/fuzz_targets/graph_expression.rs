@@ -1,7 +1,10 @@
 //! alkahest's expression grammar and everything the expression recipes do with what it
-//! parses: the exact test, differentiation, f64 and ball evaluation, and whole recipes.
+//! parses: the exact test, differentiation, f64 and ball evaluation, and whole recipes (as an
+//! identity, a definite integral's integrand and an antiderivative).
 #![no_main]
-use sciproof_core::graph::recipe::expression::{self, ball, canon, diff, eval, expr::Budget, parse};
+use sciproof_core::graph::recipe::expression::{
+    self, ball, canon, diff, eval, expr::Budget, parse,
+};
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -13,11 +16,36 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     };
     let _ = canon::is_zero(&e, &mut Budget(200_000));
     let _ = diff::derivative(&e, "x", &mut Budget(200_000));
-    let point: eval::Bindings = [("x".to_string(), 0.37), ("y".to_string(), 0.48)].into_iter().collect();
+    let point: eval::Bindings = [("x".to_string(), 0.37), ("y".to_string(), 0.48)]
+        .into_iter()
+        .collect();
     let _ = eval::evaluate(&e, &point, &mut Budget(200_000));
     let _ = ball::Evaluator::new(128, &point).ball(&e, &mut Budget(200_000));
-    let mut check = sciproof_core::json::Object::new();
-    check.insert("lhs", text);
-    check.insert("rhs", "x");
-    let _ = expression::recheck("identity", &check, 1e-8, &expression::DEFAULT_SAMPLES);
+    // The text as an identity's left side; as an integrand (the antiderivative table, its
+    // folded polynomials, the continuity proof, quadrature); and as an antiderivative
+    // (differentiation, the exact test).
+    let recipes: [(&str, &[(&str, &str)]); 3] = [
+        ("identity", &[("lhs", text), ("rhs", "x")]),
+        (
+            "definite_integral",
+            &[
+                ("integrand", text),
+                ("var", "x"),
+                ("lower", "0"),
+                ("upper", "1"),
+                ("value", "1"),
+            ],
+        ),
+        (
+            "antiderivative",
+            &[("integrand", "x"), ("antiderivative", text), ("var", "x")],
+        ),
+    ];
+    for (kind, fields) in recipes {
+        let mut check = sciproof_core::json::Object::new();
+        for &(key, value) in fields {
+            check.insert(key, value);
+        }
+        let _ = expression::recheck(kind, &check, 1e-8, &expression::DEFAULT_SAMPLES);
+    }
 });
