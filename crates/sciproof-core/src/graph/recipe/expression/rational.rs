@@ -9,6 +9,7 @@
 //! is a thin fast path in front of `BigRational`, with the same values and the same text.
 
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive};
 use std::fmt;
@@ -23,48 +24,6 @@ pub enum Q {
     Small(i64, i64),
     /// Any other value.
     Big(BigRational),
-}
-
-fn gcd64(mut a: u64, mut b: u64) -> u64 {
-    if a == 0 {
-        return b;
-    }
-    if b == 0 {
-        return a;
-    }
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-        if b == 0 {
-            return a << shift;
-        }
-    }
-}
-
-fn gcd128(mut a: u128, mut b: u128) -> u128 {
-    if a == 0 {
-        return b;
-    }
-    if b == 0 {
-        return a;
-    }
-    let shift = (a | b).trailing_zeros();
-    a >>= a.trailing_zeros();
-    loop {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-        if b == 0 {
-            return a << shift;
-        }
-    }
 }
 
 /// `i` when it fits the small form (`i64::MIN` does not: it has no negation).
@@ -92,7 +51,7 @@ impl Q {
     pub fn ratio(n: i128, d: i128) -> Q {
         assert!(d != 0, "a rational with denominator zero");
         let (n, d) = if d < 0 { (-n, -d) } else { (n, d) };
-        let g = gcd128(n.unsigned_abs(), d.unsigned_abs()) as i128;
+        let g = n.unsigned_abs().gcd(&d.unsigned_abs()) as i128;
         let (n, d) = (n / g, d / g);
         match (small(n), small(d)) {
             (Some(n), Some(d)) => Q::Small(n, d),
@@ -227,8 +186,8 @@ impl std::ops::Mul<&Q> for &Q {
             },
             (Q::Small(a, b), Q::Small(c, d)) => {
                 // Cross-cancel first: the result is then reduced already.
-                let g1 = gcd64(a.unsigned_abs(), d.unsigned_abs()).max(1) as i64;
-                let g2 = gcd64(c.unsigned_abs(), b.unsigned_abs()).max(1) as i64;
+                let g1 = a.unsigned_abs().gcd(&d.unsigned_abs()).max(1) as i64;
+                let g2 = c.unsigned_abs().gcd(&b.unsigned_abs()).max(1) as i64;
                 let n = i128::from(a / g1) * i128::from(c / g2);
                 let m = i128::from(b / g2) * i128::from(d / g1);
                 match (small(n), small(m)) {
