@@ -171,7 +171,7 @@ fn atanh_series(z: &BigFloat, w: usize, coefficients: &mut Coefficients) -> BigF
     if z.is_zero() {
         return z.clone();
     }
-    // |z| < 2^(ez) with ez ≤ −7, so z^(2k) < 2^(−2k|ez|).
+    // |z| < 2^(−ez) with ez ≥ 2 (7 in `ln`), so z^(2k) < 2^(−2k·ez).
     let ez = exponent_of(z).min(-1).unsigned_abs() as usize;
     let terms = (w + 2).div_ceil(2 * ez).max(1);
     let z2 = z.mul(z, w, RM);
