@@ -548,10 +548,17 @@ mod tests {
     use super::super::parse::parse;
     use super::*;
 
-    fn at(s: &str, x: f64, bits: usize) -> Result<Ball, BallError> {
+    /// The ball of `s` at `x` in `arith`, and the arithmetic afterwards.
+    fn at_in<A: Arith>(arith: A, s: &str, x: f64) -> (Result<Ball<A::Mid>, BallError>, A) {
         let e = parse(s, &mut Default::default()).unwrap();
         let b: Bindings = [("x".to_string(), x)].into_iter().collect();
-        Evaluator::new(bits, &b).ball(&e, &mut Budget::standard())
+        let mut evaluator = Evaluator::with(arith, &b);
+        let ball = evaluator.ball(&e, &mut Budget::standard());
+        (ball, evaluator.arith)
+    }
+
+    fn at(s: &str, x: f64, bits: usize) -> Result<Ball, BallError> {
+        at_in(High::new(bits), s, x).0
     }
 
     #[test]
@@ -571,23 +578,14 @@ mod tests {
 
     #[test]
     fn the_double_ball_bounds_what_f64_computes() {
-        let e = parse(
-            "sin(x)^2*10^12 - (1 - cos(x)^2)*10^12",
-            &mut Default::default(),
-        )
-        .unwrap();
-        let b: Bindings = [("x".to_string(), 0.37)].into_iter().collect();
-        let ball = Evaluator::with(Double, &b)
-            .ball(&e, &mut Budget::standard())
+        let ball = at_in(Double, "sin(x)^2*10^12 - (1 - cos(x)^2)*10^12", 0.37)
+            .0
             .unwrap();
         // f64 cannot resolve this cancellation, and its ball says so: it contains 0 and the
         // f64 error of about 1e-4.
         assert_eq!(ball.lower(), 0.0);
         assert!(ball.upper() > 1e-5 && ball.upper() < 1e-1, "{ball:?}");
-        let e = parse("x + 1e-6 - x", &mut Default::default()).unwrap();
-        let ball = Evaluator::with(Double, &b)
-            .ball(&e, &mut Budget::standard())
-            .unwrap();
+        let ball = at_in(Double, "x + 1e-6 - x", 0.37).0.unwrap();
         assert!(ball.lower() > 0.99e-6 && ball.upper() < 1.01e-6, "{ball:?}");
     }
 
@@ -628,16 +626,14 @@ mod tests {
 
     #[test]
     fn a_function_of_one_argument_is_computed_once() {
-        let e = parse(
+        let (ball, counted) = at_in(
+            Counting(0),
             "exp(2*x)*(x+1) - exp(2*x) + exp(x*2)/exp(2*x) + exp(x)",
-            &mut Default::default(),
-        )
-        .unwrap();
-        let b: Bindings = [("x".to_string(), 0.37)].into_iter().collect();
-        let mut evaluator = Evaluator::with(Counting(0), &b);
-        let ball = evaluator.ball(&e, &mut Budget::standard()).unwrap();
+            0.37,
+        );
+        let ball = ball.unwrap();
         // exp at 0.74 (four times, two spellings of the argument) and at 0.37.
-        assert_eq!(evaluator.arith.0, 2);
+        assert_eq!(counted.0, 2);
         let truth = (0.74f64).exp() * 0.37 + 1.0 + 0.37f64.exp();
         assert!((ball.approx - truth).abs() <= ball.rad, "{ball:?}");
         assert!(ball.rad < 1e-12, "{ball:?}");
