@@ -92,14 +92,6 @@ impl Q {
         matches!(self, Q::Small(0, _))
     }
 
-    /// Whether this is an integer.
-    pub fn is_integer(&self) -> bool {
-        match self {
-            Q::Small(_, d) => *d == 1,
-            Q::Big(r) => r.is_integer(),
-        }
-    }
-
     /// Whether this is below 0.
     pub fn is_negative(&self) -> bool {
         match self {
@@ -260,7 +252,6 @@ mod tests {
             }
             prop_assert_eq!(x.to_string(), a.to_string());
             prop_assert_eq!(x.bits(), a.numer().bits().max(a.denom().bits()));
-            prop_assert_eq!(x.is_integer(), a.is_integer());
             prop_assert_eq!(x.is_negative(), a.is_negative());
             prop_assert_eq!(x.is_positive(), a.is_positive());
             prop_assert_eq!(x.is_zero(), a.is_zero());
