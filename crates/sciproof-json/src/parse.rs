@@ -384,6 +384,10 @@ impl<'a> Parser<'a, '_> {
         let start = self.pos;
         self.pos += 1; // opening quote
         let mut escaped = false;
+        // Python reads a lone surrogate, which no Rust string can hold: it is refused, but at
+        // the closing quote, so that an error Python finds further on in the same string
+        // (`"\ud800\u12"`) is reported as Python words and places it.
+        let mut lone_surrogate: Option<JsonError> = None;
         loop {
             let run_start = self.pos;
             while let Some(b) = self.peek() {
@@ -401,7 +405,10 @@ impl<'a> Parser<'a, '_> {
                 }
                 Some(b'"') => {
                     self.pos += 1;
-                    return Ok(escaped);
+                    return match lone_surrogate {
+                        Some(error) => Err(error),
+                        None => Ok(escaped),
+                    };
                 }
                 Some(b'\\') => {
                     escaped = true;
@@ -428,23 +435,33 @@ impl<'a> Parser<'a, '_> {
                         }
                         continue;
                     }
-                    let Some(first) = self.hex4(self.pos) else {
-                        // (placed at the `u`, where Python places it)
+                    // Python wants a character after the four digits, anywhere in the
+                    // document: `"\u0041` at its very end is an invalid escape, not an
+                    // unterminated string. (The error is placed at the `u`, as Python places it.)
+                    let Some(first) = self
+                        .hex4(self.pos)
+                        .filter(|_| self.pos + 4 < self.bytes.len())
+                    else {
                         return Err(self.error_at("Invalid \\uXXXX escape", escape_pos + 1));
                     };
                     self.pos += 4;
-                    let code = if (0xD800..0xDC00).contains(&first)
+                    // A high surrogate followed by `\u` and six more characters takes the next
+                    // four as its partner, which must be hex digits even when they are no low
+                    // surrogate (Python's rule: `"\ud800\u12GG"` is an invalid escape at the
+                    // second `u`).
+                    let mut code = first;
+                    if (0xD800..0xDC00).contains(&first)
+                        && self.pos + 6 < self.bytes.len()
                         && self.bytes.get(self.pos..self.pos + 2) == Some(b"\\u")
-                        && self
-                            .hex4(self.pos + 2)
-                            .is_some_and(|s| (0xDC00..0xE000).contains(&s))
                     {
-                        let second = self.hex4(self.pos + 2).unwrap_or(0);
-                        self.pos += 6;
-                        0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-                    } else {
-                        first
-                    };
+                        let Some(second) = self.hex4(self.pos + 2) else {
+                            return Err(self.error_at("Invalid \\uXXXX escape", self.pos + 1));
+                        };
+                        if (0xDC00..0xE000).contains(&second) {
+                            self.pos += 6;
+                            code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+                        }
+                    }
                     match char::from_u32(code) {
                         Some(c) => {
                             if let Some(out) = out.as_deref_mut() {
@@ -452,12 +469,14 @@ impl<'a> Parser<'a, '_> {
                             }
                         }
                         None => {
-                            return Err(self.error_at(
-                                format!(
-                                    "lone surrogate \\u{code:04x} cannot be represented as text"
-                                ),
-                                escape_pos,
-                            ));
+                            lone_surrogate.get_or_insert_with(|| {
+                                self.error_at(
+                                    format!(
+                                        "lone surrogate \\u{code:04x} cannot be represented as text"
+                                    ),
+                                    escape_pos,
+                                )
+                            });
                         }
                     }
                 }
@@ -806,6 +825,87 @@ mod tests {
                 .message
                 .contains("lone surrogate")
         );
+    }
+
+    #[test]
+    fn unicode_escapes_are_refused_as_python_refuses_them() {
+        // Python 3.11's json.loads, text and message for text and message.
+        for (text, error) in [
+            (
+                r#""\ud800\u12""#,
+                "Invalid \\uXXXX escape: line 1 column 9 (char 8)",
+            ),
+            (
+                r#""\ud800\u12GG""#,
+                "Invalid \\uXXXX escape: line 1 column 9 (char 8)",
+            ),
+            (
+                r#""\ud800\u"#,
+                "Invalid \\uXXXX escape: line 1 column 9 (char 8)",
+            ),
+            (
+                r#"["\ud800\u12"]"#,
+                "Invalid \\uXXXX escape: line 1 column 10 (char 9)",
+            ),
+            (
+                r#""\ud800\q""#,
+                "Invalid \\escape: line 1 column 8 (char 7)",
+            ),
+            (
+                r#""\udc00\u12""#,
+                "Invalid \\uXXXX escape: line 1 column 9 (char 8)",
+            ),
+            (
+                r#""\udc00\u0000\u0001"#,
+                "Invalid \\uXXXX escape: line 1 column 15 (char 14)",
+            ),
+            (
+                r#""\udc00x\u0001"#,
+                "Invalid \\uXXXX escape: line 1 column 10 (char 9)",
+            ),
+            (
+                r#""\ud800\"#,
+                "Unterminated string starting at: line 1 column 1 (char 0)",
+            ),
+            // Four digits at the very end of the document.
+            (
+                r#""\ud800"#,
+                "Invalid \\uXXXX escape: line 1 column 3 (char 2)",
+            ),
+            (
+                r#"["\u0041"#,
+                "Invalid \\uXXXX escape: line 1 column 4 (char 3)",
+            ),
+            (
+                r#""\ud800\udc00"#,
+                "Invalid \\uXXXX escape: line 1 column 9 (char 8)",
+            ),
+            (
+                r#"["é\u0041"#,
+                "Invalid \\uXXXX escape: line 1 column 5 (char 4)",
+            ),
+            (
+                r#"["\u0041]"#,
+                "Unterminated string starting at: line 1 column 2 (char 1)",
+            ),
+        ] {
+            assert_eq!(parse(text).unwrap_err().to_string(), error, "{text}");
+        }
+        // What Python reads and no Rust string can hold is refused at the first lone surrogate
+        // once its string has been read without an error of Python's.
+        for (text, at) in [
+            (r#""\ud800\u12345""#, 1),
+            (r#""a\udc00\ud800""#, 2),
+            (r#""\ud800\u0041""#, 1),
+            (r#"["\udc00", 1 2]"#, 2),
+        ] {
+            let error = parse(text).unwrap_err();
+            assert!(error.message.contains("lone surrogate"), "{text}: {error}");
+            assert_eq!(
+                error.to_string().rsplit_once("(char ").unwrap().1,
+                format!("{at})")
+            );
+        }
     }
 
     #[test]
