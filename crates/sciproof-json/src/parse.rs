@@ -60,6 +60,19 @@ pub fn parse(text: &str) -> Result<Value, JsonError> {
     })
 }
 
+/// Parses like [`parse`] a value that stands `depth` levels deep in a larger document (an item
+/// cut out of it), so that the nesting limit counts from the document's top, as a parse of the
+/// whole document counts it.
+pub(crate) fn parse_at_depth(text: &str, depth: usize) -> Result<Value, JsonError> {
+    run(Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        depth,
+        hook: None,
+    })
+}
+
 /// What [`parse_streaming`] hands over: the items of one array member of the top-level object.
 pub type ItemHook<'h> = dyn FnMut(Value) -> Result<(), String> + 'h;
 

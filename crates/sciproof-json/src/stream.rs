@@ -662,7 +662,8 @@ fn item_value(bytes: &[u8], start: &Position) -> Result<Value, JsonError> {
             start,
         )
     })?;
-    parse(text).map_err(|mut e| {
+    // (an item stands two levels deep: in the array, in the top-level object)
+    crate::parse::parse_at_depth(text, 2).map_err(|mut e| {
         if e.line == 1 {
             e.column += start.column - 1;
         }
@@ -933,6 +934,26 @@ mod tests {
         assert!(run("[1, 2").is_err());
         // A brace after a scalar item closes nothing: refused where it stands, as the
         // whole-text reader refuses it.
+        // An item nests as deep as the whole document allows, counted from the top.
+        for levels in [509, 510, 511, 512, 513] {
+            let text = format!(
+                "{{\"claims\": [1, {}{}]}}",
+                "[".repeat(levels),
+                "]".repeat(levels)
+            );
+            let whole = crate::parse(&text);
+            let cut = run(&text);
+            let batched = parse_reader_batched(
+                text.as_bytes(),
+                "claims",
+                1,
+                &|v, _| v,
+                &|_, _| None,
+                &mut |_| Ok(()),
+            );
+            assert_eq!(cut.as_ref().err(), whole.as_ref().err(), "{levels}");
+            assert_eq!(batched.err(), whole.err(), "{levels}");
+        }
         let e = run("{\"claims\": [1, 2}}}]}").unwrap_err();
         let whole = crate::parse("{\"claims\": [1, 2}}}]}").unwrap_err();
         assert_eq!(
