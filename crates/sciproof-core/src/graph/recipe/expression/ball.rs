@@ -257,6 +257,12 @@ impl<M> Ball<M> {
     pub fn approx(&self) -> f64 {
         self.approx
     }
+
+    /// The radius about the midpoint (an upper bound; the f64 [`Ball::approx`] may be a
+    /// relative 1e-15 away from the midpoint besides).
+    pub fn radius(&self) -> f64 {
+        self.rad
+    }
 }
 
 /// An evaluator in one arithmetic, for one point (or one interval, see [`Evaluator::over`]).
@@ -290,6 +296,15 @@ impl<'a, A: Arith> Evaluator<'a, A> {
             bindings,
             interval: None,
             calls: Vec::new(),
+        }
+    }
+
+    /// The ball of exactly `v` (a finite f64).
+    pub fn exactly(&mut self, v: f64) -> Ball<A::Mid> {
+        Ball {
+            mid: self.arith.exactly(v),
+            approx: v,
+            rad: 0.0,
         }
     }
 

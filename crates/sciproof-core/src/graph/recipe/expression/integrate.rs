@@ -4,8 +4,8 @@
 //! coefficients), `h(ax+b)` for `exp`, `sin`, `cos`, `sinh`, `cosh`, `log`, `atan`, `tan` and
 //! powers of `ax+b` (with `log(±(ax+b))` for the reciprocal), `1/(x^2+c)`, `sin^2` and `cos^2`
 //! of a linear argument, products of sines and cosines of linear arguments (product to sum),
-//! and a polynomial times `exp`, `sin`, `cos`, `sinh` or `cosh` of a linear argument (by
-//! parts). A candidate is never trusted as proposed: [`DefiniteIntegral::antiderivative`]
+//! a polynomial times `exp`, `sin`, `cos`, `sinh` or `cosh` of a linear argument (by
+//! parts), and `exp` of a quadratic with a negative leading coefficient (`erf`). A candidate is never trusted as proposed: [`DefiniteIntegral::antiderivative`]
 //! keeps one only if `d/dx F − f` passes the exact zero test, and then only if `F` and `f` are
 //! continuous on the closed interval: either `F` is built from entire functions alone, or a
 //! ball evaluation of both over the whole interval meets no pole and no domain boundary. So a
@@ -238,6 +238,9 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
                 .collect()
         }
         Expr::Pow(p) => power(&p.0, &p.1, var, budget)?,
+        Expr::Call(Func::Exp, xs) if xs.len() == 1 && gaussian(&xs[0], var, budget)?.is_some() => {
+            gaussian(&xs[0], var, budget)?.into_iter().collect()
+        }
         Expr::Call(h, xs) if xs.len() == 1 => match linear(&xs[0], var, budget)? {
             Some((a, b)) => table(*h, &a, &b, var).into_iter().collect(),
             // An argument in which the variable cancels (`sin(x − x)` from product to sum).
@@ -303,6 +306,42 @@ fn table(h: Func, a: &BigRational, b: &BigRational, var: &str) -> Option<Expr> {
         Func::Sqrt => Expr::mul(vec![Expr::rat(2, 3), Expr::pow(u, Expr::rat(3, 2))]),
         _ => return None,
     }))
+}
+
+/// `∫ exp(αx² + βx + γ) dx` for exact α < 0: with the square completed,
+/// `αx² + βx + γ = −s²(x + β/2α)² + k` (`s = √−α`, `k = γ − β²/4α`), it is
+/// `e^k·√π/(2s)·erf(s(x + β/2α))`. `None` for any other argument.
+fn gaussian(argument: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Expr>, TooLarge> {
+    let Some(p) = polynomial(argument, var, budget)? else {
+        return Ok(None);
+    };
+    let numbers: Option<Vec<BigRational>> = p.iter().map(exact_value).collect();
+    let Some([gamma, beta, alpha]) = numbers.as_deref() else {
+        return Ok(None);
+    };
+    if !alpha.is_negative() {
+        return Ok(None);
+    }
+    let two_alpha = alpha * BigRational::from_integer(2.into());
+    let shift = beta / &two_alpha;
+    let k = gamma - beta * beta / (&two_alpha * BigRational::from_integer(2.into()));
+    let minus_alpha = number(&-alpha);
+    let mut factors = vec![
+        Expr::rat(1, 2),
+        Expr::pow(Expr::sym("pi"), Expr::rat(1, 2)),
+        Expr::pow(minus_alpha.clone(), Expr::rat(-1, 2)),
+        Expr::call(
+            Func::Erf,
+            Expr::mul(vec![
+                Expr::pow(minus_alpha, Expr::rat(1, 2)),
+                Expr::add(vec![Expr::sym(var), number(&shift)]),
+            ]),
+        ),
+    ];
+    if !k.is_zero() {
+        factors.push(Expr::call(Func::Exp, number(&k)));
+    }
+    Ok(Some(Expr::mul(factors)))
 }
 
 /// `∫ base^exponent dx` for the forms the table knows.

@@ -2,8 +2,8 @@
 //! `definite_integral`), re-checked without alkahest: its grammar ([`parse`]), a differentiator
 //! ([`diff`]), an exact zero test ([`canon`]), alkahest's numeric rule in f64 ([`eval`]), a
 //! high-precision ball evaluation before anything is refuted ([`ball`]), and antiderivatives
-//! shown continuous on the interval ([`integrate`]) or quadrature ([`quad`]) for definite
-//! integrals.
+//! shown continuous on the interval ([`integrate`]) or quadrature ([`quad`]) and validated
+//! enclosures ([`enclosure`]) for definite integrals.
 //!
 //! Deciding a residual (spec §5.3, with three deliberate differences, all towards the truth):
 //! 1. `ok` when the exact test shows the residual is identically zero (alkahest needs its own
@@ -20,12 +20,15 @@
 //!    differentiates exactly to the integrand and is shown continuous, with the integrand, on
 //!    the closed interval. Otherwise a proved non-integrable pole in the interval is `failed`
 //!    (the integral does not exist), and anything else goes to quadrature, at most
-//!    `numeric_ok`.
+//!    `numeric_ok`; a quadrature estimate never refutes alone, `failed` needs a validated
+//!    enclosure of the integral ([`enclosure`]), which also decides failures an antiderivative
+//!    without error bounds (`erf`) cannot.
 
 pub mod ball;
 pub mod canon;
 pub mod diff;
 pub mod elementary;
+pub mod enclosure;
 pub mod eval;
 pub mod expr;
 pub mod integrate;
@@ -172,9 +175,17 @@ pub fn recheck(
                 lower: &lower,
                 upper: &upper,
             };
-            let Some(f) = definite.antiderivative(budget).map_err(too_large)? else {
+            let integral = Integral {
+                definite,
+                value: &value,
+            };
+            let Some(f) = integral
+                .definite
+                .antiderivative(budget)
+                .map_err(too_large)?
+            else {
                 if let Some((c, order)) =
-                    integrate::divergent_pole(&definite, budget).map_err(too_large)?
+                    integrate::divergent_pole(&integral.definite, budget).map_err(too_large)?
                 {
                     return Ok((
                         Outcome::Failed,
@@ -184,22 +195,25 @@ pub fn recheck(
                         ),
                     ));
                 }
-                let integral = Integral {
-                    integrand: &integrand,
-                    var: &var,
-                    lower: &lower,
-                    upper: &upper,
-                    value: &value,
-                };
                 return Ok(integral.decide(&fields.symbols, tolerance, samples));
             };
             let at_upper = f.substitute(&var, &upper, budget).map_err(too_large)?;
             let at_lower = f.substitute(&var, &lower, budget).map_err(too_large)?;
-            Expr::add(vec![
+            let residual = Expr::add(vec![
                 at_upper,
                 Expr::negated(at_lower),
-                Expr::negated(value),
-            ])
+                Expr::negated(value.clone()),
+            ]);
+            let decided = decide(&residual, &fields.symbols, tolerance, samples);
+            if decided.0 == Outcome::Inconclusive {
+                // An antiderivative that no ball can evaluate (`erf` has no error bound here)
+                // cannot confirm a failure; an enclosure of the integral itself can.
+                let enclosed = integral.decide(&fields.symbols, tolerance, samples);
+                if enclosed.0 == Outcome::Failed {
+                    return Ok(enclosed);
+                }
+            }
+            return Ok(decided);
         }
         "derivative" => {
             let expr = fields.get("expr")?;
@@ -392,30 +406,11 @@ fn decide(
 
 /// A definite integral decided by quadrature.
 struct Integral<'e> {
-    integrand: &'e Expr,
-    var: &'e str,
-    lower: &'e Expr,
-    upper: &'e Expr,
+    definite: integrate::DefiniteIntegral<'e>,
     value: &'e Expr,
 }
 
 impl Integral<'_> {
-    /// A failing quadrature is refuting only if a second one, asked for a thousand times the
-    /// accuracy, lands within both error estimates of the first: an estimate that was wrong
-    /// (an oscillation the first subdivision missed) rarely survives that.
-    fn confirmed(
-        &self,
-        point: &Bindings,
-        a: f64,
-        b: f64,
-        first: &quad::Quadrature,
-        budget: &mut Budget,
-    ) -> bool {
-        let finer = (first.error * 1e-3).max(1e-300);
-        quad::integrate(self.integrand, self.var, a, b, point, finer, budget)
-            .is_ok_and(|second| (second.value - first.value).abs() <= first.error + second.error)
-    }
-
     fn decide(
         &self,
         symbols: &BTreeSet<String>,
@@ -428,25 +423,38 @@ impl Integral<'_> {
         for point in points(symbols, samples) {
             let budget = &mut Budget::standard();
             let (Ok(a), Ok(b), Ok(v)) = (
-                eval::evaluate(self.lower, &point, budget),
-                eval::evaluate(self.upper, &point, budget),
+                eval::evaluate(self.definite.lower, &point, budget),
+                eval::evaluate(self.definite.upper, &point, budget),
                 eval::evaluate(self.value, &point, budget),
             ) else {
                 continue;
             };
             let accuracy = (tolerance * 1e-3).max(1e-300);
-            match quad::integrate(self.integrand, self.var, a, b, &point, accuracy, budget) {
+            match quad::integrate(
+                self.definite.integrand,
+                self.definite.var,
+                a,
+                b,
+                &point,
+                accuracy,
+                budget,
+            ) {
                 Ok(q) => {
                     n += 1;
                     let r = (q.value - v).abs();
                     if r + q.error <= tolerance {
                         worst = worst.max(r);
                         worst_error = worst_error.max(q.error);
-                    } else if r - q.error > tolerance
-                        && q.error <= 1e-3 * r
-                        && self.confirmed(&point, a, b, &q, budget)
-                    {
-                        failed = Some(failed.unwrap_or(0.0).max(r));
+                    } else if r - q.error > tolerance && q.error <= 1e-3 * r {
+                        if enclosure::exceeds(&self.definite, self.value, &point, tolerance, budget)
+                        {
+                            failed = Some(failed.unwrap_or(0.0).max(r));
+                        } else {
+                            undecided = Some(format!(
+                                "quadrature puts |integral - value| at {}, above the tolerance, which a validated 128-bit enclosure of the integral could not confirm",
+                                format_g(r, 6)
+                            ));
+                        }
                     } else {
                         undecided = Some(format!(
                             "the quadrature error estimate {} is too wide to decide",
@@ -457,7 +465,7 @@ impl Integral<'_> {
                 Err(quad::QuadError::Singular(t)) => {
                     undecided = Some(format!(
                         "the integrand has no finite value at {} = {} inside the interval",
-                        self.var,
+                        self.definite.var,
                         format_g(t, 6)
                     ));
                 }
@@ -477,7 +485,7 @@ impl Integral<'_> {
             return (
                 Outcome::Failed,
                 format!(
-                    "|integral - value| = {} at {place} exceeds tolerance {} (numerical quadrature)",
+                    "|integral - value| = {} at {place} exceeds tolerance {} (numerical quadrature, confirmed by a validated 128-bit enclosure of the integral)",
                     format_g(r, 6),
                     format_g6(tolerance)
                 ),

@@ -1,0 +1,374 @@
+//! A validated enclosure of a definite integral at one sample point: an interval that provably
+//! holds `∫_lower^upper f d var`, from 128-bit ball arithmetic over pieces of the interval.
+//!
+//! Quadrature estimates an integral; its error estimate is a guess that the integrand has no
+//! feature between the nodes. A Gauss–Kronrod rule over `[-10^300, 10^300]` never samples the
+//! peak of `exp(-x^2)` and settles on 0 with an estimated error of 0. So quadrature may show a
+//! claim plausible (`numeric_ok`, numeric evidence), but only an enclosure refutes one.
+//!
+//! On a piece `[l, h]` with an f64 point `c` inside it, `D₁ = h − c` and `D₂ = c − l`,
+//! Taylor's theorem of order K gives
+//!
+//! `∫_l^h f = Σ_{k<K} f⁽ᵏ⁾(c)·(D₁^(k+1) − (−D₂)^(k+1))/(k+1)! + R`,
+//! `|R| ≤ max|f⁽ᴷ⁾| · (D₁^(K+1) + D₂^(K+1))/(K+1)!`,
+//!
+//! with the `f⁽ᵏ⁾(c)` as balls at the point and the maximum of `|f⁽ᴷ⁾|` from one ball
+//! evaluation of that derivative over the whole piece (which also shows it finite and
+//! continuous there: every operation of it is defined on the piece). K is 4 where the fourth
+//! derivative has a ball on the piece, else 2, else the piece is enclosed by
+//! `(h − l) · f([l, h])` (a function without a derivative rule, such as `abs`). The piece with
+//! the widest enclosure is halved until the sum decides the question or [`MAX_PIECES`] is
+//! reached; a piece that meets a pole never gets an enclosure, so an integral across one is
+//! never decided.
+//!
+//! The bounds are balls too: the pieces tile `[a₀, b₀]`, the f64 nearest the bounds `a` and
+//! `b`, and `∫_a^{a₀} f` is at most `|a − a₀| · max|f|` between them.
+//!
+//! Each f64 step below carries a relative slack of [`SLACK`] (a hundred units in the last
+//! place), far above the few units its rounding can cost.
+
+use super::ball::{Ball, Evaluator};
+use super::diff::derivative;
+use super::eval::Bindings;
+use super::expr::{Budget, Expr};
+use super::integrate::DefiniteIntegral;
+
+/// The most pieces an enclosure is refined into (each costs three ball evaluations).
+pub const MAX_PIECES: usize = 256;
+/// The precision of the balls.
+const BITS: usize = 128;
+/// Relative slack on every f64 step.
+const SLACK: f64 = 1e-14;
+
+/// A value known to lie in `[mid − rad, mid + rad]`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Enclosure {
+    /// The middle.
+    pub mid: f64,
+    /// The radius.
+    pub rad: f64,
+}
+
+/// Whether `|∫ − value| > tolerance` is proved at `bindings`: the enclosure of the integral,
+/// less the ball of `value`, lies wholly outside `[−tolerance, tolerance]`.
+pub fn exceeds(
+    integral: &DefiniteIntegral,
+    value: &Expr,
+    bindings: &Bindings,
+    tolerance: f64,
+    budget: &mut Budget,
+) -> bool {
+    let mut evaluator = Evaluator::new(BITS, bindings);
+    let Ok(v) = evaluator.ball(value, budget) else {
+        return false;
+    };
+    // (the ball's f64 middle is within a relative 1e-15 of its true middle)
+    let v_rad = (v.radius() + v.approx().abs() * 2e-15) * (1.0 + SLACK);
+    let decided = |e: &Enclosure| {
+        let gap = (e.mid - v.approx()).abs() * (1.0 - SLACK);
+        gap - (e.rad + v_rad) * (1.0 + SLACK) > tolerance
+    };
+    enclose(integral, evaluator, budget, &decided).is_some_and(|e| decided(&e))
+}
+
+/// An enclosure of the integral, refined until `enough` holds of it or [`MAX_PIECES`] is
+/// reached; `None` when some piece has none (a pole, a domain boundary, a bound with no ball).
+fn enclose(
+    integral: &DefiniteIntegral,
+    mut evaluator: Evaluator<'_>,
+    budget: &mut Budget,
+    enough: &dyn Fn(&Enclosure) -> bool,
+) -> Option<Enclosure> {
+    let a = evaluator.ball(integral.lower, budget).ok()?;
+    let b = evaluator.ball(integral.upper, budget).ok()?;
+    let mut derivatives = vec![integral.integrand.clone()];
+    while derivatives.len() <= 4 {
+        let last = derivatives.last().expect("the integrand");
+        let Ok(next) = derivative(last, integral.var, budget) else {
+            break;
+        };
+        derivatives.push(next);
+    }
+    let mut pieces = Pieces {
+        integral,
+        evaluator,
+        derivatives,
+        budget,
+    };
+    let (a0, b0) = (a.approx(), b.approx());
+    if !a0.is_finite() || !b0.is_finite() {
+        return None;
+    }
+    let ends = pieces.end(&a)? + pieces.end(&b)?;
+    let (sign, lo, hi) = if a0 <= b0 {
+        (1.0, a0, b0)
+    } else {
+        (-1.0, b0, a0)
+    };
+    let mut parts: Vec<(f64, f64, Option<Enclosure>)> = vec![(lo, hi, pieces.piece(lo, hi))];
+    loop {
+        let known: Option<(f64, f64, f64)> = parts.iter().try_fold((0.0, 0.0, 0.0), |acc, p| {
+            let e = p.2?;
+            Some((acc.0 + e.mid, acc.1 + e.rad, acc.2 + e.mid.abs()))
+        });
+        if let Some((mid, rad, magnitude)) = known {
+            // (each addition rounds by at most half a unit of the running magnitude)
+            let sum_error = magnitude * f64::EPSILON * parts.len() as f64;
+            let total = Enclosure {
+                mid: sign * mid,
+                rad: (rad + ends + sum_error) * (1.0 + SLACK),
+            };
+            if total.rad.is_finite() && (enough(&total) || parts.len() >= MAX_PIECES) {
+                return Some(total);
+            }
+        }
+        if parts.len() >= MAX_PIECES {
+            return None;
+        }
+        // Halve the widest piece (one without an enclosure first).
+        let widest = parts
+            .iter()
+            .enumerate()
+            .max_by(|x, y| {
+                let width =
+                    |p: &(f64, f64, Option<Enclosure>)| p.2.map_or(f64::INFINITY, |e| e.rad);
+                width(x.1).total_cmp(&width(y.1))
+            })
+            .map(|(i, _)| i)?;
+        let (l, h, _) = parts.swap_remove(widest);
+        let c = l + 0.5 * (h - l);
+        if c <= l || c >= h {
+            // (no f64 between the ends: the piece cannot be made narrower)
+            return None;
+        }
+        parts.push((l, c, pieces.piece(l, c)));
+        parts.push((c, h, pieces.piece(c, h)));
+    }
+}
+
+/// The integrand's evaluations over pieces.
+struct Pieces<'i, 'b, 'v> {
+    integral: &'i DefiniteIntegral<'i>,
+    evaluator: Evaluator<'v>,
+    /// `f, f', f'', ...` up to the fourth derivative, as far as the derivative rules go.
+    derivatives: Vec<Expr>,
+    budget: &'b mut Budget,
+}
+
+impl Pieces<'_, '_, '_> {
+    /// The ball of `e` over the points between `l` and `h` (a point when they are equal).
+    fn over(&mut self, e: &Expr, l: &Ball, h: &Ball) -> Option<Ball> {
+        self.evaluator.over(self.integral.var, l, h);
+        self.evaluator.ball(e, self.budget).ok()
+    }
+
+    /// A bound on `|∫_bound^{bound₀} f|`, where `bound₀` is the f64 middle of the bound's ball.
+    fn end(&mut self, bound: &Ball) -> Option<f64> {
+        let middle = self.evaluator.exactly(bound.approx());
+        let distance = (bound.radius() + bound.approx().abs() * 2e-15) * (1.0 + SLACK);
+        let f = self.over(self.integral.integrand, bound, &middle)?;
+        let end = distance * f.upper() * (1.0 + SLACK);
+        end.is_finite().then_some(end)
+    }
+
+    /// An enclosure of `∫_l^h f` (`l < h`, both f64).
+    fn piece(&mut self, l: f64, h: f64) -> Option<Enclosure> {
+        self.taylor(l, h, 4)
+            .or_else(|| self.taylor(l, h, 2))
+            .or_else(|| self.first_order(l, h))
+    }
+
+    /// The piece by Taylor's theorem of `order` about its f64 middle.
+    fn taylor(&mut self, l: f64, h: f64, order: usize) -> Option<Enclosure> {
+        let highest = self.derivatives.get(order)?.clone();
+        let c = l + 0.5 * (h - l);
+        let (d1, d2) = (h - c, c - l);
+        let (lb, cb, hb) = (
+            self.evaluator.exactly(l),
+            self.evaluator.exactly(c),
+            self.evaluator.exactly(h),
+        );
+        let bound = self.over(&highest, &lb, &hb)?.upper();
+        let mut factorial = 1.0;
+        let (mut mid, mut rad) = (0.0f64, 0.0f64);
+        for k in 0..order {
+            factorial *= (k + 1) as f64;
+            let value = self.over(&self.derivatives[k].clone(), &cb, &cb)?;
+            let power = (k + 1) as i32;
+            let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+            // (D₁^(k+1) − (−D₂)^(k+1))/(k+1)!, and how far its f64 value may be from it
+            let coefficient = (d1.powi(power) + sign * d2.powi(power)) / factorial;
+            let coefficient_error = (d1.powi(power) + d2.powi(power)) / factorial * SLACK;
+            let term = value.approx() * coefficient;
+            mid += term;
+            rad += (value.radius() + value.approx().abs() * 2e-15) * coefficient.abs()
+                + value.upper() * coefficient_error
+                + (term.abs() + mid.abs()) * SLACK;
+        }
+        factorial *= (order + 1) as f64;
+        let power = (order + 1) as i32;
+        rad += bound * (d1.powi(power) + d2.powi(power)) / factorial * (1.0 + SLACK);
+        let rad = rad * (1.0 + SLACK);
+        (mid.is_finite() && rad.is_finite()).then_some(Enclosure { mid, rad })
+    }
+
+    fn first_order(&mut self, l: f64, h: f64) -> Option<Enclosure> {
+        let (lb, hb) = (self.evaluator.exactly(l), self.evaluator.exactly(h));
+        let f = self.over(self.integral.integrand, &lb, &hb)?;
+        let width = h - l;
+        let mid = width * f.approx();
+        let rad = (width * (1.0 + SLACK) * (f.radius() + f.approx().abs() * 2e-15)
+            + mid.abs() * SLACK)
+            * (1.0 + SLACK);
+        (mid.is_finite() && rad.is_finite()).then_some(Enclosure { mid, rad })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse::parse;
+    use super::*;
+
+    fn expr(text: &str) -> Expr {
+        parse(text, &mut Default::default()).unwrap()
+    }
+
+    /// The enclosure of `∫_lower^upper f dx`, refined as far as it goes.
+    fn enclosure(f: &str, lower: &str, upper: &str) -> Option<Enclosure> {
+        enclosure_to(f, lower, upper, 0.0)
+    }
+
+    /// The enclosure of `∫_lower^upper f dx`, refined until its radius is below `radius`.
+    fn enclosure_to(f: &str, lower: &str, upper: &str, radius: f64) -> Option<Enclosure> {
+        let (f, lower, upper) = (expr(f), expr(lower), expr(upper));
+        let integral = DefiniteIntegral {
+            integrand: &f,
+            var: "x",
+            lower: &lower,
+            upper: &upper,
+        };
+        let none = Bindings::new();
+        enclose(
+            &integral,
+            Evaluator::new(BITS, &none),
+            &mut Budget::standard(),
+            &|e| e.rad < radius,
+        )
+    }
+
+    fn holds(f: &str, lower: &str, upper: &str, truth: f64) -> Enclosure {
+        let e = enclosure(f, lower, upper).unwrap_or_else(|| panic!("∫ {f}: no enclosure"));
+        assert!(
+            (e.mid - truth).abs() <= e.rad,
+            "∫_{lower}^{upper} {f} = {truth} is outside {e:?}"
+        );
+        e
+    }
+
+    #[test]
+    fn enclosures_hold_the_integral_and_are_narrow() {
+        use std::f64::consts::PI;
+        // (widths: about twice what 256 pieces reach; fourth order shrinks with the fifth power
+        // of the pieces' width, the first-order bound of `abs` with the width)
+        for (f, lower, upper, truth, width) in [
+            ("x^2", "0", "3", 9.0, 1e-11),
+            ("1/(2+cos(x))", "0", "2*pi", 2.0 * PI / 3f64.sqrt(), 4e-9),
+            ("exp(-x^2)", "-3", "3", 1.772_414_696_519_042, 1e-8),
+            ("sin(x)/x", "1", "2", 0.659_329_906_435_512_4, 1e-12),
+            ("x^2", "3", "0", -9.0, 1e-11),
+            ("exp(x)", "0", "log(2)", 1.0, 1e-12),
+            ("abs(x - 1/3)", "0", "1", 5.0 / 18.0, 4e-3),
+        ] {
+            let e = holds(f, lower, upper, truth);
+            assert!(e.rad < width, "∫ {f}: {e:?} wider than {width}");
+        }
+    }
+
+    #[test]
+    fn a_pole_or_a_peak_out_of_reach_is_never_enclosed_narrowly() {
+        // A pole inside: no enclosure at all.
+        for f in ["1/x", "1/x^2", "log(abs(x))"] {
+            assert_eq!(enclosure(f, "-1", "1"), None, "{f}");
+        }
+        // The peak Gauss–Kronrod misses is inside the enclosure, which stays wide.
+        if let Some(e) = enclosure("exp(-x^2)", "-10^300", "10^300") {
+            assert!((e.mid - PI_SQRT).abs() <= e.rad, "{e:?}");
+        }
+    }
+
+    const PI_SQRT: f64 = 1.772_453_850_905_516;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Every enclosure holds the integral: integrands with a known antiderivative `F`, whose
+        /// `F(h) − F(l)` is a 256-bit ball of its own.
+        #[test]
+        fn enclosures_hold_integrals_known_exactly(
+            c in proptest::array::uniform4(-9i32..10),
+            n in 0u32..7,
+            a in 1i32..4,
+            d in 1i32..5,
+            l in -40i32..40,
+            width in 1i32..60,
+            radius in proptest::sample::select(vec![1e-2, 1e-5, 1e-8]),
+        ) {
+            let f = format!(
+                "{}*x^{n} + {}*exp({a}*x/3) + {}*sin({a}*x) + {}/(x^2 + {d})",
+                c[0], c[1], c[2], c[3]
+            );
+            let antiderivative = format!(
+                "{}*x^{}/{} + {}*3*exp({a}*x/3)/{a} - {}*cos({a}*x)/{a} + {}*atan(x/sqrt({d}))/sqrt({d})",
+                c[0], n + 1, n + 1, c[1], c[2], c[3]
+            );
+            let (lo, hi) = (format!("{l}/10"), format!("{}/10", l + width));
+            // (refined to a radius met at any number of pieces, from one to hundreds)
+            let e = enclosure_to(&f, &lo, &hi, radius).expect("an enclosure");
+            let big = expr(&antiderivative);
+            let none = Bindings::new();
+            let at = |x: &str| {
+                let point = expr(x);
+                let mut ev = Evaluator::new(256, &none);
+                let xb = ev.ball(&point, &mut Budget::standard()).unwrap();
+                ev.over("x", &xb, &xb);
+                ev.ball(&big, &mut Budget::standard()).unwrap()
+            };
+            let (fh, fl) = (at(&hi), at(&lo));
+            let truth = fh.approx() - fl.approx();
+            let slack = fh.radius() + fl.radius() + 1e-14 * (fh.approx().abs() + fl.approx().abs());
+            proptest::prop_assert!(
+                (e.mid - truth).abs() <= e.rad + slack,
+                "∫_{lo}^{hi} {f} = {truth}, outside {e:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_a_proved_difference_exceeds_the_tolerance() {
+        let case = |f: &str, lower: &str, upper: &str, value: &str| {
+            let (f, lower, upper, value) = (expr(f), expr(lower), expr(upper), expr(value));
+            let integral = DefiniteIntegral {
+                integrand: &f,
+                var: "x",
+                lower: &lower,
+                upper: &upper,
+            };
+            exceeds(
+                &integral,
+                &value,
+                &Bindings::new(),
+                1e-8,
+                &mut Budget::standard(),
+            )
+        };
+        // True values are never refuted, whatever the quadrature made of them.
+        assert!(!case("exp(-x^2)", "-10^300", "10^300", "sqrt(pi)"));
+        assert!(!case("exp(-x^2)", "-3", "3", "1.772414696519042"));
+        assert!(!case("1/(2+cos(x))", "0", "2*pi", "2*pi/sqrt(3)"));
+        // False ones are, when the difference is within reach of the pieces.
+        assert!(case("1/(2+cos(x))", "0", "2*pi", "0"));
+        assert!(case("exp(-x^2)", "-3", "3", "sqrt(pi) + 1/1000"));
+        assert!(case("sin(x)/x", "1", "2", "0.66"));
+        // Across a pole nothing is refuted.
+        assert!(!case("1/x", "-1", "2", "100"));
+    }
+}
