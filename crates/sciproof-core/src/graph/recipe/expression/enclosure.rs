@@ -24,7 +24,7 @@
 //! The bounds are balls too: the pieces tile `[a₀, b₀]`, the f64 nearest the bounds `a` and
 //! `b`, and `∫_a^{a₀} f` is at most `|a − a₀| · max|f|` between them.
 //!
-//! Each f64 step below carries a relative slack of [`SLACK`] (a hundred units in the last
+//! Each f64 step below carries a relative slack of `SLACK` (a hundred units in the last
 //! place), far above the few units its rounding can cost.
 
 use super::ball::{Ball, Evaluator};
