@@ -353,3 +353,30 @@ fn gaussian_integrals_go_through_erf_and_are_refuted_by_an_enclosure() {
         assert!(d.contains("validated 128-bit enclosure"), "{d}");
     }
 }
+
+#[test]
+fn powers_too_large_to_multiply_out_still_cancel_exactly() {
+    // alkahest says `ok` for each (its expressions are hash-consed); before, the exact test gave
+    // up on the size and these were numeric_ok or inconclusive, weaker than alkahest.
+    for (lhs, rhs) in [
+        ("(a+b+c+d+e+f+g+h)^64", "(h+g+f+e+d+c+b+a)^64"),
+        ("x^999999999999", "x^999999999999"),
+        ("10^10^10", "10^10^10"),
+        ("2*(x+y)^(10^7) + 1", "1 + (y+x)^(10^7)*2"),
+        ("1^(10^10)", "1"),
+        ("(-1)^(10^10 + 1)", "-1"),
+        ("0^(10^10)", "0"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
+    }
+    // Kept whole, a power says nothing beyond its own identity.
+    for (lhs, rhs) in [
+        ("(a+b+c+d+e+f+g+h)^64", "(a+b+c+d+e+f+g+h)^63"),
+        ("x^999999999999", "x^999999999998"),
+        ("0^(-(10^10))", "0^(-(10^10))"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_ne!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
+    }
+}
