@@ -14,13 +14,22 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(e) = parse::parse(text, &mut symbols) else {
         return;
     };
-    let _ = canon::is_zero(&e, &mut Budget(200_000));
+    let exactly_zero = canon::is_zero(&e, &mut Budget(200_000)) == Ok(true);
     let _ = diff::derivative(&e, "x", &mut Budget(200_000));
     let point: eval::Bindings = [("x".to_string(), 0.37), ("y".to_string(), 0.48)]
         .into_iter()
         .collect();
     let _ = eval::evaluate(&e, &point, &mut Budget(200_000));
-    let _ = ball::Evaluator::new(128, &point).ball(&e, &mut Budget(200_000));
+    let ball = ball::Evaluator::new(128, &point).ball(&e, &mut Budget(200_000));
+    // The exact test's `ok` is a proof; a ball that shows the value nonzero at a point where
+    // it is defined would refute it (an unsound rewrite, or an unsound ball).
+    if exactly_zero && let Ok(b) = &ball {
+        assert!(
+            b.lower() == 0.0,
+            "{text:?}: the exact test says zero, a 128-bit ball says |value| >= {}",
+            b.lower()
+        );
+    }
     // The text as an identity's left side; as an integrand (the antiderivative table, its
     // folded polynomials, the continuity proof, quadrature); and as an antiderivative
     // (differentiation, the exact test).

@@ -115,8 +115,29 @@ NUMERIC_RELATION = [
     (["1e400", "1e400"], [1, -1]), (["1e-400"], [1]), (["1.5_0", "3"], [2, -1]),
 ]
 
+# Hazards found by trying hostile recipes: powers too large to multiply out, special values,
+# integrals whose peak quadrature cannot see, integrands alkahest integrates through erf.
+def gauss(integrand, lower, upper, value):
+    return {"kind": "definite_integral", "integrand": integrand, "var": "x", "lower": lower, "upper": upper, "value": value}
+
+
+EDGE = [
+    {"kind": "identity", "lhs": "(a+b+c+d+e+f+g+h)^64", "rhs": "(h+g+f+e+d+c+b+a)^64"},
+    {"kind": "zero", "expr": "x^999999999999 - x^999999999999"},
+    {"kind": "zero", "expr": "10^10^10 - 10^10^10"},
+    {"kind": "zero", "expr": "gamma(5) - 24"},
+    {"kind": "zero", "expr": "lambert_w(0) + dilog(0)"},
+    {"kind": "zero", "expr": "li(0)"},
+    {"kind": "zero", "expr": "round(5/2) - 2"},
+    gauss("exp(-x^2)", "-10^300", "10^300", "sqrt(pi)"),
+    gauss("exp(-x^2)", "0", "1", "0.7468"),
+    gauss("exp(-(x-1)^2)", "1", "2", "sqrt(pi)/2*erf(1)"),
+    gauss("1/(1+x^2)", "-10^300", "10^300", "pi"),
+    gauss("x^(10^9)", "0", "1", "0"),
+]
+
 MAKERS = [identity, zero, derivative, antiderivative, definite_integral, malformed]
-checks = [MAKERS[i % len(MAKERS)]() for i in range(count)]
+checks = [MAKERS[i % len(MAKERS)]() for i in range(count)] + EDGE
 checks += [{"kind": "numeric_relation", "constants": c, "coefficients": k} for c, k in NUMERIC_RELATION]
 graph = research.ClaimGraph()
 for i, check in enumerate(checks):

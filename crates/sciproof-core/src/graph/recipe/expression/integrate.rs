@@ -5,10 +5,13 @@
 //! powers of `ax+b` (with `log(±(ax+b))` for the reciprocal), `1/(x^2+c)`, `sin^2` and `cos^2`
 //! of a linear argument, products of sines and cosines of linear arguments (product to sum),
 //! a polynomial times `exp`, `sin`, `cos`, `sinh` or `cosh` of a linear argument (by
-//! parts), and `exp` of a quadratic with a negative leading coefficient (`erf`). A candidate is never trusted as proposed: [`DefiniteIntegral::antiderivative`]
-//! keeps one only if `d/dx F − f` passes the exact zero test, and then only if `F` and `f` are
-//! continuous on the closed interval: either `F` is built from entire functions alone, or a
-//! ball evaluation of both over the whole interval meets no pole and no domain boundary. So a
+//! parts), and `exp` of a quadratic with a negative leading coefficient (`erf`). A candidate is
+//! never trusted as proposed: [`DefiniteIntegral::antiderivative`] keeps one only if
+//! `d/dx F − f` passes the exact zero test, and then only if `F` and `f` are continuous on the
+//! closed interval: either both are continuous everywhere by their form
+//! ([`continuous_everywhere`]: entire functions, and powers, `log` and `sqrt` of polynomials
+//! positive everywhere), or a ball evaluation of both over the whole interval meets no pole and
+//! no domain boundary. So a
 //! pole inside the interval, or an antiderivative that jumps there (alkahest's `tan(x/2)`
 //! substitution for `1/(2+cos x)`), can never make a divergent or false integral exact.
 
@@ -550,10 +553,13 @@ fn ratio_to_derivative(
     Ok((matches && !k.is_zero()).then_some(k))
 }
 
-/// Whether `e` is, as a function of `var`, built from entire functions only (sums, products,
-/// natural powers, `exp`, `sin`, `cos`, `sinh`, `cosh`, `atan`, `asinh`, `tanh`, `erf`, and
-/// anything free of `var`): continuous in `var` everywhere.
-pub fn is_entire(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
+/// Whether `e` is, as a function of `var`, continuous on the whole real line by its form: built
+/// from entire functions (sums, products, natural powers, `exp`, `sin`, `cos`, `sinh`, `cosh`,
+/// `atan`, `asinh`, `tanh`, `erf`, and anything free of `var`), and from any rational power,
+/// `log` or `sqrt` of a polynomial that is positive everywhere ([`positive_everywhere`]:
+/// `1/(1+x^2)`, `log(x^2+1)`). A ball evaluation cannot show this over an interval as wide as
+/// `[-10^300, 10^300]`, where `x^2` overflows.
+pub fn continuous_everywhere(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
     budget.step()?;
     if !e.contains(var, budget)? {
         return Ok(true);
@@ -562,13 +568,17 @@ pub fn is_entire(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLa
         Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => true,
         Expr::Add(xs) | Expr::Mul(xs) => {
             for x in xs.iter() {
-                if !is_entire(x, var, budget)? {
+                if !continuous_everywhere(x, var, budget)? {
                     return Ok(false);
                 }
             }
             true
         }
-        Expr::Pow(p) => small_natural(&p.1).is_some() && is_entire(&p.0, var, budget)?,
+        Expr::Pow(p) => {
+            (small_natural(&p.1).is_some() && continuous_everywhere(&p.0, var, budget)?)
+                || (exact_value(&p.1).is_some() && positive_everywhere(&p.0, var, budget)?)
+        }
+        Expr::Call(Func::Log | Func::Sqrt, xs) => positive_everywhere(&xs[0], var, budget)?,
         Expr::Call(f, xs) => {
             matches!(
                 f,
@@ -581,9 +591,42 @@ pub fn is_entire(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLa
                     | Func::Asinh
                     | Func::Tanh
                     | Func::Erf
-            ) && is_entire(&xs[0], var, budget)?
+            ) && continuous_everywhere(&xs[0], var, budget)?
         }
     })
+}
+
+/// Whether `e` is a polynomial in `var` with exact coefficients that is positive for every real
+/// `var`, by one of two sufficient tests: only even powers, none with a negative coefficient,
+/// and a positive constant term (so it is at least that constant); or a quadratic with a
+/// positive leading coefficient and a negative discriminant.
+fn positive_everywhere(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
+    let Some(p) = polynomial(e, var, budget)? else {
+        return Ok(false);
+    };
+    let Some(c) = p
+        .iter()
+        .map(exact_value)
+        .collect::<Option<Vec<BigRational>>>()
+    else {
+        return Ok(false);
+    };
+    let even = c.first().is_some_and(Signed::is_positive)
+        && c.iter().enumerate().all(|(k, c)| {
+            if k % 2 == 1 {
+                c.is_zero()
+            } else {
+                !c.is_negative()
+            }
+        });
+    let quadratic = match c.as_slice() {
+        [c0, c1, c2] => {
+            c2.is_positive()
+                && c1 * c1 - BigRational::from_integer(4.into()) * c2 * c0 < BigRational::zero()
+        }
+        _ => false,
+    };
+    Ok(even || quadratic)
 }
 
 /// A definite-integral recipe's parts.
@@ -610,7 +653,8 @@ impl DefiniteIntegral<'_> {
             if canon::is_zero(&Expr::minus(d, self.integrand.clone()), budget) != Ok(true) {
                 continue;
             }
-            if (is_entire(&f, self.var, budget)? && is_entire(self.integrand, self.var, budget)?)
+            if (continuous_everywhere(&f, self.var, budget)?
+                && continuous_everywhere(self.integrand, self.var, budget)?)
                 || self.continuous(&f, budget)?
             {
                 return Ok(Some(f));
