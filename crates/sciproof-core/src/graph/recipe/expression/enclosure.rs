@@ -61,31 +61,21 @@ pub fn exceeds(
     tolerance: f64,
     budget: &mut Budget,
 ) -> bool {
-    let mut own = Budget(budget.0.min(MAX_STEPS));
-    let granted = own.0;
-    let proved = exceeds_within(integral, value, bindings, tolerance, &mut own);
-    budget.0 -= granted - own.0;
-    proved
-}
-
-fn exceeds_within(
-    integral: &DefiniteIntegral,
-    value: &Expr,
-    bindings: &Bindings,
-    tolerance: f64,
-    budget: &mut Budget,
-) -> bool {
-    let mut evaluator = Evaluator::new(BITS, bindings);
-    let Ok(v) = evaluator.ball(value, budget) else {
-        return false;
-    };
-    // (the ball's f64 middle is within a relative 1e-15 of its true middle)
-    let v_rad = (v.radius() + v.approx().abs() * 2e-15) * (1.0 + SLACK);
-    let decided = |e: &Enclosure| {
-        let gap = (e.mid - v.approx()).abs() * (1.0 - SLACK);
-        gap - (e.rad + v_rad) * (1.0 + SLACK) > tolerance
-    };
-    enclose(integral, evaluator, budget, &decided).is_some_and(|e| decided(&e))
+    // (a hostile integrand, whose fourth derivative is large, must not take the point's whole
+    // budget)
+    budget.share(MAX_STEPS, |budget| {
+        let mut evaluator = Evaluator::new(BITS, bindings);
+        let Ok(v) = evaluator.ball(value, budget) else {
+            return false;
+        };
+        // (the ball's f64 middle is within a relative 1e-15 of its true middle)
+        let v_rad = (v.radius() + v.approx().abs() * 2e-15) * (1.0 + SLACK);
+        let decided = |e: &Enclosure| {
+            let gap = (e.mid - v.approx()).abs() * (1.0 - SLACK);
+            gap - (e.rad + v_rad) * (1.0 + SLACK) > tolerance
+        };
+        enclose(integral, evaluator, budget, &decided).is_some_and(|e| decided(&e))
+    })
 }
 
 /// An enclosure of the integral, refined until `enough` holds of it or [`MAX_PIECES`] is

@@ -116,6 +116,16 @@ impl Budget {
         Budget(2_000_000)
     }
 
+    /// Runs `work` on at most `most` of the steps left (a part of the work that must not take
+    /// them all); what it used is counted here.
+    pub fn share<T>(&mut self, most: u64, work: impl FnOnce(&mut Budget) -> T) -> T {
+        let mut own = Budget(self.0.min(most));
+        let granted = own.0;
+        let result = work(&mut own);
+        self.0 -= granted - own.0;
+        result
+    }
+
     /// Counts one step.
     pub fn step(&mut self) -> Result<(), TooLarge> {
         if self.0 == 0 {
@@ -307,4 +317,22 @@ fn list(f: &mut fmt::Formatter<'_>, xs: &[Expr], sep: &str) -> fmt::Result {
         write!(f, "{x}")?;
     }
     f.write_str(")")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Budget;
+
+    #[test]
+    fn a_share_of_the_budget_is_bounded_and_counted() {
+        let mut budget = Budget(100);
+        let taken = budget.share(30, |b| (0..50).take_while(|_| b.step().is_ok()).count());
+        assert_eq!((taken, budget.0), (30, 70));
+        let taken = budget.share(30, |b| (0..10).take_while(|_| b.step().is_ok()).count());
+        assert_eq!((taken, budget.0), (10, 60));
+        // (never more than is left)
+        let mut budget = Budget(5);
+        let taken = budget.share(30, |b| (0..50).take_while(|_| b.step().is_ok()).count());
+        assert_eq!((taken, budget.0), (5, 0));
+    }
 }
