@@ -505,8 +505,16 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                 Err(BallError::Undecided)
             }
         };
+        // The least |x| on the ball, a little less, and capped where the squares below would
+        // overflow (a smaller |x| only makes each bound larger: still an upper one).
+        let nearest = (m.abs() - r).max(0.0) * (1.0 - 1e-12);
         let slope = match f {
-            Func::Sin | Func::Cos | Func::Atan | Func::Tanh | Func::Asinh | Func::Abs => 1.0,
+            Func::Sin | Func::Cos | Func::Abs => 1.0,
+            // 1/(1 + x²), 1/cosh²(x), 1/√(1 + x²): largest where |x| is least (`atan` of
+            // 10^300 has a slope of 10^-600, not 1)
+            Func::Atan => UP / (1.0 + nearest.min(1e150).powi(2)),
+            Func::Tanh => (UP / nearest.min(300.0).cosh().powi(2)).min(1.0),
+            Func::Asinh => UP / (1.0 + nearest.min(1e150).powi(2)).sqrt(),
             Func::Exp => hi.exp() * UP,
             Func::Sinh | Func::Cosh => (m.abs() + r).cosh() * UP,
             Func::Log => {
@@ -574,6 +582,39 @@ mod tests {
 
     fn at(s: &str, x: f64, bits: usize) -> Result<Ball, BallError> {
         at_in(High::new(bits), s, x).0
+    }
+
+    proptest::proptest! {
+        /// A ball over an interval holds the function at every point of it, for the functions
+        /// whose slope bound depends on where the ball lies, out to arguments of 10^300.
+        #[test]
+        fn a_ball_over_an_interval_holds_every_point_of_it(
+            f in proptest::sample::select(vec!["atan", "tanh", "asinh", "sin", "exp"]),
+            exponent in -3i32..300,
+            mantissa in -9.0f64..9.0,
+            width in 0.0f64..1.0,
+        ) {
+            let m = mantissa * 10f64.powi(exponent);
+            let r = (m.abs() * width).max(1e-3);
+            let text = format!("{f}(x)");
+            let e = parse(&text, &mut Default::default()).unwrap();
+            let none = Bindings::new();
+            let mut evaluator = Evaluator::new(128, &none);
+            let (lo, hi) = (evaluator.exactly(m - r), evaluator.exactly(m + r));
+            evaluator.over("x", &lo, &hi);
+            let Ok(whole) = evaluator.ball(&e, &mut Budget::standard()) else {
+                return Ok(()); // (no answer is never a wrong one)
+            };
+            for k in 0..=8 {
+                let x = m - r + 2.0 * r * f64::from(k) / 8.0;
+                let Ok(point) = at(&text, x, 128) else { continue };
+                proptest::prop_assert!(
+                    (point.approx() - whole.approx()).abs()
+                        <= whole.radius() + point.radius() + 2e-15 * (point.approx().abs() + whole.approx().abs()),
+                    "{text} at {x}: {point:?} outside {whole:?} over [{}, {}]", m - r, m + r
+                );
+            }
+        }
     }
 
     #[test]

@@ -11,9 +11,9 @@
 //! closed interval: either both are continuous everywhere by their form
 //! ([`continuous_everywhere`]: entire functions, and powers, `log` and `sqrt` of polynomials
 //! positive everywhere), or a ball evaluation of both over the whole interval meets no pole and
-//! no domain boundary. So a
-//! pole inside the interval, or an antiderivative that jumps there (alkahest's `tan(x/2)`
-//! substitution for `1/(2+cos x)`), can never make a divergent or false integral exact.
+//! no domain boundary. So a pole inside the interval, or an antiderivative that jumps there
+//! (alkahest's `tan(x/2)` substitution for `1/(2+cos x)`), can never make a divergent or false
+//! integral exact.
 
 use super::ball::Evaluator;
 use super::canon;
@@ -241,15 +241,13 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
                 .collect()
         }
         Expr::Pow(p) => power(&p.0, &p.1, var, budget)?,
-        Expr::Call(Func::Exp, xs) if xs.len() == 1 && gaussian(&xs[0], var, budget)?.is_some() => {
-            gaussian(&xs[0], var, budget)?.into_iter().collect()
-        }
         Expr::Call(h, xs) if xs.len() == 1 => match linear(&xs[0], var, budget)? {
             Some((a, b)) => table(*h, &a, &b, var).into_iter().collect(),
             // An argument in which the variable cancels (`sin(x − x)` from product to sum).
             None if constant_polynomial(&xs[0], var, budget)? => {
                 vec![Expr::mul(vec![f.clone(), Expr::sym(var)])]
             }
+            None if *h == Func::Exp => gaussian(&xs[0], var, budget)?.into_iter().collect(),
             None => Vec::new(),
         },
         _ => Vec::new(),

@@ -380,3 +380,25 @@ fn powers_too_large_to_multiply_out_still_cancel_exactly() {
         assert_ne!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
     }
 }
+
+#[test]
+fn antiderivatives_continuous_by_their_form_decide_over_any_interval() {
+    // No ball survives x^2 over [-10^300, 10^300]; 1 + x^2 is positive everywhere by its form.
+    let (o, d) = integral("1/(1+x^2)", "-10^300", "10^300", "pi");
+    assert_eq!(o, Outcome::NumericOk, "{d}");
+    let (o, d) = integral("1/(3*x^2+2)", "-10^300", "10^300", "pi");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    // (the true value is pi/sqrt(6); the claim of pi is refuted through atan, not quadrature)
+    assert!(d.contains("ball arithmetic"), "{d}");
+    // A polynomial with real roots is not positive everywhere: the pole stays in the way.
+    for (f, value) in [("1/(x^2-1)", "0"), ("1/(x^2-2*x+1)", "1")] {
+        let (o, d) = integral(f, "-2", "3", value);
+        assert!(
+            !matches!(o, Outcome::Ok | Outcome::NumericOk),
+            "{f}: {o:?} {d}"
+        );
+    }
+    // exp of an argument in which the variable cancels keeps its candidate.
+    let (o, d) = integral("exp(x - x)", "0", "2", "2");
+    assert_eq!(o, Outcome::Ok, "{d}");
+}
