@@ -126,6 +126,16 @@ impl Budget {
         result
     }
 
+    /// Counts `n` steps (work whose cost grows with its operands' size).
+    pub fn steps(&mut self, n: u64) -> Result<(), TooLarge> {
+        if self.0 < n {
+            self.0 = 0;
+            return Err(TooLarge);
+        }
+        self.0 -= n;
+        Ok(())
+    }
+
     /// Counts one step.
     pub fn step(&mut self) -> Result<(), TooLarge> {
         if self.0 == 0 {
