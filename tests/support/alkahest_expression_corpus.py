@@ -92,6 +92,33 @@ def definite_integral():
     return {"kind": "definite_integral", "integrand": p, "var": "x", "lower": str(lo), "upper": str(hi), "value": value}
 
 
+# True identities of the special and step functions, in an argument drawn below; perturbed
+# ones are false by far more than any rounding (refuting them needs validated values).
+SPECIAL = [
+    ("erf({a}) + erfc({a})", "1"), ("gamma({a}+1)", "{a}*gamma({a})"),
+    ("digamma({a}+1)", "digamma({a}) + 1/{a}"), ("trigamma({a}+1)", "trigamma({a}) - 1/{a}^2"),
+    ("lambert_w({a}*exp({a}))", "{a}"), ("Chi({a}) + Shi({a})", "Ei({a})"),
+    ("li({a}+1)", "Ei(log({a}+1))"), ("Si(-{a})", "-Si({a})"), ("fresnels(-{a})", "-fresnels({a})"),
+    ("bessel_j1(-{a})", "-bessel_j1({a})"), ("EllipticK(-{a})", "EllipticK({a}/(1+{a}))/sqrt(1+{a})"),
+    ("EllipticE(-{a})", "sqrt(1+{a})*EllipticE({a}/(1+{a}))"),
+    ("dilog({a}/4) + dilog(1-{a}/4)", "pi^2/6 - log({a}/4)*log(1-{a}/4)"),
+    ("gamma(-{a})", "-pi/({a}*sin(pi*{a})*gamma({a}))"), ("Ci({a})", "Ci({a})"),
+    ("floor({a}) + 1", "ceil({a} + 1/1000)"), ("sign({a})", "1"), ("atan2({a}, 1)", "atan({a})"),
+    ("round({a})", "floor({a} + 1/2)"), ("bessel_j0({a})^2 + 2*bessel_j1({a})^2", "bessel_j0({a})^2 + 2*bessel_j1({a})^2"),
+]
+
+
+def special():
+    lhs, rhs = rng.choice(SPECIAL)
+    a = rng.choice(["x", "y", "(x+1)", "x/2", "(2*y)", "(x*y)"])
+    lhs, rhs = lhs.format(a=a), rhs.format(a=a)
+    if rng.random() < 0.4:
+        rhs = f"{rhs} + {rng.choice(['1', '0.001', '1e-6', 'erf(x)', 'gamma(y)'])}"
+    if rng.random() < 0.7:
+        return {"kind": "identity", "lhs": lhs, "rhs": rhs}
+    return {"kind": "zero", "expr": f"{lhs} - ({rhs})"}
+
+
 def malformed():
     return rng.choice([
         {"kind": "identity", "lhs": "x"},
@@ -136,7 +163,7 @@ EDGE = [
     gauss("x^(10^9)", "0", "1", "0"),
 ]
 
-MAKERS = [identity, zero, derivative, antiderivative, definite_integral, malformed]
+MAKERS = [identity, zero, derivative, antiderivative, definite_integral, special, malformed]
 checks = [MAKERS[i % len(MAKERS)]() for i in range(count)] + EDGE
 checks += [{"kind": "numeric_relation", "constants": c, "coefficients": k} for c, k in NUMERIC_RELATION]
 graph = research.ClaimGraph()

@@ -36,6 +36,7 @@ pub mod parse;
 pub mod quad;
 pub mod rational;
 pub mod special;
+pub mod validated;
 
 use super::{Context, Outcome, Recheck, Recipe};
 use crate::json::{Object, Value};
@@ -325,7 +326,18 @@ fn decide(
     for point in points(symbols, samples) {
         match eval::evaluate(residual, &point, &mut Budget::standard()) {
             Ok(v) => values.push((v.abs(), point)),
-            Err(EvalError::NoEvaluator(f)) => missing = Some(f),
+            // Where the f64 methods stop (Si past 16, say), the 128-bit ball gives the value
+            // (and it is checked at high precision below like any other).
+            Err(EvalError::NoEvaluator(f)) => {
+                match ball::Evaluator::new(PRECISIONS[0], &point)
+                    .ball(residual, &mut Budget::standard())
+                {
+                    Ok(b) if b.radius() <= b.approx().abs() * 1e-12 + 1e-300 => {
+                        values.push((b.approx().abs(), point))
+                    }
+                    _ => missing = Some(f),
+                }
+            }
             Err(_) => {}
         }
     }
@@ -369,7 +381,12 @@ fn decide(
                 worst = worst.max(x);
                 cleared_at = Some(cleared_at.unwrap_or(bits).max(bits));
             }
-            Confirmed::Undecided(why) => undecided = Some((*v, why)),
+            // The detail names the worst such point, as alkahest's names the worst residual.
+            Confirmed::Undecided(why) => {
+                if undecided.as_ref().is_none_or(|(w, _)| v > w) {
+                    undecided = Some((*v, why));
+                }
+            }
         }
     }
     if let Some((w, bits)) = failed {
