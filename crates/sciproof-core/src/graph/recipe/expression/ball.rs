@@ -284,6 +284,19 @@ impl<M> Ball<M> {
         self.approx
     }
 
+    /// 1 when every value in the ball is positive, −1 when every one is negative, 0 when the
+    /// ball may hold 0.
+    pub fn sign(&self) -> i8 {
+        let r = self.rad * UP + self.approx.abs() * 1e-15;
+        if self.approx - r > 0.0 {
+            1
+        } else if self.approx + r < 0.0 {
+            -1
+        } else {
+            0
+        }
+    }
+
     /// The radius about the midpoint (an upper bound; the f64 [`Ball::approx`] may be a
     /// relative 1e-15 away from the midpoint besides).
     pub fn radius(&self) -> f64 {
@@ -453,6 +466,84 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         }
     }
 
+    /// Whether `e` is shown to have a value at the point: every operation's argument lies in
+    /// its domain. Only the arguments a domain depends on are evaluated (as balls), so a value
+    /// too large for any ball (`exp(10^6)`, `Γ(10^6)`) still counts as one.
+    pub fn defined(&mut self, e: &Expr, budget: &mut Budget) -> bool {
+        if budget.step().is_err() {
+            return false;
+        }
+        match e {
+            Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) => true,
+            Expr::Sym(s) => {
+                self.bindings.contains_key(&**s)
+                    || constant(s).is_some()
+                    || self.interval.as_ref().is_some_and(|(n, _)| n == &**s)
+            }
+            Expr::Add(xs) | Expr::Mul(xs) => xs.iter().all(|x| self.defined(x, budget)),
+            Expr::Pow(p) => {
+                if !self.defined(&p.0, budget) || !self.defined(&p.1, budget) {
+                    return false;
+                }
+                match integer_exponent(&p.1) {
+                    Some(n) if n >= 0 => true,
+                    Some(_) => self.sign_of(&p.0, budget) != 0,
+                    None => self.sign_of(&p.0, budget) == 1,
+                }
+            }
+            Expr::Call(f, xs) => {
+                if !xs.iter().all(|x| self.defined(x, budget)) {
+                    return false;
+                }
+                match f {
+                    Func::Log | Func::Sqrt | Func::Ci | Func::Chi => {
+                        self.sign_of(&xs[0], budget) == 1
+                    }
+                    Func::Li => {
+                        let shifted = Expr::minus(xs[0].clone(), Expr::int(1));
+                        self.sign_of(&xs[0], budget) == 1 && self.sign_of(&shifted, budget) != 0
+                    }
+                    Func::Ei => self.sign_of(&xs[0], budget) != 0,
+                    Func::Gamma | Func::Digamma | Func::Trigamma => {
+                        self.sign_of(&xs[0], budget) == 1
+                    }
+                    Func::Exp
+                    | Func::Sin
+                    | Func::Cos
+                    | Func::Sinh
+                    | Func::Cosh
+                    | Func::Tanh
+                    | Func::Atan
+                    | Func::Asinh
+                    | Func::Abs
+                    | Func::Sign
+                    | Func::Floor
+                    | Func::Ceil
+                    | Func::Round
+                    | Func::Erf
+                    | Func::Erfc
+                    | Func::Si
+                    | Func::Shi
+                    | Func::FresnelS
+                    | Func::FresnelC
+                    | Func::BesselJ0
+                    | Func::BesselJ1 => true,
+                    // The rest: only where a ball of the whole call exists.
+                    _ => self.ball(e, budget).is_ok(),
+                }
+            }
+        }
+    }
+
+    /// The sign of `e`'s ball ([`Ball::sign`]), 0 when there is none; `exp` and `cosh` of a
+    /// defined argument are positive by their form, however large.
+    fn sign_of(&mut self, e: &Expr, budget: &mut Budget) -> i8 {
+        if let Expr::Call(Func::Exp | Func::Cosh, _) = e {
+            return 1;
+        }
+        self.ball(e, budget).map_or(0, |b| b.sign())
+    }
+
     /// `floor`, `ceil`, `round` (half away from zero, as alkahest and f64 round) or `sign` of
     /// `arg`: exactly when `arg` is an exact rational (`round(5/2)` is 3, not a jump to stay
     /// away from), else the one integer the whole ball maps to; a ball that holds a jump
@@ -493,16 +584,7 @@ impl<'a, A: Arith> Evaluator<'a, A> {
     /// `atan2(y, x)` by quadrant, through `atan` of the quotient that stays bounded; a ball on
     /// the branch cut (x < 0, y reaching 0) or holding the origin decides nothing.
     fn atan2(&mut self, y: &Ball<A::Mid>, x: &Ball<A::Mid>) -> Result<Ball<A::Mid>, BallError> {
-        let sign = |b: &Ball<A::Mid>| {
-            let r = b.rad * UP + b.approx.abs() * 1e-15;
-            if b.approx - r > 0.0 {
-                1
-            } else if b.approx + r < 0.0 {
-                -1
-            } else {
-                0
-            }
-        };
+        let sign = |b: &Ball<A::Mid>| b.sign();
         let pi = self.arith.pi();
         let pi = self.exact(pi)?;
         let half = self.exactly(0.5);

@@ -97,6 +97,38 @@ pub fn is_zero(expr: &Expr, budget: &mut Budget) -> Result<bool, NotExact> {
     Ok(num.0.is_empty())
 }
 
+/// The exact value of `expr` when the exact test reduces it to a constant (every atom cancels):
+/// the expression equals it wherever it is defined. `Ok(None)` when a form remains.
+pub fn constant_value(expr: &Expr, budget: &mut Budget) -> Result<Option<BigRational>, NotExact> {
+    let mut canon = Canon {
+        atoms: Vec::new(),
+        ids: HashMap::new(),
+        budget,
+    };
+    let form = canon.frac(expr)?;
+    let num = canon.pythagoras(form.num)?;
+    let num = canon.radicals(num)?;
+    let Some(den) = form.den else {
+        return Ok(num.as_constant().map(|n| n.to_big()));
+    };
+    let den = canon.pythagoras(den)?;
+    let den = canon.radicals(den)?;
+    // A numerator that is c times the denominator, term by term (`e^u/e^u − 2`).
+    let (Some((m0, n0)), Some((d_m0, d0))) = (num.0.first(), den.0.first()) else {
+        return Ok(num.0.is_empty().then(BigRational::zero));
+    };
+    if num.0.len() != den.0.len() || m0 != d_m0 {
+        return Ok(None);
+    }
+    let c = n0.to_big() / d0.to_big();
+    let proportional = num
+        .0
+        .iter()
+        .zip(&den.0)
+        .all(|((m, a), (k, b))| m == k && a.to_big() == &c * b.to_big());
+    Ok(proportional.then_some(c))
+}
+
 impl Poly {
     fn constant(c: Q) -> Poly {
         if c.is_zero() {

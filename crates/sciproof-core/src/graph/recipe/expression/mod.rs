@@ -311,7 +311,8 @@ fn cleared_in_f64(residual: &Expr, point: &Bindings, tolerance: f64) -> bool {
         .is_ok_and(|b| b.upper() <= tolerance)
 }
 
-/// §5.3 with the exact test and the precision escalation.
+/// §5.3 with the exact test and the precision escalation; where that leaves the residual
+/// undecided, [`constant_residual`].
 fn decide(
     residual: &Expr,
     symbols: &BTreeSet<String>,
@@ -321,6 +322,77 @@ fn decide(
     if canon::is_zero(residual, &mut Budget::standard()) == Ok(true) {
         return (Outcome::Ok, "symbolic residual simplified to 0".into());
     }
+    let decided = numeric_rule(residual, symbols, tolerance, samples);
+    if decided.0 != Outcome::Inconclusive {
+        return decided;
+    }
+    constant_residual(residual, symbols, tolerance, samples).unwrap_or(decided)
+}
+
+/// A residual the numeric rule cannot decide (`Γ(10^6) − Γ(10^6) − 1` overflows every sample,
+/// `A − A − 10^-20` with `A` near 10^300 defeats every ball) may still reduce, by the exact
+/// test, to a constant `c`: it is `c` wherever it is defined. That decides it once a point
+/// where it is defined is shown (a sample point, or one with every sample negated, so that
+/// `sqrt(−x) − sqrt(−x) − 1` is refuted at `x = −0.37`): `failed` when `|c|` exceeds the
+/// tolerance, `numeric_ok` otherwise. (alkahest's simplifier cancels such terms first, then
+/// evaluates the constant.) A residual defined at none of those points stays undecided.
+fn constant_residual(
+    residual: &Expr,
+    symbols: &BTreeSet<String>,
+    tolerance: f64,
+    samples: &[f64],
+) -> Option<(Outcome, String)> {
+    use num_traits::{Signed, ToPrimitive};
+    let c = canon::constant_value(residual, &mut Budget::standard()).ok()??;
+    let mut probes = points(symbols, samples);
+    probes.extend(points(symbols, samples).into_iter().map(|mut p| {
+        for (name, v) in p.iter_mut() {
+            if eval::constant(name).is_none() {
+                *v = -*v;
+            }
+        }
+        p
+    }));
+    let shown = probes.iter().any(|point| {
+        ball::Evaluator::new(PRECISIONS[0], point).defined(residual, &mut Budget::standard())
+    });
+    if !shown {
+        return None;
+    }
+    let size = c.abs().to_f64().unwrap_or(f64::INFINITY);
+    let above = num_rational::BigRational::from_float(tolerance).is_none_or(|t| c.abs() > t);
+    let exact = format!(
+        "the exact test leaves the constant {} wherever the residual is defined",
+        rational_text(&c)
+    );
+    Some(if above {
+        (
+            Outcome::Failed,
+            format!(
+                "|residual| = {} exceeds tolerance {} ({exact}; a ball shows it defined at a sample point or its negative)",
+                format_g(size, 6),
+                format_g6(tolerance)
+            ),
+        )
+    } else {
+        (
+            Outcome::NumericOk,
+            format!(
+                "|residual| = {} within tolerance {} ({exact})",
+                format_g(size, 3),
+                format_g6(tolerance)
+            ),
+        )
+    })
+}
+
+/// alkahest's numeric rule, with the precision escalation before a failure.
+fn numeric_rule(
+    residual: &Expr,
+    symbols: &BTreeSet<String>,
+    tolerance: f64,
+    samples: &[f64],
+) -> (Outcome, String) {
     let mut values = Vec::new();
     let mut missing = None;
     for point in points(symbols, samples) {

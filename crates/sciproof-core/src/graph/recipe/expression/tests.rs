@@ -402,3 +402,84 @@ fn antiderivatives_continuous_by_their_form_decide_over_any_interval() {
     let (o, d) = integral("exp(x - x)", "0", "2", "2");
     assert_eq!(o, Outcome::Ok, "{d}");
 }
+
+#[test]
+fn a_constant_residual_decides_where_the_samples_cannot() {
+    // Γ(10^6) and e^(10^6 x) overflow every sample; the exact test leaves a constant, and the
+    // residual is defined at a sample point (gamma of a positive number, exp of anything).
+    for (lhs, rhs) in [
+        ("gamma(10^6)", "gamma(10^6) + 1"),
+        ("exp(10^6*x)", "exp(10^6*x) + 1"),
+        ("exp(10^6*x)/exp(10^6*x)", "2"),
+        // defined only at the negated samples
+        ("sqrt(-x)", "sqrt(-x) + 1"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Failed, "{lhs} = {rhs}: {d}");
+        assert!(d.contains("the exact test leaves the constant"), "{d}");
+    }
+    let (o, d) = identity("gamma(10^6)", "gamma(10^6) + 10^-20");
+    assert_eq!(o, Outcome::NumericOk, "{d}");
+    assert!(
+        d.starts_with("|residual| = 1e-20 within tolerance 1e-08"),
+        "{d}"
+    );
+    // Defined nowhere the rule looks (log of 0, a pole of Γ, log of a negative number
+    // everywhere): the constant decides nothing.
+    for (lhs, rhs) in [
+        ("log(x - x)", "log(x - x) + 1"),
+        ("gamma(-1)", "gamma(-1) + 1"),
+        ("log(-1 - x^2)", "log(-1 - x^2) + 1"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Inconclusive, "{lhs} = {rhs}: {d}");
+    }
+}
+
+#[test]
+fn special_functions_are_refuted_with_validated_values() {
+    for (lhs, rhs) in [
+        ("erf(1)", "0.84"),
+        ("gamma(1/2)", "1.77"),
+        ("gamma(x+1)", "x*gamma(x) + 1"),
+        ("lambert_w(x)", "x"),
+        ("digamma(x)", "x"),
+        ("Si(x)", "x"),
+        ("EllipticE(x/3)", "x"),
+        ("round(5/2)", "2"),
+        ("floor(2)", "1"),
+        ("atan2(y, x)", "atan(y/x) + 1"),
+        // beyond where the f64 series are trusted, the 128-bit ball gives the value
+        ("Si(100*x)", "Si(100*x) + 10^-6"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Failed, "{lhs} = {rhs}: {d}");
+        assert!(d.contains("-bit ball arithmetic"), "{d}");
+    }
+    for (lhs, rhs) in [
+        ("gamma(x+1)", "x*gamma(x)"),
+        ("erf(x) + erfc(x)", "1"),
+        ("gamma(-1/2)", "-2*sqrt(pi)"),
+        ("Chi(x) + Shi(x)", "Ei(x)"),
+        ("round(7/2)", "4"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::NumericOk, "{lhs} = {rhs}: {d}");
+    }
+}
+
+#[test]
+fn an_undecided_failure_names_the_worst_point() {
+    // 3x lands within rounding of a jump of floor at both points (f64 rounds it onto the
+    // integer): no ball decides, and the detail gives the larger |residual|, as alkahest's does.
+    let mut check = Object::new();
+    check.insert("kind", "identity");
+    check.insert("lhs", "floor(3*x)");
+    check.insert("rhs", "5*x");
+    let (o, d) = recheck("identity", &check, 1e-8, &[2.0 / 3.0, 1.0 / 3.0]).unwrap();
+    assert_eq!(o, Outcome::Inconclusive, "{d}");
+    assert!(
+        d.starts_with("|residual| = 1.33333 in f64 at 2 of 2"),
+        "{d}"
+    );
+}
