@@ -165,6 +165,11 @@ EDGE = [
     gauss("exp(-(x-1)^2)", "1", "2", "sqrt(pi)/2*erf(1)"),
     gauss("1/(1+x^2)", "-10^300", "10^300", "pi"),
     gauss("x^(10^9)", "0", "1", "0"),
+    gauss("log(x)", "0", "1", "-1"),
+    gauss("log(x)", "0", "1", "-1.1"),
+    gauss("x*log(x)", "0", "1", "-1/4"),
+    gauss("log(x)^2", "0", "1", "2"),
+    gauss("1/sqrt(x)", "0", "1", "2.1"),
 ]
 
 MAKERS = [identity, zero, derivative, antiderivative, definite_integral, special, malformed]

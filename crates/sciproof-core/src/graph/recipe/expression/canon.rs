@@ -874,9 +874,12 @@ fn normalise(f: Frac) -> Frac {
     }
 }
 
-/// `b^c` when it is rational: `b > 0` and both parts of `b` perfect powers of `c`'s
-/// denominator (small exponents only).
+/// `b^c` when it is rational: `0^c = 0` for `c > 0`, or `b > 0` and both parts of `b`
+/// perfect powers of `c`'s denominator (small exponents only).
 fn exact_root(b: &BigRational, c: &BigRational) -> Option<BigRational> {
+    if b.is_zero() && c.is_positive() {
+        return Some(BigRational::zero());
+    }
     if !b.is_positive() {
         return None;
     }

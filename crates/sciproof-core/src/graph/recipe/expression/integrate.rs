@@ -144,7 +144,7 @@ fn small_natural(e: &Expr) -> Option<usize> {
 }
 
 /// `ax + b` with numeric `a ≠ 0` and `b`, if `e` is that (exactly).
-fn linear(
+pub fn linear(
     e: &Expr,
     var: &str,
     budget: &mut Budget,
@@ -363,6 +363,11 @@ fn power(
     {
         return power(&inner.0, &number(&(m * n)), var, budget);
     }
+    // sqrt(u)^n = u^(n/2)
+    if let (Expr::Call(Func::Sqrt, xs), Some(n)) = (base, &n) {
+        let half = n / BigRational::from_integer(2.into());
+        return power(&xs[0], &number(&half), var, budget);
+    }
     if let Some((a, b)) = linear(base, var, budget)? {
         let u = lin(&a, &b, var);
         let ai = number(&a.recip());
@@ -381,6 +386,31 @@ fn power(
             }
             None => Vec::new(),
         });
+    }
+    // log(u)^n = (u/a)·Σ_(j≤n) (−1)^(n−j) n!/j! log(u)^j, for a linear u and a small n.
+    if let (Some(n), Expr::Call(Func::Log, xs)) = (&n, base)
+        && n.is_integer()
+        && n.is_positive()
+        && *n <= BigRational::from_integer(8.into())
+        && let Some((a, b)) = linear(&xs[0], var, budget)?
+    {
+        let n = n.to_integer().to_u64().unwrap_or(1);
+        let u = lin(&a, &b, var);
+        let mut terms = Vec::new();
+        let mut coefficient = BigInt::one(); // n!/j!, from j = n down
+        for j in (0..=n).rev() {
+            let sign = if (n - j) % 2 == 0 { 1 } else { -1 };
+            terms.push(Expr::mul(vec![
+                Expr::Int(Rc::new(&coefficient * sign)),
+                Expr::pow(Expr::call(Func::Log, u.clone()), Expr::int(j as i64)),
+            ]));
+            coefficient *= BigInt::from(j.max(1));
+        }
+        return Ok(vec![Expr::mul(vec![
+            number(&a.recip()),
+            u,
+            Expr::add(terms),
+        ])]);
     }
     // sin(u)^2 = (1 − cos 2u)/2, cos(u)^2 = (1 + cos 2u)/2
     if let (Some(two), Expr::Call(h @ (Func::Sin | Func::Cos), xs)) = (&n, base)
@@ -478,6 +508,9 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     let Some((a, b)) = linear(&xs[0], var, budget)? else {
         return Ok(Vec::new());
     };
+    if *h == Func::Log {
+        return polynomial_times_log(&Expr::mul(polynomial_part), &a, &b, var, budget);
+    }
     let integrate = |h: Func| -> Option<(Func, i64)> {
         match h {
             Func::Exp => Some((Func::Exp, 1)),
@@ -516,6 +549,79 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         h = big_h;
     }
     Ok(Vec::new())
+}
+
+/// `∫ P(x)·log(ax + b) dx` for a polynomial `P` with exact coefficients, by parts: with
+/// `Q = ∫P` and `Q = S·(ax + b) + r`, it is `(Q − r)·log(ax + b) − a·∫S` (and the same with
+/// `log(−ax − b)`, for an interval where `ax + b` is negative).
+fn polynomial_times_log(
+    p: &Expr,
+    a: &BigRational,
+    b: &BigRational,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Vec<Expr>, TooLarge> {
+    let Some(p) = polynomial(p, var, budget)? else {
+        return Ok(Vec::new());
+    };
+    let Some(p) = p
+        .iter()
+        .map(exact_value)
+        .collect::<Option<Vec<BigRational>>>()
+    else {
+        return Ok(Vec::new());
+    };
+    // Q = ∫P, with Q(0) = 0.
+    let mut q = vec![BigRational::zero()];
+    for (k, c) in p.iter().enumerate() {
+        q.push(c / BigRational::from_integer(BigInt::from(k + 1)));
+    }
+    // Synthetic division by ax + b, from the top: q_k = a·s_(k−1) + b·s_k.
+    let m = q.len() - 1;
+    let mut s_coefficients = vec![BigRational::zero(); m];
+    for k in (1..=m).rev() {
+        let above = if k < m {
+            s_coefficients[k].clone()
+        } else {
+            BigRational::zero()
+        };
+        s_coefficients[k - 1] = (&q[k] - b * above) / a;
+    }
+    let r = &q[0] - b * &s_coefficients[0];
+    let power = |c: &BigRational, k: usize| {
+        Expr::mul(vec![
+            number(c),
+            Expr::pow(Expr::sym(var), Expr::int(k as i64)),
+        ])
+    };
+    let mut q_minus_r: Vec<Expr> = q
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(k, c)| power(c, k))
+        .collect();
+    q_minus_r.push(number(&(&q[0] - &r)));
+    let integral_of_s: Vec<Expr> = s_coefficients
+        .iter()
+        .enumerate()
+        .map(|(j, c)| {
+            power(
+                &(a * c / BigRational::from_integer(BigInt::from(j + 1))),
+                j + 1,
+            )
+        })
+        .collect();
+    let u = lin(a, b, var);
+    let with = |log_argument: Expr| {
+        Expr::minus(
+            Expr::mul(vec![
+                Expr::add(q_minus_r.clone()),
+                Expr::call(Func::Log, log_argument),
+            ]),
+            Expr::add(integral_of_s.clone()),
+        )
+    };
+    Ok(vec![with(u.clone()), with(Expr::negated(u))])
 }
 
 /// The constant `k` with `q = k·p'`, for polynomials `p`, `q` in `var` with numeric
@@ -661,6 +767,73 @@ impl DefiniteIntegral<'_> {
         Ok(None)
     }
 
+    /// `F(upper)` and `F(lower)` for an antiderivative `F` ([`DefiniteIntegral::antiderivative`]),
+    /// or, for an improper integral whose integrand and `F` are continuous but for one exact end
+    /// where `F` has a one-sided limit ([`super::limit`]), that limit in place of the value at
+    /// that end. `None` when neither applies.
+    pub fn ends(&self, budget: &mut Budget) -> Result<Option<(Expr, Expr)>, TooLarge> {
+        if let Some(f) = self.antiderivative(budget)? {
+            let at_upper = f.substitute(self.var, self.upper, budget)?;
+            let at_lower = f.substitute(self.var, self.lower, budget)?;
+            return Ok(Some((at_upper, at_lower)));
+        }
+        let (Some(lower), Some(upper)) = (exact_value(self.lower), exact_value(self.upper)) else {
+            return Ok(None);
+        };
+        if lower == upper || self.parameters(budget)? {
+            return Ok(None);
+        }
+        for f in candidates(self.integrand, self.var, budget)? {
+            let Ok(d) = derivative(&f, self.var, budget) else {
+                continue;
+            };
+            if canon::is_zero(&Expr::minus(d, self.integrand.clone()), budget) != Ok(true) {
+                continue;
+            }
+            for (c, other, singular_at_lower) in [(&lower, &upper, true), (&upper, &lower, false)] {
+                let end = super::limit::End {
+                    var: self.var,
+                    c,
+                    d: other,
+                };
+                // The integrand and F continuous from c (excluded) to the other end (included);
+                // `limit` checks F.
+                if !end.continuous(self.integrand, budget)? {
+                    continue;
+                }
+                let Some(limit) = end.limit(&f, budget)? else {
+                    continue;
+                };
+                let at_other = f.substitute(
+                    self.var,
+                    if singular_at_lower {
+                        self.upper
+                    } else {
+                        self.lower
+                    },
+                    budget,
+                )?;
+                return Ok(Some(if singular_at_lower {
+                    (at_other, limit)
+                } else {
+                    (limit, at_other)
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether the integral has a symbol besides the variable, `pi` and `e`.
+    fn parameters(&self, budget: &mut Budget) -> Result<bool, TooLarge> {
+        let mut symbols = BTreeSet::new();
+        for e in [self.integrand, self.lower, self.upper] {
+            collect_symbols(e, &mut symbols, budget)?;
+        }
+        Ok(symbols
+            .iter()
+            .any(|s| s != self.var && constant(s).is_none()))
+    }
+
     /// Whether `f` and the integrand are shown finite and continuous on the whole interval by
     /// one ball evaluation over it. The bounds and both expressions may contain no symbol but
     /// the variable, `pi` and `e` (a parameter's sample value proves nothing about the claim).
@@ -686,6 +859,26 @@ impl DefiniteIntegral<'_> {
         evaluator.over(self.var, &a, &b);
         Ok(evaluator.ball(f, budget).is_ok() && evaluator.ball(self.integrand, budget).is_ok())
     }
+}
+
+/// The value at `c` of `e` when `e` is a polynomial in `var` with exact coefficients.
+pub fn polynomial_value_at(
+    e: &Expr,
+    var: &str,
+    c: &BigRational,
+    budget: &mut Budget,
+) -> Result<Option<BigRational>, TooLarge> {
+    let Some(p) = polynomial(e, var, budget)? else {
+        return Ok(None);
+    };
+    let Some(coefficients) = p.iter().map(exact_value).collect::<Option<Vec<_>>>() else {
+        return Ok(None);
+    };
+    let mut value = BigRational::zero();
+    for k in coefficients.iter().rev() {
+        value = value * c + k;
+    }
+    Ok(Some(value))
 }
 
 /// A non-integrable pole inside the closed interval, proved: the integrand is

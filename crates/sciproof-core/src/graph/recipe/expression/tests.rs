@@ -483,3 +483,50 @@ fn an_undecided_failure_names_the_worst_point() {
         "{d}"
     );
 }
+
+#[test]
+fn improper_integrals_take_the_antiderivatives_limit_at_a_singular_end() {
+    // F has no value at the end but a limit there (x log x → 0, √x → 0): exact, as alkahest.
+    for (f, lower, upper, value) in [
+        ("log(x)", "0", "1", "-1"),
+        ("log(x)", "0", "2", "2*log(2) - 2"),
+        ("x*log(x)", "0", "1", "-1/4"),
+        ("x^2*log(x)", "0", "1", "-1/9"),
+        ("log(x)^2", "0", "1", "2"),
+        ("log(x)^3", "0", "1", "-6"),
+        ("log(1 - x)", "0", "1", "-1"),
+        ("log(-x)", "-1", "0", "-1"),
+        ("log(x)", "1", "0", "1"),
+        ("sqrt(x)", "0", "1", "2/3"),
+        ("1/sqrt(x)", "0", "1", "2"),
+        ("x^(-1/2)", "0", "4", "4"),
+    ] {
+        let (o, d) = integral(f, lower, upper, value);
+        assert_eq!(o, Outcome::Ok, "∫_{lower}^{upper} {f} = {value}: {d}");
+    }
+    for (f, value) in [
+        ("log(x)", "-1.1"),
+        ("1/sqrt(x)", "2.1"),
+        ("log(x)^2", "2.001"),
+    ] {
+        let (o, d) = integral(f, "0", "1", value);
+        assert_eq!(o, Outcome::Failed, "∫_0^1 {f} = {value}: {d}");
+        assert!(d.contains("ball arithmetic"), "{d}");
+    }
+    // No limit (log x / x: F = log²x/2), or singular at both ends: never ok.
+    for (f, lower, upper) in [
+        ("log(x)/x", "0", "1"),
+        ("log(x)*log(1 - x)", "0", "1"),
+        ("log(x)", "-1", "1"),
+    ] {
+        let (o, d) = integral(f, lower, upper, "0");
+        assert_ne!(o, Outcome::Ok, "∫_{lower}^{upper} {f}: {d}");
+    }
+    // alkahest's captured value of ∫_0^1 √x carries (0^(1/2))^3: 0 to the exact test.
+    let (o, d) = integral("sqrt(x)", "0", "1", "2/3 + (0^(1/2))^3*(-2/3)");
+    assert_eq!(o, Outcome::Ok, "{d}");
+    // F = x log x − x − log x: the last term grows like log, so F has no limit at 0 and the
+    // integral diverges, though the first two terms vanish.
+    let (o, d) = integral("log(x) - 1/x", "0", "1", "-1");
+    assert!(matches!(o, Outcome::Failed | Outcome::Inconclusive), "{d}");
+}

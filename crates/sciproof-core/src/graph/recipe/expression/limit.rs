@@ -1,0 +1,241 @@
+//! One-sided limits at an end of an interval, for improper integrals: `∫_0^1 log x dx` is
+//! `F(1) − lim_(x→0+) F(x)` with `F = x log x − x`, whose value at 0 does not exist but whose
+//! limit does (alkahest gets `ok` here by reading `0·log 0` as 0).
+//!
+//! The end `c` is an exact number and the interval runs from it toward `d`. The only
+//! singularities allowed at `c` are *vanishing arguments*: `log`, `sqrt`, a fractional power
+//! applied to a linear `k(x − c)` that is positive toward `d`. Everything else must have a
+//! ball over the closed interval. Then, with `t = |x − c| → 0`, each subexpression is classed
+//! by how it behaves ([`Near`]): continuous at `c` with a known value, vanishing like
+//! `t^α |log t|^k` (α > 0), or bounded by `|log t|^k`. A sum has a limit only when no term is
+//! of the last class; nothing else is guessed.
+
+use super::ball::Evaluator;
+use super::eval::Bindings;
+use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+
+/// How a subexpression behaves as `x → c` from inside the interval.
+#[derive(Debug, Clone)]
+enum Near {
+    /// Continuous at `c`, with this value there.
+    Finite(Expr),
+    /// At most `C t^α |log t|^k` for some α > 0: its limit is 0.
+    Vanishing,
+    /// At most `C |log t|^k`: bounded by a power of the logarithm, possibly unbounded.
+    Logarithmic,
+}
+
+/// The end `c` of an interval toward `d`, for the variable `var`.
+pub struct End<'a> {
+    /// The variable.
+    pub var: &'a str,
+    /// The end where the limit is taken.
+    pub c: &'a BigRational,
+    /// The other end.
+    pub d: &'a BigRational,
+}
+
+impl End<'_> {
+    /// The limit of `e` as `var → c` from the side of `d`, as an exact expression, when `e` is
+    /// continuous on the half-open interval from `c` (excluded) to `d` (included) by the rules
+    /// above and the limit exists by them; `None` otherwise.
+    pub fn limit(&self, e: &Expr, budget: &mut Budget) -> Result<Option<Expr>, TooLarge> {
+        if !self.continuous(e, budget)? {
+            return Ok(None);
+        }
+        Ok(match self.near(e, budget)? {
+            Some(Near::Finite(v)) => Some(v),
+            Some(Near::Vanishing) => Some(Expr::int(0)),
+            _ => None,
+        })
+    }
+
+    /// Whether `e` is continuous on the half-open interval by its form: vanishing arguments of
+    /// `log`, `sqrt` and fractional powers at `c`, balls over the closed interval elsewhere.
+    pub fn continuous(&self, e: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        budget.step()?;
+        if !e.contains(self.var, budget)? {
+            return Ok(self.ball_exists(e, budget));
+        }
+        Ok(match e {
+            Expr::Sym(_) => true,
+            Expr::Add(xs) | Expr::Mul(xs) => {
+                for x in xs.iter() {
+                    if !self.continuous(x, budget)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Expr::Pow(p) => {
+                let n = exact_value(&p.1);
+                if !self.continuous(&p.0, budget)? || p.1.contains(self.var, budget)? {
+                    return Ok(false);
+                }
+                match n {
+                    Some(n) if n.is_integer() && !n.is_negative() => true,
+                    Some(n) if n.is_integer() => {
+                        self.positive_beside(&p.0, budget)? || self.ball_exists(e, budget)
+                    }
+                    Some(_) => self.vanishing(&p.0, budget)? || self.ball_exists(e, budget),
+                    None => false,
+                }
+            }
+            Expr::Call(Func::Log | Func::Sqrt, xs) => {
+                self.vanishing(&xs[0], budget)? || self.ball_exists(e, budget)
+            }
+            Expr::Call(f, xs) if entire(*f) => self.continuous(&xs[0], budget)?,
+            _ => self.ball_exists(e, budget),
+        })
+    }
+
+    /// Whether `u` is positive on the half-open interval by its form: a vanishing argument
+    /// itself, or its square root or a positive power of it.
+    fn positive_beside(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        Ok(match u {
+            Expr::Call(Func::Sqrt, xs) => self.vanishing(&xs[0], budget)?,
+            Expr::Pow(p) => {
+                exact_value(&p.1).is_some_and(|n| n.is_positive())
+                    && self.vanishing(&p.0, budget)?
+            }
+            _ => self.vanishing(u, budget)?,
+        })
+    }
+
+    /// Whether `u` is `k(x − c)` with `k(d − c) > 0`: zero at `c`, positive toward `d`.
+    fn vanishing(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        let Some(p) = super::integrate::linear(u, self.var, budget)? else {
+            return Ok(false);
+        };
+        let (slope, intercept) = p;
+        let at_c = &slope * self.c + &intercept;
+        Ok(at_c.is_zero() && (&slope * (self.d - self.c)).is_positive())
+    }
+
+    /// Whether a ball of `e` over the closed interval exists (so it is continuous there).
+    fn ball_exists(&self, e: &Expr, budget: &mut Budget) -> bool {
+        let none = Bindings::new();
+        let mut evaluator = Evaluator::new(128, &none);
+        let (c, d) = (rational(self.c), rational(self.d));
+        let (Ok(a), Ok(b)) = (evaluator.ball(&c, budget), evaluator.ball(&d, budget)) else {
+            return false;
+        };
+        evaluator.over(self.var, &a, &b);
+        evaluator.ball(e, budget).is_ok()
+    }
+
+    fn near(&self, e: &Expr, budget: &mut Budget) -> Result<Option<Near>, TooLarge> {
+        budget.step()?;
+        let at_c = |e: &Expr, budget: &mut Budget| -> Result<Expr, TooLarge> {
+            e.substitute(self.var, &rational(self.c), budget)
+        };
+        if !e.contains(self.var, budget)? {
+            return Ok(Some(Near::Finite(e.clone())));
+        }
+        // A polynomial that is 0 at c vanishes like a power of t.
+        if let Some(p) = super::integrate::polynomial_value_at(e, self.var, self.c, budget)? {
+            return Ok(Some(if p.is_zero() {
+                Near::Vanishing
+            } else {
+                Near::Finite(at_c(e, budget)?)
+            }));
+        }
+        Ok(match e {
+            Expr::Add(xs) => {
+                let mut finite = Vec::new();
+                let mut logarithmic = false;
+                for x in xs.iter() {
+                    match self.near(x, budget)? {
+                        Some(Near::Finite(v)) => finite.push(v),
+                        Some(Near::Vanishing) => {}
+                        Some(Near::Logarithmic) => logarithmic = true,
+                        None => return Ok(None),
+                    }
+                }
+                // A sum of terms bounded by powers of |log t| is bounded by one (no limit
+                // claimed: a product with a vanishing factor still vanishes).
+                Some(if logarithmic {
+                    Near::Logarithmic
+                } else if finite.is_empty() {
+                    Near::Vanishing
+                } else {
+                    Near::Finite(Expr::add(finite))
+                })
+            }
+            Expr::Mul(xs) => {
+                let mut finite = Vec::new();
+                let (mut vanishing, mut logarithmic) = (false, false);
+                for x in xs.iter() {
+                    match self.near(x, budget)? {
+                        Some(Near::Finite(v)) => finite.push(v),
+                        Some(Near::Vanishing) => vanishing = true,
+                        Some(Near::Logarithmic) => logarithmic = true,
+                        None => return Ok(None),
+                    }
+                }
+                Some(if vanishing {
+                    Near::Vanishing
+                } else if logarithmic {
+                    Near::Logarithmic
+                } else {
+                    Near::Finite(Expr::mul(finite))
+                })
+            }
+            Expr::Pow(p) => {
+                let Some(n) = exact_value(&p.1) else {
+                    return Ok(None);
+                };
+                if n.is_zero() {
+                    return Ok(Some(Near::Finite(Expr::int(1))));
+                }
+                match self.near(&p.0, budget)? {
+                    Some(Near::Finite(_)) => Some(Near::Finite(at_c(e, budget)?)),
+                    Some(Near::Vanishing) if n.is_positive() => Some(Near::Vanishing),
+                    Some(Near::Logarithmic) if n.is_integer() && n.is_positive() => {
+                        Some(Near::Logarithmic)
+                    }
+                    _ => None,
+                }
+            }
+            Expr::Call(Func::Log, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Logarithmic),
+            Expr::Call(Func::Sqrt, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Vanishing),
+            Expr::Call(f, xs) if xs.len() == 1 => match self.near(&xs[0], budget)? {
+                Some(Near::Finite(v)) => Some(Near::Finite(Expr::call(*f, v))),
+                Some(Near::Vanishing) if entire(*f) => {
+                    Some(Near::Finite(Expr::call(*f, Expr::int(0))))
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+    }
+}
+
+/// Functions continuous on the whole real line.
+fn entire(f: Func) -> bool {
+    matches!(
+        f,
+        Func::Exp
+            | Func::Sin
+            | Func::Cos
+            | Func::Sinh
+            | Func::Cosh
+            | Func::Tanh
+            | Func::Atan
+            | Func::Asinh
+            | Func::Abs
+            | Func::Erf
+            | Func::Erfc
+    )
+}
+
+/// An exact number as an expression.
+fn rational(r: &BigRational) -> Expr {
+    if r.is_integer() {
+        Expr::Int(std::rc::Rc::new(r.numer().clone()))
+    } else {
+        Expr::Rat(std::rc::Rc::new(r.clone()))
+    }
+}
