@@ -30,6 +30,18 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             b.lower()
         );
     }
+    // The same for a constant the exact test leaves: where a ball exists, it holds the constant.
+    if let Ok(Some(c)) = canon::constant_value(&e, &mut Budget(200_000))
+        && let Ok(b) = &ball
+        && let Some(c) = num_traits::ToPrimitive::to_f64(&c).filter(|c| c.is_finite())
+    {
+        assert!(
+            (b.approx() - c).abs() <= b.radius() + 1e-14 * (b.approx().abs() + c.abs()) + 1e-300,
+            "{text:?}: the exact test leaves {c}, a 128-bit ball says {} ± {}",
+            b.approx(),
+            b.radius()
+        );
+    }
     // The text as an identity's left side; as an integrand (the antiderivative table, its
     // folded polynomials, the continuity proof, quadrature); and as an antiderivative
     // (differentiation, the exact test).

@@ -6,7 +6,7 @@
 //! singularities allowed at `c` are *vanishing arguments*: `log`, `sqrt`, a fractional power
 //! applied to a linear `k(x − c)` that is positive toward `d`. Everything else must have a
 //! ball over the closed interval. Then, with `t = |x − c| → 0`, each subexpression is classed
-//! by how it behaves ([`Near`]): continuous at `c` with a known value, vanishing like
+//! by how it behaves (`Near`): continuous at `c` with a known value, vanishing like
 //! `t^α |log t|^k` (α > 0), or bounded by `|log t|^k`. A sum has a limit only when no term is
 //! of the last class; nothing else is guessed.
 

@@ -5,7 +5,7 @@
 //! shown continuous on the interval ([`integrate`]) or quadrature ([`quad`]) and validated
 //! enclosures ([`enclosure`]) for definite integrals.
 //!
-//! Deciding a residual (spec §5.3, with three deliberate differences, all towards the truth):
+//! Deciding a residual (spec §5.3, with deliberate differences, all towards the truth):
 //! 1. `ok` when the exact test shows the residual is identically zero (alkahest needs its own
 //!    `simplify` to print `0`, which misses `(x+1)^2 − x^2 − 2x − 1`).
 //! 2. Otherwise every symbol of the recipe is bound, per sample `s`, to `s + rank × 0.11` (`pi`
@@ -15,14 +15,20 @@
 //!    and 512 bits: `failed` only when a ball lies wholly above the tolerance, `numeric_ok`
 //!    when every ball falls within it, `inconclusive` otherwise. Rounding never refutes. A
 //!    point that passes in f64 gets an f64 ball (cheap), and when that cannot clear it, a
-//!    128-bit one, which fails it when it proves a residual that f64 cancellation hid.
-//! 4. A definite integral is `F(upper) − F(lower) − value` only for an antiderivative that
+//!    128-bit one, which fails it when it proves a residual that f64 cancellation hid. The
+//!    special functions have validated values ([`validated`]); where the f64 methods stop,
+//!    the 128-bit ball gives the point its value.
+//! 4. When no point decides and the exact test leaves a constant `c`, the residual is `c`
+//!    wherever it is defined: once a ball shows it defined somewhere, `|c|` against the
+//!    tolerance decides (`constant_residual`).
+//! 5. A definite integral is `F(upper) − F(lower) − value` only for an antiderivative that
 //!    differentiates exactly to the integrand and is shown continuous, with the integrand, on
-//!    the closed interval. Otherwise a proved non-integrable pole in the interval is `failed`
-//!    (the integral does not exist), and anything else goes to quadrature, at most
-//!    `numeric_ok`; a quadrature estimate never refutes alone, `failed` needs a validated
-//!    enclosure of the integral ([`enclosure`]), which also decides failures an antiderivative
-//!    without error bounds (`erf`) cannot.
+//!    the closed interval, or on it but for one end where `F` has a one-sided limit
+//!    ([`limit`]: an improper integral). Otherwise a proved non-integrable pole in the
+//!    interval is `failed` (the integral does not exist), and anything else goes to
+//!    quadrature, at most `numeric_ok`; a quadrature estimate never refutes alone, `failed`
+//!    needs a validated enclosure of the integral ([`enclosure`]), which also decides failures
+//!    an antiderivative's balls cannot.
 
 pub mod ball;
 pub mod canon;
