@@ -507,27 +507,9 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                     Func::Gamma | Func::Digamma | Func::Trigamma => {
                         self.sign_of(&xs[0], budget) == 1
                     }
-                    Func::Exp
-                    | Func::Sin
-                    | Func::Cos
-                    | Func::Sinh
-                    | Func::Cosh
-                    | Func::Tanh
-                    | Func::Atan
-                    | Func::Asinh
-                    | Func::Abs
-                    | Func::Sign
-                    | Func::Floor
-                    | Func::Ceil
-                    | Func::Round
-                    | Func::Erf
-                    | Func::Erfc
-                    | Func::Si
-                    | Func::Shi
-                    | Func::FresnelS
-                    | Func::FresnelC
-                    | Func::BesselJ0
-                    | Func::BesselJ1 => true,
+                    // Defined on the whole line (the steps too, though not continuous).
+                    f if f.entire() => true,
+                    Func::Sign | Func::Floor | Func::Ceil | Func::Round => true,
                     // The rest: only where a ball of the whole call exists.
                     _ => self.ball(e, budget).is_ok(),
                 }

@@ -86,6 +86,16 @@ pub struct Canon<'b> {
 /// Whether `expr` is identically zero by the exact test. `Ok(false)` means "not shown", not
 /// "nonzero".
 pub fn is_zero(expr: &Expr, budget: &mut Budget) -> Result<bool, NotExact> {
+    Ok(reduced(expr, budget, false)?.0.0.is_empty())
+}
+
+/// The canonical numerator of `expr` and, when `denominator` is asked for, its canonical
+/// denominator (`None` for 1 or when not asked), with the same rewrites applied to both.
+fn reduced(
+    expr: &Expr,
+    budget: &mut Budget,
+    denominator: bool,
+) -> Result<(Poly, Option<Poly>), NotExact> {
     let mut canon = Canon {
         atoms: Vec::new(),
         ids: HashMap::new(),
@@ -94,25 +104,23 @@ pub fn is_zero(expr: &Expr, budget: &mut Budget) -> Result<bool, NotExact> {
     let form = canon.frac(expr)?;
     let num = canon.pythagoras(form.num)?;
     let num = canon.radicals(num)?;
-    Ok(num.0.is_empty())
+    let den = match form.den {
+        Some(den) if denominator => {
+            let den = canon.pythagoras(den)?;
+            Some(canon.radicals(den)?)
+        }
+        _ => None,
+    };
+    Ok((num, den))
 }
 
 /// The exact value of `expr` when the exact test reduces it to a constant (every atom cancels):
 /// the expression equals it wherever it is defined. `Ok(None)` when a form remains.
 pub fn constant_value(expr: &Expr, budget: &mut Budget) -> Result<Option<BigRational>, NotExact> {
-    let mut canon = Canon {
-        atoms: Vec::new(),
-        ids: HashMap::new(),
-        budget,
-    };
-    let form = canon.frac(expr)?;
-    let num = canon.pythagoras(form.num)?;
-    let num = canon.radicals(num)?;
-    let Some(den) = form.den else {
+    let (num, den) = reduced(expr, budget, true)?;
+    let Some(den) = den else {
         return Ok(num.as_constant().map(|n| n.to_big()));
     };
-    let den = canon.pythagoras(den)?;
-    let den = canon.radicals(den)?;
     // A numerator that is c times the denominator, term by term (`e^u/e^u − 2`).
     let (Some((m0, n0)), Some((d_m0, d0))) = (num.0.first(), den.0.first()) else {
         return Ok(num.0.is_empty().then(BigRational::zero));

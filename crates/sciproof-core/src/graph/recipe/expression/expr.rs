@@ -99,6 +99,30 @@ impl Func {
     pub fn named(name: &str) -> Option<Func> {
         Func::ALL.iter().copied().find(|f| f.name() == name)
     }
+
+    /// Whether it is defined and continuous on the whole real line.
+    pub fn entire(self) -> bool {
+        matches!(
+            self,
+            Func::Exp
+                | Func::Sin
+                | Func::Cos
+                | Func::Sinh
+                | Func::Cosh
+                | Func::Tanh
+                | Func::Atan
+                | Func::Asinh
+                | Func::Abs
+                | Func::Erf
+                | Func::Erfc
+                | Func::Si
+                | Func::Shi
+                | Func::FresnelS
+                | Func::FresnelC
+                | Func::BesselJ0
+                | Func::BesselJ1
+        )
+    }
 }
 
 /// A limit on the nodes a walk may visit; a walk that runs out gives up (never guesses).

@@ -171,7 +171,8 @@ fn constant_polynomial(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool,
     }))
 }
 
-fn number(r: &BigRational) -> Expr {
+/// An exact number as an expression.
+pub fn number(r: &BigRational) -> Expr {
     if r.is_integer() {
         Expr::Int(Rc::new(r.to_integer()))
     } else {

@@ -13,6 +13,7 @@
 use super::ball::Evaluator;
 use super::eval::Bindings;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
+use super::integrate::number;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 
@@ -86,7 +87,7 @@ impl End<'_> {
             Expr::Call(Func::Log | Func::Sqrt, xs) => {
                 self.vanishing(&xs[0], budget)? || self.ball_exists(e, budget)
             }
-            Expr::Call(f, xs) if entire(*f) => self.continuous(&xs[0], budget)?,
+            Expr::Call(f, xs) if f.entire() => self.continuous(&xs[0], budget)?,
             _ => self.ball_exists(e, budget),
         })
     }
@@ -118,7 +119,7 @@ impl End<'_> {
     fn ball_exists(&self, e: &Expr, budget: &mut Budget) -> bool {
         let none = Bindings::new();
         let mut evaluator = Evaluator::new(128, &none);
-        let (c, d) = (rational(self.c), rational(self.d));
+        let (c, d) = (number(self.c), number(self.d));
         let (Ok(a), Ok(b)) = (evaluator.ball(&c, budget), evaluator.ball(&d, budget)) else {
             return false;
         };
@@ -129,7 +130,7 @@ impl End<'_> {
     fn near(&self, e: &Expr, budget: &mut Budget) -> Result<Option<Near>, TooLarge> {
         budget.step()?;
         let at_c = |e: &Expr, budget: &mut Budget| -> Result<Expr, TooLarge> {
-            e.substitute(self.var, &rational(self.c), budget)
+            e.substitute(self.var, &number(self.c), budget)
         };
         if !e.contains(self.var, budget)? {
             return Ok(Some(Near::Finite(e.clone())));
@@ -203,39 +204,12 @@ impl End<'_> {
             Expr::Call(Func::Sqrt, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Vanishing),
             Expr::Call(f, xs) if xs.len() == 1 => match self.near(&xs[0], budget)? {
                 Some(Near::Finite(v)) => Some(Near::Finite(Expr::call(*f, v))),
-                Some(Near::Vanishing) if entire(*f) => {
+                Some(Near::Vanishing) if f.entire() => {
                     Some(Near::Finite(Expr::call(*f, Expr::int(0))))
                 }
                 _ => None,
             },
             _ => None,
         })
-    }
-}
-
-/// Functions continuous on the whole real line.
-fn entire(f: Func) -> bool {
-    matches!(
-        f,
-        Func::Exp
-            | Func::Sin
-            | Func::Cos
-            | Func::Sinh
-            | Func::Cosh
-            | Func::Tanh
-            | Func::Atan
-            | Func::Asinh
-            | Func::Abs
-            | Func::Erf
-            | Func::Erfc
-    )
-}
-
-/// An exact number as an expression.
-fn rational(r: &BigRational) -> Expr {
-    if r.is_integer() {
-        Expr::Int(std::rc::Rc::new(r.numer().clone()))
-    } else {
-        Expr::Rat(std::rc::Rc::new(r.clone()))
     }
 }
