@@ -67,10 +67,10 @@ pub fn shape(f: Func, lo: f64, hi: f64) -> Option<Shape> {
     let shape = match f {
         Func::Erf | Func::Erfc => Slope(1.13),
         Func::BesselJ0 | Func::BesselJ1 | Func::Si | Func::FresnelS | Func::FresnelC => Slope(1.0),
-        // |sinh x / x| ≤ cosh x
-        Func::Shi => Slope(big.min(710.0).cosh()),
+        // |sinh x / x| ≤ cosh x (no bound where cosh overflows: a capped one would be wrong)
+        Func::Shi if big < 700.0 => Slope(big.cosh()),
         Func::Ci if lo > 0.0 => Slope(1.0 / lo),
-        Func::Chi if lo > 0.0 => Slope(hi.min(710.0).cosh() / lo),
+        Func::Chi if lo > 0.0 && hi < 700.0 => Slope(hi.cosh() / lo),
         // Γ falls to its minimum at 1.4616321449683623 and rises after it.
         Func::Gamma if lo > 1.4617 => Increasing,
         Func::Gamma if lo > 0.0 && hi < 1.4616 => Decreasing,
@@ -898,6 +898,20 @@ mod tests {
                 1e-50,
             );
         }
+    }
+
+    #[test]
+    fn shapes_stop_where_their_bounds_would_not_hold() {
+        assert_eq!(
+            shape(Func::Shi, -1.0, 2.0),
+            Some(Shape::Slope(2f64.cosh() * (1.0 + 1e-9)))
+        );
+        assert_eq!(shape(Func::Shi, 100.0, 800.0), None);
+        assert_eq!(shape(Func::Chi, 1.0, 800.0), None);
+        assert_eq!(shape(Func::Ci, -1.0, 1.0), None);
+        assert_eq!(shape(Func::Gamma, 1.4, 1.5), None); // the minimum of Γ
+        assert_eq!(shape(Func::Gamma, 2.0, 3.0), Some(Shape::Increasing));
+        assert_eq!(shape(Func::Li, 0.5, 1.5), None); // the pole of li at 1
     }
 
     #[test]
