@@ -143,16 +143,22 @@ fn small_natural(e: &Expr) -> Option<usize> {
         .filter(|n| *n <= MAX_DEGREE)
 }
 
+/// The coefficients of `e` as a polynomial in `var` when every one is an exact number.
+fn numeric_polynomial(
+    e: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<Vec<BigRational>>, TooLarge> {
+    Ok(polynomial(e, var, budget)?.and_then(|p| p.iter().map(exact_value).collect()))
+}
+
 /// `ax + b` with numeric `a ≠ 0` and `b`, if `e` is that (exactly).
 pub fn linear(
     e: &Expr,
     var: &str,
     budget: &mut Budget,
 ) -> Result<Option<(BigRational, BigRational)>, TooLarge> {
-    let Some(p) = polynomial(e, var, budget)? else {
-        return Ok(None);
-    };
-    let numbers: Option<Vec<BigRational>> = p.iter().map(exact_value).collect();
+    let numbers = numeric_polynomial(e, var, budget)?;
     Ok(match numbers.as_deref() {
         Some([b, a]) if !a.is_zero() => Some((a.clone(), b.clone())),
         Some([b, a, rest @ ..]) if !a.is_zero() && rest.iter().all(Zero::is_zero) => {
@@ -314,10 +320,7 @@ fn table(h: Func, a: &BigRational, b: &BigRational, var: &str) -> Option<Expr> {
 /// `αx² + βx + γ = −s²(x + β/2α)² + k` (`s = √−α`, `k = γ − β²/4α`), it is
 /// `e^k·√π/(2s)·erf(s(x + β/2α))`. `None` for any other argument.
 fn gaussian(argument: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Expr>, TooLarge> {
-    let Some(p) = polynomial(argument, var, budget)? else {
-        return Ok(None);
-    };
-    let numbers: Option<Vec<BigRational>> = p.iter().map(exact_value).collect();
+    let numbers = numeric_polynomial(argument, var, budget)?;
     let Some([gamma, beta, alpha]) = numbers.as_deref() else {
         return Ok(None);
     };
@@ -430,10 +433,8 @@ fn power(
         return candidates(&rewritten, var, budget);
     }
     // 1/(p·x² + q) with p, q > 0: atan(x·√(p/q))/√(pq)
-    if n == Some(-BigRational::one())
-        && let Some(poly) = polynomial(base, var, budget)?
-    {
-        let numbers: Option<Vec<BigRational>> = poly.iter().map(exact_value).collect();
+    if n == Some(-BigRational::one()) {
+        let numbers = numeric_polynomial(base, var, budget)?;
         if let Some([q, zero, p]) = numbers.as_deref()
             && zero.is_zero()
             && p.is_positive()
@@ -562,14 +563,7 @@ fn polynomial_times_log(
     var: &str,
     budget: &mut Budget,
 ) -> Result<Vec<Expr>, TooLarge> {
-    let Some(p) = polynomial(p, var, budget)? else {
-        return Ok(Vec::new());
-    };
-    let Some(p) = p
-        .iter()
-        .map(exact_value)
-        .collect::<Option<Vec<BigRational>>>()
-    else {
+    let Some(p) = numeric_polynomial(p, var, budget)? else {
         return Ok(Vec::new());
     };
     // Q = ∫P, with Q(0) = 0.
@@ -633,10 +627,10 @@ fn ratio_to_derivative(
     var: &str,
     budget: &mut Budget,
 ) -> Result<Option<BigRational>, TooLarge> {
-    let numeric = |e: &Expr, budget: &mut Budget| -> Result<Option<Vec<BigRational>>, TooLarge> {
-        Ok(polynomial(e, var, budget)?.and_then(|c| c.iter().map(exact_value).collect()))
-    };
-    let (Some(q), Some(p)) = (numeric(q, budget)?, numeric(p, budget)?) else {
+    let (Some(q), Some(p)) = (
+        numeric_polynomial(q, var, budget)?,
+        numeric_polynomial(p, var, budget)?,
+    ) else {
         return Ok(None);
     };
     let derivative: Vec<BigRational> = p
@@ -706,14 +700,7 @@ pub fn continuous_everywhere(e: &Expr, var: &str, budget: &mut Budget) -> Result
 /// and a positive constant term (so it is at least that constant); or a quadratic with a
 /// positive leading coefficient and a negative discriminant.
 fn positive_everywhere(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
-    let Some(p) = polynomial(e, var, budget)? else {
-        return Ok(false);
-    };
-    let Some(c) = p
-        .iter()
-        .map(exact_value)
-        .collect::<Option<Vec<BigRational>>>()
-    else {
+    let Some(c) = numeric_polynomial(e, var, budget)? else {
         return Ok(false);
     };
     let even = c.first().is_some_and(Signed::is_positive)
@@ -869,10 +856,7 @@ pub fn polynomial_value_at(
     c: &BigRational,
     budget: &mut Budget,
 ) -> Result<Option<BigRational>, TooLarge> {
-    let Some(p) = polynomial(e, var, budget)? else {
-        return Ok(None);
-    };
-    let Some(coefficients) = p.iter().map(exact_value).collect::<Option<Vec<_>>>() else {
+    let Some(coefficients) = numeric_polynomial(e, var, budget)? else {
         return Ok(None);
     };
     let mut value = BigRational::zero();

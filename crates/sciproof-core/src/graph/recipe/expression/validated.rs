@@ -102,32 +102,6 @@ impl Shape {
     }
 }
 
-/// The functions with a method here.
-pub fn covers(f: Func) -> bool {
-    matches!(
-        f,
-        Func::Erf
-            | Func::Erfc
-            | Func::BesselJ0
-            | Func::BesselJ1
-            | Func::Si
-            | Func::Ci
-            | Func::Shi
-            | Func::Chi
-            | Func::Ei
-            | Func::Li
-            | Func::FresnelS
-            | Func::FresnelC
-            | Func::Gamma
-            | Func::Digamma
-            | Func::Trigamma
-            | Func::LambertW
-            | Func::Dilog
-            | Func::EllipticK
-            | Func::EllipticE
-    )
-}
-
 /// `f(x)` for `x` taken exactly, aiming at `p` bits: a value and its error bound, or `None`.
 pub fn value(f: Func, x: &BigFloat, p: usize, cc: &mut Consts) -> Option<Valued> {
     let xf = approx(x);
