@@ -80,6 +80,18 @@ pub fn derivative(e: &Expr, var: &str, budget: &mut Budget) -> Result<Expr, Diff
                 Expr::recip(Expr::add(vec![square(x), square(y)])),
             ])
         }
+        Expr::Call(f @ (Func::EllipticE | Func::EllipticF | Func::EllipticPi), xs)
+            if xs.len() >= 2 =>
+        {
+            // the chain rule through each argument's partial derivative
+            let mut terms = Vec::new();
+            for (arg, partial) in xs.iter().zip(elliptic_partials(*f, xs)) {
+                if arg.contains(var, budget)? {
+                    terms.push(Expr::mul(vec![partial, derivative(arg, var, budget)?]));
+                }
+            }
+            Expr::add(terms)
+        }
         Expr::Call(f, xs) if xs.len() == 1 => {
             let u = &xs[0];
             let outer = outer(*f, u)?;
@@ -95,6 +107,91 @@ fn square(x: &Expr) -> Expr {
 
 fn half_power(x: Expr, p: i64) -> Expr {
     Expr::pow(x, Expr::rat(p, 2))
+}
+
+/// The partial derivatives of the incomplete elliptic integrals `F(φ, m)`, `E(φ, m)` and
+/// `Π(n, φ, m)` in the order of their arguments (DLMF 19.4.i, in the forms alkahest gives),
+/// with `Δ = √(1 − m sin²φ)`.
+fn elliptic_partials(f: Func, xs: &[Expr]) -> Vec<Expr> {
+    let (n, phi, m) = match f {
+        Func::EllipticPi => (Some(&xs[0]), &xs[1], &xs[2]),
+        _ => (None, &xs[0], &xs[1]),
+    };
+    let sin2 = || square(&Expr::call(Func::Sin, phi.clone()));
+    let delta = || {
+        let inner = Expr::minus(Expr::int(1), Expr::mul(vec![m.clone(), sin2()]));
+        half_power(inner, 1)
+    };
+    let two_phi = || Expr::call(Func::Sin, Expr::mul(vec![Expr::int(2), phi.clone()]));
+    let one_minus_m = || Expr::minus(Expr::int(1), m.clone());
+    let incomplete = |g: Func| Expr::Call(g, vec![phi.clone(), m.clone()].into());
+    let over = |numerator: Expr, denominator: Vec<Expr>| {
+        Expr::mul(vec![numerator, Expr::recip(Expr::mul(denominator))])
+    };
+    match (f, n) {
+        (Func::EllipticF, _) => vec![
+            Expr::recip(delta()),
+            Expr::add(vec![
+                over(
+                    incomplete(Func::EllipticE),
+                    vec![Expr::int(2), m.clone(), one_minus_m()],
+                ),
+                Expr::negated(over(
+                    incomplete(Func::EllipticF),
+                    vec![Expr::int(2), m.clone()],
+                )),
+                Expr::negated(over(two_phi(), vec![Expr::int(4), one_minus_m(), delta()])),
+            ]),
+        ],
+        (Func::EllipticE, _) => vec![
+            delta(),
+            over(
+                Expr::minus(incomplete(Func::EllipticE), incomplete(Func::EllipticF)),
+                vec![Expr::int(2), m.clone()],
+            ),
+        ],
+        (_, Some(n)) => {
+            let pi = Expr::Call(Func::EllipticPi, xs.to_vec().into());
+            let one_minus_n_sin2 = || Expr::minus(Expr::int(1), Expr::mul(vec![n.clone(), sin2()]));
+            let m_minus_n = || Expr::minus(m.clone(), n.clone());
+            let d_n = over(
+                Expr::add(vec![
+                    incomplete(Func::EllipticE),
+                    over(
+                        Expr::mul(vec![m_minus_n(), incomplete(Func::EllipticF)]),
+                        vec![n.clone()],
+                    ),
+                    over(
+                        Expr::mul(vec![Expr::minus(square(n), m.clone()), pi.clone()]),
+                        vec![n.clone()],
+                    ),
+                    Expr::negated(over(
+                        Expr::mul(vec![n.clone(), delta(), two_phi()]),
+                        vec![Expr::int(2), one_minus_n_sin2()],
+                    )),
+                ]),
+                vec![
+                    Expr::int(2),
+                    m_minus_n(),
+                    Expr::minus(n.clone(), Expr::int(1)),
+                ],
+            );
+            let d_phi = Expr::recip(Expr::mul(vec![delta(), one_minus_n_sin2()]));
+            let d_m = over(
+                Expr::add(vec![
+                    incomplete(Func::EllipticE),
+                    Expr::negated(Expr::mul(vec![one_minus_m(), pi])),
+                    Expr::negated(over(
+                        Expr::mul(vec![m.clone(), two_phi()]),
+                        vec![Expr::int(2), delta()],
+                    )),
+                ]),
+                vec![Expr::int(2), one_minus_m(), m_minus_n()],
+            );
+            vec![d_n, d_phi, d_m]
+        }
+        _ => unreachable!("an incomplete elliptic integral"),
+    }
 }
 
 /// f'(u) for a one-argument function.
@@ -223,6 +320,42 @@ mod tests {
         check("y^2", "0");
         check("Si(x)", "sin(x)/x");
         check("erf(x)", "2/sqrt(pi)*exp(-x^2)");
+    }
+
+    /// Each partial derivative of the incomplete elliptic integrals against a central
+    /// difference quotient of the f64 evaluator, on both sides of φ = π/2 and for negative
+    /// parameters.
+    #[test]
+    fn incomplete_elliptic_partials_match_difference_quotients() {
+        use super::super::eval::{Bindings, evaluate};
+        let points = [(0.7, 0.3, -0.4), (2.1, -1.5, 0.6), (-0.4, 2.5, 0.2)];
+        for text in ["EllipticF(x, y)", "EllipticE(x, y)", "EllipticPi(z, x, y)"] {
+            let e = parse(text, &mut Default::default()).unwrap();
+            for (x, y, z) in points {
+                let at = |dx: f64, dy: f64, dz: f64, e: &Expr| {
+                    let b: Bindings = [("x", x + dx), ("y", y + dy), ("z", z + dz)]
+                        .into_iter()
+                        .map(|(k, v)| (k.to_string(), v))
+                        .collect();
+                    evaluate(e, &b, &mut Budget::standard()).unwrap()
+                };
+                let h = 1e-5;
+                for (var, step) in [
+                    ("x", (h, 0.0, 0.0)),
+                    ("y", (0.0, h, 0.0)),
+                    ("z", (0.0, 0.0, h)),
+                ] {
+                    let d = derivative(&e, var, &mut Budget::standard()).unwrap();
+                    let (a, b, c) = step;
+                    let quotient = (at(a, b, c, &e) - at(-a, -b, -c, &e)) / (2.0 * h);
+                    let exact = at(0.0, 0.0, 0.0, &d);
+                    assert!(
+                        (exact - quotient).abs() <= 1e-7 * exact.abs().max(1.0),
+                        "d/d{var} {text} at {x}, {y}, {z}: {exact} vs {quotient}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

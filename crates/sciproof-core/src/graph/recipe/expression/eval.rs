@@ -165,9 +165,9 @@ pub fn call(f: Func, a: &[f64]) -> Result<f64, EvalError> {
         Func::BesselJ1 => libm::j1(x),
         Func::EllipticK => special::elliptic_k(x)?,
         Func::EllipticE if a.len() == 1 => special::elliptic_e(x)?,
-        Func::EllipticE | Func::EllipticF | Func::EllipticPi => {
-            return Err(EvalError::NoEvaluator(f.name()));
-        }
+        Func::EllipticE => special::elliptic_e_incomplete(a[0], a[1])?,
+        Func::EllipticF => special::elliptic_f(a[0], a[1])?,
+        Func::EllipticPi => special::elliptic_pi(a[0], a[1], a[2])?,
         Func::Ei => special::ei(x)?,
         Func::Li => special::li(x)?,
         Func::Si => special::si(x)?,
