@@ -13,8 +13,9 @@
 //! ([`super::validated`]) and carry the radius by a slope bound or, where they are monotone, as
 //! the hull of their values at the ball's ends; `floor`, `ceil`, `round` and `sign` are exact
 //! at exact rational arguments and constant on a ball that holds no jump. A ball that meets a
-//! pole, a jump or a domain boundary, or a function without such a method here (the incomplete
-//! elliptic integrals), gives no answer rather than a guess.
+//! pole, a jump or a domain boundary gives no answer rather than a guess. The incomplete
+//! elliptic integrals take validated values at the corners of their argument box
+//! ([`super::carlson`]), where they are least and greatest.
 
 use super::eval::{Bindings, constant};
 use super::expr::{Budget, Expr, Func};
@@ -66,6 +67,12 @@ pub trait Arith {
     /// `Undecided` where the method has no value.
     fn special(&mut self, f: Func, x: &Self::Mid) -> Result<(Self::Mid, f64), BallError> {
         let _ = x;
+        Err(BallError::Unsupported(f.name()))
+    }
+    /// An incomplete elliptic integral at the exact arguments `xs` ([`super::carlson`]), the
+    /// same way.
+    fn special_n(&mut self, f: Func, xs: &[Self::Mid]) -> Result<(Self::Mid, f64), BallError> {
+        let _ = xs;
         Err(BallError::Unsupported(f.name()))
     }
 }
@@ -165,6 +172,10 @@ impl Arith for High {
     fn special(&mut self, f: Func, x: &BigFloat) -> Result<(BigFloat, f64), BallError> {
         let p = self.bits;
         super::validated::value(f, x, p, self.cc()).ok_or(BallError::Undecided)
+    }
+    fn special_n(&mut self, f: Func, xs: &[BigFloat]) -> Result<(BigFloat, f64), BallError> {
+        let p = self.bits;
+        super::carlson::incomplete(f, xs, p, self.cc()).ok_or(BallError::Undecided)
     }
 }
 
@@ -385,8 +396,15 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         budget.step().map_err(|_| BallError::TooLarge)?;
         match e {
             Expr::Int(n) => {
-                let v = self.integer(n);
-                self.exact(v)
+                use num_traits::ToPrimitive;
+                match n.to_i64().filter(|n| n.unsigned_abs() <= 1 << 53) {
+                    // held exactly: a radius would push `EllipticE(x, 1)` off its domain
+                    Some(small) => Ok(self.exactly(small as f64)),
+                    None => {
+                        let v = self.integer(n);
+                        self.exact(v)
+                    }
+                }
             }
             Expr::Rat(r) => {
                 let n = self.integer(r.numer());
@@ -457,6 +475,15 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                 let y = self.ball(&xs[0], budget)?;
                 let x = self.ball(&xs[1], budget)?;
                 self.atan2(&y, &x)
+            }
+            Expr::Call(f @ (Func::EllipticE | Func::EllipticF | Func::EllipticPi), xs)
+                if xs.len() >= 2 =>
+            {
+                let args = xs
+                    .iter()
+                    .map(|x| self.ball(x, budget))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.incomplete_elliptic(*f, &args)
             }
             Expr::Call(f, xs) if xs.len() == 1 => {
                 let x = self.ball(&xs[0], budget)?;
@@ -778,6 +805,78 @@ impl<A: Arith> Evaluator<'_, A> {
         self.rounded(mid, width + ea.max(eb), eps)
     }
 
+    /// `F(φ, m)`, `E(φ, m)` or `Π(n, φ, m)` over the box of its argument balls: the hull of its
+    /// validated values at the box's corners. Each is monotone in each argument where it has a
+    /// real value (the integrand is positive, and the partial derivatives in `m` and `n` keep
+    /// the sign of `φ`), so its least and greatest values lie at corners; and the domain holds
+    /// on the whole box once it holds at the corners (`sin²φ` peaks at a quarter period, where
+    /// a corner on each side needs `m < 1` and `n < 1`).
+    fn incomplete_elliptic(
+        &mut self,
+        f: Func,
+        args: &[Ball<A::Mid>],
+    ) -> Result<Ball<A::Mid>, BallError> {
+        let eps = self.arith.eps();
+        let mut ends: Vec<Vec<A::Mid>> = Vec::with_capacity(args.len());
+        for x in args {
+            if x.rad == 0.0 {
+                ends.push(vec![x.mid.clone()]);
+                continue;
+            }
+            // Ends a little outside the ball, as in `special`.
+            let d = x.rad * UP * (1.0 + 4.0 * eps) + 4.0 * x.approx.abs() * eps + TINY;
+            let (below, above) = (self.arith.exactly(-d), self.arith.exactly(d));
+            ends.push(vec![
+                self.arith.add(&x.mid, &below),
+                self.arith.add(&x.mid, &above),
+            ]);
+        }
+        let corners = ends.iter().map(Vec::len).product::<usize>();
+        let minus = self.arith.exactly(-1.0);
+        let mut hull: Option<(A::Mid, A::Mid, f64)> = None;
+        for index in 0..corners {
+            let mut rest = index;
+            let corner: Vec<A::Mid> = ends
+                .iter()
+                .map(|e| {
+                    let v = e[rest % e.len()].clone();
+                    rest /= e.len();
+                    v
+                })
+                .collect();
+            let (v, e) = self.arith.special_n(f, &corner)?;
+            hull = Some(match hull {
+                None => (v.clone(), v, e),
+                Some((low, high, error)) => {
+                    // Compared by the sign of a rounded difference, which is exact.
+                    let mut below_low = self.arith.mul(&low, &minus);
+                    below_low = self.arith.add(&v, &below_low);
+                    let mut above_high = self.arith.mul(&high, &minus);
+                    above_high = self.arith.add(&v, &above_high);
+                    let low = if A::approx(&below_low) < 0.0 {
+                        v.clone()
+                    } else {
+                        low
+                    };
+                    let high = if A::approx(&above_high) > 0.0 {
+                        v
+                    } else {
+                        high
+                    };
+                    (low, high, error.max(e))
+                }
+            });
+        }
+        let (low, high, error) = hull.ok_or(BallError::Undecided)?;
+        let (half, negated) = (self.arith.exactly(0.5), self.arith.mul(&low, &minus));
+        let sum = self.arith.add(&low, &high);
+        let mid = self.arith.mul(&sum, &half);
+        let difference = self.arith.add(&high, &negated);
+        let (fl, fh) = (A::approx(&low), A::approx(&high));
+        let width = magnitude_up(A::approx(&difference)) * 0.5 + (fl.abs() + fh.abs()) * eps;
+        self.rounded(mid, width + error, eps)
+    }
+
     /// Γ(x) = π / (sin(πx) Γ(1 − x)), ψ(x) = ψ(1 − x) − π cos(πx) / sin(πx),
     /// ψ₁(x) = π² / sin²(πx) − ψ₁(1 − x), for a ball of negative numbers.
     fn reflected(&mut self, f: Func, x: &Ball<A::Mid>) -> Result<Ball<A::Mid>, BallError> {
@@ -1078,9 +1177,52 @@ mod tests {
     fn poles_and_unknown_functions_decide_nothing() {
         assert_eq!(at("log(x)", 0.0, 128).unwrap_err(), BallError::Undecided);
         assert_eq!(at("1/(x - x)", 1.0, 128).unwrap_err(), BallError::Undecided);
+        // Π diverges where n sin²φ reaches 1, F where m sin²φ passes 1.
         assert_eq!(
-            at("EllipticF(x, 1/2)", 1.5, 128).unwrap_err(),
-            BallError::Unsupported("EllipticF")
+            at("EllipticPi(2, x, 1/2)", 1.0, 128).unwrap_err(),
+            BallError::Undecided
         );
+        assert_eq!(
+            at("EllipticF(x, 3/2)", 1.23, 128).unwrap_err(),
+            BallError::Undecided
+        );
+    }
+
+    #[test]
+    fn incomplete_elliptic_integrals_at_a_point() {
+        let b = at(
+            "EllipticF(x, 1/2) - EllipticE(x, 1/2) + EllipticPi(1/3, x, 1/2)",
+            1.5,
+            256,
+        )
+        .unwrap();
+        let want = super::super::special::elliptic_f(1.5, 0.5).unwrap()
+            - super::super::special::elliptic_e_incomplete(1.5, 0.5).unwrap()
+            + super::super::special::elliptic_pi(1.0 / 3.0, 1.5, 0.5).unwrap();
+        assert!((b.approx() - want).abs() < 1e-14, "{b:?} vs {want}");
+        assert!(b.radius() < 1e-70, "{b:?}");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(40))]
+        /// The incomplete elliptic integrals over an interval of each argument in turn (across
+        /// quarter periods, up to the domain's edge in m and n): the corners' hull holds every
+        /// point.
+        #[test]
+        fn incomplete_elliptic_integrals_over_an_interval_hold_every_point(
+            which in 0usize..7,
+            t in 0.0f64..1.0,
+            width in -12.0f64..-1.0,
+        ) {
+            let (text, lo, hi) = [
+                ("EllipticF(x, 1/2)", -8.0, 8.0), ("EllipticF(6/5, x)", -50.0, 1.14),
+                ("EllipticE(x, -3)", -8.0, 8.0), ("EllipticE(9/10, x)", -50.0, 1.6),
+                ("EllipticPi(x, 11/10, 2/5)", -20.0, 1.2), ("EllipticPi(1/2, x, 7/10)", -8.0, 8.0),
+                ("EllipticPi(-2, 4/5, x)", -50.0, 1.9),
+            ][which];
+            let m = lo + t * (hi - lo);
+            let r = m.abs().max(1.0) * 10f64.powf(width);
+            holds_every_point(text, m, r)?;
+        }
     }
 }

@@ -32,6 +32,7 @@
 
 pub mod ball;
 pub mod canon;
+pub mod carlson;
 pub mod diff;
 pub mod elementary;
 pub mod enclosure;

@@ -152,12 +152,12 @@ pub fn value(f: Func, x: &BigFloat, p: usize, cc: &mut Consts) -> Option<Valued>
 }
 
 /// An f64 within a relative 1e-15 of `x`.
-fn approx(x: &BigFloat) -> f64 {
+pub(super) fn approx(x: &BigFloat) -> f64 {
     High::approx_of(x)
 }
 
 /// An upper bound of |x| (with the margin of [`approx`]).
-fn mag(x: &BigFloat) -> f64 {
+pub(super) fn mag(x: &BigFloat) -> f64 {
     approx(x).abs() * (1.0 + 1e-14)
 }
 
