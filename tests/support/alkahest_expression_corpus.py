@@ -105,6 +105,13 @@ SPECIAL = [
     ("gamma(-{a})", "-pi/({a}*sin(pi*{a})*gamma({a}))"), ("Ci({a})", "Ci({a})"),
     ("floor({a}) + 1", "ceil({a} + 1/1000)"), ("sign({a})", "1"), ("atan2({a}, 1)", "atan({a})"),
     ("round({a})", "floor({a} + 1/2)"), ("bessel_j0({a})^2 + 2*bessel_j1({a})^2", "bessel_j0({a})^2 + 2*bessel_j1({a})^2"),
+    # the incomplete elliptic integrals, where alkahest has values (m, n below 1: it hangs at
+    # some points where m sin²φ or n sin²φ reaches 1)
+    ("EllipticF(-{a}, 1/2)", "-EllipticF({a}, 1/2)"),
+    ("EllipticF({a} + pi, 1/3)", "EllipticF({a}, 1/3) + 2*EllipticK(1/3)"),
+    ("EllipticE({a} + pi, -2)", "EllipticE({a}, -2) + 2*EllipticE(-2)"),
+    ("EllipticPi(0, {a}, 1/4)", "EllipticF({a}, 1/4)"),
+    ("EllipticPi(-1/2, {a} + pi, 1/2)", "EllipticPi(-1/2, {a}, 1/2) + 2*EllipticPi(-1/2, pi/2, 1/2)"),
 ]
 
 

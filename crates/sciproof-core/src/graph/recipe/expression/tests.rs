@@ -469,6 +469,54 @@ fn special_functions_are_refuted_with_validated_values() {
 }
 
 #[test]
+fn incomplete_elliptic_integrals_are_checked_like_the_other_special_functions() {
+    // derivatives in each argument: exact, as alkahest's
+    for (expr, var, value) in [
+        ("EllipticF(x, 1/2)", "x", "1/sqrt(1 - sin(x)^2/2)"),
+        ("EllipticE(x, y)", "y", "(EllipticE(x, y) - EllipticF(x, y))/(2*y)"),
+        (
+            "EllipticPi(1/3, x, 1/2)",
+            "x",
+            "1/((1 - sin(x)^2/3)*sqrt(1 - sin(x)^2/2))",
+        ),
+    ] {
+        let (o, d) = run("derivative", &[("expr", expr), ("var", var), ("value", value)]);
+        assert_eq!(o, Outcome::Ok, "d/d{var} {expr}: {d}");
+    }
+    for (lhs, rhs) in [
+        ("EllipticF(x + pi, 1/2)", "EllipticF(x, 1/2) + 2*EllipticK(1/2)"),
+        ("EllipticF(pi/2, x/3)", "EllipticK(x/3)"),
+        ("EllipticPi(0, x, y/3)", "EllipticF(x, y/3)"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::NumericOk, "{lhs} = {rhs}: {d}");
+    }
+    // a residual of 10^-10 next to terms of 10^12, whose f64 rounding is far above the
+    // tolerance: cleared in high precision, not refuted
+    let (o, d) = identity(
+        "(EllipticE(x, 1/2) + EllipticF(x, 1/3))*10^12",
+        "EllipticF(x, 1/3)*10^12 + EllipticE(x, 1/2)*10^12 + 1/10^10",
+    );
+    assert_eq!(o, Outcome::NumericOk, "{d}");
+    assert!(d.contains("cleared at"), "{d}");
+    for (lhs, rhs) in [
+        ("EllipticF(x, y)", "2*x"),
+        ("EllipticPi(1/4, x, 1/2)", "EllipticF(x, 1/2) + 10^-6"),
+        // E(φ | 1) = sin φ only up to π/2 (2.71 is beyond): alkahest has no value there and
+        // passes the claim on the other two points
+        ("EllipticE(x, 1)", "sin(x)"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Failed, "{lhs} = {rhs}: {d}");
+        assert!(d.contains("-bit ball arithmetic"), "{d}");
+    }
+    // Π diverges where n sin²φ reaches 1: those points have no value (alkahest gives a number
+    // that is neither the principal value nor mpmath's complex one).
+    let (o, d) = identity("EllipticPi(2, x + 1/2, 1/2)", "1");
+    assert_eq!(o, Outcome::Inconclusive, "{d}");
+}
+
+#[test]
 fn an_undecided_failure_names_the_worst_point() {
     // 3x lands within rounding of a jump of floor at both points (f64 rounds it onto the
     // integer): no ball decides, and the detail gives the larger |residual|, as alkahest's does.
