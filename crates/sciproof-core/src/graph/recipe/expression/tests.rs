@@ -473,18 +473,28 @@ fn incomplete_elliptic_integrals_are_checked_like_the_other_special_functions() 
     // derivatives in each argument: exact, as alkahest's
     for (expr, var, value) in [
         ("EllipticF(x, 1/2)", "x", "1/sqrt(1 - sin(x)^2/2)"),
-        ("EllipticE(x, y)", "y", "(EllipticE(x, y) - EllipticF(x, y))/(2*y)"),
+        (
+            "EllipticE(x, y)",
+            "y",
+            "(EllipticE(x, y) - EllipticF(x, y))/(2*y)",
+        ),
         (
             "EllipticPi(1/3, x, 1/2)",
             "x",
             "1/((1 - sin(x)^2/3)*sqrt(1 - sin(x)^2/2))",
         ),
     ] {
-        let (o, d) = run("derivative", &[("expr", expr), ("var", var), ("value", value)]);
+        let (o, d) = run(
+            "derivative",
+            &[("expr", expr), ("var", var), ("value", value)],
+        );
         assert_eq!(o, Outcome::Ok, "d/d{var} {expr}: {d}");
     }
     for (lhs, rhs) in [
-        ("EllipticF(x + pi, 1/2)", "EllipticF(x, 1/2) + 2*EllipticK(1/2)"),
+        (
+            "EllipticF(x + pi, 1/2)",
+            "EllipticF(x, 1/2) + 2*EllipticK(1/2)",
+        ),
         ("EllipticF(pi/2, x/3)", "EllipticK(x/3)"),
         ("EllipticPi(0, x, y/3)", "EllipticF(x, y/3)"),
     ] {
