@@ -475,16 +475,32 @@ impl Canon<'_> {
             }
             Expr::Call(func, xs) => {
                 let mut keys = Vec::with_capacity(xs.len());
-                let mut zero_arg = true;
+                let mut zeros = Vec::with_capacity(xs.len());
                 let mut value = None;
+                let mut fracs = Vec::with_capacity(xs.len());
                 for x in xs.iter() {
                     let f = self.frac(x)?;
-                    zero_arg &= f.den.is_none() && f.num.0.is_empty();
+                    zeros.push(f.den.is_none() && f.num.0.is_empty());
                     value = f.den.is_none().then(|| f.num.as_constant()).flatten();
                     keys.push(self.key(&f));
+                    fracs.push(f);
                 }
-                if let Some(v) = at_zero(*func).filter(|_| zero_arg && xs.len() == 1) {
+                if let Some(v) = at_zero(*func).filter(|_| zeros == [true]) {
                     return Ok(constant(Q::int(v)));
+                }
+                // The incomplete elliptic integrals over an empty range are 0; at m = 0 the
+                // integrands of F and E are 1 (so both are φ); Π(0, φ, m) is F(φ, m).
+                match (func, zeros.as_slice()) {
+                    (Func::EllipticF | Func::EllipticE, [true, _])
+                    | (Func::EllipticPi, [_, true, _]) => return Ok(constant(Q::zero())),
+                    (Func::EllipticF | Func::EllipticE, [false, true]) => {
+                        return Ok(fracs.swap_remove(0));
+                    }
+                    (Func::EllipticPi, [true, false, _]) => {
+                        let f = Expr::Call(Func::EllipticF, xs[1..].to_vec().into());
+                        return self.frac(&f);
+                    }
+                    _ => {}
                 }
                 // Γ(n) = (n − 1)! for a positive integer n (up to 1,000: 8,530 bits).
                 if *func == Func::Gamma

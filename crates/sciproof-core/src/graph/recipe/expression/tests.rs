@@ -496,10 +496,19 @@ fn incomplete_elliptic_integrals_are_checked_like_the_other_special_functions() 
             "EllipticF(x, 1/2) + 2*EllipticK(1/2)",
         ),
         ("EllipticF(pi/2, x/3)", "EllipticK(x/3)"),
-        ("EllipticPi(0, x, y/3)", "EllipticF(x, y/3)"),
     ] {
         let (o, d) = identity(lhs, rhs);
         assert_eq!(o, Outcome::NumericOk, "{lhs} = {rhs}: {d}");
+    }
+    // exact: an empty range, m = 0, n = 0 (alkahest: numeric_ok)
+    for (lhs, rhs) in [
+        ("EllipticF(0, x)", "0"),
+        ("EllipticPi(y, x - x, 1/2)", "0"),
+        ("EllipticE(x, 0) + EllipticF(2*x, y - y)", "3*x"),
+        ("EllipticPi(0, x, y/3)", "EllipticF(x, y/3)"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
     }
     // a residual of 10^-10 next to terms of 10^12, whose f64 rounding is far above the
     // tolerance: cleared in high precision, not refuted
