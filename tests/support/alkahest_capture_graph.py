@@ -19,6 +19,8 @@ expressions = [
     x**2 + ak.sin(x), ak.exp(2 * x) * x, ak.cos(x) ** 2, x**3 - a * x, ak.log(x + 1),
     1 / (x**2 + 1), ak.sqrt(x), ak.atan(x), ak.sin(x) * ak.cos(x), x * ak.exp(x),
     x**2 * ak.sin(x), ak.cosh(x) * x, 1 / (x + 2), ak.exp(-x) * x**2,
+    ak.elliptic_f(x, pool.rational(1, 2)), ak.elliptic_e(x, pool.rational(1, 3)),
+    ak.elliptic_pi(pool.rational(1, 4), x, pool.rational(1, 2)),
 ]
 zero, one = pool.integer(0), pool.integer(1)
 with research.session(capture=True, pool=pool) as session:
