@@ -5,22 +5,24 @@
 //! powers of `ax+b` (with `log(±(ax+b))` for the reciprocal), `1/(x^2+c)`, `sin^2` and `cos^2`
 //! of a linear argument, products of sines and cosines of linear arguments (product to sum),
 //! a polynomial times `exp`, `sin`, `cos`, `sinh` or `cosh` of a linear argument (by
-//! parts), and `exp` of a quadratic with a negative leading coefficient (`erf`). A candidate is
+//! parts), `exp` of a quadratic with a negative leading coefficient (`erf`), and
+//! `(1 − m sin²(ax+b))^(±1/2)` (`EllipticE`, `EllipticF`). A candidate is
 //! never trusted as proposed: [`DefiniteIntegral::antiderivative`] keeps one only if
 //! `d/dx F − f` passes the exact zero test, and then only if `F` and `f` are continuous on the
 //! closed interval: either both are continuous everywhere by their form
 //! ([`continuous_everywhere`]: entire functions, and powers, `log` and `sqrt` of polynomials
-//! positive everywhere), or a ball evaluation of both over the whole interval meets no pole and
-//! no domain boundary. So a pole inside the interval, or an antiderivative that jumps there
+//! positive everywhere), or ball evaluations of both over the interval (the whole, or pieces of
+//! it) meet no pole and no domain boundary. So a pole inside the interval, or an antiderivative that jumps there
 //! (alkahest's `tan(x/2)` substitution for `1/(2+cos x)`), can never make a divergent or false
 //! integral exact.
 
-use super::ball::Evaluator;
+use super::ball::{Ball, Evaluator};
 use super::canon;
 use super::diff::derivative;
 use super::eval::{Bindings, constant};
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::rational::Q;
+use astro_float_num::BigFloat;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
@@ -255,6 +257,7 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
                 vec![Expr::mul(vec![f.clone(), Expr::sym(var)])]
             }
             None if *h == Func::Exp => gaussian(&xs[0], var, budget)?.into_iter().collect(),
+            None if *h == Func::Sqrt => power(&xs[0], &Expr::rat(1, 2), var, budget)?,
             None => Vec::new(),
         },
         _ => Vec::new(),
@@ -432,6 +435,22 @@ fn power(
         ]);
         return candidates(&rewritten, var, budget);
     }
+    // (1 − m sin²(ax+b))^(±1/2): EllipticE or EllipticF of (ax+b, m), over a (the ball over
+    // the interval keeps it only where the integrand is real throughout)
+    let half = BigRational::new(1.into(), 2.into());
+    if let Some(n) = &n
+        && (*n == half || *n == -half.clone())
+        && let Some((m, argument)) = one_minus_sine_squared(base)
+        && let Some((a, b)) = linear(&argument, var, budget)?
+    {
+        let f = if n.is_positive() {
+            Func::EllipticE
+        } else {
+            Func::EllipticF
+        };
+        let call = Expr::Call(f, vec![lin(&a, &b, var), number(&m)].into());
+        return Ok(vec![Expr::mul(vec![number(&a.recip()), call])]);
+    }
     // 1/(p·x² + q) with p, q > 0: atan(x·√(p/q))/√(pq)
     if n == Some(-BigRational::one()) {
         let numbers = numeric_polynomial(base, var, budget)?;
@@ -449,6 +468,57 @@ fn power(
         }
     }
     Ok(Vec::new())
+}
+
+/// `(m, u)` when `e` is `1 − m·sin(u)²` for an exact `m` (terms in any order, the
+/// coefficient spread over factors).
+fn one_minus_sine_squared(e: &Expr) -> Option<(BigRational, Expr)> {
+    let Expr::Add(xs) = e else {
+        return None;
+    };
+    let mut constant = BigRational::zero();
+    let mut found = None;
+    for x in xs.iter() {
+        if let Some(c) = exact_value(x) {
+            constant += c;
+        } else if found.is_none() {
+            found = Some(sine_squared(x)?);
+        } else {
+            return None;
+        }
+    }
+    let (k, u) = found?;
+    constant.is_one().then(|| (-k, u))
+}
+
+/// `(k, u)` when `e` is `k·sin(u)²` for an exact `k`.
+fn sine_squared(e: &Expr) -> Option<(BigRational, Expr)> {
+    match e {
+        Expr::Pow(p) => match (&p.0, exact_value(&p.1)) {
+            (Expr::Call(Func::Sin, xs), Some(two))
+                if two == BigRational::from_integer(2.into()) =>
+            {
+                Some((BigRational::one(), xs[0].clone()))
+            }
+            _ => None,
+        },
+        Expr::Mul(xs) => {
+            let mut k = BigRational::one();
+            let mut found = None;
+            for x in xs.iter() {
+                if let Some(c) = exact_value(x) {
+                    k *= c;
+                } else if found.is_none() {
+                    found = Some(sine_squared(x)?);
+                } else {
+                    return None;
+                }
+            }
+            let (j, u) = found?;
+            Some((k * j, u))
+        }
+        _ => None,
+    }
 }
 
 /// `∫ (product of factors that all contain var) dx`: sines and cosines of linear arguments by
@@ -823,8 +893,11 @@ impl DefiniteIntegral<'_> {
     }
 
     /// Whether `f` and the integrand are shown finite and continuous on the whole interval by
-    /// one ball evaluation over it. The bounds and both expressions may contain no symbol but
-    /// the variable, `pi` and `e` (a parameter's sample value proves nothing about the claim).
+    /// ball evaluations over it: over the whole, or else over its halves, down to
+    /// `2^CONTINUITY_DEPTH` pieces (a ball over a wide interval is coarse: `sin` over
+    /// `[0, 3/2]` spans `[−0.07, 1.43]`, and `√(1 − sin²x/2)` would seem to leave its domain).
+    /// The bounds and both expressions may contain no symbol but the variable, `pi` and `e` (a
+    /// parameter's sample value proves nothing about the claim).
     fn continuous(&self, f: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
         let mut symbols = BTreeSet::new();
         for e in [f, self.integrand, self.lower, self.upper] {
@@ -844,10 +917,36 @@ impl DefiniteIntegral<'_> {
         ) else {
             return Ok(false);
         };
-        evaluator.over(self.var, &a, &b);
-        Ok(evaluator.ball(f, budget).is_ok() && evaluator.ball(self.integrand, budget).is_ok())
+        self.covered(&mut evaluator, f, &a, &b, CONTINUITY_DEPTH, budget)
+    }
+
+    fn covered(
+        &self,
+        evaluator: &mut Evaluator<'_>,
+        f: &Expr,
+        a: &Ball<BigFloat>,
+        b: &Ball<BigFloat>,
+        depth: u32,
+        budget: &mut Budget,
+    ) -> Result<bool, TooLarge> {
+        evaluator.over(self.var, a, b);
+        if evaluator.ball(f, budget).is_ok() && evaluator.ball(self.integrand, budget).is_ok() {
+            return Ok(true);
+        }
+        budget.step()?;
+        let middle = 0.5 * (a.approx() + b.approx());
+        if depth == 0 || !middle.is_finite() {
+            return Ok(false);
+        }
+        // The halves share the f64 point `middle`, so together they cover the interval.
+        let m = evaluator.exactly(middle);
+        Ok(self.covered(evaluator, f, a, &m, depth - 1, budget)?
+            && self.covered(evaluator, f, &m, b, depth - 1, budget)?)
     }
 }
+
+/// How often [`DefiniteIntegral::continuous`] may halve the interval (at most 32 pieces).
+const CONTINUITY_DEPTH: u32 = 5;
 
 /// The value at `c` of `e` when `e` is a polynomial in `var` with exact coefficients.
 pub fn polynomial_value_at(

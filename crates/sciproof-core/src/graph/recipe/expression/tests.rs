@@ -536,6 +536,33 @@ fn incomplete_elliptic_integrals_are_checked_like_the_other_special_functions() 
 }
 
 #[test]
+fn wide_intervals_are_shown_continuous_piece_by_piece() {
+    // One ball over [0, 3/2] holds a pole of tan (cos(3/4) − 3/4 < 0), and sin(x) up to 1.43;
+    // over halves (down to 32 pieces) each is shown defined, so the table's antiderivatives
+    // decide exactly.
+    for (f, lower, upper, value) in [
+        ("tan(x)", "0", "3/2", "-log(cos(3/2))"),
+        ("sqrt(1 - sin(x)^2/2)", "0", "3/2", "EllipticE(3/2, 1/2)"),
+        ("1/sqrt(1 - sin(x)^2/2)", "0", "4", "EllipticF(4, 1/2)"),
+        (
+            "1/sqrt(1 + 3*sin(2*x+1)^2)",
+            "-1",
+            "2",
+            "(EllipticF(5, -3) - EllipticF(-1, -3))/2",
+        ),
+    ] {
+        let (o, d) = integral(f, lower, upper, value);
+        assert_eq!(o, Outcome::Ok, "∫ {f} over [{lower}, {upper}]: {d}");
+    }
+    // √(1 − 2 sin²x) is not real beyond π/4: no antiderivative is kept, no point has a value.
+    let (o, d) = integral("sqrt(1 - 2*sin(x)^2)", "0", "1", "EllipticE(1, 2)");
+    assert_eq!(o, Outcome::Inconclusive, "{d}");
+    // A pole inside stays a pole however finely the interval is cut.
+    let (o, d) = integral("tan(x)", "0", "2", "-log(abs(cos(2)))");
+    assert_ne!(o, Outcome::Ok, "{d}");
+}
+
+#[test]
 fn an_undecided_failure_names_the_worst_point() {
     // 3x lands within rounding of a jump of floor at both points (f64 rounds it onto the
     // integer): no ball decides, and the detail gives the larger |residual|, as alkahest's does.
