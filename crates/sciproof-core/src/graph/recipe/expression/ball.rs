@@ -788,21 +788,35 @@ impl<A: Arith> Evaluator<'_, A> {
             let (v, e) = self.arith.special(f, &x.mid)?;
             return self.rounded(v, e, eps);
         }
-        // Ends a little outside the ball, so that their own rounding cannot pull them in.
-        let d = x.rad * UP * (1.0 + 4.0 * eps) + 4.0 * m.abs() * eps + TINY;
-        let (below, above) = (self.arith.exactly(-d), self.arith.exactly(d));
-        let a = self.arith.add(&x.mid, &below);
-        let b = self.arith.add(&x.mid, &above);
+        let [a, b] = self.ends(x);
         let (va, ea) = self.arith.special(f, &a)?;
         let (vb, eb) = self.arith.special(f, &b)?;
+        self.hull(&va, &vb, ea.max(eb))
+    }
+
+    /// Two exact points a little outside the ball `x`, so that their own rounding cannot pull
+    /// them in.
+    fn ends(&mut self, x: &Ball<A::Mid>) -> [A::Mid; 2] {
+        let eps = self.arith.eps();
+        let d = x.rad * UP * (1.0 + 4.0 * eps) + 4.0 * x.approx.abs() * eps + TINY;
+        let (below, above) = (self.arith.exactly(-d), self.arith.exactly(d));
+        [
+            self.arith.add(&x.mid, &below),
+            self.arith.add(&x.mid, &above),
+        ]
+    }
+
+    /// The ball from `a` to `b` (in either order), values known within `error`.
+    fn hull(&mut self, a: &A::Mid, b: &A::Mid, error: f64) -> Result<Ball<A::Mid>, BallError> {
+        let eps = self.arith.eps();
         let (half, minus) = (self.arith.exactly(0.5), self.arith.exactly(-1.0));
-        let sum = self.arith.add(&va, &vb);
+        let sum = self.arith.add(a, b);
         let mid = self.arith.mul(&sum, &half);
-        let negated = self.arith.mul(&va, &minus);
-        let difference = self.arith.add(&vb, &negated);
-        let (fa, fb) = (A::approx(&va), A::approx(&vb));
+        let negated = self.arith.mul(a, &minus);
+        let difference = self.arith.add(b, &negated);
+        let (fa, fb) = (A::approx(a), A::approx(b));
         let width = magnitude_up(A::approx(&difference)) * 0.5 + (fa.abs() + fb.abs()) * eps;
-        self.rounded(mid, width + ea.max(eb), eps)
+        self.rounded(mid, width + error, eps)
     }
 
     /// `F(φ, m)`, `E(φ, m)` or `Π(n, φ, m)` over the box of its argument balls: the hull of its
@@ -816,20 +830,13 @@ impl<A: Arith> Evaluator<'_, A> {
         f: Func,
         args: &[Ball<A::Mid>],
     ) -> Result<Ball<A::Mid>, BallError> {
-        let eps = self.arith.eps();
         let mut ends: Vec<Vec<A::Mid>> = Vec::with_capacity(args.len());
         for x in args {
-            if x.rad == 0.0 {
-                ends.push(vec![x.mid.clone()]);
-                continue;
-            }
-            // Ends a little outside the ball, as in `special`.
-            let d = x.rad * UP * (1.0 + 4.0 * eps) + 4.0 * x.approx.abs() * eps + TINY;
-            let (below, above) = (self.arith.exactly(-d), self.arith.exactly(d));
-            ends.push(vec![
-                self.arith.add(&x.mid, &below),
-                self.arith.add(&x.mid, &above),
-            ]);
+            ends.push(if x.rad == 0.0 {
+                vec![x.mid.clone()]
+            } else {
+                self.ends(x).to_vec()
+            });
         }
         let corners = ends.iter().map(Vec::len).product::<usize>();
         let minus = self.arith.exactly(-1.0);
@@ -868,13 +875,7 @@ impl<A: Arith> Evaluator<'_, A> {
             });
         }
         let (low, high, error) = hull.ok_or(BallError::Undecided)?;
-        let (half, negated) = (self.arith.exactly(0.5), self.arith.mul(&low, &minus));
-        let sum = self.arith.add(&low, &high);
-        let mid = self.arith.mul(&sum, &half);
-        let difference = self.arith.add(&high, &negated);
-        let (fl, fh) = (A::approx(&low), A::approx(&high));
-        let width = magnitude_up(A::approx(&difference)) * 0.5 + (fl.abs() + fh.abs()) * eps;
-        self.rounded(mid, width + error, eps)
+        self.hull(&low, &high, error)
     }
 
     /// Γ(x) = π / (sin(πx) Γ(1 − x)), ψ(x) = ψ(1 − x) − π cos(πx) / sin(πx),
