@@ -451,27 +451,21 @@ pub fn incomplete(f: Func, args: &[BigFloat], p: usize, cc: &mut Consts) -> Opti
     let first = || rf(&lo, &hi, Kind::F).map(|r| product(&s_v, &r, w));
     let s3 = product(&s2, &s_v, w);
     let third = |a: &BigFloat| exact(a.div(&BigFloat::from_u8(3, 64), w, RM));
-    // The complete integral's bracket arguments: (0, 1 − m, 1), with 1 − m rounded.
+    // The complete integral's bracket arguments: (0, 1 − m, 1).
     let complete_args = || {
-        let c = one.sub(m, w, RM);
-        let e = BigFloat::from_f64(super::validated::mag(&c) * u * 1.01, 64);
-        let lo = c.sub(&e, w, RM);
-        let lo = if lo.is_negative() {
-            BigFloat::from_u8(0, 64)
-        } else {
-            lo
-        };
-        (
-            vec![BigFloat::from_u8(0, 64), lo, one.clone()],
-            vec![BigFloat::from_u8(0, 64), c.add(&e, w, RM), one.clone()],
-        )
+        let [lo, hi] = one_minus(m, &exact(one.clone()), false, w)?;
+        let zero = BigFloat::from_u8(0, 64);
+        Some((
+            vec![zero.clone(), lo, one.clone()],
+            vec![zero, hi, one.clone()],
+        ))
     };
     let (value, complete) = match f {
         Func::EllipticF => {
             let complete = if k == 0.0 {
                 None
             } else {
-                let (lo, hi) = complete_args();
+                let (lo, hi) = complete_args()?;
                 Some(rf(&lo, &hi, Kind::F)?)
             };
             (first()?, complete)
@@ -488,7 +482,7 @@ pub fn incomplete(f: Func, args: &[BigFloat], p: usize, cc: &mut Consts) -> Opti
             let complete = if k == 0.0 {
                 None
             } else {
-                let (lo, hi) = complete_args();
+                let (lo, hi) = complete_args()?;
                 let kf = rf(&lo, &hi, Kind::F)?;
                 let kd = product(&m3, &rf(&lo, &hi, Kind::D)?, w);
                 Some(sum(&kf, &(kd.0.neg(), kd.1), w))
@@ -507,12 +501,11 @@ pub fn incomplete(f: Func, args: &[BigFloat], p: usize, cc: &mut Consts) -> Opti
             let complete = if k == 0.0 {
                 None
             } else {
-                let (mut lo, mut hi) = complete_args();
+                let (mut lo, mut hi) = complete_args()?;
                 let kf = rf(&lo, &hi, Kind::F)?;
-                let c = one.sub(n, w, RM);
-                let e = BigFloat::from_f64(super::validated::mag(&c) * u * 1.01, 64);
-                lo.push(c.sub(&e, w, RM));
-                hi.push(c.add(&e, w, RM));
+                let [p_lo, p_hi] = one_minus(n, &exact(one.clone()), true, w)?;
+                lo.push(p_lo);
+                hi.push(p_hi);
                 let kj = product(&n3, &rf(&lo, &hi, Kind::J)?, w);
                 Some(sum(&kf, &kj, w))
             };
