@@ -431,7 +431,15 @@ fn numeric_rule(
     let mut failed: Option<(f64, usize)> = None;
     let mut cleared_at = None;
     let mut undecided = None;
-    for (v, point) in &values {
+    // The worst failing point first: one confirmed failure refutes the claim, and the points
+    // after it could change nothing but the worst value named (a 128-bit look at every point
+    // of a false recipe was most of the time of re-checking one).
+    let mut order: Vec<&(f64, Bindings)> = values.iter().collect();
+    order.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (v, point) in order {
+        if failed.is_some() {
+            break;
+        }
         // A point that fails in f64 is escalated through every precision before it may refute;
         // one that passes is checked too, because f64 cancellation can also hide a real
         // residual (`A − (A + 1e-6)` with A ≈ 1e17 is 0 in f64): by an f64 ball first, and at
@@ -447,10 +455,7 @@ fn numeric_rule(
             &PRECISIONS[..]
         };
         match confirm(residual, point, tolerance, precisions) {
-            Confirmed::Failed(x, bits) => {
-                let (w, b) = failed.unwrap_or((0.0, bits));
-                failed = Some((w.max(x), b.max(bits)));
-            }
+            Confirmed::Failed(x, bits) => failed = Some((x, bits)),
             _ if passes => worst = worst.max(*v),
             Confirmed::Cleared(x, bits) => {
                 worst = worst.max(x);
