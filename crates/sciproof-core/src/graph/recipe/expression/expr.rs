@@ -183,18 +183,21 @@ impl Expr {
 
     /// A sum (one term is itself).
     pub fn add(mut terms: Vec<Expr>) -> Expr {
-        if terms.len() == 1 {
-            return terms.pop().expect("one term");
+        match terms.len() {
+            // (no `Add` is ever empty: the evaluators read a sum's first term)
+            0 => Expr::int(0),
+            1 => terms.pop().expect("one term"),
+            _ => Expr::Add(terms.into()),
         }
-        Expr::Add(terms.into())
     }
 
     /// A product (one factor is itself).
     pub fn mul(mut factors: Vec<Expr>) -> Expr {
-        if factors.len() == 1 {
-            return factors.pop().expect("one factor");
+        match factors.len() {
+            0 => Expr::int(1),
+            1 => factors.pop().expect("one factor"),
+            _ => Expr::Mul(factors.into()),
         }
-        Expr::Mul(factors.into())
     }
 
     /// `base^exponent`.
@@ -355,7 +358,24 @@ fn list(f: &mut fmt::Formatter<'_>, xs: &[Expr], sep: &str) -> fmt::Result {
 
 #[cfg(test)]
 mod tests {
-    use super::Budget;
+    use super::{Budget, Expr};
+    use crate::graph::recipe::expression::{ball, eval};
+
+    #[test]
+    fn empty_sums_and_products_are_numbers() {
+        // Every evaluator reads a sum's first term: an empty one must never be built.
+        let point = eval::Bindings::new();
+        for (e, v) in [(Expr::add(Vec::new()), 0.0), (Expr::mul(Vec::new()), 1.0)] {
+            assert_eq!(eval::evaluate(&e, &point, &mut Budget::standard()), Ok(v));
+            let b = ball::Evaluator::new(128, &point)
+                .ball(&e, &mut Budget::standard())
+                .unwrap();
+            assert!(
+                b.lower() <= v && v <= b.upper() && b.radius() < 1e-290,
+                "{b:?}"
+            );
+        }
+    }
 
     #[test]
     fn a_share_of_the_budget_is_bounded_and_counted() {
