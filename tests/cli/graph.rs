@@ -971,8 +971,10 @@ fn allowed_expression_difference(theirs: &str, ours: &str, detail: &str) -> bool
 
 /// Runs an alkahest script that writes a claim graph to its first argument and prints
 /// alkahest's own re-verification of it (one JSON object per claim), re-verifies the same
-/// graph with sciproof, and checks every outcome against alkahest's. Returns how often each
-/// documented difference occurred.
+/// graph with sciproof, checks every outcome against alkahest's, and every decided one against
+/// an independent high-precision oracle ([`independently_confirmed`]: a difference from
+/// alkahest is allowed only in the direction of the truth, and this is where the truth is
+/// checked). Returns how often each documented difference occurred.
 fn compare_with_alkahest(script: &str, args: &[&str]) -> std::collections::BTreeMap<String, usize> {
     let p = Project::new();
     let out = Command::new(alkahest_python())
@@ -1024,7 +1026,16 @@ fn compare_with_alkahest(script: &str, args: &[&str]) -> std::collections::BTree
             .to_string()
     };
     let mut differences = std::collections::BTreeMap::new();
-    for (a, b) in theirs.iter().zip(ours) {
+    let mut cases = Vec::new();
+    let graph = parse(&p.read("g.json")).unwrap();
+    let claims = graph
+        .as_object()
+        .unwrap()
+        .get("claims")
+        .unwrap()
+        .as_array()
+        .unwrap();
+    for ((a, b), claim) in theirs.iter().zip(ours).zip(claims) {
         assert_eq!(
             field(a, "id"),
             field(b, "claim_id"),
@@ -1033,6 +1044,16 @@ fn compare_with_alkahest(script: &str, args: &[&str]) -> std::collections::BTree
         let (t, o, detail) = (field(a, "outcome"), field(b, "outcome"), field(b, "detail"));
         let kind = field(a, "kind");
         *differences.entry(format!("{kind} {t} -> {o}")).or_insert(0) += 1;
+        if kind != "numeric_relation" {
+            let mut case = sciproof_core::json::Object::new();
+            case.insert(
+                "check",
+                claim.as_object().unwrap().get("check").unwrap().clone(),
+            );
+            case.insert("outcome", o.as_str());
+            case.insert("detail", detail.as_str());
+            cases.push(Value::Object(case));
+        }
         if kind == "numeric_relation" {
             assert_eq!(
                 (&t, field(a, "detail")),
@@ -1055,7 +1076,62 @@ fn compare_with_alkahest(script: &str, args: &[&str]) -> std::collections::BTree
             field(a, "detail")
         );
     }
+    independently_confirmed(&p, cases);
     differences
+}
+
+/// Every `ok`, `numeric_ok` and `failed` of ours evaluated again by an oracle of its own
+/// (tests/support/high_precision_oracle.py: mpmath at 60 digits, from the recipes' text): none
+/// may be contradicted, and most must be confirmed (an oracle that can check nothing fails).
+fn independently_confirmed(p: &Project, cases: Vec<Value>) {
+    let mut text = String::new();
+    sciproof_core::json::write_value(
+        &mut text,
+        &Value::Array(cases.clone()),
+        None,
+        sciproof_core::json::Style::ASCII,
+    );
+    p.write("cases.json", &text);
+    let out = Command::new(alkahest_python())
+        .arg(format!(
+            "{}/tests/support/high_precision_oracle.py",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .stdin(std::fs::File::open(p.path().join("cases.json")).unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let verdicts: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| parse(l).unwrap())
+        .collect();
+    assert_eq!(verdicts.len(), cases.len());
+    let (mut claimed, mut confirmed) = (0, 0);
+    for (case, verdict) in cases.iter().zip(&verdicts) {
+        let get = |v: &Value, k: &str| v.as_object().unwrap().get(k).unwrap().clone();
+        let outcome = get(case, "outcome");
+        let (said, why) = (get(verdict, "verdict"), get(verdict, "why"));
+        assert_ne!(
+            said.as_str(),
+            Some("contradicted"),
+            "{why:?}: the recipe {:?}, ours {outcome:?}: {:?}",
+            get(case, "check"),
+            get(case, "detail")
+        );
+        if matches!(outcome.as_str(), Some("ok" | "numeric_ok" | "failed")) {
+            claimed += 1;
+            confirmed += usize::from(said.as_str() == Some("confirmed"));
+        }
+    }
+    assert!(
+        confirmed * 10 >= claimed * 8,
+        "the oracle confirmed only {confirmed} of {claimed} outcomes"
+    );
 }
 
 #[test]
