@@ -4,10 +4,11 @@
 //!
 //! Only identity-preserving rewrites are used (where both sides are defined): sums and
 //! products are expanded, integer powers multiplied out, `x^(k+f)` split into `x^k·x^(1/f)`,
-//! `sqrt(u)` read as `u^(1/2)`, `tan u` as `sin u / cos u`, `sin(p·B)` and `cos(p·B)` for a
+//! `sqrt(u)` read as `u^(1/2)`, `tan u` as `sin u / cos u` (and `tanh u` as `sinh u / cosh u`),
+//! `sin(p·B)` and `cos(p·B)` for a
 //! small integer `p` expanded in `sin B`, `cos B` (so `sin(−x) = −sin x` and
-//! `sin 2x = 2 sin x cos x`), and `sin(u)^2` replaced by `1 − cos(u)^2` (and `cosh(u)^2` by
-//! `1 + sinh(u)^2`). Never `sqrt(x^2) → x`, `log(ab) → log a + log b` or `(a^b)^c → a^(bc)`.
+//! `sin 2x = 2 sin x cos x`), and `sin(u)^2` replaced by `1 − cos(u)^2` (and `sinh(u)^2` by
+//! `cosh(u)^2 − 1`). Never `sqrt(x^2) → x`, `log(ab) → log a + log b` or `(a^b)^c → a^(bc)`.
 //! Atoms are treated as independent unknowns, so a numerator that expands to the zero
 //! polynomial is zero wherever the expression is defined: that, and only that, is `ok`.
 //!
@@ -473,6 +474,13 @@ impl Canon<'_> {
                 let secant = self.frac_recip(cosine)?;
                 normalise(self.frac_mul(sine, secant)?)
             }
+            Expr::Call(Func::Tanh, xs) => {
+                // tanh u = sinh u / cosh u (cosh is never 0)
+                let sinh = self.frac(&Expr::Call(Func::Sinh, xs.clone()))?;
+                let cosh = self.frac(&Expr::Call(Func::Cosh, xs.clone()))?;
+                let sech = self.frac_recip(cosh)?;
+                normalise(self.frac_mul(sinh, sech)?)
+            }
             Expr::Call(func, xs) => {
                 let mut keys = Vec::with_capacity(xs.len());
                 let mut zeros = Vec::with_capacity(xs.len());
@@ -768,14 +776,15 @@ impl Canon<'_> {
         Ok(out)
     }
 
-    /// Replaces `sin(u)^2k` by `(1 − cos(u)^2)^k` and `cosh(u)^2k` by `(1 + sinh(u)^2)^k` until
-    /// no term has either.
+    /// Replaces `sin(u)^2k` by `(1 − cos(u)^2)^k` and `sinh(u)^2k` by `(cosh(u)^2 − 1)^k` until
+    /// no term has either (so the atom left is the one that may stand in a denominator: `tan`
+    /// and `tanh` are read with `cos` and `cosh` below the line).
     fn pythagoras(&mut self, mut p: Poly) -> Result<Poly, NotExact> {
         loop {
             let found = p.0.iter().find_map(|(m, _)| {
                 m.iter()
                     .find_map(|&(a, e)| match &self.atoms[a as usize].trig {
-                        Some((t @ (Trig::Sin | Trig::Cosh), arg)) if e >= 2 => {
+                        Some((t @ (Trig::Sin | Trig::Sinh), arg)) if e >= 2 => {
                             Some((m.clone(), a, *t, arg.clone()))
                         }
                         _ => None,
@@ -785,22 +794,17 @@ impl Canon<'_> {
                 return Ok(p);
             };
             let c = p.remove(&mono).expect("present");
-            let (other, sign) = match trig {
-                Trig::Sin => ("cos", -1),
-                _ => ("sinh", 1),
+            let (other, partner_trig) = match trig {
+                Trig::Sin => ("cos", Trig::Cos),
+                _ => ("cosh", Trig::Cosh),
             };
             let partner = self.atom(format!("{other}({arg})"), None);
             let partner_id = partner.num.monomials().next().expect("atom")[0].0;
             if self.atoms[partner_id as usize].trig.is_none() {
-                let t = if trig == Trig::Sin {
-                    Trig::Cos
-                } else {
-                    Trig::Sinh
-                };
-                self.atoms[partner_id as usize].trig = Some((t, arg));
+                self.atoms[partner_id as usize].trig = Some((partner_trig, arg));
             }
-            // mono = rest · atom^(2k): rest · (1 ± partner^2)^k, by the binomial theorem, in one
-            // step (one square at a time made sin(x)^512 take seconds).
+            // mono = rest · atom^(2k): rest · (1 − cos²)^k or rest · (cosh² − 1)^k, by the
+            // binomial theorem, in one step (one square at a time made sin(x)^512 take seconds).
             let e = mono.iter().find(|(a, _)| *a == atom).map_or(0, |(_, e)| *e);
             let k = e / 2;
             if k > 512 {
@@ -814,7 +818,13 @@ impl Canon<'_> {
                     binomial = binomial * BigInt::from(k - j + 1) / BigInt::from(j);
                 }
                 self.budget.step()?;
-                let factor = if sign < 0 && j % 2 == 1 {
+                // the sign of partner^(2j): (−1)^j in (1 − cos²)^k, (−1)^(k−j) in (cosh² − 1)^k
+                let negative = if trig == Trig::Sin {
+                    j % 2 == 1
+                } else {
+                    (k - j) % 2 == 1
+                };
+                let factor = if negative {
                     -&binomial
                 } else {
                     binomial.clone()
@@ -1027,6 +1037,12 @@ mod tests {
         assert!(zero("sin(-x) + sin(x)"));
         assert!(zero("tan(x)*cos(x) - sin(x)"));
         assert!(zero("1 + tan(x)^2 - sec(x)^2"));
+        // tanh read as sinh/cosh, with sinh² the square replaced (as sin² is)
+        assert!(zero("1 - tanh(x)^2 - sech(x)^2"));
+        assert!(zero("tanh(x)*cosh(x) - sinh(x)"));
+        assert!(zero("tanh(2*x+1)^2*cosh(2*x+1)^2 + 1 - cosh(2*x+1)^2"));
+        assert!(zero("tanh(0)"));
+        assert!(zero("sinh(x)^4 - (cosh(x)^2 - 1)^2"));
         assert!(zero("cos(-x) - cos(x)"));
         assert!(zero("cos(3*x+3) - 4*cos(x+1)^3 + 3*cos(x+1)"));
         assert!(zero("1^(-1/2)*atan(x) - atan(x)"));
@@ -1069,6 +1085,9 @@ mod tests {
         assert!(!zero("log(x*y) - log(x) - log(y)"));
         assert!(!zero("(x+1)^2 - x^2 - 2*x"));
         assert!(!zero("I^2 + 1"));
+        assert!(!zero("tanh(x)^2 + sech(x)^2"));
+        assert!(!zero("sinh(x)^2 - cosh(x)^2"));
+        assert!(!zero("tanh(x) - sinh(x)"));
     }
 
     #[test]
