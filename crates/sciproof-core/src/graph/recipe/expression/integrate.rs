@@ -435,6 +435,25 @@ fn power(
         ]);
         return candidates(&rewritten, var, budget);
     }
+    // tan(u)^2 = sec(u)^2 − 1 and tanh(u)^2 = 1 − sech(u)^2 (how alkahest writes the
+    // derivatives of tan and tanh): tan(u)/a − x and x − tanh(u)/a; cos(u)^−2 and cosh(u)^−2
+    // (`sec(u)^2`, `sech(u)^2`): tan(u)/a and tanh(u)/a. (tan's poles are ruled out by the
+    // continuity check on the interval.)
+    if let (Some(n), Expr::Call(h @ (Func::Tan | Func::Tanh | Func::Cos | Func::Cosh), xs)) =
+        (&n, base)
+        && let Some(square) = n.to_integer().to_i64().filter(|_| n.is_integer())
+        && let Some((a, b)) = linear(&xs[0], var, budget)?
+    {
+        let over_a = |f: Func| Expr::mul(vec![number(&a.recip()), Expr::call(f, lin(&a, &b, var))]);
+        let x = Expr::sym(var);
+        return Ok(match (h, square) {
+            (Func::Tan, 2) => vec![Expr::minus(over_a(Func::Tan), x)],
+            (Func::Tanh, 2) => vec![Expr::minus(x, over_a(Func::Tanh))],
+            (Func::Cos, -2) => vec![over_a(Func::Tan)],
+            (Func::Cosh, -2) => vec![over_a(Func::Tanh)],
+            _ => Vec::new(),
+        });
+    }
     // (1 − m sin²(ax+b))^(±1/2): EllipticE or EllipticF of (ax+b, m), over a (the ball over
     // the interval keeps it only where the integrand is real throughout)
     let half = BigRational::new(1.into(), 2.into());
@@ -1139,6 +1158,13 @@ mod tests {
             "1/(x+2)",
             "tan(x)",
             "cosh(x)*x",
+            "1 + tan(x/2)^2",
+            "1 - tanh(x)^2",
+            "tan(x)^2",
+            "tanh(3*x+1)^2",
+            "sec(x)^2",
+            "1/cos(x/2)^2",
+            "sech(x)^2",
         ] {
             assert!(antiderivative(f, "0", "1").is_some(), "{f}");
         }
@@ -1159,6 +1185,8 @@ mod tests {
             None,
             "cos crosses 0 at pi/2"
         );
+        assert_eq!(antiderivative("1 + tan(x)^2", "0", "2"), None, "tan's pole");
+        assert_eq!(antiderivative("sec(x)^2", "1", "2"), None, "sec's pole");
         assert_eq!(
             antiderivative("log(x)", "0", "1"),
             None,
