@@ -315,6 +315,32 @@ impl<M> Ball<M> {
     }
 }
 
+impl Ball<BigFloat> {
+    /// Whether |value| > `t` (`Some(true)`) or |value| ≤ `t` (`Some(false)`), decided on the
+    /// midpoint itself; `None` while the ball holds `t`. [`Ball::upper`] and [`Ball::lower`] go
+    /// through the midpoint's f64 value and keep a relative margin of 1e-9 for it: too coarse
+    /// for a residual within a few units of the tolerance's last place (the exact residual
+    /// 10^-8 against the tolerance 1e-8, whose f64 is 2·10^-25 above it).
+    pub fn compared_with(&self, t: f64) -> Option<bool> {
+        let p = self.mid.mantissa_max_bit_len()? + 64;
+        let t = BigFloat::from_f64(t, 64);
+        let m = self.mid.abs();
+        // Both f64s are exact; a difference of exact numbers rounded to nearest at p bits is
+        // within 2^−p of itself, relatively, and keeps its sign: when it is at least twice the
+        // radius, the difference itself exceeds the radius.
+        let twice_rad = BigFloat::from_f64(2.0 * self.rad, 64);
+        let above = m.sub(&t, p, RM);
+        if above.is_positive() && !above.is_zero() && above >= twice_rad {
+            return Some(true);
+        }
+        let below = t.sub(&m, p, RM);
+        if (below.is_zero() || below.is_positive()) && below >= twice_rad {
+            return Some(false);
+        }
+        None
+    }
+}
+
 /// An evaluator in one arithmetic, for one point (or one interval, see [`Evaluator::over`]).
 pub struct Evaluator<'a, A: Arith = High> {
     arith: A,
@@ -973,6 +999,39 @@ mod tests {
             );
         }
         Ok(())
+    }
+
+    proptest::proptest! {
+        /// The comparison on the midpoint agrees with exact rational arithmetic, down to
+        /// tolerances a few units of the last place from the midpoint.
+        #[test]
+        fn the_comparison_with_a_tolerance_is_exact(
+            m in -1e3f64..1e3,
+            rad_exponent in -140i32..-20,
+            shift in -8i64..8,
+            precision in proptest::sample::select(vec![128usize, 256]),
+        ) {
+            use num_rational::BigRational;
+            use num_traits::Signed;
+            let rad = 2f64.powi(rad_exponent) * m.abs();
+            // the tolerance near |m|: a few ulps either side
+            let t = f64::from_bits((m.abs().to_bits() as i64 + shift) as u64);
+            let ball = Ball { mid: BigFloat::from_f64(m, precision), approx: m, rad };
+            let (m_q, r_q, t_q) = (
+                BigRational::from_float(m).unwrap().abs(),
+                BigRational::from_float(rad).unwrap(),
+                BigRational::from_float(t).unwrap(),
+            );
+            match ball.compared_with(t) {
+                Some(true) => proptest::prop_assert!(&m_q - &r_q > t_q),
+                Some(false) => proptest::prop_assert!(&m_q + &r_q <= t_q),
+                // undecided only when the ball holds t, or within twice its radius of it
+                None => proptest::prop_assert!(
+                    (&m_q - &t_q).abs() < BigRational::from_integer(2.into()) * &r_q
+                        + BigRational::from_float(1e-300).unwrap()
+                ),
+            }
+        }
     }
 
     proptest::proptest! {

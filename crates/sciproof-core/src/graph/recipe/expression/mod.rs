@@ -291,7 +291,12 @@ fn confirm(residual: &Expr, point: &Bindings, tolerance: f64, precisions: &[usiz
         match ball::Evaluator::new(bits, point).ball(residual, &mut budget) {
             Ok(b) if b.lower() > tolerance => return Confirmed::Failed(b.approx().abs(), bits),
             Ok(b) if b.upper() <= tolerance => return Confirmed::Cleared(b.upper(), bits),
-            Ok(_) => {}
+            // (within the f64 bounds' margin of the tolerance: decided on the midpoint)
+            Ok(b) => match b.compared_with(tolerance) {
+                Some(true) => return Confirmed::Failed(b.approx().abs(), bits),
+                Some(false) => return Confirmed::Cleared(tolerance, bits),
+                None => {}
+            },
             Err(ball::BallError::Unsupported(f)) => {
                 return Confirmed::Undecided(format!("no error bound for {f} in this build"));
             }

@@ -624,3 +624,29 @@ fn improper_integrals_take_the_antiderivatives_limit_at_a_singular_end() {
     let (o, d) = integral("log(x) - 1/x", "0", "1", "-1");
     assert!(matches!(o, Outcome::Failed | Outcome::Inconclusive), "{d}");
 }
+
+#[test]
+fn a_residual_within_the_tolerances_last_place_is_decided_on_the_midpoint() {
+    // The residual is exactly 10^-8; the tolerance, the f64 nearest 1e-8, is 2·10^-25 above
+    // it: far below the 1e-9 relative margin of the f64 bounds, far above a 128-bit radius.
+    let anti = |f: &str| {
+        run(
+            "antiderivative",
+            &[
+                ("integrand", "x/sqrt(1+x^2)"),
+                ("antiderivative", f),
+                ("var", "x"),
+            ],
+        )
+    };
+    let (o, d) = anti("sqrt(1+x^2) + 1e-8*x");
+    assert_eq!(o, Outcome::NumericOk, "{d}");
+    assert!(d.ends_with("cleared at 128-bit precision"), "{d}");
+    // 8·10^-25 above the tolerance: refuted, as closely.
+    let (o, d) = anti("sqrt(1+x^2) + 1.0000000000000001e-8*x");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    assert!(
+        d.ends_with("(confirmed with 128-bit ball arithmetic)"),
+        "{d}"
+    );
+}
