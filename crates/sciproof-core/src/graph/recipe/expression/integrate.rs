@@ -441,18 +441,20 @@ fn power(
     // continuity check on the interval.)
     if let (Some(n), Expr::Call(h @ (Func::Tan | Func::Tanh | Func::Cos | Func::Cosh), xs)) =
         (&n, base)
-        && let Some(square) = n.to_integer().to_i64().filter(|_| n.is_integer())
         && let Some((a, b)) = linear(&xs[0], var, budget)?
+        && let Some(antiderivative) = {
+            let over_a = |f| Expr::mul(vec![number(&a.recip()), Expr::call(f, lin(&a, &b, var))]);
+            let x = Expr::sym(var);
+            match (h, n.to_integer().to_i64().filter(|_| n.is_integer())) {
+                (Func::Tan, Some(2)) => Some(Expr::minus(over_a(Func::Tan), x)),
+                (Func::Tanh, Some(2)) => Some(Expr::minus(x, over_a(Func::Tanh))),
+                (Func::Cos, Some(-2)) => Some(over_a(Func::Tan)),
+                (Func::Cosh, Some(-2)) => Some(over_a(Func::Tanh)),
+                _ => None,
+            }
+        }
     {
-        let over_a = |f: Func| Expr::mul(vec![number(&a.recip()), Expr::call(f, lin(&a, &b, var))]);
-        let x = Expr::sym(var);
-        return Ok(match (h, square) {
-            (Func::Tan, 2) => vec![Expr::minus(over_a(Func::Tan), x)],
-            (Func::Tanh, 2) => vec![Expr::minus(x, over_a(Func::Tanh))],
-            (Func::Cos, -2) => vec![over_a(Func::Tan)],
-            (Func::Cosh, -2) => vec![over_a(Func::Tanh)],
-            _ => Vec::new(),
-        });
+        return Ok(vec![antiderivative]);
     }
     // (1 − m sin²(ax+b))^(±1/2): EllipticE or EllipticF of (ax+b, m), over a (the ball over
     // the interval keeps it only where the integrand is real throughout)
