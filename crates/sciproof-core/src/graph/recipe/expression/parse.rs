@@ -268,7 +268,10 @@ impl<'a> Parser<'a, '_> {
                 if self.peek() == Token::Op("(") {
                     return self.call(name);
                 }
-                self.symbols.insert(name.to_string());
+                // (a symbol met again costs no allocation)
+                if !self.symbols.contains(name) {
+                    self.symbols.insert(name.to_string());
+                }
                 Ok(Expr::Sym(name.into()))
             }
             Token::Op("-") => {
@@ -325,7 +328,11 @@ const EXACT_EXPONENT: i64 = 4096;
 
 fn number(text: &str) -> Result<Expr, ParseError> {
     if !text.contains(['.', 'e', 'E']) {
-        let n: BigInt = text.parse().expect("digits");
+        // (up to 18 digits fit a u64: no big-integer parse)
+        let n: BigInt = match text.len() {
+            ..=18 => text.parse::<u64>().expect("digits").into(),
+            _ => text.parse().expect("digits"),
+        };
         return Ok(Expr::Int(Rc::new(n)));
     }
     let (mantissa, exponent) = match text.find(['e', 'E']) {
