@@ -686,25 +686,45 @@ impl Canon<'_> {
 
     /// A key that is the same for equal canonical forms, whatever order atoms were met in.
     fn key(&self, f: &Frac) -> String {
-        let poly = |p: &Poly| {
-            let mut terms: Vec<String> =
-                p.0.iter()
-                    .map(|(m, c)| {
-                        let mut factors: Vec<String> = m
-                            .iter()
-                            .map(|(a, e)| format!("{}^{e}", self.atoms[*a as usize].key))
-                            .collect();
-                        factors.sort();
-                        format!("{c}*{}", factors.join("*"))
-                    })
-                    .collect();
-            terms.sort();
-            format!("[{}]", terms.join("+"))
+        use std::fmt::Write;
+        // `[c*a^e*b^e+...]`, the factors of a term and the terms sorted as text (so the key
+        // does not depend on the order atoms were met in); written into one buffer, with no
+        // list to sort where a term has one factor or a polynomial one term.
+        let term = |(m, c): &(Mono, Q)| {
+            let mut text = String::new();
+            let _ = write!(text, "{c}*");
+            let factor = |(a, e): &(u32, i64)| format!("{}^{e}", self.atoms[*a as usize].key);
+            match m.as_slice() {
+                [] => {}
+                [one] => text.push_str(&factor(one)),
+                _ => {
+                    let mut factors: Vec<String> = m.iter().map(factor).collect();
+                    factors.sort();
+                    text.push_str(&factors.join("*"));
+                }
+            }
+            text
         };
-        match &f.den {
-            None => poly(&f.num),
-            Some(d) => format!("{}/{}", poly(&f.num), poly(d)),
+        let poly = |p: &Poly, out: &mut String| {
+            out.push('[');
+            match p.0.as_slice() {
+                [] => {}
+                [one] => out.push_str(&term(one)),
+                _ => {
+                    let mut terms: Vec<String> = p.0.iter().map(term).collect();
+                    terms.sort();
+                    out.push_str(&terms.join("+"));
+                }
+            }
+            out.push(']');
+        };
+        let mut key = String::new();
+        poly(&f.num, &mut key);
+        if let Some(d) = &f.den {
+            key.push('/');
+            poly(d, &mut key);
         }
+        key
     }
 
     /// Writes each power `a^e` of a root atom `a = B^(p/q)` with `0 <= e < q`, using
