@@ -977,25 +977,11 @@ fn allowed_expression_difference(theirs: &str, ours: &str, detail: &str) -> bool
 /// checked). Returns how often each documented difference occurred.
 fn compare_with_alkahest(script: &str, args: &[&str]) -> std::collections::BTreeMap<String, usize> {
     let p = Project::new();
-    let out = Command::new(alkahest_python())
-        .arg(format!(
-            "{}/tests/support/{script}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .arg(p.path().join("g.json"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let theirs = json_lines(
+        support_script(script)
+            .arg(p.path().join("g.json"))
+            .args(args),
     );
-    let theirs: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| parse(l).unwrap())
-        .collect();
     let (_, json, err) = run_graph(
         &p,
         &[
@@ -1080,6 +1066,31 @@ fn compare_with_alkahest(script: &str, args: &[&str]) -> std::collections::BTree
     differences
 }
 
+/// `tests/support/<script>` run by the Python of the alkahest venv.
+fn support_script(script: &str) -> Command {
+    let mut command = Command::new(alkahest_python());
+    command.arg(format!(
+        "{}/tests/support/{script}",
+        env!("CARGO_MANIFEST_DIR")
+    ));
+    command
+}
+
+/// The JSON value on each line `command` prints (it must succeed).
+fn json_lines(command: &mut Command) -> Vec<Value> {
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| parse(l).unwrap())
+        .collect()
+}
+
 /// Every `ok`, `numeric_ok` and `failed` of ours evaluated again by an oracle of its own
 /// (tests/support/high_precision_oracle.py: mpmath at 60 digits, from the recipes' text): none
 /// may be contradicted, and most must be confirmed (an oracle that can check nothing fails).
@@ -1092,24 +1103,10 @@ fn independently_confirmed(p: &Project, cases: Vec<Value>) {
         sciproof_core::json::Style::ASCII,
     );
     p.write("cases.json", &text);
-    let out = Command::new(alkahest_python())
-        .arg(format!(
-            "{}/tests/support/high_precision_oracle.py",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .stdin(std::fs::File::open(p.path().join("cases.json")).unwrap())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let verdicts = json_lines(
+        support_script("high_precision_oracle.py")
+            .stdin(std::fs::File::open(p.path().join("cases.json")).unwrap()),
     );
-    let verdicts: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| parse(l).unwrap())
-        .collect();
     assert_eq!(verdicts.len(), cases.len());
     let (mut claimed, mut confirmed) = (0, 0);
     for (case, verdict) in cases.iter().zip(&verdicts) {
