@@ -221,7 +221,12 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
             // forms the table knows (their alternatives differ only in a log's sign).
             let mut per_term = Vec::with_capacity(xs.len());
             for x in xs.iter() {
-                per_term.push(candidates(x, var, budget)?);
+                let found = candidates(x, var, budget)?;
+                per_term.push(if found.is_empty() {
+                    substitution(x, var, budget)?
+                } else {
+                    found
+                });
             }
             combine(per_term)
         }
@@ -262,6 +267,95 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
         },
         _ => Vec::new(),
     })
+}
+
+/// [`candidates`], or when the table has none, [`substitution`] over the whole of `f`.
+fn proposals(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let found = candidates(f, var, budget)?;
+    if found.is_empty() {
+        return substitution(f, var, budget);
+    }
+    Ok(found)
+}
+
+/// `∫ c·h(u)·u' dx = c·H(u)` for `h` among `exp`, `sin`, `cos`, `sinh`, `cosh` and an argument
+/// `u` that is not linear (the chain rule read backwards: `2x·exp(x^2)`,
+/// `(1 + tan(x)^2)·cos(tan x)`): each such call in `f` is tried, and kept when the exact test
+/// shows `f / (h(u)·u')` to be a constant `c ≠ 0`. (The candidate is then verified like any
+/// other: differentiated exactly, and shown continuous on the interval.)
+fn substitution(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let mut calls = Vec::new();
+    inner_calls(f, var, &mut calls, budget)?;
+    for call in calls {
+        let Expr::Call(h, xs) = &call else {
+            continue;
+        };
+        let u = xs[0].clone();
+        let outer = match h {
+            Func::Exp => Expr::call(Func::Exp, u.clone()),
+            Func::Sin => Expr::negated(Expr::call(Func::Cos, u.clone())),
+            Func::Cos => Expr::call(Func::Sin, u.clone()),
+            Func::Sinh => Expr::call(Func::Cosh, u.clone()),
+            Func::Cosh => Expr::call(Func::Sinh, u.clone()),
+            _ => continue,
+        };
+        let Ok(du) = derivative(&u, var, budget) else {
+            continue;
+        };
+        let quotient = Expr::mul(vec![
+            f.clone(),
+            Expr::recip(Expr::mul(vec![call.clone(), du])),
+        ]);
+        if let Ok(Some(c)) = canon::constant_value(&quotient, budget)
+            && !c.is_zero()
+        {
+            return Ok(vec![Expr::mul(vec![number(&c), outer])]);
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// The calls of one argument in `e` whose argument holds `var` but is not linear in it, each
+/// once (at most eight).
+fn inner_calls(
+    e: &Expr,
+    var: &str,
+    out: &mut Vec<Expr>,
+    budget: &mut Budget,
+) -> Result<(), TooLarge> {
+    budget.step()?;
+    if out.len() >= 8 {
+        return Ok(());
+    }
+    match e {
+        Expr::Call(h, xs) => {
+            if xs.len() == 1
+                && matches!(
+                    h,
+                    Func::Exp | Func::Sin | Func::Cos | Func::Sinh | Func::Cosh
+                )
+                && xs[0].contains(var, budget)?
+                && linear(&xs[0], var, budget)?.is_none()
+                && !out.iter().any(|o| o.to_string() == e.to_string())
+            {
+                out.push(e.clone());
+            }
+            for x in xs.iter() {
+                inner_calls(x, var, out, budget)?;
+            }
+        }
+        Expr::Add(xs) | Expr::Mul(xs) => {
+            for x in xs.iter() {
+                inner_calls(x, var, out, budget)?;
+            }
+        }
+        Expr::Pow(p) => {
+            inner_calls(&p.0, var, out, budget)?;
+            inner_calls(&p.1, var, out, budget)?;
+        }
+        Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => {}
+    }
+    Ok(())
 }
 
 /// One candidate per combination of the terms' first two alternatives (at most 16 in all).
@@ -829,7 +923,7 @@ impl DefiniteIntegral<'_> {
     /// proposes, that differentiates exactly to the integrand, and that (with the integrand)
     /// is continuous on the closed interval. `None` when no candidate qualifies.
     pub fn antiderivative(&self, budget: &mut Budget) -> Result<Option<Expr>, TooLarge> {
-        for f in candidates(self.integrand, self.var, budget)? {
+        for f in proposals(self.integrand, self.var, budget)? {
             let Ok(d) = derivative(&f, self.var, budget) else {
                 continue;
             };
@@ -862,7 +956,7 @@ impl DefiniteIntegral<'_> {
         if lower == upper || self.parameters(budget)? {
             return Ok(None);
         }
-        for f in candidates(self.integrand, self.var, budget)? {
+        for f in proposals(self.integrand, self.var, budget)? {
             let Ok(d) = derivative(&f, self.var, budget) else {
                 continue;
             };
@@ -1167,6 +1261,14 @@ mod tests {
             "sec(x)^2",
             "1/cos(x/2)^2",
             "sech(x)^2",
+            // the chain rule read backwards
+            "2*x*exp(x^2)",
+            "(1 + tan(x)^2)*cos(tan(x))",
+            "cos(x)*exp(sin(x))",
+            "3*x^2*cosh(x^3+1)",
+            "x*sin(x^2)/2",
+            "2*x + x*cos(x^2)",
+            "tan(x)^2*sinh(tan(x)) + sinh(tan(x))",
         ] {
             assert!(antiderivative(f, "0", "1").is_some(), "{f}");
         }
@@ -1189,6 +1291,13 @@ mod tests {
         );
         assert_eq!(antiderivative("1 + tan(x)^2", "0", "2"), None, "tan's pole");
         assert_eq!(antiderivative("sec(x)^2", "1", "2"), None, "sec's pole");
+        assert_eq!(
+            antiderivative("(1 + tan(x)^2)*cos(tan(x))", "0", "4"),
+            None,
+            "tan's pole inside the substitution"
+        );
+        // (not c·h(u)·u' for a constant c: no candidate)
+        assert_eq!(antiderivative("x^2*exp(x^2)", "0", "1"), None);
         assert_eq!(
             antiderivative("log(x)", "0", "1"),
             None,

@@ -650,3 +650,23 @@ fn a_residual_within_the_tolerances_last_place_is_decided_on_the_midpoint() {
         "{d}"
     );
 }
+
+#[test]
+fn the_chain_rule_read_backwards_integrates_exactly() {
+    // alkahest's derivative of sin(tan x), as a definite integral: F = sin(tan x) is shown
+    // continuous on [0, 1]; across tan's pole at π/2 it is not, and quadrature cannot decide.
+    let (o, d) = integral("(1 + tan(x)^2)*cos(tan(x))", "0", "1", "sin(tan(1))");
+    assert_eq!(
+        (o, d.as_str()),
+        (Outcome::Ok, "symbolic residual simplified to 0")
+    );
+    let (o, d) = integral("(1 + tan(x)^2)*cos(tan(x))", "0", "1", "sin(tan(1)) + 1e-6");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    let (o, _) = integral("(1 + tan(x)^2)*cos(tan(x))", "0", "4", "sin(tan(4))");
+    assert_ne!(o, Outcome::Ok);
+    let (o, d) = integral("2*x*exp(x^2) + 1", "0", "1", "exp(1)");
+    assert_eq!(
+        (o, d.as_str()),
+        (Outcome::Ok, "symbolic residual simplified to 0")
+    );
+}
