@@ -75,6 +75,38 @@ pub trait Arith {
         let _ = xs;
         Err(BallError::Unsupported(f.name()))
     }
+    /// How much dearer a special function's validated value is here than at 128 bits.
+    fn work_scale(&self) -> u64 {
+        1
+    }
+}
+
+/// The budget steps one validated value of `f` costs at 128 bits, beside the step of its node
+/// (measured: a node of elementary arithmetic takes a few microseconds; `erf`, `Si`, `J0`,
+/// ... 15 to 45; `K`, `E`, `dilog`, `li` about 100; `Γ`, `ψ`, `ψ₁` 100 to 400; an incomplete
+/// elliptic integral 2 to 7 ms at each corner of its argument box), so that an expression
+/// full of them ends within its budget's time as a plain one does. (An enclosure of
+/// `∫ EllipticPi(0, π/4, x) dx` took 5 s when every value counted as one step.)
+fn special_steps(f: Func, arguments: usize) -> u64 {
+    match f {
+        Func::EllipticF | Func::EllipticPi => 2500,
+        Func::EllipticE if arguments == 2 => 2500,
+        Func::Gamma | Func::Digamma | Func::Trigamma => 150,
+        Func::EllipticK | Func::EllipticE | Func::Dilog | Func::Li => 50,
+        Func::Erf
+        | Func::Erfc
+        | Func::LambertW
+        | Func::BesselJ0
+        | Func::BesselJ1
+        | Func::Ei
+        | Func::Si
+        | Func::Ci
+        | Func::Shi
+        | Func::Chi
+        | Func::FresnelS
+        | Func::FresnelC => 15,
+        _ => 0,
+    }
 }
 
 /// astro-float numbers at a number of bits: correctly rounded.
@@ -122,6 +154,11 @@ impl Arith for High {
     }
     fn function_eps(&self) -> f64 {
         self.eps()
+    }
+    fn work_scale(&self) -> u64 {
+        // (the series and duplications cost about the square of the width)
+        let words = (self.bits as u64).div_ceil(128);
+        words * words
     }
     fn exactly(&mut self, v: f64) -> BigFloat {
         BigFloat::from_f64(v, self.bits)
@@ -509,14 +546,32 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                     .iter()
                     .map(|x| self.ball(x, budget))
                     .collect::<Result<Vec<_>, _>>()?;
+                let corners: u64 = args
+                    .iter()
+                    .map(|a| if a.rad == 0.0 { 1 } else { 2 })
+                    .product();
+                self.charge(special_steps(*f, xs.len()) * corners, budget)?;
                 self.incomplete_elliptic(*f, &args)
             }
             Expr::Call(f, xs) if xs.len() == 1 => {
                 let x = self.ball(&xs[0], budget)?;
+                // (a ball that is not a point may take the values at both its ends)
+                let ends = if x.rad == 0.0 { 1 } else { 2 };
+                self.charge(special_steps(*f, 1) * ends, budget)?;
                 self.unary(*f, &x)
             }
             Expr::Call(f, _) => Err(BallError::Unsupported(f.name())),
         }
+    }
+
+    /// Takes `steps` (at 128 bits; more at a higher precision) from the budget.
+    fn charge(&self, steps: u64, budget: &mut Budget) -> Result<(), BallError> {
+        if steps == 0 {
+            return Ok(());
+        }
+        budget
+            .steps(steps * self.arith.work_scale())
+            .map_err(|_| BallError::TooLarge)
     }
 
     /// Whether `e` is shown to have a value at the point: every operation's argument lies in
@@ -966,6 +1021,43 @@ mod tests {
 
     fn at(s: &str, x: f64, bits: usize) -> Result<Ball, BallError> {
         at_in(High::new(bits), s, x).0
+    }
+
+    #[test]
+    fn special_values_take_from_the_budget_what_they_cost() {
+        let point: Bindings = [("x".to_string(), 0.37)].into_iter().collect();
+        let used = |text: &str, bits: usize| {
+            let e = parse(text, &mut Default::default()).unwrap();
+            let mut budget = Budget::standard();
+            let before = budget.0;
+            Evaluator::new(bits, &point).ball(&e, &mut budget).unwrap();
+            before - budget.0
+        };
+        // (the nodes' own steps besides; 1/2 and π/4 are balls, not points: two corners)
+        for (text, charged) in [
+            ("exp(x)", 0),
+            ("erf(x)", 15),
+            ("gamma(x)", 150),
+            ("EllipticK(x)", 50),
+            ("EllipticPi(0, 1/2, x)", 5000),
+            ("EllipticPi(0, pi/4, x)", 5000),
+        ] {
+            let steps = used(text, 128);
+            assert!((charged..charged + 10).contains(&steps), "{text}: {steps}");
+        }
+        assert!(
+            used("EllipticF(x, 1/2)", 512) >= 16 * 2500,
+            "dearer at 512 bits"
+        );
+        // A ball that is not a point: both ends of each argument.
+        let e = parse("EllipticF(x, 1/2)", &mut Default::default()).unwrap();
+        let mut evaluator = Evaluator::new(128, &point);
+        let (a, b) = (evaluator.exactly(0.3), evaluator.exactly(0.4));
+        evaluator.over("x", &a, &b);
+        let mut budget = Budget::standard();
+        let before = budget.0;
+        evaluator.ball(&e, &mut budget).unwrap();
+        assert!(before - budget.0 >= 2 * 2500);
     }
 
     /// A ball of `text` over `[m − r, m + r]` holds the 128-bit ball at each of nine points of
