@@ -247,13 +247,7 @@ fn honesty_invariant_on_the_command_line() {
     let (code, _, _) = run_graph(&p, &["verify"]);
     assert_eq!(code, 1);
     let doc = parse(&p.read("claims.json")).unwrap();
-    let claims = doc
-        .as_object()
-        .unwrap()
-        .get("claims")
-        .unwrap()
-        .as_array()
-        .unwrap();
+    let claims = list(&doc, "claims");
     let status = |id: &str| {
         claims
             .iter()
@@ -811,13 +805,7 @@ fn interop_our_documents_load_in_alkahest() {
     );
     let json = ok_graph(&p, &["show", "--format", "json"]);
     let doc = parse(&json).unwrap();
-    let ours: Vec<String> = doc
-        .as_object()
-        .unwrap()
-        .get("claims")
-        .unwrap()
-        .as_array()
-        .unwrap()
+    let ours: Vec<String> = list(&doc, "claims")
         .iter()
         .map(|c| {
             let c = c.as_object().unwrap();
@@ -994,13 +982,7 @@ fn compare_with_alkahest(script: &str, args: &[&str]) -> std::collections::BTree
         ],
     );
     let doc = parse(&json).unwrap_or_else(|e| panic!("{e}: {err}"));
-    let ours = doc
-        .as_object()
-        .unwrap()
-        .get("outcomes")
-        .unwrap()
-        .as_array()
-        .unwrap();
+    let ours = list(&doc, "outcomes");
     assert_eq!(ours.len(), theirs.len());
     let field = |v: &Value, k: &str| {
         v.as_object()
@@ -1014,13 +996,7 @@ fn compare_with_alkahest(script: &str, args: &[&str]) -> std::collections::BTree
     let mut differences = std::collections::BTreeMap::new();
     let mut cases = Vec::new();
     let graph = parse(&p.read("g.json")).unwrap();
-    let claims = graph
-        .as_object()
-        .unwrap()
-        .get("claims")
-        .unwrap()
-        .as_array()
-        .unwrap();
+    let claims = list(&graph, "claims");
     for ((a, b), claim) in theirs.iter().zip(ours).zip(claims) {
         assert_eq!(
             field(a, "id"),
@@ -1064,6 +1040,16 @@ fn compare_with_alkahest(script: &str, args: &[&str]) -> std::collections::BTree
     }
     independently_confirmed(&p, cases);
     differences
+}
+
+/// The array `key` of a JSON document (a graph's claims, a report's outcomes).
+fn list<'d>(doc: &'d Value, key: &str) -> &'d [Value] {
+    doc.as_object()
+        .unwrap()
+        .get(key)
+        .unwrap_or_else(|| panic!("no {key:?}"))
+        .as_array()
+        .unwrap()
 }
 
 /// `tests/support/<script>` run by the Python of the alkahest venv.
@@ -1204,13 +1190,7 @@ fn seed_graph_an_existing_recipe_is_never_overwritten() {
     let s_id = ok_graph(&p, &["record", "S", "--method", "m"]);
     ok_graph(&p, &["record", "S", "--method", "m", "--check", &good]);
     let doc = sciproof_core::json::parse(&p.read("claims.json")).unwrap();
-    let claims = doc
-        .as_object()
-        .unwrap()
-        .get("claims")
-        .unwrap()
-        .as_array()
-        .unwrap();
+    let claims = list(&doc, "claims");
     let s_claim = claims
         .iter()
         .find(|c| c.as_object().unwrap().get("id").unwrap().as_str() == Some(s_id.trim()))
