@@ -476,66 +476,70 @@ impl Canon<'_> {
             }
             Expr::Call(Func::Tanh, xs) => {
                 // tanh u = sinh u / cosh u (cosh is never 0)
-                let sinh = self.frac(&Expr::Call(Func::Sinh, xs.clone()))?;
-                let cosh = self.frac(&Expr::Call(Func::Cosh, xs.clone()))?;
+                let arg = self.frac(&xs[0])?;
+                let sinh = self.applied(Func::Sinh, vec![arg.clone()])?;
+                let cosh = self.applied(Func::Cosh, vec![arg])?;
                 let sech = self.frac_recip(cosh)?;
                 normalise(self.frac_mul(sinh, sech)?)
             }
             Expr::Call(func, xs) => {
-                let mut keys = Vec::with_capacity(xs.len());
-                let mut zeros = Vec::with_capacity(xs.len());
-                let mut value = None;
-                let mut fracs = Vec::with_capacity(xs.len());
-                for x in xs.iter() {
-                    let f = self.frac(x)?;
-                    zeros.push(f.den.is_none() && f.num.0.is_empty());
-                    value = f.den.is_none().then(|| f.num.as_constant()).flatten();
-                    keys.push(self.key(&f));
-                    fracs.push(f);
-                }
-                if let Some(v) = at_zero(*func).filter(|_| zeros == [true]) {
-                    return Ok(constant(Q::int(v)));
-                }
-                // The incomplete elliptic integrals over an empty range are 0; at m = 0 the
-                // integrands of F and E are 1 (so both are φ); Π(0, φ, m) is F(φ, m).
-                match (func, zeros.as_slice()) {
-                    (Func::EllipticF | Func::EllipticE, [true, _])
-                    | (Func::EllipticPi, [_, true, _]) => return Ok(constant(Q::zero())),
-                    (Func::EllipticF | Func::EllipticE, [false, true]) => {
-                        return Ok(fracs.swap_remove(0));
-                    }
-                    (Func::EllipticPi, [true, false, _]) => {
-                        let f = Expr::Call(Func::EllipticF, xs[1..].to_vec().into());
-                        return self.frac(&f);
-                    }
-                    _ => {}
-                }
-                // Γ(n) = (n − 1)! for a positive integer n (up to 1,000: 8,530 bits).
-                if *func == Func::Gamma
-                    && let Some(n) = value
-                        .map(|v| v.to_big())
-                        .filter(|v| v.is_integer() && v.is_positive())
-                        .and_then(|v| v.to_integer().to_u32())
-                        .filter(|&n| n <= 1000)
-                {
-                    let factorial: BigInt = (1..n).map(BigInt::from).product();
-                    return Ok(constant(Q::from_integer(&factorial)));
-                }
-                if *func == Func::Log && keys.len() == 1 && keys[0] == self.key(&constant(Q::one()))
-                {
-                    return Ok(constant(Q::zero()));
-                }
-                let trig = match func {
-                    Func::Sin => Some(Trig::Sin),
-                    Func::Cos => Some(Trig::Cos),
-                    Func::Sinh => Some(Trig::Sinh),
-                    Func::Cosh => Some(Trig::Cosh),
-                    _ => None,
-                };
-                let key = format!("{}({})", func.name(), keys.join(","));
-                self.atom(key, trig.map(|t| (t, keys.join(","))))
+                let fracs = xs.iter().map(|x| self.frac(x)).collect::<Result<_, _>>()?;
+                self.applied(*func, fracs)?
             }
         })
+    }
+
+    /// `func` applied to arguments in canonical form: a known value, or an atom keyed by the
+    /// function's name and the arguments' keys.
+    fn applied(&mut self, func: Func, mut fracs: Vec<Frac>) -> Result<Frac, NotExact> {
+        let zeros: Vec<bool> = fracs
+            .iter()
+            .map(|f| f.den.is_none() && f.num.0.is_empty())
+            .collect();
+        let value = fracs
+            .last()
+            .and_then(|f| f.den.is_none().then(|| f.num.as_constant()).flatten());
+        let keys: Vec<String> = fracs.iter().map(|f| self.key(f)).collect();
+        if let Some(v) = at_zero(func).filter(|_| zeros == [true]) {
+            return Ok(constant(Q::int(v)));
+        }
+        // The incomplete elliptic integrals over an empty range are 0; at m = 0 the
+        // integrands of F and E are 1 (so both are φ); Π(0, φ, m) is F(φ, m).
+        match (func, zeros.as_slice()) {
+            (Func::EllipticF | Func::EllipticE, [true, _]) | (Func::EllipticPi, [_, true, _]) => {
+                return Ok(constant(Q::zero()));
+            }
+            (Func::EllipticF | Func::EllipticE, [false, true]) => {
+                return Ok(fracs.swap_remove(0));
+            }
+            (Func::EllipticPi, [true, false, _]) => {
+                return self.applied(Func::EllipticF, fracs.split_off(1));
+            }
+            _ => {}
+        }
+        // Γ(n) = (n − 1)! for a positive integer n (up to 1,000: 8,530 bits).
+        if func == Func::Gamma
+            && let Some(n) = value
+                .map(|v| v.to_big())
+                .filter(|v| v.is_integer() && v.is_positive())
+                .and_then(|v| v.to_integer().to_u32())
+                .filter(|&n| n <= 1000)
+        {
+            let factorial: BigInt = (1..n).map(BigInt::from).product();
+            return Ok(constant(Q::from_integer(&factorial)));
+        }
+        if func == Func::Log && keys.len() == 1 && keys[0] == self.key(&constant(Q::one())) {
+            return Ok(constant(Q::zero()));
+        }
+        let trig = match func {
+            Func::Sin => Some(Trig::Sin),
+            Func::Cos => Some(Trig::Cos),
+            Func::Sinh => Some(Trig::Sinh),
+            Func::Cosh => Some(Trig::Cosh),
+            _ => None,
+        };
+        let key = format!("{}({})", func.name(), keys.join(","));
+        Ok(self.atom(key, trig.map(|t| (t, keys.join(",")))))
     }
 
     /// `sin(arg)` or `cos(arg)` over the atoms `sin(B)`, `cos(B)`, where `arg = p·B` with
