@@ -68,8 +68,9 @@ enum Trig {
     Cosh,
 }
 
+/// An atom (a symbol, or a function or power kept whole), known by its number; its key is in
+/// [`Canon::ids`].
 struct Atom {
-    key: String,
     /// For `B^(p/q)` with a polynomial `B` (no denominator): `(p, q, B)`, so that
     /// `a^q = B^p` can be used.
     root: Option<(i64, i64, Poly)>,
@@ -293,9 +294,12 @@ impl Canon<'_> {
         // A product of big rationals costs about the square of their size (the binary gcd that
         // keeps it reduced, ~0.3 ms at 8,000 bits): such a term counts as ~4,000 steps, so a
         // power of a sum with such coefficients runs out of budget in a fraction of a second
-        // (it took 2.5 s a recipe, found by fuzzing).
-        let size = (a.coefficient_bits() + b.coefficient_bits()) / 128;
-        let cost = 1 + size * size;
+        // (it took 2.5 s a recipe, found by fuzzing). Past one word the binary gcd already
+        // costs a step per 32 bits (a product of 30 cubes with sevenths took 2 us a term at
+        // one step each).
+        let bits = a.coefficient_bits() + b.coefficient_bits();
+        let words = bits / 64;
+        let cost = 1 + bits / 32 + words * words / 4;
         let mut terms = Vec::with_capacity(a.0.len() * b.0.len());
         for (ma, ca) in &a.0 {
             for (mb, cb) in &b.0 {
@@ -413,13 +417,9 @@ impl Canon<'_> {
 
     fn atom(&mut self, key: String, trig: Option<(Trig, String)>) -> Frac {
         let next = self.atoms.len() as u32;
-        let id = *self.ids.entry(key.clone()).or_insert_with(|| next);
+        let id = *self.ids.entry(key).or_insert_with(|| next);
         if id == next {
-            self.atoms.push(Atom {
-                key,
-                trig,
-                root: None,
-            });
+            self.atoms.push(Atom { trig, root: None });
         }
         Frac {
             num: Poly::monomial(vec![(id, 1)], Q::one()),
@@ -438,12 +438,38 @@ impl Canon<'_> {
             },
             Expr::Sym(s) => self.atom(s.to_string(), None),
             Expr::Add(xs) => {
-                let mut acc = constant(Q::zero());
+                // The terms without a denominator are gathered and summed in one sort (adding
+                // them one at a time copied the growing sum for each: a sum of n distinct terms
+                // took n² steps of work for n of budget); the others are added in turn.
+                let mut terms = Vec::new();
+                let mut fractions = None;
                 for x in xs.iter() {
                     let f = self.frac(x)?;
-                    acc = self.frac_add(acc, f)?;
+                    match f.den {
+                        None => {
+                            self.budget.steps(f.num.0.len() as u64)?;
+                            terms.extend(f.num.0);
+                        }
+                        Some(_) => {
+                            fractions = Some(match fractions {
+                                None => f,
+                                Some(acc) => self.frac_add(acc, f)?,
+                            })
+                        }
+                    }
                 }
-                acc
+                let sum = Poly::from_terms(terms);
+                if sum.0.len() > MAX_TERMS {
+                    return Err(NotExact::TooLarge);
+                }
+                let sum = Frac {
+                    num: sum,
+                    den: None,
+                };
+                match fractions {
+                    None => sum,
+                    Some(f) => self.frac_add(sum, f)?,
+                }
             }
             Expr::Mul(xs) => {
                 let mut acc = constant(Q::one());
@@ -611,10 +637,7 @@ impl Canon<'_> {
             let c = c.to_big();
             numerators = numerators.gcd(c.numer());
             denominators = denominators.lcm(c.denom());
-            let mut factors: Vec<String> = m
-                .iter()
-                .map(|(a, e)| format!("{}^{e}", self.atoms[*a as usize].key))
-                .collect();
+            let mut factors: Vec<String> = m.iter().map(|&(a, e)| atom_power(a, e)).collect();
             factors.sort();
             let key = factors.join("*");
             if first.as_ref().is_none_or(|(k, _)| key < *k) {
@@ -688,16 +711,17 @@ impl Canon<'_> {
         Ok(self.atom(key, None))
     }
 
-    /// A key that is the same for equal canonical forms, whatever order atoms were met in.
+    /// A key that is the same for equal canonical forms (within this canonicalisation: atoms
+    /// are named by their numbers, [`atom_power`]).
     fn key(&self, f: &Frac) -> String {
         use std::fmt::Write;
-        // `[c*a^e*b^e+...]`, the factors of a term and the terms sorted as text (so the key
-        // does not depend on the order atoms were met in); written into one buffer, with no
-        // list to sort where a term has one factor or a polynomial one term.
+        // `[c*@a^e*@b^e+...]`, the factors of a term and the terms sorted as text; written
+        // into one buffer, with no list to sort where a term has one factor or a polynomial
+        // one term.
         let term = |(m, c): &(Mono, Q)| {
             let mut text = String::new();
             let _ = write!(text, "{c}*");
-            let factor = |(a, e): &(u32, i64)| format!("{}^{e}", self.atoms[*a as usize].key);
+            let factor = |&(a, e): &(u32, i64)| atom_power(a, e);
             match m.as_slice() {
                 [] => {}
                 [one] => text.push_str(&factor(one)),
@@ -863,6 +887,15 @@ impl Canon<'_> {
             p = self.add(&p, &replacement)?;
         }
     }
+}
+
+/// How a key names the power `e` of atom `a`: by its number in this canonicalisation, not
+/// its own key, so that a key is as long as its own form, not as its whole nesting (the keys
+/// of `sin(sin(...(x)))` 2,000 deep once took 29 us a level and a quarter of a gigabyte). Two
+/// atoms have one number exactly when their keys are equal, so keys stay equal exactly when
+/// the forms are.
+fn atom_power(a: u32, e: i64) -> String {
+    format!("@{a}^{e}")
 }
 
 fn constant(c: Q) -> Frac {
