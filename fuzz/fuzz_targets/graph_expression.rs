@@ -14,13 +14,13 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(e) = parse::parse(text, &mut symbols) else {
         return;
     };
-    let exactly_zero = canon::is_zero(&e, &mut Budget(200_000)) == Ok(true);
-    let _ = diff::derivative(&e, "x", &mut Budget(200_000));
+    let exactly_zero = canon::is_zero(&e, &mut Budget::of_steps(200_000)) == Ok(true);
+    let _ = diff::derivative(&e, "x", &mut Budget::of_steps(200_000));
     let point: eval::Bindings = [("x".to_string(), 0.37), ("y".to_string(), 0.48)]
         .into_iter()
         .collect();
-    let _ = eval::evaluate(&e, &point, &mut Budget(200_000));
-    let ball = ball::Evaluator::new(128, &point).ball(&e, &mut Budget(200_000));
+    let _ = eval::evaluate(&e, &point, &mut Budget::of_steps(200_000));
+    let ball = ball::Evaluator::new(128, &point).ball(&e, &mut Budget::of_steps(200_000));
     // The exact test's `ok` is a proof; a ball that shows the value nonzero at a point where
     // it is defined would refute it (an unsound rewrite, or an unsound ball).
     if exactly_zero && let Ok(b) = &ball {
@@ -31,7 +31,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         );
     }
     // The same for a constant the exact test leaves: where a ball exists, it holds the constant.
-    if let Ok(Some(c)) = canon::constant_value(&e, &mut Budget(200_000))
+    if let Ok(Some(c)) = canon::constant_value(&e, &mut Budget::of_steps(200_000))
         && let Ok(b) = &ball
         && let Some(c) = num_traits::ToPrimitive::to_f64(&c).filter(|c| c.is_finite())
     {

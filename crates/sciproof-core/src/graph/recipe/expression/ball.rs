@@ -79,32 +79,54 @@ pub trait Arith {
     fn work_scale(&self) -> u64 {
         1
     }
+    /// The budget ticks one node costs here (a tick is an f64 operation's work).
+    fn node_ticks(&self) -> u64;
+    /// How much an elementary function's value costs here, as a multiple of its cost at 128
+    /// bits ([`elementary_steps`]); 0 where it is as cheap as an arithmetic node (f64).
+    fn elementary_scale(&self) -> u64 {
+        0
+    }
 }
 
-/// The budget steps one validated value of `f` costs at 128 bits, beside the step of its node
-/// (measured: a node of elementary arithmetic takes a few microseconds; `erf`, `Si`, `J0`,
-/// ... 15 to 45; `K`, `E`, `dilog`, `li` about 100; `Γ`, `ψ`, `ψ₁` 100 to 400; an incomplete
-/// elliptic integral 2 to 7 ms at each corner of its argument box), so that an expression
-/// full of them ends within its budget's time as a plain one does. (An enclosure of
-/// `∫ EllipticPi(0, π/4, x) dx` took 5 s when every value counted as one step.)
+/// The budget steps one value of an elementary function costs at 128 bits, beside the step of
+/// its node ([`Budget`]: about half a microsecond each): the most measured with astro-float at
+/// 128 bits over arguments from 0.001 to 10^8 (`exp`, `log` 5 us; `sqrt` 10; `sin`, `cos` 22;
+/// `sinh`, `cosh`, `tan`, `tanh` 29 to 36; `atan` 43; `asinh`, `acosh`, `atanh` about 50;
+/// `asin` 72; `acos` 95). At 256 and 512 bits they take 1.2 to 2.6 times as long. (A residual
+/// of 5,000 `sin` terms once took 6 s when each counted as one step.)
+fn elementary_steps(f: Func) -> u64 {
+    match f {
+        Func::Exp | Func::Log => 10,
+        Func::Sqrt => 20,
+        Func::Sin | Func::Cos => 45,
+        Func::Sinh | Func::Cosh | Func::Tan | Func::Tanh => 72,
+        Func::Atan => 86,
+        Func::Asinh | Func::Acosh | Func::Atanh => 108,
+        Func::Asin => 144,
+        Func::Acos => 190,
+        _ => 0,
+    }
+}
+
+/// The budget steps one validated value of `f` costs at 128 bits (at one end of a ball, or one
+/// corner of an elliptic integral's argument box), beside the step of its node. Measured with
+/// arguments from 0.001 to 10^8, the most seen, in microseconds: `J0`, `J1`, `Si`, `Shi` up to
+/// 30; `erf`, `erfc`, `W`, `Ci`, `Chi` up to 45; `K`, `dilog`, `li` 50 to 100; `E` and `Ei`
+/// up to 120; the Fresnel integrals up to 130 (large arguments); `Γ`, `ψ`, `ψ₁` 100 to 150; an
+/// incomplete elliptic integral 1 to 4 ms a corner. So an expression full of them ends within
+/// its budget's time as a plain one does. (An enclosure of `∫ EllipticPi(0, π/4, x) dx` took
+/// 5 s when every value counted as one step.)
 fn special_steps(f: Func, arguments: usize) -> u64 {
     match f {
-        Func::EllipticF | Func::EllipticPi => 2500,
-        Func::EllipticE if arguments == 2 => 2500,
-        Func::Gamma | Func::Digamma | Func::Trigamma => 150,
-        Func::EllipticK | Func::EllipticE | Func::Dilog | Func::Li => 50,
-        Func::Erf
-        | Func::Erfc
-        | Func::LambertW
-        | Func::BesselJ0
-        | Func::BesselJ1
-        | Func::Ei
-        | Func::Si
-        | Func::Ci
-        | Func::Shi
-        | Func::Chi
-        | Func::FresnelS
-        | Func::FresnelC => 15,
+        Func::EllipticF => 4000,
+        Func::EllipticE if arguments == 2 => 8000,
+        Func::EllipticPi => 9000,
+        Func::Gamma | Func::Digamma | Func::Trigamma => 300,
+        Func::Ei | Func::FresnelS | Func::FresnelC => 280,
+        Func::EllipticE => 250,
+        Func::EllipticK | Func::Dilog | Func::Li => 200,
+        Func::Erf | Func::Erfc | Func::LambertW | Func::Ci | Func::Chi => 90,
+        Func::BesselJ0 | Func::BesselJ1 | Func::Si | Func::Shi => 60,
         _ => 0,
     }
 }
@@ -149,6 +171,10 @@ impl Drop for High {
 
 impl Arith for High {
     type Mid = BigFloat;
+    fn node_ticks(&self) -> u64 {
+        // a step: 0.1 to 0.3 us for arithmetic at 128 to 512 bits
+        32
+    }
     fn eps(&self) -> f64 {
         2f64.powi(2 - self.bits as i32)
     }
@@ -159,6 +185,10 @@ impl Arith for High {
         // (the series and duplications cost about the square of the width)
         let words = (self.bits as u64).div_ceil(128);
         words * words
+    }
+    fn elementary_scale(&self) -> u64 {
+        // 1, 2 and 3 at 128, 256 and 512 bits
+        1 + (self.bits as u64).div_ceil(128) / 2
     }
     fn exactly(&mut self, v: f64) -> BigFloat {
         BigFloat::from_f64(v, self.bits)
@@ -241,6 +271,10 @@ pub struct Double;
 
 impl Arith for Double {
     type Mid = f64;
+    fn node_ticks(&self) -> u64 {
+        // (a bound beside each operation: about twice plain f64)
+        2
+    }
     fn eps(&self) -> f64 {
         4.0 * f64::EPSILON / 2.0
     }
@@ -389,6 +423,8 @@ pub struct Evaluator<'a, A: Arith = High> {
     /// and at high precision the function is most of the cost. The same midpoint gives the
     /// same value, so reusing it changes no bound.
     calls: Vec<(Func, A::Mid, A::Mid)>,
+    /// Budget steps spent on function values and not yet taken from the budget.
+    owed: u64,
 }
 
 /// The most function values an evaluator remembers (a linear search stays cheap).
@@ -409,6 +445,7 @@ impl<'a, A: Arith> Evaluator<'a, A> {
             bindings,
             interval: None,
             calls: Vec::new(),
+            owed: 0,
         }
     }
 
@@ -456,7 +493,18 @@ impl<'a, A: Arith> Evaluator<'a, A> {
 
     /// The ball of `e`.
     pub fn ball(&mut self, e: &Expr, budget: &mut Budget) -> Result<Ball<A::Mid>, BallError> {
-        budget.step().map_err(|_| BallError::TooLarge)?;
+        budget
+            .ticks(self.arith.node_ticks())
+            .map_err(|_| BallError::TooLarge)?;
+        let ball = self.node(e, budget);
+        // (the function values computed for this node, at most one of them past the budget)
+        let owed = std::mem::take(&mut self.owed);
+        budget.steps(owed).map_err(|_| BallError::TooLarge)?;
+        ball
+    }
+
+    /// The ball of `e`, its own step counted.
+    fn node(&mut self, e: &Expr, budget: &mut Budget) -> Result<Ball<A::Mid>, BallError> {
         match e {
             Expr::Int(n) => {
                 use num_traits::ToPrimitive;
@@ -762,11 +810,13 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         }
     }
 
-    /// `f(mid)` in the arithmetic, remembered.
+    /// `f(mid)` in the arithmetic, remembered; what computing it costs is owed to the budget
+    /// (settled by [`Evaluator::ball`] when the node is done).
     fn call(&mut self, f: Func, mid: &A::Mid) -> A::Mid {
         if let Some((_, _, value)) = self.calls.iter().find(|(g, m, _)| *g == f && m == mid) {
             return value.clone();
         }
+        self.owed += elementary_steps(f) * self.arith.elementary_scale();
         let value = self.arith.call(f, mid);
         if self.calls.len() == REMEMBERED_CALLS {
             self.calls.remove(0);
@@ -1024,30 +1074,50 @@ mod tests {
     }
 
     #[test]
-    fn special_values_take_from_the_budget_what_they_cost() {
+    fn function_values_take_from_the_budget_what_they_cost() {
         let point: Bindings = [("x".to_string(), 0.37)].into_iter().collect();
         let used = |text: &str, bits: usize| {
             let e = parse(text, &mut Default::default()).unwrap();
             let mut budget = Budget::standard();
-            let before = budget.0;
+            let before = budget.left();
             Evaluator::new(bits, &point).ball(&e, &mut budget).unwrap();
-            before - budget.0
+            before - budget.left()
         };
         // (the nodes' own steps besides; 1/2 and π/4 are balls, not points: two corners)
         for (text, charged) in [
-            ("exp(x)", 0),
-            ("erf(x)", 15),
-            ("gamma(x)", 150),
-            ("EllipticK(x)", 50),
-            ("EllipticPi(0, 1/2, x)", 5000),
-            ("EllipticPi(0, pi/4, x)", 5000),
+            ("x + 1", 0),
+            ("exp(x)", 10),
+            ("sin(x)", 45),
+            // (a value computed once is remembered)
+            ("sin(x) + sin(x)", 45),
+            ("asinh(x)", 108),
+            ("x^(1/3)", 20),
+            ("erf(x)", 90),
+            ("gamma(x)", 300),
+            ("EllipticK(x)", 200),
+            ("EllipticPi(0, 1/2, x)", 18000),
+            ("EllipticPi(0, pi/4, x)", 18000),
         ] {
             let steps = used(text, 128);
             assert!((charged..charged + 10).contains(&steps), "{text}: {steps}");
         }
+        assert!(used("sin(x)", 512) >= 3 * 45, "dearer at 512 bits");
         assert!(
-            used("EllipticF(x, 1/2)", 512) >= 16 * 2500,
+            used("EllipticF(x, 1/2)", 512) >= 16 * 4000,
             "dearer at 512 bits"
+        );
+        // In f64 balls, a node is a sixteenth of a step (three nodes each time).
+        let e = parse("x + 1", &mut Default::default()).unwrap();
+        let mut budget = Budget::of_steps(1);
+        for _ in 0..5 {
+            Evaluator::with(Double, &point)
+                .ball(&e, &mut budget)
+                .unwrap();
+        }
+        assert!(
+            Evaluator::with(Double, &point)
+                .ball(&e, &mut budget)
+                .is_err()
         );
         // A ball that is not a point: both ends of each argument.
         let e = parse("EllipticF(x, 1/2)", &mut Default::default()).unwrap();
@@ -1055,9 +1125,9 @@ mod tests {
         let (a, b) = (evaluator.exactly(0.3), evaluator.exactly(0.4));
         evaluator.over("x", &a, &b);
         let mut budget = Budget::standard();
-        let before = budget.0;
+        let before = budget.left();
         evaluator.ball(&e, &mut budget).unwrap();
-        assert!(before - budget.0 >= 2 * 2500);
+        assert!(before - budget.left() >= 2 * 4000);
     }
 
     /// A ball of `text` over `[m − r, m + r]` holds the 128-bit ball at each of nine points of
@@ -1277,6 +1347,9 @@ mod tests {
 
     impl Arith for Counting {
         type Mid = f64;
+        fn node_ticks(&self) -> u64 {
+            Double.node_ticks()
+        }
         fn eps(&self) -> f64 {
             Double.eps()
         }

@@ -35,9 +35,10 @@ use super::integrate::DefiniteIntegral;
 
 /// The most pieces an enclosure is refined into (each costs three ball evaluations).
 pub const MAX_PIECES: usize = 256;
-/// The most steps (nodes evaluated) one enclosure may take from a sample point's budget:
-/// a hostile integrand, whose fourth derivative is large, ends in a fraction of a second.
-const MAX_STEPS: u64 = 400_000;
+/// The most steps ([`Budget`]) one enclosure may take from the recipe's budget: half of it,
+/// so that a hostile integrand, whose fourth derivative is large, ends in a fraction of a
+/// second and leaves the rest of the re-check its part.
+const MAX_STEPS: u64 = 1_000_000;
 /// The precision of the balls.
 const BITS: usize = 128;
 /// Relative slack on every f64 step.
@@ -323,17 +324,17 @@ mod tests {
         };
         let point: Bindings = [("X".to_string(), 0.48)].into_iter().collect();
         let mut budget = Budget::standard();
-        let before = budget.0;
+        let before = budget.left();
         assert!(!exceeds(&integral, &value, &point, 1e-8, &mut budget));
         assert!(
-            before - budget.0 <= MAX_STEPS,
+            before - budget.left() <= MAX_STEPS,
             "{} steps",
-            before - budget.0
+            before - budget.left()
         );
         // A budget nearly spent is not overdrawn.
-        let mut budget = Budget(1000);
+        let mut budget = Budget::of_steps(1000);
         assert!(!exceeds(&integral, &value, &point, 1e-8, &mut budget));
-        assert_eq!(budget.0, 0);
+        assert_eq!(budget.left(), 0);
     }
 
     proptest::proptest! {

@@ -51,7 +51,7 @@ pub fn evaluate(e: &Expr, bindings: &Bindings, budget: &mut Budget) -> Result<f6
 }
 
 fn value(e: &Expr, bindings: &Bindings, budget: &mut Budget) -> Result<f64, EvalError> {
-    budget.step().map_err(|_| EvalError::TooLarge)?;
+    budget.ticks(1).map_err(|_| EvalError::TooLarge)?;
     Ok(match e {
         Expr::Int(n) => num_traits::ToPrimitive::to_f64(&**n).unwrap_or(f64::INFINITY),
         Expr::Rat(r) => num_traits::ToPrimitive::to_f64(&**r).unwrap_or(f64::NAN),
@@ -79,6 +79,10 @@ fn value(e: &Expr, bindings: &Bindings, budget: &mut Budget) -> Result<f64, Eval
             let mut args = [0.0; 3];
             for (slot, x) in args.iter_mut().zip(xs.iter()) {
                 *slot = value(x, bindings, budget)?;
+            }
+            // (a special function's series or quadrature costs up to a few microseconds)
+            if !f.elementary() {
+                budget.ticks(64).map_err(|_| EvalError::TooLarge)?;
             }
             call(*f, &args[..xs.len()])?
         }

@@ -100,6 +100,35 @@ impl Func {
         Func::ALL.iter().copied().find(|f| f.name() == name)
     }
 
+    /// Whether it is elementary (trigonometric, hyperbolic, their inverses, `exp`, `log`,
+    /// `sqrt`, or a step such as `abs` and `floor`) rather than a special function.
+    pub fn elementary(self) -> bool {
+        use Func::*;
+        matches!(
+            self,
+            Sin | Cos
+                | Tan
+                | Sinh
+                | Cosh
+                | Tanh
+                | Asin
+                | Acos
+                | Atan
+                | Asinh
+                | Acosh
+                | Atanh
+                | Atan2
+                | Exp
+                | Log
+                | Sqrt
+                | Abs
+                | Sign
+                | Floor
+                | Ceil
+                | Round
+        )
+    }
+
     /// Whether it is defined and continuous on the whole real line.
     pub fn entire(self) -> bool {
         matches!(
@@ -125,47 +154,76 @@ impl Func {
     }
 }
 
-/// A limit on the nodes a walk may visit; a walk that runs out gives up (never guesses).
+/// A limit on the work a re-check may do; work that runs out of it gives up (never guesses).
+///
+/// It is counted in steps, each about half a microsecond of work: a node of a symbolic walk
+/// (the exact test, a derivative, an antiderivative) or of 128-bit ball arithmetic is one;
+/// a function value at high precision costs what it was measured to cost
+/// ([`super::ball`]). A node of f64 arithmetic, some thirty times cheaper, is a tick, a
+/// thirty-second of a step. Counting work rather than time keeps every outcome the same on
+/// every machine.
 #[derive(Debug)]
-pub struct Budget(pub u64);
+pub struct Budget {
+    ticks: u64,
+}
+
+/// The ticks in a step.
+const TICKS_PER_STEP: u64 = 32;
 
 /// The walk ran out of its [`Budget`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TooLarge;
 
 impl Budget {
-    /// The default for one recipe: enough for any expression a person writes, small enough that
-    /// a hostile one ends in well under a second.
+    /// The budget of one recipe's whole re-check: far more than any expression a person writes
+    /// needs (the heaviest recipe of the test corpora, the exact test of a large rational
+    /// function, takes a third of it), small enough that a hostile one ends within about a
+    /// second (measured: 0.2 to 0.5 us a step in each part of the work).
     pub fn standard() -> Budget {
-        Budget(2_000_000)
+        Budget::of_steps(2_000_000)
+    }
+
+    /// A budget of `n` steps.
+    pub fn of_steps(n: u64) -> Budget {
+        Budget {
+            ticks: n.saturating_mul(TICKS_PER_STEP),
+        }
+    }
+
+    /// The whole steps left.
+    pub fn left(&self) -> u64 {
+        self.ticks / TICKS_PER_STEP
     }
 
     /// Runs `work` on at most `most` of the steps left (a part of the work that must not take
     /// them all); what it used is counted here.
     pub fn share<T>(&mut self, most: u64, work: impl FnOnce(&mut Budget) -> T) -> T {
-        let mut own = Budget(self.0.min(most));
-        let granted = own.0;
+        let mut own = Budget {
+            ticks: self.ticks.min(most.saturating_mul(TICKS_PER_STEP)),
+        };
+        let granted = own.ticks;
         let result = work(&mut own);
-        self.0 -= granted - own.0;
+        self.ticks -= granted - own.ticks;
         result
     }
 
-    /// Counts `n` steps (work whose cost grows with its operands' size).
+    /// Counts `n` steps.
     pub fn steps(&mut self, n: u64) -> Result<(), TooLarge> {
-        if self.0 < n {
-            self.0 = 0;
-            return Err(TooLarge);
-        }
-        self.0 -= n;
-        Ok(())
+        self.ticks(n.saturating_mul(TICKS_PER_STEP))
     }
 
     /// Counts one step.
     pub fn step(&mut self) -> Result<(), TooLarge> {
-        if self.0 == 0 {
+        self.ticks(TICKS_PER_STEP)
+    }
+
+    /// Counts `n` ticks (f64 work).
+    pub fn ticks(&mut self, n: u64) -> Result<(), TooLarge> {
+        if self.ticks < n {
+            self.ticks = 0;
             return Err(TooLarge);
         }
-        self.0 -= 1;
+        self.ticks -= n;
         Ok(())
     }
 }
@@ -379,14 +437,14 @@ mod tests {
 
     #[test]
     fn a_share_of_the_budget_is_bounded_and_counted() {
-        let mut budget = Budget(100);
+        let mut budget = Budget::of_steps(100);
         let taken = budget.share(30, |b| (0..50).take_while(|_| b.step().is_ok()).count());
-        assert_eq!((taken, budget.0), (30, 70));
+        assert_eq!((taken, budget.left()), (30, 70));
         let taken = budget.share(30, |b| (0..10).take_while(|_| b.step().is_ok()).count());
-        assert_eq!((taken, budget.0), (10, 60));
+        assert_eq!((taken, budget.left()), (10, 60));
         // (never more than is left)
-        let mut budget = Budget(5);
+        let mut budget = Budget::of_steps(5);
         let taken = budget.share(30, |b| (0..50).take_while(|_| b.step().is_ok()).count());
-        assert_eq!((taken, budget.0), (5, 0));
+        assert_eq!((taken, budget.left()), (5, 0));
     }
 }

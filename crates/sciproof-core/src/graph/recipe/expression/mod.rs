@@ -79,6 +79,8 @@ pub const DEFAULT_SAMPLES: [f64; 3] = [0.37, 1.23, 2.71];
 const SYMBOL_SPACING: f64 = 0.11;
 /// The precisions tried, in bits, before a failure is accepted.
 const PRECISIONS: [usize; 3] = [128, 256, 512];
+/// The detail of a recipe whose re-check ran out of its budget.
+const TOO_LARGE: &str = "ValueError: the expression is too large to re-check";
 
 impl Recipe for Expression {
     fn kind(&self) -> &'static str {
@@ -154,14 +156,13 @@ pub fn recheck(
         check,
         symbols: BTreeSet::new(),
     };
+    // One budget for all the recipe's work, so that no recipe takes long, whatever it holds.
     let budget = &mut Budget::standard();
-    let too_large = |_| "ValueError: the expression is too large to re-check".to_string();
+    let too_large = |_| TOO_LARGE.to_string();
     let derivative = |e: &Expr, var: &str, budget: &mut Budget| {
         diff::derivative(e, var, budget).map_err(|e| match e {
             diff::DiffError::NoRule(f) => format!("DiffError: no derivative rule for {f}"),
-            diff::DiffError::TooLarge => {
-                "ValueError: the expression is too large to re-check".into()
-            }
+            diff::DiffError::TooLarge => TOO_LARGE.into(),
         })
     };
     let residual = match kind {
@@ -201,18 +202,18 @@ pub fn recheck(
                         ),
                     ));
                 }
-                return Ok(integral.decide(&fields.symbols, tolerance, samples));
+                return Ok(integral.decide(&fields.symbols, tolerance, samples, budget));
             };
             let residual = Expr::add(vec![
                 at_upper,
                 Expr::negated(at_lower),
                 Expr::negated(value.clone()),
             ]);
-            let decided = decide(&residual, &fields.symbols, tolerance, samples);
+            let decided = decide(&residual, &fields.symbols, tolerance, samples, budget);
             if decided.0 == Outcome::Inconclusive {
                 // An antiderivative that no ball can evaluate (`erf` has no error bound here)
                 // cannot confirm a failure; an enclosure of the integral itself can.
-                let enclosed = integral.decide(&fields.symbols, tolerance, samples);
+                let enclosed = integral.decide(&fields.symbols, tolerance, samples, budget);
                 if enclosed.0 == Outcome::Failed {
                     return Ok(enclosed);
                 }
@@ -234,7 +235,13 @@ pub fn recheck(
         other => return Err(format!("unknown check kind '{other}'")),
     };
     let tolerance = recipe_tolerance(check, tolerance)?;
-    Ok(decide(&residual, &fields.symbols, tolerance, samples))
+    Ok(decide(
+        &residual,
+        &fields.symbols,
+        tolerance,
+        samples,
+        budget,
+    ))
 }
 
 /// `p/q`, or `p` for an integer.
@@ -284,11 +291,16 @@ enum Confirmed {
 }
 
 /// The residual at `point` as a ball at each of `precisions` in turn, until one decides.
-fn confirm(residual: &Expr, point: &Bindings, tolerance: f64, precisions: &[usize]) -> Confirmed {
+fn confirm(
+    residual: &Expr,
+    point: &Bindings,
+    tolerance: f64,
+    precisions: &[usize],
+    budget: &mut Budget,
+) -> Confirmed {
     let mut why = String::from("the error bound stayed wider than the margin to the tolerance");
     for &bits in precisions {
-        let mut budget = Budget::standard();
-        match ball::Evaluator::new(bits, point).ball(residual, &mut budget) {
+        match ball::Evaluator::new(bits, point).ball(residual, budget) {
             Ok(b) if b.lower() > tolerance => return Confirmed::Failed(b.approx().abs(), bits),
             Ok(b) if b.upper() <= tolerance => return Confirmed::Cleared(b.upper(), bits),
             // (within the f64 bounds' margin of the tolerance: decided on the midpoint)
@@ -313,9 +325,9 @@ fn confirm(residual: &Expr, point: &Bindings, tolerance: f64, precisions: &[usiz
 
 /// Whether an f64 ball (cheap) already shows |residual| ≤ tolerance at `point`: then a point
 /// that passed in f64 needs no high-precision look.
-fn cleared_in_f64(residual: &Expr, point: &Bindings, tolerance: f64) -> bool {
+fn cleared_in_f64(residual: &Expr, point: &Bindings, tolerance: f64, budget: &mut Budget) -> bool {
     ball::Evaluator::with(ball::Double, point)
-        .ball(residual, &mut Budget::standard())
+        .ball(residual, budget)
         .is_ok_and(|b| b.upper() <= tolerance)
 }
 
@@ -326,15 +338,18 @@ fn decide(
     symbols: &BTreeSet<String>,
     tolerance: f64,
     samples: &[f64],
+    budget: &mut Budget,
 ) -> (Outcome, String) {
-    if canon::is_zero(residual, &mut Budget::standard()) == Ok(true) {
+    // (the exact test may not take the numeric rule's part of the budget)
+    let exact = budget.share(budget.left() / 2, |budget| canon::is_zero(residual, budget));
+    if exact == Ok(true) {
         return (Outcome::Ok, "symbolic residual simplified to 0".into());
     }
-    let decided = numeric_rule(residual, symbols, tolerance, samples);
+    let decided = numeric_rule(residual, symbols, tolerance, samples, budget);
     if decided.0 != Outcome::Inconclusive {
         return decided;
     }
-    constant_residual(residual, symbols, tolerance, samples).unwrap_or(decided)
+    constant_residual(residual, symbols, tolerance, samples, budget).unwrap_or(decided)
 }
 
 /// A residual the numeric rule cannot decide (`Γ(10^6) − Γ(10^6) − 1` overflows every sample,
@@ -349,9 +364,14 @@ fn constant_residual(
     symbols: &BTreeSet<String>,
     tolerance: f64,
     samples: &[f64],
+    budget: &mut Budget,
 ) -> Option<(Outcome, String)> {
     use num_traits::{Signed, ToPrimitive};
-    let c = canon::constant_value(residual, &mut Budget::standard()).ok()??;
+    let c = budget
+        .share(budget.left() / 2, |budget| {
+            canon::constant_value(residual, budget)
+        })
+        .ok()??;
     let mut probes = points(symbols, samples);
     probes.extend(points(symbols, samples).into_iter().map(|mut p| {
         for (name, v) in p.iter_mut() {
@@ -361,9 +381,9 @@ fn constant_residual(
         }
         p
     }));
-    let shown = probes.iter().any(|point| {
-        ball::Evaluator::new(PRECISIONS[0], point).defined(residual, &mut Budget::standard())
-    });
+    let shown = probes
+        .iter()
+        .any(|point| ball::Evaluator::new(PRECISIONS[0], point).defined(residual, budget));
     if !shown {
         return None;
     }
@@ -400,24 +420,25 @@ fn numeric_rule(
     symbols: &BTreeSet<String>,
     tolerance: f64,
     samples: &[f64],
+    budget: &mut Budget,
 ) -> (Outcome, String) {
     let mut values = Vec::new();
     let mut missing = None;
     for point in points(symbols, samples) {
-        match eval::evaluate(residual, &point, &mut Budget::standard()) {
+        match eval::evaluate(residual, &point, budget) {
             Ok(v) => values.push((v.abs(), point)),
             // Where the f64 methods stop (Si past 16, say), the 128-bit ball gives the value
             // (and it is checked at high precision below like any other).
             Err(EvalError::NoEvaluator(f)) => {
-                match ball::Evaluator::new(PRECISIONS[0], &point)
-                    .ball(residual, &mut Budget::standard())
-                {
+                match ball::Evaluator::new(PRECISIONS[0], &point).ball(residual, budget) {
                     Ok(b) if b.radius() <= b.approx().abs() * 1e-12 + 1e-300 => {
                         values.push((b.approx().abs(), point))
                     }
                     _ => missing = Some(f),
                 }
             }
+            // (a point is never skipped for want of budget: that would decide on fewer)
+            Err(EvalError::TooLarge) => return (Outcome::Inconclusive, TOO_LARGE.into()),
             Err(_) => {}
         }
     }
@@ -450,7 +471,7 @@ fn numeric_rule(
         // residual (`A − (A + 1e-6)` with A ≈ 1e17 is 0 in f64): by an f64 ball first, and at
         // the first high precision when that ball is too wide to clear it.
         let passes = *v <= tolerance;
-        if passes && cleared_in_f64(residual, point, tolerance) {
+        if passes && cleared_in_f64(residual, point, tolerance, budget) {
             worst = worst.max(*v);
             continue;
         }
@@ -459,7 +480,7 @@ fn numeric_rule(
         } else {
             &PRECISIONS[..]
         };
-        match confirm(residual, point, tolerance, precisions) {
+        match confirm(residual, point, tolerance, precisions, budget) {
             Confirmed::Failed(x, bits) => failed = Some((x, bits)),
             _ if passes => worst = worst.max(*v),
             Confirmed::Cleared(x, bits) => {
@@ -518,17 +539,29 @@ impl Integral<'_> {
         symbols: &BTreeSet<String>,
         tolerance: f64,
         samples: &[f64],
+        budget: &mut Budget,
     ) -> (Outcome, String) {
         let (mut n, mut worst, mut worst_error) = (0, 0.0f64, 0.0f64);
         let mut failed: Option<f64> = None;
-        let mut undecided: Option<String> = None;
-        for point in points(symbols, samples) {
-            let budget = &mut Budget::standard();
-            let (Ok(a), Ok(b), Ok(v)) = (
+        // Why the last point (in sample order) that decided nothing did not.
+        let mut undecided: Option<(usize, String)> = None;
+        let mut note = |i: usize, why: String| {
+            if undecided.as_ref().is_none_or(|(j, _)| i >= *j) {
+                undecided = Some((i, why));
+            }
+        };
+        // The points quadrature puts above the tolerance: |integral − value| and the point.
+        let mut above = Vec::new();
+        for (i, point) in points(symbols, samples).into_iter().enumerate() {
+            let (a, b, v) = (
                 eval::evaluate(self.definite.lower, &point, budget),
                 eval::evaluate(self.definite.upper, &point, budget),
                 eval::evaluate(self.value, &point, budget),
-            ) else {
+            );
+            if [a, b, v].contains(&Err(EvalError::TooLarge)) {
+                return (Outcome::Inconclusive, TOO_LARGE.into());
+            }
+            let (Ok(a), Ok(b), Ok(v)) = (a, b, v) else {
                 continue;
             };
             let accuracy = (tolerance * 1e-3).max(1e-300);
@@ -548,40 +581,57 @@ impl Integral<'_> {
                         worst = worst.max(r);
                         worst_error = worst_error.max(q.error);
                     } else if r - q.error > tolerance && q.error <= 1e-3 * r {
-                        if enclosure::exceeds(&self.definite, self.value, &point, tolerance, budget)
-                        {
-                            failed = Some(failed.unwrap_or(0.0).max(r));
-                        } else {
-                            undecided = Some(format!(
-                                "quadrature puts |integral - value| at {}, above the tolerance, which a validated 128-bit enclosure of the integral could not confirm",
-                                format_g(r, 6)
-                            ));
-                        }
+                        above.push((r, i, point));
                     } else {
-                        undecided = Some(format!(
-                            "the quadrature error estimate {} is too wide to decide",
-                            format_g(q.error, 3)
-                        ));
+                        note(
+                            i,
+                            format!(
+                                "the quadrature error estimate {} is too wide to decide",
+                                format_g(q.error, 3)
+                            ),
+                        );
                     }
                 }
-                Err(quad::QuadError::Singular(t)) => {
-                    undecided = Some(format!(
+                Err(quad::QuadError::Singular(t)) => note(
+                    i,
+                    format!(
                         "the integrand has no finite value at {} = {} inside the interval",
                         self.definite.var,
                         format_g(t, 6)
-                    ));
-                }
-                Err(quad::QuadError::NoConvergence) => {
-                    undecided = Some(
-                        "the quadrature did not converge (a pole inside the interval, or a divergent integral)".into(),
-                    );
-                }
-                Err(quad::QuadError::Evaluation(_)) => {
-                    undecided =
-                        Some("the integrand could not be evaluated inside the interval".into());
-                }
+                    ),
+                ),
+                Err(quad::QuadError::NoConvergence) => note(
+                    i,
+                    "the quadrature did not converge (a pole inside the interval, or a divergent integral)".into(),
+                ),
+                Err(quad::QuadError::Evaluation(EvalError::TooLarge)) => note(
+                    i,
+                    "the integrand is too large to integrate numerically".into(),
+                ),
+                Err(quad::QuadError::Evaluation(_)) => note(
+                    i,
+                    "the integrand could not be evaluated inside the interval".into(),
+                ),
             }
         }
+        // The worst point first: one enclosure that confirms refutes the claim, and names the
+        // largest value any confirmed point would (enclosing every point was most of the work,
+        // and the budget is the recipe's).
+        above.sort_by(|x, y| y.0.total_cmp(&x.0));
+        for (r, i, point) in above {
+            if enclosure::exceeds(&self.definite, self.value, &point, tolerance, budget) {
+                failed = Some(r);
+                break;
+            }
+            note(
+                i,
+                format!(
+                    "quadrature puts |integral - value| at {}, above the tolerance, which a validated 128-bit enclosure of the integral could not confirm",
+                    format_g(r, 6)
+                ),
+            );
+        }
+        let undecided = undecided.map(|(_, why)| why);
         let place = format!("{n} of {} sample point(s)", samples.len());
         if let Some(r) = failed {
             return (

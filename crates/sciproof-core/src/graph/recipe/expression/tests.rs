@@ -670,3 +670,63 @@ fn the_chain_rule_read_backwards_integrates_exactly() {
         (Outcome::Ok, "symbolic residual simplified to 0")
     );
 }
+
+#[test]
+fn a_recipe_that_runs_out_of_its_budget_is_inconclusive() {
+    // A true identity times 10^30: f64 sees cancellation noise far above the tolerance, and
+    // only the (dear) balls can say more.
+    let text = (1..=20)
+        .map(|k| format!("(sin(2*x+{k}) - 2*sin(x+{k}/2)*cos(x+{k}/2))*10^30"))
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let mut symbols = BTreeSet::new();
+    let residual = parse::parse(&text, &mut symbols).unwrap();
+    let rule = |steps| {
+        numeric_rule(
+            &residual,
+            &symbols,
+            1e-8,
+            &DEFAULT_SAMPLES,
+            &mut Budget::of_steps(steps),
+        )
+    };
+    // Enough for the f64 look, not for a ball: not refuted, and why.
+    let (outcome, detail) = rule(200);
+    assert_eq!(outcome, Outcome::Inconclusive);
+    assert!(
+        detail.ends_with("(the expression is too large): not refuted"),
+        "{detail}"
+    );
+    // Enough for one f64 point only: no decision on fewer points than the rule names.
+    let (outcome, detail) = rule(10);
+    assert_eq!(
+        (outcome, detail.as_str()),
+        (Outcome::Inconclusive, TOO_LARGE)
+    );
+    // The whole budget decides it.
+    assert_eq!(rule(2_000_000).0, Outcome::NumericOk);
+}
+
+#[test]
+fn a_false_integral_is_refuted_by_its_worst_point_s_enclosure() {
+    // (no antiderivative in the table: quadrature, then a validated enclosure of the integral)
+    let (outcome, detail) = integral(
+        "1 - 3*exp(-x**2)*atan(3/2)/(sqrt(pi)*(erf(x)**2 + 1))",
+        "2",
+        "7",
+        "-3*atan(3/2)*atan(erf(7))/2 + 3*atan(3/2)*atan(erf(2))/2 + 5 + 1e-5",
+    );
+    assert_eq!(outcome, Outcome::Failed, "{detail}");
+    assert!(
+        detail.starts_with("|integral - value| = 1e-05 at 3 of 3 sample point(s)"),
+        "{detail}"
+    );
+}
+
+#[test]
+fn deep_nesting_keeps_the_exact_test_s_keys_short() {
+    let deep = format!("{}x{}", "sin(".repeat(1500), ")".repeat(1500));
+    let mut symbols = BTreeSet::new();
+    let e = parse::parse(&format!("{deep} - {deep}"), &mut symbols).unwrap();
+    assert_eq!(canon::is_zero(&e, &mut Budget::standard()), Ok(true));
+}
