@@ -1785,3 +1785,44 @@ fn expressions_at_the_nesting_limit_in_a_large_document_are_checked_not_a_crash(
     // (x, sin nested, -x nested an even number of times: only the sines differ from x)
     assert!(out.contains("summary: {'failed': 100, 'ok': 200}"), "{out}");
 }
+
+#[test]
+fn a_recipe_too_costly_to_re_check_is_inconclusive_not_a_hang() {
+    // 3,000 true identities times 10^200: f64 sees only their rounding noise, far above the
+    // tolerance, and no ball up to 512 bits can resolve it. Each ball of the sum takes 9,000
+    // sine values; when every stage, point and precision had a budget of its own and a sine
+    // counted as an addition, this one recipe took 4 s. Now its budget ends it: not refuted.
+    let p = Project::new();
+    let expr = (1..=3000)
+        .map(|k| format!("(sin(2*x+{k}) - 2*sin(x+{k}/2)*cos(x+{k}/2))*10^200"))
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let statement = "a costly identity";
+    let id = sciproof_core::graph::claim_id(statement, &[] as &[&str], "m");
+    let check = sciproof_core::json::Object::new()
+        .with("kind", "zero")
+        .with("expr", expr.as_str());
+    p.write(
+        "costly.json",
+        &format!(
+            r#"{{"claims": [{{"id": "{id}", "statement": "{statement}", "method": "m", "check": {}}}]}}"#,
+            sciproof_core::json::to_string_compact(&sciproof_core::json::Value::Object(check))
+        ),
+    );
+    let (code, out, err) = run_graph(
+        &p,
+        &["--graph", "costly.json", "verify", "--format", "json"],
+    );
+    assert_eq!(code, 2, "{err}");
+    let doc = parse(&out).unwrap();
+    let outcome = list(&doc, "outcomes")[0].as_object().unwrap();
+    assert_eq!(
+        outcome.get("outcome").unwrap().as_str(),
+        Some("inconclusive")
+    );
+    let detail = outcome.get("detail").unwrap().as_str().unwrap();
+    assert!(
+        detail.ends_with("could not confirm it (the expression is too large): not refuted"),
+        "{detail}"
+    );
+}
