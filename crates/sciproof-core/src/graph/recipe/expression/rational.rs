@@ -11,7 +11,7 @@
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{Signed, ToPrimitive};
+use num_traits::{One, Signed, ToPrimitive};
 use std::fmt;
 
 /// A rational number.
@@ -157,7 +157,18 @@ impl std::ops::Add<&Q> for &Q {
                 // |a·d + c·b| < 2^127 and b·d < 2^126: no overflow.
                 Q::ratio(a * d + c * b, b * d)
             }
-            _ => Q::from_big(self.to_big() + other.to_big()),
+            _ => {
+                let (a, b) = (self.to_big(), other.to_big());
+                let (n, d) = if a.denom() == b.denom() {
+                    (a.numer() + b.numer(), a.denom().clone())
+                } else {
+                    (
+                        a.numer() * b.denom() + b.numer() * a.denom(),
+                        a.denom() * b.denom(),
+                    )
+                };
+                reduced(n, d)
+            }
         }
     }
 }
@@ -187,7 +198,46 @@ impl std::ops::Mul<&Q> for &Q {
                     _ => Q::Big(BigRational::new_raw(n.into(), m.into())),
                 }
             }
-            _ => Q::from_big(self.to_big() * other.to_big()),
+            _ => {
+                let (a, b) = (self.to_big(), other.to_big());
+                reduced(a.numer() * b.numer(), a.denom() * b.denom())
+            }
+        }
+    }
+}
+
+/// `n / d` for a positive `d`, reduced. (num-rational reduces by num-bigint's binary gcd,
+/// which allocates at every shift: with coefficients past 64 bits it was most of the exact
+/// test's time. Where both fit in 128 bits, the gcd is taken in machine integers.)
+fn reduced(n: BigInt, d: BigInt) -> Q {
+    use num_bigint::BigUint;
+    let (p, q) = (n.magnitude(), d.magnitude());
+    let g = match (p.to_u128(), q.to_u128()) {
+        (Some(p), Some(q)) => BigUint::from(binary_gcd(p, q)),
+        _ => p.gcd(q),
+    };
+    if g.is_one() {
+        return Q::from_big(BigRational::new_raw(n, d));
+    }
+    let g = BigInt::from(g);
+    Q::from_big(BigRational::new_raw(n / &g, d / &g))
+}
+
+/// The greatest common divisor (Stein's algorithm; `gcd(0, q) = q`).
+fn binary_gcd(mut p: u128, mut q: u128) -> u128 {
+    if p == 0 || q == 0 {
+        return p | q;
+    }
+    let shift = (p | q).trailing_zeros();
+    p >>= p.trailing_zeros();
+    loop {
+        q >>= q.trailing_zeros();
+        if p > q {
+            std::mem::swap(&mut p, &mut q);
+        }
+        q -= p;
+        if q == 0 {
+            return p << shift;
         }
     }
 }
@@ -217,20 +267,22 @@ impl fmt::Display for Q {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use num_traits::{One, Zero};
+    use num_traits::Zero;
     use proptest::prelude::*;
 
-    /// Values near the edges of the small form, and beyond it.
+    /// Values near the edges of the small form, and beyond it (past 128 bits too).
     fn value() -> impl Strategy<Value = BigRational> {
         let part = prop_oneof![
-            -20i128..20,
-            any::<i64>().prop_map(i128::from),
-            (i64::MAX as i128 - 3)..(i64::MAX as i128 + 3),
-            (i64::MIN as i128 - 3)..(i64::MIN as i128 + 3),
-            any::<i128>(),
+            (-20i128..20).prop_map(BigInt::from),
+            any::<i64>().prop_map(BigInt::from),
+            ((i64::MAX as i128 - 3)..(i64::MAX as i128 + 3)).prop_map(BigInt::from),
+            ((i64::MIN as i128 - 3)..(i64::MIN as i128 + 3)).prop_map(BigInt::from),
+            any::<i128>().prop_map(BigInt::from),
+            (any::<i128>(), any::<u64>()).prop_map(|(a, b)| BigInt::from(a) * BigInt::from(b)),
+            (any::<i128>(), 1u64..1000).prop_map(|(a, b)| BigInt::from(a) * BigInt::from(3 * b)),
         ];
         (part.clone(), part).prop_filter_map("nonzero denominator", |(n, d)| {
-            (d != 0).then(|| BigRational::new(n.into(), d.into()))
+            (!d.is_zero()).then(|| BigRational::new(n, d))
         })
     }
 
@@ -239,6 +291,12 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn the_machine_gcd_is_the_gcd(a in any::<u128>(), b in any::<u128>(), k in 0u32..64) {
+            let (a, b) = (a >> (k % 8), b.wrapping_shl(k));
+            prop_assert_eq!(binary_gcd(a, b), a.gcd(&b));
+        }
+
         #[test]
         fn agrees_with_big_rational(a in value(), b in value(), n in 0u32..5) {
             let (x, y) = (q(&a), q(&b));
