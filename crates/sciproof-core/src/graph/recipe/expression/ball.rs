@@ -82,7 +82,7 @@ pub trait Arith {
     /// The budget ticks one node costs here (a tick is an f64 operation's work).
     fn node_ticks(&self) -> u64;
     /// How much an elementary function's value costs here, as a multiple of its cost at 128
-    /// bits ([`elementary_steps`]); 0 where it is as cheap as an arithmetic node (f64).
+    /// bits (`elementary_steps`); 0 where it is as cheap as an arithmetic node (f64).
     fn elementary_scale(&self) -> u64 {
         0
     }

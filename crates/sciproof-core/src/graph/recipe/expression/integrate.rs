@@ -840,7 +840,7 @@ fn ratio_to_derivative(
 /// Whether `e` is, as a function of `var`, continuous on the whole real line by its form: built
 /// from entire functions (sums, products, natural powers, `exp`, `sin`, `cos`, `sinh`, `cosh`,
 /// `atan`, `asinh`, `tanh`, `erf`, and anything free of `var`), and from any rational power,
-/// `log` or `sqrt` of a polynomial that is positive everywhere ([`positive_everywhere`]:
+/// `log` or `sqrt` of a polynomial that is positive everywhere (`positive_everywhere`:
 /// `1/(1+x^2)`, `log(x^2+1)`). A ball evaluation cannot show this over an interval as wide as
 /// `[-10^300, 10^300]`, where `x^2` overflows.
 pub fn continuous_everywhere(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
