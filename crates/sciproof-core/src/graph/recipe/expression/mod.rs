@@ -434,6 +434,9 @@ fn numeric_rule(
                     Ok(b) if b.radius() <= b.approx().abs() * 1e-12 + 1e-300 => {
                         values.push((b.approx().abs(), point))
                     }
+                    Err(ball::BallError::TooLarge) => {
+                        return (Outcome::Inconclusive, TOO_LARGE.into());
+                    }
                     _ => missing = Some(f),
                 }
             }

@@ -705,6 +705,16 @@ fn a_recipe_that_runs_out_of_its_budget_is_inconclusive() {
     );
     // The whole budget decides it.
     assert_eq!(rule(2_000_000).0, Outcome::NumericOk);
+    // Where f64 has no method (Si past 16) and the ball that stands in runs out: the same.
+    let mut symbols = BTreeSet::new();
+    let residual = parse::parse("Si(20 + x) - Si(20 + x) * (1 + 10^-30)", &mut symbols).unwrap();
+    // (one sample point, so that no later point's f64 look meets the empty budget first)
+    let (outcome, detail) =
+        numeric_rule(&residual, &symbols, 1e-8, &[0.37], &mut Budget::of_steps(5));
+    assert_eq!(
+        (outcome, detail.as_str()),
+        (Outcome::Inconclusive, TOO_LARGE)
+    );
 }
 
 #[test]
