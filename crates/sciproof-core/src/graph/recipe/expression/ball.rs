@@ -503,7 +503,9 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         ball
     }
 
-    /// The ball of `e`, its own step counted.
+    /// The ball of `e` ([`Evaluator::ball`] counts the node and the function values it takes;
+    /// a special function's value is charged here, before it is computed, since one can take
+    /// milliseconds).
     fn node(&mut self, e: &Expr, budget: &mut Budget) -> Result<Ball<A::Mid>, BallError> {
         match e {
             Expr::Int(n) => {
