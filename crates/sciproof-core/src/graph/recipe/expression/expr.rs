@@ -176,9 +176,9 @@ pub struct TooLarge;
 
 impl Budget {
     /// The budget of one recipe's whole re-check: far more than any expression a person writes
-    /// needs (the heaviest recipe of the test corpora, the exact test of a large rational
+    /// needs (the heaviest honest recipe met in testing, the exact test of a large rational
     /// function, takes a third of it), small enough that a hostile one ends within about a
-    /// second (measured: 0.2 to 0.5 us a step in each part of the work).
+    /// second (measured: 0.2 to 0.6 us a step at worst in each part of the work).
     pub fn standard() -> Budget {
         Budget::of_steps(2_000_000)
     }
