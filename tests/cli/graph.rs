@@ -338,6 +338,15 @@ fn claim_json(id: &str, statement: &str, deps: &[&str]) -> String {
     )
 }
 
+/// A claim (method `m`, no dependencies) whose re-check is `check`, as JSON.
+fn claim_with_check(statement: &str, check: sciproof_core::json::Object) -> String {
+    let id = sciproof_core::graph::claim_id(statement, &[] as &[&str], "m");
+    format!(
+        r#"{{"id": "{id}", "statement": "{statement}", "method": "m", "check": {}}}"#,
+        sciproof_core::json::to_string_compact(&sciproof_core::json::Value::Object(check))
+    )
+}
+
 #[test]
 fn bad_documents_get_a_list_of_problems() {
     let p = Project::new();
@@ -1765,16 +1774,11 @@ fn expressions_at_the_nesting_limit_in_a_large_document_are_checked_not_a_crash(
     ];
     let claims: Vec<String> = (0..300)
         .map(|i| {
-            let statement = format!("deep {i}");
-            let id = sciproof_core::graph::claim_id(&statement, &[] as &[&str], "m");
             let check = sciproof_core::json::Object::new()
                 .with("kind", "identity")
                 .with("lhs", deep[i % 3].as_str())
                 .with("rhs", "x");
-            format!(
-                r#"{{"id": "{id}", "statement": "{statement}", "method": "m", "check": {}}}"#,
-                sciproof_core::json::to_string_compact(&sciproof_core::json::Value::Object(check))
-            )
+            claim_with_check(&format!("deep {i}"), check)
         })
         .collect();
     let text = format!(r#"{{"claims": [{}]}}"#, claims.join(", "));
@@ -1797,16 +1801,14 @@ fn a_recipe_too_costly_to_re_check_is_inconclusive_not_a_hang() {
         .map(|k| format!("(sin(2*x+{k}) - 2*sin(x+{k}/2)*cos(x+{k}/2))*10^200"))
         .collect::<Vec<_>>()
         .join(" + ");
-    let statement = "a costly identity";
-    let id = sciproof_core::graph::claim_id(statement, &[] as &[&str], "m");
     let check = sciproof_core::json::Object::new()
         .with("kind", "zero")
         .with("expr", expr.as_str());
     p.write(
         "costly.json",
         &format!(
-            r#"{{"claims": [{{"id": "{id}", "statement": "{statement}", "method": "m", "check": {}}}]}}"#,
-            sciproof_core::json::to_string_compact(&sciproof_core::json::Value::Object(check))
+            r#"{{"claims": [{}]}}"#,
+            claim_with_check("a costly identity", check)
         ),
     );
     let (code, out, err) = run_graph(
