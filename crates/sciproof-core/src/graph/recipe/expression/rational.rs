@@ -208,12 +208,13 @@ impl std::ops::Mul<&Q> for &Q {
 
 /// `n / d` for a positive `d`, reduced. (num-rational reduces by num-bigint's binary gcd,
 /// which allocates at every shift: with coefficients past 64 bits it was most of the exact
-/// test's time. Where both fit in 128 bits, the gcd is taken in machine integers.)
+/// test's time. Where both fit in 128 bits, the gcd is taken in machine integers, by
+/// num-integer's binary gcd for `u128`.)
 fn reduced(n: BigInt, d: BigInt) -> Q {
     use num_bigint::BigUint;
     let (p, q) = (n.magnitude(), d.magnitude());
     let g = match (p.to_u128(), q.to_u128()) {
-        (Some(p), Some(q)) => BigUint::from(binary_gcd(p, q)),
+        (Some(p), Some(q)) => BigUint::from(p.gcd(&q)),
         _ => p.gcd(q),
     };
     if g.is_one() {
@@ -221,25 +222,6 @@ fn reduced(n: BigInt, d: BigInt) -> Q {
     }
     let g = BigInt::from(g);
     Q::from_big(BigRational::new_raw(n / &g, d / &g))
-}
-
-/// The greatest common divisor (Stein's algorithm; `gcd(0, q) = q`).
-fn binary_gcd(mut p: u128, mut q: u128) -> u128 {
-    if p == 0 || q == 0 {
-        return p | q;
-    }
-    let shift = (p | q).trailing_zeros();
-    p >>= p.trailing_zeros();
-    loop {
-        q >>= q.trailing_zeros();
-        if p > q {
-            std::mem::swap(&mut p, &mut q);
-        }
-        q -= p;
-        if q == 0 {
-            return p << shift;
-        }
-    }
 }
 
 impl std::ops::Neg for Q {
@@ -291,12 +273,6 @@ mod tests {
     }
 
     proptest! {
-        #[test]
-        fn the_machine_gcd_is_the_gcd(a in any::<u128>(), b in any::<u128>(), k in 0u32..64) {
-            let (a, b) = (a >> (k % 8), b.wrapping_shl(k));
-            prop_assert_eq!(binary_gcd(a, b), a.gcd(&b));
-        }
-
         #[test]
         fn agrees_with_big_rational(a in value(), b in value(), n in 0u32..5) {
             let (x, y) = (q(&a), q(&b));
