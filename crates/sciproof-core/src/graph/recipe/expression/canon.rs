@@ -1066,6 +1066,23 @@ mod tests {
     }
 
     #[test]
+    fn keys_stay_as_short_as_their_own_form_however_deep_the_nesting() {
+        let deep = format!("{}x{}", "sin(".repeat(1500), ")".repeat(1500));
+        assert!(zero(&format!("{deep} - {deep}")));
+        let e = parse(&deep, &mut Default::default()).unwrap();
+        let mut budget = Budget::standard();
+        let mut canon = Canon {
+            atoms: Vec::new(),
+            ids: HashMap::new(),
+            budget: &mut budget,
+        };
+        canon.frac(&e).unwrap();
+        // (each key names its argument's atom by number: `sin([1*@1499^1])`)
+        let longest = canon.ids.keys().map(String::len).max().unwrap();
+        assert!(longest < 32, "{longest}");
+    }
+
+    #[test]
     fn identities_alkahest_misses_are_exact() {
         assert!(zero("(x+1)^2 - x^2 - 2*x - 1"));
         assert!(zero("exp(30)*(x+1) - exp(30)*x - exp(30)"));

@@ -724,11 +724,3 @@ fn a_recipe_that_runs_out_of_its_budget_is_inconclusive() {
         (Outcome::Inconclusive, TOO_LARGE)
     );
 }
-
-#[test]
-fn deep_nesting_keeps_the_exact_test_s_keys_short() {
-    let deep = format!("{}x{}", "sin(".repeat(1500), ")".repeat(1500));
-    let mut symbols = BTreeSet::new();
-    let e = parse::parse(&format!("{deep} - {deep}"), &mut symbols).unwrap();
-    assert_eq!(canon::is_zero(&e, &mut Budget::standard()), Ok(true));
-}
