@@ -48,6 +48,9 @@ pub struct Cli {
     pub no_wait: bool,
 }
 
+// Doc comments here are clap's help texts, shown as written: `<MANIFEST>` is a placeholder
+// for the user, not HTML.
+#[allow(rustdoc::invalid_html_tags)]
 #[derive(Subcommand)]
 enum Command {
     /// Run a command once and record evidence in NAME.sciproof.json.

@@ -1,4 +1,4 @@
-//! `sciproof sign`: an OpenSSH signature of a manifest, in <MANIFEST>.sig.
+//! `sciproof sign`: an OpenSSH signature of a manifest, in `<MANIFEST>.sig`.
 
 use super::Outcome;
 use crate::ui::Ui;

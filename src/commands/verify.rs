@@ -8,6 +8,9 @@ use sciproof_core::report::Report;
 use sciproof_core::verify::VerifyRequest;
 use std::path::PathBuf;
 
+// Doc comments here are clap's help texts, shown as written: `<MANIFEST>` is a placeholder
+// for the user, not HTML.
+#[allow(rustdoc::invalid_html_tags)]
 #[derive(clap::Args)]
 pub struct Args {
     /// The manifest file (NAME.sciproof.json).

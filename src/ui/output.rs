@@ -21,7 +21,7 @@ pub(super) fn print(text: &str) {
 }
 
 /// Buffered standard output for text written piece by piece (a large graph's report is never
-/// held whole): every piece is guarded, every failure ends the program as [`print`] does.
+/// held whole): every piece is guarded, every failure ends the program as [`print()`] does.
 pub(super) struct Writer {
     inner: std::io::BufWriter<std::io::StdoutLock<'static>>,
 }
