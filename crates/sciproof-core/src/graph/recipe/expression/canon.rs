@@ -312,8 +312,13 @@ impl<'b> Canon<'b> {
         decided: impl Fn(&Form) -> bool,
     ) -> Result<Form, NotExact> {
         let mut form = self.frac(expr)?;
+        // Without a denominator only the numerator's zeros count, and it may be multiplied by
+        // anything nonzero where the expression is defined; with one, every such factor goes
+        // below the line too (so 1 stands there explicitly).
         if !denominator {
             form.den = None;
+        } else if form.den.is_none() {
+            form.den = Some(Poly::constant(Q::one()));
         }
         // (a rewrite too large to make is one not made)
         let angles = self.angle_rewrites().unwrap_or_default();
@@ -900,21 +905,7 @@ impl<'b> Canon<'b> {
     /// an atom are first cleared by multiplying numerator and denominator by a power of it
     /// (nonzero wherever the expression is defined).
     fn with_angles(&mut self, form: Frac, rewrites: &[(u32, Poly)]) -> Result<Frac, NotExact> {
-        let Frac { mut num, mut den } = form;
-        for &(a, _) in rewrites {
-            let lowest_in = |p: &Poly| {
-                p.monomials()
-                    .filter_map(|m| m.iter().find(|(b, _)| *b == a).map(|(_, e)| *e))
-                    .min()
-                    .unwrap_or(0)
-            };
-            let lowest = lowest_in(&num).min(den.as_ref().map_or(0, lowest_in));
-            if lowest < 0 {
-                let clear = Poly::monomial(vec![(a, -lowest)], Q::one());
-                num = self.mul(&num, &clear)?;
-                den = den.map(|d| self.mul(&d, &clear)).transpose()?;
-            }
-        }
+        let (num, den) = self.cleared(form.num, form.den, rewrites.iter().map(|(a, _)| *a))?;
         let num = self.substituted(num, rewrites)?;
         let den = den.map(|d| self.substituted(d, rewrites)).transpose()?;
         Ok(Frac { num, den })
@@ -970,14 +961,15 @@ impl<'b> Canon<'b> {
     /// The numerator (and denominator) with `sin(u)^2` and powers of roots reduced.
     fn finished(&mut self, form: Frac) -> Result<(Poly, Option<Poly>), NotExact> {
         let num = self.pythagoras(form.num)?;
+        let den = form.den.map(|d| self.pythagoras(d)).transpose()?;
+        let roots_of_sums: Vec<u32> = (0..self.atoms.len() as u32)
+            .filter(|&a| {
+                matches!(&self.atoms[a as usize].root, Some((_, _, base)) if base.0.len() >= 2)
+            })
+            .collect();
+        let (num, den) = self.cleared(num, den, roots_of_sums)?;
         let num = self.radicals(num)?;
-        let den = match form.den {
-            Some(den) => {
-                let den = self.pythagoras(den)?;
-                Some(self.radicals(den)?)
-            }
-            None => None,
-        };
+        let den = den.map(|d| self.radicals(d)).transpose()?;
         Ok((num, den))
     }
 
@@ -1081,27 +1073,36 @@ impl<'b> Canon<'b> {
         key
     }
 
-    /// Writes each power `a^e` of a root atom `a = B^(p/q)` with `0 <= e < q`, using
-    /// `a^q = B^p`, so that `sqrt(x)^2`, `x^(-1/2)` and `1/sqrt(x)` meet. For a `B` of several
-    /// terms, negative powers of `a` are first cleared by multiplying the whole numerator by
-    /// a power of `a` (nonzero wherever the expression is defined, so the zero test stands).
-    fn radicals(&mut self, mut p: Poly) -> Result<Poly, NotExact> {
-        for a in 0..self.atoms.len() as u32 {
-            let Some((_, _, base)) = &self.atoms[a as usize].root else {
-                continue;
+    /// Negative powers of each atom `a` in `atoms` cleared by multiplying numerator and
+    /// denominator by a power of `a` (nonzero wherever the expression is defined, so the zero
+    /// test stands, and the same on both sides of the line, so the value does).
+    fn cleared(
+        &mut self,
+        mut num: Poly,
+        mut den: Option<Poly>,
+        atoms: impl IntoIterator<Item = u32>,
+    ) -> Result<(Poly, Option<Poly>), NotExact> {
+        for a in atoms {
+            let lowest_in = |p: &Poly| {
+                p.monomials()
+                    .filter_map(|m| m.iter().find(|(b, _)| *b == a).map(|(_, e)| *e))
+                    .min()
+                    .unwrap_or(0)
             };
-            if base.0.len() < 2 {
-                continue;
-            }
-            let lowest = p
-                .monomials()
-                .filter_map(|m| m.iter().find(|(b, _)| *b == a).map(|(_, e)| *e))
-                .min()
-                .unwrap_or(0);
+            let lowest = lowest_in(&num).min(den.as_ref().map_or(0, lowest_in));
             if lowest < 0 {
-                p = self.mul(&p, &Poly::monomial(vec![(a, -lowest)], Q::one()))?;
+                let clear = Poly::monomial(vec![(a, -lowest)], Q::one());
+                num = self.mul(&num, &clear)?;
+                den = den.map(|d| self.mul(&d, &clear)).transpose()?;
             }
         }
+        Ok((num, den))
+    }
+
+    /// Writes each power `a^e` of a root atom `a = B^(p/q)` with `0 <= e < q`, using
+    /// `a^q = B^p`, so that `sqrt(x)^2`, `x^(-1/2)` and `1/sqrt(x)` meet. For a `B` of several
+    /// terms, negative powers of `a` must have been cleared first ([`Canon::finished`]).
+    fn radicals(&mut self, p: Poly) -> Result<Poly, NotExact> {
         let mut out = Poly::default();
         for (mono, c) in p.0 {
             self.budget.step()?;
@@ -1501,6 +1502,34 @@ mod tests {
         assert_eq!(
             constant_value(&e, &mut Budget::standard()),
             Ok(Some(BigRational::from_integer(3.into())))
+        );
+    }
+
+    #[test]
+    fn a_constant_is_never_made_by_clearing_a_denominator() {
+        // Clearing a negative power (of a root of a sum, or of a rewritten sin/cos) multiplies
+        // the numerator; the constant test must see the same factor below the line.
+        for text in [
+            "sqrt(x+1)^(-2)",
+            "1/tan(x) + tan(x/2)",
+            "sqrt(x+1)^(-2) + sqrt(x+1)/sqrt(x+1)",
+            "1/sin(x) + 1/(2*sin(x/2)*cos(x/2))",
+        ] {
+            let e = parse(text, &mut Default::default()).unwrap();
+            assert_eq!(
+                constant_value(&e, &mut Budget::standard()),
+                Ok(None),
+                "{text}"
+            );
+        }
+        let e = parse(
+            "1/tan(x) + tan(x/2) - 1/sin(x) + 2",
+            &mut Default::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            constant_value(&e, &mut Budget::standard()),
+            Ok(Some(BigRational::from_integer(2.into())))
         );
     }
 
