@@ -9,10 +9,14 @@
 //! small integer `p` expanded in `sin B`, `cos B` (so `sin(−x) = −sin x` and
 //! `sin 2x = 2 sin x cos x`), the `sin`/`cos` atoms of `D/q` for one direction `D` and several
 //! denominators `q` written over those of `D/lcm(q)` (`sin x = 2 sin(x/2) cos(x/2)`), and
-//! `sin(u)^2` replaced by `1 − cos(u)^2` (and `sinh(u)^2` by `cosh(u)^2 − 1`). When that form
-//! is not zero and a `sin` or `cos` of a sum was met, the expression is put in form once more
-//! with such sums expanded by the addition theorems (`sin(a + b) = sin a cos b + cos a sin b`),
-//! which is dearer and so is done only where it is needed (`reduced`). Never `sqrt(x^2) → x`,
+//! `sin(u)^2` replaced by `1 − cos(u)^2` (and `sinh(u)^2` by `cosh(u)^2 − 1`); `exp` of a
+//! polynomial is the product of `exp(m/q)^p` over its terms `(p/q)·m` (the atoms of one `m`
+//! written over the finest `q` likewise), and a power of such a product one exponential
+//! (`exp(u)^v = exp(u·v)`). When that form is not zero and a `sin` or `cos` of a sum, or a
+//! `sinh`, `cosh` or `tanh`, was met, the expression is put in form once more with such sums
+//! expanded by the addition theorems (`sin(a + b) = sin a cos b + cos a sin b`) and the
+//! hyperbolic functions written through `exp`, which is dearer and so is done only where it is
+//! needed (`reduced`). Never `sqrt(x^2) → x`,
 //! `log(ab) → log a + log b` or `(a^b)^c → a^(bc)`.
 //! Atoms are treated as independent unknowns, so a numerator that expands to the zero
 //! polynomial is zero wherever the expression is defined: that, and only that, is `ok`.
@@ -81,8 +85,11 @@ struct Atom {
     root: Option<(i64, i64, Poly)>,
     /// For `sin`/`cos`/`sinh`/`cosh` atoms: which, and the key of the argument.
     trig: Option<(Trig, String)>,
-    /// For `sin`/`cos` atoms whose argument is `D/q`: that primitive `D` and `q`.
+    /// For `sin`/`cos` atoms whose argument is `D/q`, and `exp` atoms whose argument is
+    /// `m/q` for a monomial `m`: that primitive `D` (or `m`) and `q`.
     direction: Option<Direction>,
+    /// For `exp` atoms of a polynomial: the argument.
+    exp_of: Option<Poly>,
 }
 
 /// The argument of a `sin` or `cos` atom as `D/q`, with `D` a polynomial of coprime integer
@@ -106,17 +113,20 @@ const MAX_ANGLE_MULTIPLE: u64 = 12;
 /// The most terms of a `sin`/`cos` argument expanded by the addition theorems (the expansion
 /// of `n` terms has `2^(n−1)` products).
 const MAX_ANGLE_TERMS: usize = 6;
+/// The largest multiple `p` of `exp(m/q)` written as its power (`exp(3x) = exp(x)^3`).
+const MAX_EXP_MULTIPLE: i64 = 1 << 20;
 
 /// One canonicalisation: the table of atoms met so far, and a work budget.
 pub struct Canon<'b> {
     atoms: Vec<Atom>,
     ids: HashMap<String, u32>,
     budget: &'b mut Budget,
-    /// Whether `sin`/`cos` of a sum are expanded by the addition theorems
-    /// ([`Canon::sine_or_cosine`]).
-    split_sums: bool,
-    /// Whether a `sin`/`cos` of a sum that could be expanded was met.
-    sums_met: bool,
+    /// Whether this is the expanded form: `sin`/`cos` of a sum by the addition theorems
+    /// ([`Canon::sine_or_cosine`]), `sinh`, `cosh` and `tanh` through `exp`
+    /// ([`Canon::hyperbolic`]).
+    expanded: bool,
+    /// Whether something the expanded form would expand was met.
+    expandable: bool,
 }
 
 /// A canonical numerator and, when asked for, denominator.
@@ -145,11 +155,11 @@ fn reduced(
     denominator: bool,
     decided: impl Fn(&Form) -> bool,
 ) -> Result<Form, NotExact> {
-    let (first, sums_met) = {
+    let (first, expandable) = {
         let mut canon = Canon::new(budget, false);
-        (canon.form(expr, denominator, &decided)?, canon.sums_met)
+        (canon.form(expr, denominator, &decided)?, canon.expandable)
     };
-    if decided(&first) || !sums_met {
+    if decided(&first) || !expandable {
         return Ok(first);
     }
     let mut canon = Canon::new(budget, true);
@@ -293,13 +303,13 @@ fn mono_mul(a: &Mono, b: &Mono) -> Mono {
 }
 
 impl<'b> Canon<'b> {
-    fn new(budget: &'b mut Budget, split_sums: bool) -> Canon<'b> {
+    fn new(budget: &'b mut Budget, expanded: bool) -> Canon<'b> {
         Canon {
             atoms: Vec::new(),
             ids: HashMap::new(),
             budget,
-            split_sums,
-            sums_met: false,
+            expanded,
+            expandable: false,
         }
     }
 
@@ -321,8 +331,8 @@ impl<'b> Canon<'b> {
             form.den = Some(Poly::constant(Q::one()));
         }
         // (a rewrite too large to make is one not made)
-        let angles = self.angle_rewrites().unwrap_or_default();
-        if angles.is_empty() {
+        let rewrites = self.rewrites_over_finest().unwrap_or_default();
+        if rewrites.is_empty() {
             return self.finished(form);
         }
         let plain = self.finished(form.clone())?;
@@ -330,7 +340,7 @@ impl<'b> Canon<'b> {
             return Ok(plain);
         }
         Ok(self
-            .with_angles(form, &angles)
+            .with_rewrites(form, &rewrites)
             .and_then(|form| self.finished(form))
             .ok()
             .filter(decided)
@@ -515,6 +525,7 @@ impl<'b> Canon<'b> {
                 trig,
                 root: None,
                 direction: None,
+                exp_of: None,
             });
         }
         Frac {
@@ -599,10 +610,18 @@ impl<'b> Canon<'b> {
             Expr::Call(Func::Tanh, xs) => {
                 // tanh u = sinh u / cosh u (cosh is never 0)
                 let arg = self.frac(&xs[0])?;
-                let sinh = self.applied(Func::Sinh, vec![arg.clone()])?;
-                let cosh = self.applied(Func::Cosh, vec![arg])?;
+                let sinh = self.hyperbolic(Func::Sinh, arg.clone())?;
+                let cosh = self.hyperbolic(Func::Cosh, arg)?;
                 let sech = self.frac_recip(cosh)?;
                 normalise(self.frac_mul(sinh, sech)?)
+            }
+            Expr::Call(func @ (Func::Sinh | Func::Cosh), xs) => {
+                let arg = self.frac(&xs[0])?;
+                self.hyperbolic(*func, arg)?
+            }
+            Expr::Call(Func::Exp, xs) => {
+                let arg = self.frac(&xs[0])?;
+                self.exponential(arg)?
             }
             Expr::Call(func, xs) => {
                 let fracs = xs.iter().map(|x| self.frac(x)).collect::<Result<_, _>>()?;
@@ -664,6 +683,106 @@ impl<'b> Canon<'b> {
         Ok(self.atom(key, trig.map(|t| (t, keys.join(",")))))
     }
 
+    /// `exp(arg)`: for a polynomial argument, the product over its terms `(p/q)·m` of
+    /// `exp(m/q)^p` (so `exp(x + y) = exp(x)·exp(y)`, `exp(2x) = exp(x)^2`,
+    /// `exp(30) = exp(1)^30`); the atoms of one monomial `m` with several `q` are written over
+    /// one later ([`Canon::rewrites_over_finest`]: `exp(x) = exp(x/2)^2`). An argument with a
+    /// denominator, or a multiple past [`MAX_EXP_MULTIPLE`], is an atom as it is.
+    fn exponential(&mut self, arg: Frac) -> Result<Frac, NotExact> {
+        if arg.den.is_some() {
+            return self.applied(Func::Exp, vec![arg]);
+        }
+        let mut product = constant(Q::one());
+        for (m, c) in arg.num.0 {
+            self.budget.step()?;
+            let c = c.to_big();
+            let p = c.numer().to_i64().filter(|p| p.abs() <= MAX_EXP_MULTIPLE);
+            let q = c.denom().to_u64().filter(|q| *q <= MAX_ANGLE_DENOMINATOR);
+            let factor = match (p, q) {
+                (Some(p), Some(q)) => {
+                    let primitive = Poly::monomial(m.clone(), Q::one());
+                    let direction = Direction {
+                        key: format!(
+                            "exp {}",
+                            self.key(&Frac {
+                                num: primitive.clone(),
+                                den: None,
+                            })
+                        ),
+                        primitive,
+                        q,
+                    };
+                    let atom = self.exp_atom(&direction)?;
+                    self.frac_powi(atom, p)?
+                }
+                _ => {
+                    let whole = Poly::monomial(m, Q::from_big(c));
+                    self.exp_atom_of(whole, None)?
+                }
+            };
+            product = self.frac_mul(product, factor)?;
+        }
+        Ok(product)
+    }
+
+    /// The atom `exp(D/q)` of a direction.
+    fn exp_atom(&mut self, direction: &Direction) -> Result<Frac, NotExact> {
+        let arg = Poly(
+            direction
+                .primitive
+                .0
+                .iter()
+                .map(|(m, c)| (m.clone(), c * &Q::ratio(1, i128::from(direction.q))))
+                .collect(),
+        );
+        self.exp_atom_of(arg, Some(direction.clone()))
+    }
+
+    /// The atom `exp(arg)`, knowing its argument (and direction, if any).
+    fn exp_atom_of(&mut self, arg: Poly, direction: Option<Direction>) -> Result<Frac, NotExact> {
+        let atom = self.applied(
+            Func::Exp,
+            vec![Frac {
+                num: arg.clone(),
+                den: None,
+            }],
+        )?;
+        if let Some(id) = atom
+            .num
+            .monomials()
+            .next()
+            .and_then(|m| match m.as_slice() {
+                [(id, 1)] => Some(*id as usize),
+                _ => None,
+            })
+        {
+            let atom = &mut self.atoms[id];
+            atom.exp_of.get_or_insert(arg);
+            if atom.direction.is_none() {
+                atom.direction = direction;
+            }
+        }
+        Ok(atom)
+    }
+
+    /// `sinh(arg)` or `cosh(arg)`: an atom; in the expanded form `(exp(u) ∓ exp(−u))/2`, so
+    /// that `sinh 2x = 2 sinh x cosh x` and `cosh x = (e^x + e^−x)/2` meet.
+    fn hyperbolic(&mut self, func: Func, arg: Frac) -> Result<Frac, NotExact> {
+        if !self.expanded {
+            self.expandable = true;
+            return self.applied(func, vec![arg]);
+        }
+        let mut minus = arg.clone();
+        minus.num = Poly(minus.num.0.into_iter().map(|(m, x)| (m, -x)).collect());
+        let up = self.exponential(arg)?;
+        let mut down = self.exponential(minus)?;
+        if func == Func::Sinh {
+            down.num = Poly(down.num.0.into_iter().map(|(m, x)| (m, -x)).collect());
+        }
+        let sum = self.frac_add(up, down)?;
+        self.frac_mul(sum, constant(Q::ratio(1, 2)))
+    }
+
     /// `sin(arg)` or `cos(arg)` over the atoms `sin(B)`, `cos(B)`, where `arg = p·B` with
     /// `B` the argument divided by its signed rational content's numerator `p` (|p| ≤ 12):
     /// `cos(p·B) + i·sin(p·B) = (cos B + i·sin B)^p`. So `sin(−x) = −sin(x)`,
@@ -677,8 +796,8 @@ impl<'b> Canon<'b> {
             return Ok(constant(Q::int(i64::from(!sine))));
         }
         if arg.den.is_none() && (2..=MAX_ANGLE_TERMS).contains(&arg.num.0.len()) {
-            if !self.split_sums {
-                self.sums_met = true;
+            if !self.expanded {
+                self.expandable = true;
             } else if let Ok((s, c)) = self.sum_angle(&arg.num.0) {
                 return Ok(if sine { s } else { c });
             }
@@ -837,10 +956,10 @@ impl<'b> Canon<'b> {
     }
 
     /// For each direction `D` met with more than one denominator `q` (`sin(x)` and
-    /// `sin(x/2)`), the `sin`/`cos` atoms of `D/q` written over those of `D/L`, `L` the least
-    /// common multiple (when every `L/q` is at most [`MAX_ANGLE_MULTIPLE`]).
-    fn angle_rewrites(&mut self) -> Result<Vec<(u32, Poly)>, NotExact> {
-        use num_integer::Integer;
+    /// `sin(x/2)`, `exp(x)` and `exp(x/2)`), the atoms of `D/q` written over those of `D/L`,
+    /// `L` the least common multiple: `sin`/`cos` by [`Canon::multiple_angle`] (when every
+    /// `L/q` is at most [`MAX_ANGLE_MULTIPLE`]), `exp(D/q)` as `exp(D/L)^(L/q)`.
+    fn rewrites_over_finest(&mut self) -> Result<Vec<(u32, Poly)>, NotExact> {
         let mut groups: HashMap<&str, Vec<u32>> = HashMap::new();
         for (id, atom) in self.atoms.iter().enumerate() {
             if let Some(d) = &atom.direction {
@@ -854,29 +973,55 @@ impl<'b> Canon<'b> {
         let mut plans = Vec::new();
         for ids in groups {
             let direction = |id: u32| self.atoms[id as usize].direction.as_ref().expect("grouped");
-            let lcm = ids.iter().fold(1u64, |l, &id| l.lcm(&direction(id).q));
+            let exp = self.atoms[ids[0] as usize].exp_of.is_some();
+            let most = if exp {
+                MAX_EXP_MULTIPLE as u64
+            } else {
+                MAX_ANGLE_MULTIPLE
+            };
+            // (checked: a least common multiple that overflowed would make the multiples wrong)
+            let Some(lcm) = ids.iter().try_fold(1u64, |l, &id| {
+                let q = direction(id).q;
+                l.checked_mul(q / num_integer::gcd(l, q))
+                    .filter(|l| *l <= MAX_ANGLE_DENOMINATOR.saturating_mul(most))
+            }) else {
+                continue;
+            };
             let coarse: Vec<u32> = ids
                 .iter()
                 .copied()
                 .filter(|&id| direction(id).q != lcm)
                 .collect();
-            if coarse.is_empty()
-                || ids
-                    .iter()
-                    .any(|&id| lcm / direction(id).q > MAX_ANGLE_MULTIPLE)
-            {
+            if coarse.is_empty() || ids.iter().any(|&id| lcm / direction(id).q > most) {
                 continue;
             }
             let finest = Direction {
                 q: lcm,
                 ..direction(ids[0]).clone()
             };
-            plans.push((finest, coarse));
+            plans.push((finest, coarse, exp));
         }
         let mut rewrites = Vec::new();
-        for (finest, coarse) in plans {
+        for (finest, coarse, exp) in plans {
             self.budget.step()?;
             let lcm = finest.q;
+            if exp {
+                let atom = self.exp_atom(&finest)?;
+                let id = atom.num.monomials().next().expect("atom")[0].0;
+                for coarse in coarse {
+                    let multiple = lcm
+                        / self.atoms[coarse as usize]
+                            .direction
+                            .as_ref()
+                            .expect("grouped")
+                            .q;
+                    rewrites.push((
+                        coarse,
+                        Poly::monomial(vec![(id, multiple as i64)], Q::one()),
+                    ));
+                }
+                continue;
+            }
             let base = Frac {
                 num: Poly(
                     finest
@@ -904,7 +1049,7 @@ impl<'b> Canon<'b> {
     /// `form` with each atom of `rewrites` replaced by its polynomial: negative powers of such
     /// an atom are first cleared by multiplying numerator and denominator by a power of it
     /// (nonzero wherever the expression is defined).
-    fn with_angles(&mut self, form: Frac, rewrites: &[(u32, Poly)]) -> Result<Frac, NotExact> {
+    fn with_rewrites(&mut self, form: Frac, rewrites: &[(u32, Poly)]) -> Result<Frac, NotExact> {
         let (num, den) = self.cleared(form.num, form.den, rewrites.iter().map(|(a, _)| *a))?;
         let num = self.substituted(num, rewrites)?;
         let den = den.map(|d| self.substituted(d, rewrites)).transpose()?;
@@ -974,6 +1119,32 @@ impl<'b> Canon<'b> {
     }
 
     fn power(&mut self, base: Frac, exponent: Frac) -> Result<Frac, NotExact> {
+        // exp(u)^v = exp(u·v) (exp u > 0): the power of a product of exponentials of
+        // polynomials is one exponential, so `sqrt(exp(x)) = exp(x/2)` and
+        // `exp(x)^y = exp(x·y)`.
+        if base.den.is_none()
+            && let [(m, c)] = base.num.0.as_slice()
+            && *c == Q::one()
+            && !m.is_empty()
+            && let Some(args) = m
+                .iter()
+                .map(|&(a, e)| self.atoms[a as usize].exp_of.clone().map(|u| (u, e)))
+                .collect::<Option<Vec<_>>>()
+        {
+            let mut arg = Poly::default();
+            for (u, e) in args {
+                let scaled = Poly(u.0.into_iter().map(|(k, x)| (k, &x * &Q::int(e))).collect());
+                arg = self.add(&arg, &scaled)?;
+            }
+            let arg = self.frac_mul(
+                Frac {
+                    num: arg,
+                    den: None,
+                },
+                exponent,
+            )?;
+            return self.exponential(arg);
+        }
         let constant_exponent = match exponent.den {
             None => exponent.num.as_constant(),
             Some(_) => None,
@@ -1503,6 +1674,41 @@ mod tests {
             constant_value(&e, &mut Budget::standard()),
             Ok(Some(BigRational::from_integer(3.into())))
         );
+    }
+
+    #[test]
+    fn exponentials_and_hyperbolics_are_exact() {
+        // exp of a sum is the product of exps; multiples are powers; one monomial's atoms are
+        // written over the finest denominator met
+        assert!(zero("exp(x + y) - exp(x)*exp(y)"));
+        assert!(zero("exp(x)*exp(-x) - 1"));
+        assert!(zero("exp(2*x) - exp(x)^2"));
+        assert!(zero("exp(x/2)^2 - exp(x)"));
+        assert!(zero("exp(x/3)*exp(x/6) - exp(x/2)"));
+        assert!(zero("exp(x + 1) - exp(1)*exp(x)"));
+        assert!(zero("(exp(x + y)*10^12 - exp(x)*exp(y)*10^12)"));
+        // a power of exponentials is one exponential (exp u > 0)
+        assert!(zero("sqrt(exp(x)) - exp(x/2)"));
+        assert!(zero("exp(x)^y - exp(x*y)"));
+        assert!(zero("(exp(x)*exp(y))^(1/3) - exp((x + y)/3)"));
+        // sinh, cosh and tanh through exp, once the form as it comes does not cancel
+        assert!(zero("sinh(2*x) - 2*sinh(x)*cosh(x)"));
+        assert!(zero("cosh(x) - (exp(x) + exp(-x))/2"));
+        assert!(zero("sinh(x + y) - sinh(x)*cosh(y) - cosh(x)*sinh(y)"));
+        assert!(zero("tanh(x) - (exp(2*x) - 1)/(exp(2*x) + 1)"));
+        assert!(zero("cosh(2*x) - 1 - 2*sinh(x)^2"));
+        assert!(zero("exp(x) - cosh(x) - sinh(x)"));
+        // close but false
+        assert!(!zero("exp(x + y) - exp(x)*exp(2*y)"));
+        assert!(!zero("exp(x)*exp(x) - exp(x)"));
+        assert!(!zero("sinh(x) - cosh(x)"));
+        assert!(!zero("cosh(x) - (exp(x) - exp(-x))/2"));
+        assert!(!zero("exp(x)^y - exp(x + y)"));
+        assert!(!zero("exp(x/2) - exp(x)/2"));
+        // an argument with a denominator stays whole, and so does a multiple past 2^20
+        assert!(zero("exp(1/x)*exp(y) - exp(y)*exp(1/x)"));
+        assert!(zero("exp(10^12*x) - exp(10^12*x)"));
+        assert!(!zero("exp(1/x)^2 - exp(2/x) + 1"));
     }
 
     #[test]
