@@ -12,12 +12,14 @@
 //! `sin(u)^2` replaced by `1 − cos(u)^2` (and `sinh(u)^2` by `cosh(u)^2 − 1`); `exp` of a
 //! polynomial is the product of `exp(m/q)^p` over its terms `(p/q)·m` (the atoms of one `m`
 //! written over the finest `q` likewise), and a power of such a product one exponential
-//! (`exp(u)^v = exp(u·v)`). When that form is not zero and a `sin` or `cos` of a sum, or a
-//! `sinh`, `cosh` or `tanh`, was met, the expression is put in form once more with such sums
-//! expanded by the addition theorems (`sin(a + b) = sin a cos b + cos a sin b`) and the
-//! hyperbolic functions written through `exp`, which is dearer and so is done only where it is
-//! needed (`reduced`). Never `sqrt(x^2) → x`,
-//! `log(ab) → log a + log b` or `(a^b)^c → a^(bc)`.
+//! (`exp(u)^v = exp(u·v)`); `exp(v·log u) = u^v`, and the exponentials common to the terms of
+//! a logarithm's argument come out (`log(x·exp y) = log x + y`). When that form is not zero
+//! and a `sin` or `cos` of a sum, or a `sinh`, `cosh` or `tanh`, was met, the expression is put
+//! in form once more with such sums expanded by the addition theorems
+//! (`sin(a + b) = sin a cos b + cos a sin b`) and the hyperbolic functions written through
+//! `exp`, which is dearer and so is done only where it is needed (`reduced`). Every rewrite
+//! holds wherever its left side is defined; never `sqrt(x^2) → x`, `log(ab) → log a + log b`
+//! or `(a^b)^c → a^(bc)` (for an `a` or `b` that may be negative).
 //! Atoms are treated as independent unknowns, so a numerator that expands to the zero
 //! polynomial is zero wherever the expression is defined: that, and only that, is `ok`.
 //!
@@ -90,6 +92,8 @@ struct Atom {
     direction: Option<Direction>,
     /// For `exp` atoms of a polynomial: the argument.
     exp_of: Option<Poly>,
+    /// For `log` atoms: the argument.
+    log_of: Option<Frac>,
 }
 
 /// The argument of a `sin` or `cos` atom as `D/q`, with `D` a polynomial of coprime integer
@@ -526,6 +530,7 @@ impl<'b> Canon<'b> {
                 root: None,
                 direction: None,
                 exp_of: None,
+                log_of: None,
             });
         }
         Frac {
@@ -623,6 +628,10 @@ impl<'b> Canon<'b> {
                 let arg = self.frac(&xs[0])?;
                 self.exponential(arg)?
             }
+            Expr::Call(Func::Log, xs) => {
+                let arg = self.frac(&xs[0])?;
+                self.logarithm(arg)?
+            }
             Expr::Call(func, xs) => {
                 let fracs = xs.iter().map(|x| self.frac(x)).collect::<Result<_, _>>()?;
                 self.applied(*func, fracs)?
@@ -695,6 +704,24 @@ impl<'b> Canon<'b> {
         let mut product = constant(Q::one());
         for (m, c) in arg.num.0 {
             self.budget.step()?;
+            // exp(v·log u) = u^v wherever log u is defined
+            if let Some(at) = m
+                .iter()
+                .position(|&(a, e)| e == 1 && self.atoms[a as usize].log_of.is_some())
+            {
+                let u = self.atoms[m[at].0 as usize].log_of.clone().expect("a log");
+                let mut v = m.clone();
+                v.remove(at);
+                let power = self.power(
+                    u,
+                    Frac {
+                        num: Poly::monomial(v, c),
+                        den: None,
+                    },
+                )?;
+                product = self.frac_mul(product, power)?;
+                continue;
+            }
             let c = c.to_big();
             let p = c.numer().to_i64().filter(|p| p.abs() <= MAX_EXP_MULTIPLE);
             let q = c.denom().to_u64().filter(|q| *q <= MAX_ANGLE_DENOMINATOR);
@@ -723,6 +750,70 @@ impl<'b> Canon<'b> {
             product = self.frac_mul(product, factor)?;
         }
         Ok(product)
+    }
+
+    /// `log(arg)`: the exponentials common to every term of a polynomial argument come out as
+    /// their arguments (`log(x·exp(y)) = log(x) + y`, `log(exp(u)) = u`: an exponential is
+    /// positive, so this holds wherever the logarithm is defined); the rest is an atom.
+    fn logarithm(&mut self, arg: Frac) -> Result<Frac, NotExact> {
+        if arg.den.is_none() && !arg.num.0.is_empty() {
+            // the least power of each exponential over the terms (0 where a term has none)
+            let mut common: Vec<(u32, i64)> = Vec::new();
+            for (i, (m, _)) in arg.num.0.iter().enumerate() {
+                let powers = m
+                    .iter()
+                    .filter(|(a, _)| self.atoms[*a as usize].exp_of.is_some())
+                    .copied();
+                if i == 0 {
+                    common = powers.collect();
+                } else {
+                    let here: Vec<(u32, i64)> = powers.collect();
+                    for (a, e) in common.iter_mut() {
+                        *e = (*e).min(here.iter().find(|(b, _)| b == a).map_or(0, |(_, f)| *f));
+                    }
+                    for &(b, f) in &here {
+                        if f < 0 && !common.iter().any(|(a, _)| *a == b) {
+                            common.push((b, f));
+                        }
+                    }
+                }
+            }
+            common.retain(|(_, e)| *e != 0);
+            common.sort_unstable();
+            if !common.is_empty() {
+                let inverse: Mono = common.iter().map(|&(a, e)| (a, -e)).collect();
+                let rest = Frac {
+                    num: self.mul(&arg.num, &Poly::monomial(inverse, Q::one()))?,
+                    den: None,
+                };
+                let mut sum = self.logarithm(rest)?;
+                for (a, e) in common {
+                    let u = self.atoms[a as usize].exp_of.clone().expect("an exp");
+                    let scaled = Poly(u.0.into_iter().map(|(k, x)| (k, &x * &Q::int(e))).collect());
+                    sum = self.frac_add(
+                        sum,
+                        Frac {
+                            num: scaled,
+                            den: None,
+                        },
+                    )?;
+                }
+                return Ok(sum);
+            }
+        }
+        let atom = self.applied(Func::Log, vec![arg.clone()])?;
+        if let Some(id) = atom
+            .num
+            .monomials()
+            .next()
+            .and_then(|m| match m.as_slice() {
+                [(id, 1)] if atom.num.0.len() == 1 => Some(*id as usize),
+                _ => None,
+            })
+        {
+            self.atoms[id].log_of.get_or_insert(arg);
+        }
+        Ok(atom)
     }
 
     /// The atom `exp(D/q)` of a direction.
@@ -1698,6 +1789,21 @@ mod tests {
         assert!(zero("tanh(x) - (exp(2*x) - 1)/(exp(2*x) + 1)"));
         assert!(zero("cosh(2*x) - 1 - 2*sinh(x)^2"));
         assert!(zero("exp(x) - cosh(x) - sinh(x)"));
+        // exp and log inverted where that holds wherever the expression is defined
+        assert!(zero("exp(log(x)) - x"));
+        assert!(zero("log(exp(x)) - x"));
+        assert!(zero("exp(2*log(x)) - x^2"));
+        assert!(zero("exp(log(x)/2) - sqrt(x)"));
+        assert!(zero("exp(y*log(x)) - x^y"));
+        assert!(zero("exp(log(x) + log(y)) - x*y"));
+        assert!(zero("log(x*exp(y)) - log(x) - y"));
+        assert!(zero("log(exp(x) + exp(2*x)) - x - log(1 + exp(x))"));
+        assert!(zero("log(2*exp(-x/2)) - log(2) + x/2"));
+        assert!(zero("(exp(log(x+1))*10^12 - (x+1)*10^12)"));
+        assert!(!zero("log(x^2) - 2*log(x)"));
+        assert!(!zero("log(x*y) - log(x) - log(y)"));
+        assert!(!zero("exp(log(x)) - x - 1"));
+        assert!(!zero("log(exp(x) + 1) - x"));
         // close but false
         assert!(!zero("exp(x + y) - exp(x)*exp(2*y)"));
         assert!(!zero("exp(x)*exp(x) - exp(x)"));
