@@ -13,9 +13,10 @@
 //! polynomial is the product of `exp(m/q)^p` over its terms `(p/q)·m` (the atoms of one `m`
 //! written over the finest `q` likewise), and a power of such a product one exponential
 //! (`exp(u)^v = exp(u·v)`); `exp(v·log u) = u^v`, and the exponentials common to the terms of
-//! a logarithm's argument come out (`log(x·exp y) = log x + y`). When that form is not zero
-//! and a `sin` or `cos` of a sum, or a `sinh`, `cosh` or `tanh`, was met, the expression is put
-//! in form once more with such sums expanded by the addition theorems
+//! a logarithm's argument come out (`log(x·exp y) = log x + y`); `sin`, `cos` (and `sinh`,
+//! `cosh`) of an inverse function's value are algebraic (`cos(asin u) = sqrt(1 − u²)`). When
+//! that form is not zero and a `sin` or `cos` of a sum, or a `sinh`, `cosh` or `tanh`, was met,
+//! the expression is put in form once more with such sums expanded by the addition theorems
 //! (`sin(a + b) = sin a cos b + cos a sin b`) and the hyperbolic functions written through
 //! `exp`, which is dearer and so is done only where it is needed (`reduced`). Every rewrite
 //! holds wherever its left side is defined; never `sqrt(x^2) → x`, `log(ab) → log a + log b`
@@ -92,8 +93,8 @@ struct Atom {
     direction: Option<Direction>,
     /// For `exp` atoms of a polynomial: the argument.
     exp_of: Option<Poly>,
-    /// For `log` atoms: the argument.
-    log_of: Option<Frac>,
+    /// For atoms of a function of one argument: which, and the argument.
+    call: Option<(Func, Frac)>,
 }
 
 /// The argument of a `sin` or `cos` atom as `D/q`, with `D` a polynomial of coprime integer
@@ -530,7 +531,7 @@ impl<'b> Canon<'b> {
                 root: None,
                 direction: None,
                 exp_of: None,
-                log_of: None,
+                call: None,
             });
         }
         Frac {
@@ -689,7 +690,14 @@ impl<'b> Canon<'b> {
             _ => None,
         };
         let key = format!("{}({})", func.name(), keys.join(","));
-        Ok(self.atom(key, trig.map(|t| (t, keys.join(",")))))
+        let atom = self.atom(key, trig.map(|t| (t, keys.join(","))));
+        if let [arg] = fracs.as_slice() {
+            let id = atom.num.monomials().next().expect("atom")[0].0 as usize;
+            if self.atoms[id].call.is_none() {
+                self.atoms[id].call = Some((func, arg.clone()));
+            }
+        }
+        Ok(atom)
     }
 
     /// `exp(arg)`: for a polynomial argument, the product over its terms `(p/q)·m` of
@@ -707,9 +715,9 @@ impl<'b> Canon<'b> {
             // exp(v·log u) = u^v wherever log u is defined
             if let Some(at) = m
                 .iter()
-                .position(|&(a, e)| e == 1 && self.atoms[a as usize].log_of.is_some())
+                .position(|&(a, e)| e == 1 && self.called(a) == Some(Func::Log))
             {
-                let u = self.atoms[m[at].0 as usize].log_of.clone().expect("a log");
+                let u = self.argument(m[at].0);
                 let mut v = m.clone();
                 v.remove(at);
                 let power = self.power(
@@ -801,19 +809,90 @@ impl<'b> Canon<'b> {
                 return Ok(sum);
             }
         }
-        let atom = self.applied(Func::Log, vec![arg.clone()])?;
-        if let Some(id) = atom
-            .num
-            .monomials()
-            .next()
-            .and_then(|m| match m.as_slice() {
-                [(id, 1)] if atom.num.0.len() == 1 => Some(*id as usize),
+        self.applied(Func::Log, vec![arg])
+    }
+
+    /// The function of a one-argument function's atom.
+    fn called(&self, a: u32) -> Option<Func> {
+        self.atoms[a as usize].call.as_ref().map(|(f, _)| *f)
+    }
+
+    /// The argument of a one-argument function's atom.
+    fn argument(&self, a: u32) -> Frac {
+        self.atoms[a as usize].call.clone().expect("a call").1
+    }
+
+    /// The function and argument when `f` is exactly one such atom (`asin(u)`, not
+    /// `2·asin(u)` or `asin(u)^2`).
+    fn single_call(&self, f: &Frac) -> Option<(Func, Frac)> {
+        match (f.den.as_ref(), f.num.0.as_slice()) {
+            (None, [(m, c)]) if *c == Q::one() => match m.as_slice() {
+                [(a, 1)] => self.atoms[*a as usize].call.clone(),
                 _ => None,
-            })
-        {
-            self.atoms[id].log_of.get_or_insert(arg);
+            },
+            _ => None,
         }
-        Ok(atom)
+    }
+
+    /// `sin` and `cos` of an inverse trigonometric function's value, when `base` is one:
+    /// `sin(asin u) = u`, `cos(asin u) = sqrt(1 − u²)` (`asin u` lies in [−π/2, π/2], where
+    /// cos ≥ 0), `sin(acos u) = sqrt(1 − u²)`, `cos(acos u) = u`, `sin(atan u) = u/sqrt(1 + u²)`,
+    /// `cos(atan u) = 1/sqrt(1 + u²)`: each wherever its left side is defined.
+    fn inverse_trig(&mut self, base: &Frac) -> Result<Option<(Frac, Frac)>, NotExact> {
+        let Some((func, u)) = self.single_call(base) else {
+            return Ok(None);
+        };
+        let square = self.frac_mul(u.clone(), u.clone())?;
+        Ok(Some(match func {
+            Func::Asin | Func::Acos => {
+                let one_minus = self.frac_add(constant(Q::one()), negated(square))?;
+                let root = self.power(one_minus, constant(Q::ratio(1, 2)))?;
+                if func == Func::Asin {
+                    (u, root)
+                } else {
+                    (root, u)
+                }
+            }
+            Func::Atan => {
+                let one_plus = self.frac_add(constant(Q::one()), square)?;
+                let inverse_root = self.power(one_plus, constant(Q::ratio(-1, 2)))?;
+                (self.frac_mul(u, inverse_root.clone())?, inverse_root)
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// `sinh` or `cosh` of an inverse hyperbolic function's value, when `arg` is one:
+    /// `sinh(asinh u) = u`, `cosh(asinh u) = sqrt(1 + u²)`, `cosh(acosh u) = u`,
+    /// `sinh(acosh u) = sqrt(u² − 1)` (`acosh u ≥ 0`), `sinh(atanh u) = u/sqrt(1 − u²)`,
+    /// `cosh(atanh u) = 1/sqrt(1 − u²)`: each wherever its left side is defined.
+    fn inverse_hyperbolic(&mut self, func: Func, arg: &Frac) -> Result<Option<Frac>, NotExact> {
+        let Some((inner, u)) = self.single_call(arg) else {
+            return Ok(None);
+        };
+        let sinh = func == Func::Sinh;
+        let square = self.frac_mul(u.clone(), u.clone())?;
+        Ok(Some(match (inner, sinh) {
+            (Func::Asinh, true) | (Func::Acosh, false) => u,
+            (Func::Asinh, false) => {
+                let one_plus = self.frac_add(constant(Q::one()), square)?;
+                self.power(one_plus, constant(Q::ratio(1, 2)))?
+            }
+            (Func::Acosh, true) => {
+                let minus_one = self.frac_add(square, constant(-Q::one()))?;
+                self.power(minus_one, constant(Q::ratio(1, 2)))?
+            }
+            (Func::Atanh, _) => {
+                let one_minus = self.frac_add(constant(Q::one()), negated(square))?;
+                let inverse_root = self.power(one_minus, constant(Q::ratio(-1, 2)))?;
+                if sinh {
+                    self.frac_mul(u, inverse_root)?
+                } else {
+                    inverse_root
+                }
+            }
+            _ => return Ok(None),
+        }))
     }
 
     /// The atom `exp(D/q)` of a direction.
@@ -859,16 +938,17 @@ impl<'b> Canon<'b> {
     /// `sinh(arg)` or `cosh(arg)`: an atom; in the expanded form `(exp(u) ∓ exp(−u))/2`, so
     /// that `sinh 2x = 2 sinh x cosh x` and `cosh x = (e^x + e^−x)/2` meet.
     fn hyperbolic(&mut self, func: Func, arg: Frac) -> Result<Frac, NotExact> {
+        if let Some(value) = self.inverse_hyperbolic(func, &arg)? {
+            return Ok(value);
+        }
         if !self.expanded {
             self.expandable = true;
             return self.applied(func, vec![arg]);
         }
-        let mut minus = arg.clone();
-        minus.num = Poly(minus.num.0.into_iter().map(|(m, x)| (m, -x)).collect());
-        let up = self.exponential(arg)?;
-        let mut down = self.exponential(minus)?;
+        let up = self.exponential(arg.clone())?;
+        let mut down = self.exponential(negated(arg))?;
         if func == Func::Sinh {
-            down.num = Poly(down.num.0.into_iter().map(|(m, x)| (m, -x)).collect());
+            down = negated(down);
         }
         let sum = self.frac_add(up, down)?;
         self.frac_mul(sum, constant(Q::ratio(1, 2)))
@@ -913,9 +993,8 @@ impl<'b> Canon<'b> {
         let ca_sb = self.frac_mul(ca.clone(), sb.clone())?;
         let sine = self.frac_add(sa_cb, ca_sb)?;
         let ca_cb = self.frac_mul(ca, cb)?;
-        let mut sa_sb = self.frac_mul(sa, sb)?;
-        sa_sb.num = Poly(sa_sb.num.0.into_iter().map(|(m, x)| (m, -x)).collect());
-        let cosine = self.frac_add(ca_cb, sa_sb)?;
+        let sa_sb = self.frac_mul(sa, sb)?;
+        let cosine = self.frac_add(ca_cb, negated(sa_sb))?;
         Ok((sine, cosine))
     }
 
@@ -954,7 +1033,10 @@ impl<'b> Canon<'b> {
                 q,
             }
         });
-        let (s, c) = self.sine_and_cosine_atoms(&base, direction);
+        let (s, c) = match self.inverse_trig(&base)? {
+            Some(values) => values,
+            None => self.sine_and_cosine_atoms(&base, direction),
+        };
         self.multiple_angle(sine, &s, &c, p)
     }
 
@@ -998,10 +1080,7 @@ impl<'b> Canon<'b> {
                 total = self.frac_add(total, term)?;
             }
         }
-        if sine && p < 0 {
-            total.num = Poly(total.num.0.into_iter().map(|(m, x)| (m, -x)).collect());
-        }
-        Ok(total)
+        Ok(if sine && p < 0 { negated(total) } else { total })
     }
 
     /// The signed integer `p` (|p| ≤ 12) with `arg = p·B`, `B` having coprime coefficients
@@ -1487,6 +1566,12 @@ fn atom_power(a: u32, e: i64) -> String {
     format!("@{a}^{e}")
 }
 
+/// `−f`.
+fn negated(mut f: Frac) -> Frac {
+    f.num = Poly(f.num.0.into_iter().map(|(m, x)| (m, -x)).collect());
+    f
+}
+
 fn constant(c: Q) -> Frac {
     Frac {
         num: Poly::constant(c),
@@ -1815,6 +1900,41 @@ mod tests {
         assert!(zero("exp(1/x)*exp(y) - exp(y)*exp(1/x)"));
         assert!(zero("exp(10^12*x) - exp(10^12*x)"));
         assert!(!zero("exp(1/x)^2 - exp(2/x) + 1"));
+    }
+
+    #[test]
+    fn functions_of_their_inverses_are_algebraic() {
+        // each wherever its left side is defined (the principal values' signs included)
+        for text in [
+            "sin(asin(x)) - x",
+            "cos(asin(x)) - sqrt(1 - x^2)",
+            "sin(acos(x)) - sqrt(1 - x^2)",
+            "cos(acos(x)) - x",
+            "tan(atan(x)) - x",
+            "sin(atan(x)) - x/sqrt(1 + x^2)",
+            "cos(atan(x)) - 1/sqrt(1 + x^2)",
+            "tan(asin(x)) - x/sqrt(1 - x^2)",
+            "sin(2*asin(x)) - 2*x*sqrt(1 - x^2)",
+            "cos(2*atan(x)) - (1 - x^2)/(1 + x^2)",
+            "sinh(asinh(x)) - x",
+            "cosh(asinh(x)) - sqrt(1 + x^2)",
+            "cosh(acosh(x)) - x",
+            "sinh(acosh(x)) - sqrt(x^2 - 1)",
+            "tanh(atanh(x)) - x",
+            "cosh(atanh(x)) - 1/sqrt(1 - x^2)",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            "cos(asin(x)) + sqrt(1 - x^2)",
+            "sin(acos(x)) + sqrt(1 - x^2)",
+            "sinh(acosh(x)) + sqrt(x^2 - 1)",
+            "asin(sin(x)) - x",
+            "acos(cos(x)) - x",
+            "sin(asin(x)/2) - x/2",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
     }
 
     #[test]
