@@ -50,8 +50,8 @@ def identity():
     elif roll < 0.7:
         lhs, rhs = f"log({a}*{b})", f"log({a}) + log({b})"
     elif roll < 0.82:
-        # the addition theorems, half angles and exponentials (alkahest: numeric_ok, or failed
-        # when scaled)
+        # the addition theorems, half angles, exponentials and inverse functions (alkahest:
+        # numeric_ok, or failed when scaled)
         lhs, rhs = rng.choice([
             (f"sin({a}+{b}){scale}", f"(sin({a})*cos({b}) + cos({a})*sin({b})){scale}"),
             (f"cos({a}-{b}){scale}", f"(cos({a})*cos({b}) + sin({a})*sin({b})){scale}"),
@@ -60,6 +60,7 @@ def identity():
             (f"sin({a}) + sin({b})", f"2*sin(({a}+{b})/2)*cos(({a}-{b})/2)"),
             (f"exp({a}+{b}){scale}", f"exp({a})*exp({b}){scale}"),
             (f"sinh(2*{a})", f"2*sinh({a})*cosh({a})"),
+            (f"cos(atan({a})){scale}", f"(1/sqrt(1 + ({a})^2)){scale}"),
         ])
     else:
         lhs, rhs = f"({a})*({b}){scale}", f"({b})*({a}){scale}"
