@@ -764,6 +764,22 @@ impl<'b> Canon<'b> {
     /// their arguments (`log(x·exp(y)) = log(x) + y`, `log(exp(u)) = u`: an exponential is
     /// positive, so this holds wherever the logarithm is defined); the rest is an atom.
     fn logarithm(&mut self, arg: Frac) -> Result<Frac, NotExact> {
+        // log(c·P) = log c + log P for a rational c > 0, and log c over c's small primes
+        if arg.den.is_none() {
+            if let Some(c) = arg.num.as_constant() {
+                if c.is_positive() && c != Q::one() {
+                    return self.rational_logarithm(&c);
+                }
+            } else if let Some(c) = self.positive_content(&arg.num)? {
+                let rest = scaled(arg.num, &c.recip());
+                let outside = self.rational_logarithm(&c)?;
+                let inside = self.logarithm(Frac {
+                    num: rest,
+                    den: None,
+                })?;
+                return self.frac_add(outside, inside);
+            }
+        }
         if arg.den.is_none() && !arg.num.0.is_empty() {
             // the least power of each exponential over the terms (0 where a term has none)
             let mut common: Vec<(u32, i64)> = Vec::new();
@@ -810,6 +826,69 @@ impl<'b> Canon<'b> {
             }
         }
         self.applied(Func::Log, vec![arg])
+    }
+
+    /// `log c` for a rational `c > 0`: `Σ e·log p` over its prime factors below 1,000, and the
+    /// logarithm of what is left (`log 12 = 2 log 2 + log 3`, `log(1/2) = −log 2`).
+    fn rational_logarithm(&mut self, c: &Q) -> Result<Frac, NotExact> {
+        let mut sum = constant(Q::zero());
+        for (base, e) in self.rational_factors(c)? {
+            let log = self.applied(Func::Log, vec![constant(Q::from_integer(&base))])?;
+            sum = self.frac_add(sum, scaled_frac(log, &Q::int(e)))?;
+        }
+        Ok(sum)
+    }
+
+    /// A rational `c > 0` as `Π b^e`: its prime factors below 1,000, and what is left of its
+    /// numerator (`e = 1`) and denominator (`e = −1`) when that is not 1.
+    fn rational_factors(&mut self, c: &Q) -> Result<Vec<(BigInt, i64)>, NotExact> {
+        let c = c.to_big();
+        let mut factors = Vec::new();
+        for (n, sign) in [(c.numer().clone(), 1), (c.denom().clone(), -1)] {
+            let mut n = n;
+            for p in SMALL_PRIMES {
+                let p = BigInt::from(*p);
+                if n.is_one() {
+                    break;
+                }
+                let mut e = 0;
+                loop {
+                    self.budget.step()?;
+                    let (q, r) = num_integer::Integer::div_rem(&n, &p);
+                    if !r.is_zero() {
+                        break;
+                    }
+                    n = q;
+                    e += 1;
+                }
+                if e > 0 {
+                    factors.push((p, sign * e));
+                }
+            }
+            if !n.is_one() {
+                factors.push((n, sign));
+            }
+        }
+        Ok(factors)
+    }
+
+    /// The rational `c > 0` with `p = c·P`, `P` of coprime integer coefficients, when `p` has a
+    /// term with an atom and `c ≠ 1`.
+    fn positive_content(&mut self, p: &Poly) -> Result<Option<Q>, NotExact> {
+        use num_integer::Integer;
+        let mut numerators = BigInt::zero();
+        let mut denominators = BigInt::one();
+        for (_, c) in &p.0 {
+            self.budget.step()?;
+            let c = c.to_big();
+            numerators = numerators.gcd(c.numer());
+            denominators = denominators.lcm(c.denom());
+        }
+        if numerators.is_zero() {
+            return Ok(None);
+        }
+        let content = Q::from_big(BigRational::new(numerators, denominators));
+        Ok((content != Q::one()).then_some(content))
     }
 
     /// The function of a one-argument function's atom.
@@ -1332,6 +1411,36 @@ impl<'b> Canon<'b> {
         {
             return Ok(constant(Q::from_big(root)));
         }
+        // (c·P)^r = c^r·P^r for a rational c > 0 (`sqrt(4x) = 2 sqrt(x)`), and c^r over c's
+        // small prime factors (`sqrt(8) = 2 sqrt(2)`, `6^(1/2) = 2^(1/2)·3^(1/2)`).
+        if base.den.is_none() {
+            let r = Q::from_big(c.clone());
+            if let Some(b) = base.num.as_constant() {
+                if b.is_positive() {
+                    let factors = self.rational_factors(&b)?;
+                    if !matches!(factors.as_slice(), [(_, 1)]) {
+                        let mut product = constant(Q::one());
+                        for (p, e) in factors {
+                            let power = self
+                                .power(constant(Q::from_integer(&p)), constant(&r * &Q::int(e)))?;
+                            product = self.frac_mul(product, power)?;
+                        }
+                        return Ok(product);
+                    }
+                }
+            } else if let Some(k) = self.positive_content(&base.num)? {
+                let rest = scaled(base.num, &k.recip());
+                let outside = self.power(constant(k), constant(r.clone()))?;
+                let inside = self.power(
+                    Frac {
+                        num: rest,
+                        den: None,
+                    },
+                    constant(r),
+                )?;
+                return self.frac_mul(outside, inside);
+            }
+        }
         // x^(k + f) = x^k · x^f with 0 < f < 1: the fractional part is an atom.
         let k = c.floor();
         let f = &c - &k;
@@ -1564,6 +1673,30 @@ impl<'b> Canon<'b> {
 /// the forms are.
 fn atom_power(a: u32, e: i64) -> String {
     format!("@{a}^{e}")
+}
+
+/// The primes below 1,000, by which rational constants are factored.
+const SMALL_PRIMES: &[u32] = &[
+    2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97,
+    101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151, 157, 163, 167, 173, 179, 181, 191, 193,
+    197, 199, 211, 223, 227, 229, 233, 239, 241, 251, 257, 263, 269, 271, 277, 281, 283, 293, 307,
+    311, 313, 317, 331, 337, 347, 349, 353, 359, 367, 373, 379, 383, 389, 397, 401, 409, 419, 421,
+    431, 433, 439, 443, 449, 457, 461, 463, 467, 479, 487, 491, 499, 503, 509, 521, 523, 541, 547,
+    557, 563, 569, 571, 577, 587, 593, 599, 601, 607, 613, 617, 619, 631, 641, 643, 647, 653, 659,
+    661, 673, 677, 683, 691, 701, 709, 719, 727, 733, 739, 743, 751, 757, 761, 769, 773, 787, 797,
+    809, 811, 821, 823, 827, 829, 839, 853, 857, 859, 863, 877, 881, 883, 887, 907, 911, 919, 929,
+    937, 941, 947, 953, 967, 971, 977, 983, 991, 997,
+];
+
+/// `p` with every coefficient multiplied by `k`.
+fn scaled(p: Poly, k: &Q) -> Poly {
+    Poly(p.0.into_iter().map(|(m, x)| (m, &x * k)).collect())
+}
+
+/// `f` multiplied by `k` (its numerator).
+fn scaled_frac(mut f: Frac, k: &Q) -> Frac {
+    f.num = scaled(f.num, k);
+    f
 }
 
 /// `−f`.
@@ -1935,6 +2068,45 @@ mod tests {
         ] {
             assert!(!zero(text), "{text}");
         }
+    }
+
+    #[test]
+    fn positive_rational_content_leaves_logarithms_and_roots() {
+        for text in [
+            "log(2*x) - log(2) - log(x)",
+            "log(x/3) - log(x) + log(3)",
+            "log(6*x + 3) - log(3) - log(2*x + 1)",
+            "log(-2*x) - log(2) - log(-x)",
+            "log(12) - 2*log(2) - log(3)",
+            "log(1/2) + log(2)",
+            "log(0.5*x) - log(x) + log(2)",
+            "sqrt(4*x) - 2*sqrt(x)",
+            "sqrt(8) - 2*sqrt(2)",
+            "sqrt(2)*sqrt(3) - sqrt(6)",
+            "12^(2/3) - 2*18^(1/3)",
+            "(2*x + 4)^(1/3) - 2^(1/3)*(x + 2)^(1/3)",
+            "(x/4)^(1/2) - sqrt(x)/2",
+            "(2*x)^(1/2)*(8*x)^(1/2) - 4*x",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            "log(2*x) - log(3) - log(x)",
+            "log(-2*x) - log(2) - log(x)",
+            "sqrt(8*x) - 2*sqrt(x)",
+            "sqrt(-2*x) - sqrt(2)*sqrt(x)",
+            "log(4) - log(2)",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+        // factoring never turns an irrational constant into a rational one, nor misses one
+        let e = parse("sqrt(8)/sqrt(2)", &mut Default::default()).unwrap();
+        assert_eq!(
+            constant_value(&e, &mut Budget::standard()),
+            Ok(Some(BigRational::from_integer(2.into())))
+        );
+        let e = parse("log(12) - log(3)", &mut Default::default()).unwrap();
+        assert_eq!(constant_value(&e, &mut Budget::standard()), Ok(None));
     }
 
     #[test]

@@ -104,6 +104,15 @@ fn f64_cancellation_is_cleared_at_high_precision() {
         identity("tan(x)^2*cos(x)^2*10^12", "sin(x)^2*10^12").0,
         Outcome::Ok
     );
+    // So are positive rational factors of logarithms and roots (alkahest refutes both).
+    assert_eq!(
+        identity("log(x/3)*10^12", "(log(x)-log(3))*10^12").0,
+        Outcome::Ok
+    );
+    assert_eq!(
+        identity("sqrt(8*x+8)*10^12", "2*sqrt(2)*sqrt(x+1)*10^12").0,
+        Outcome::Ok
+    );
 }
 
 #[test]
