@@ -3,8 +3,10 @@
 //! arguments, non-integer powers), like terms combined. No floating point is involved.
 //!
 //! Only identity-preserving rewrites are used (where both sides are defined): sums and
-//! products are expanded, integer powers multiplied out, `x^(k+f)` split into `x^k·x^(1/f)`,
-//! `sqrt(u)` read as `u^(1/2)`, `tan u` as `sin u / cos u` (and `tanh u` as `sinh u / cosh u`),
+//! products are expanded, integer powers multiplied out, `x^(k+p/q)` split into
+//! `x^k·(x^(1/q))^p` (the roots of one base written over the finest `q` in a later form),
+//! positive rational factors taken out of logarithms and roots over the primes below 1,000
+//! (`log(2x) = log 2 + log x`, `sqrt(8) = 2 sqrt 2`), `sqrt(u)` read as `u^(1/2)`, `tan u` as `sin u / cos u` (and `tanh u` as `sinh u / cosh u`),
 //! `sin(p·B)` and `cos(p·B)` for a
 //! small integer `p` expanded in `sin B`, `cos B` (so `sin(−x) = −sin x` and
 //! `sin 2x = 2 sin x cos x`), the `sin`/`cos` atoms of `D/q` for one direction `D` and several
@@ -20,7 +22,7 @@
 //! (`sin(a + b) = sin a cos b + cos a sin b`) and the hyperbolic functions written through
 //! `exp`, which is dearer and so is done only where it is needed (`reduced`). Every rewrite
 //! holds wherever its left side is defined; never `sqrt(x^2) → x`, `log(ab) → log a + log b`
-//! or `(a^b)^c → a^(bc)` (for an `a` or `b` that may be negative).
+//! (but for a positive rational or an exponential factor) or `(a^b)^c → a^(bc)` (for an `a` or `b` that may be negative).
 //! Atoms are treated as independent unknowns, so a numerator that expands to the zero
 //! polynomial is zero wherever the expression is defined: that, and only that, is `ok`.
 //!
@@ -83,13 +85,13 @@ enum Trig {
 /// An atom (a symbol, or a function or power kept whole), known by its number; its key is in
 /// [`Canon::ids`].
 struct Atom {
-    /// For `B^(p/q)` with a polynomial `B` (no denominator): `(p, q, B)`, so that
-    /// `a^q = B^p` can be used.
-    root: Option<(i64, i64, Poly)>,
+    /// For `B^(1/q)` with a polynomial `B` (no denominator): `(q, B)`, so that `a^q = B` can
+    /// be used.
+    root: Option<(i64, Poly)>,
     /// For `sin`/`cos`/`sinh`/`cosh` atoms: which, and the key of the argument.
     trig: Option<(Trig, String)>,
-    /// For `sin`/`cos` atoms whose argument is `D/q`, and `exp` atoms whose argument is
-    /// `m/q` for a monomial `m`: that primitive `D` (or `m`) and `q`.
+    /// For `sin`/`cos` atoms whose argument is `D/q`, `exp` atoms whose argument is `m/q` for
+    /// a monomial `m`, and roots `B^(1/q)`: that primitive `D` (or `m`, or `B`) and `q`.
     direction: Option<Direction>,
     /// For `exp` atoms of a polynomial: the argument.
     exp_of: Option<Poly>,
@@ -1205,9 +1207,11 @@ impl<'b> Canon<'b> {
     }
 
     /// For each direction `D` met with more than one denominator `q` (`sin(x)` and
-    /// `sin(x/2)`, `exp(x)` and `exp(x/2)`), the atoms of `D/q` written over those of `D/L`,
-    /// `L` the least common multiple: `sin`/`cos` by [`Canon::multiple_angle`] (when every
-    /// `L/q` is at most [`MAX_ANGLE_MULTIPLE`]), `exp(D/q)` as `exp(D/L)^(L/q)`.
+    /// `sin(x/2)`, `exp(x)` and `exp(x/2)`, `sqrt(x)` and `x^(1/3)`), the atoms of `D/q` written
+    /// over those of `D/L`, `L` the least common multiple: `sin`/`cos` by
+    /// [`Canon::multiple_angle`] (when every `L/q` is at most [`MAX_ANGLE_MULTIPLE`]),
+    /// `exp(D/q)` as `exp(D/L)^(L/q)`, `D^(1/q)` as `(D^(1/L))^(L/q)` (a root of a negative
+    /// number has no value, so this holds wherever either side is defined).
     fn rewrites_over_finest(&mut self) -> Result<Vec<(u32, Poly)>, NotExact> {
         let mut groups: HashMap<&str, Vec<u32>> = HashMap::new();
         for (id, atom) in self.atoms.iter().enumerate() {
@@ -1222,8 +1226,9 @@ impl<'b> Canon<'b> {
         let mut plans = Vec::new();
         for ids in groups {
             let direction = |id: u32| self.atoms[id as usize].direction.as_ref().expect("grouped");
-            let exp = self.atoms[ids[0] as usize].exp_of.is_some();
-            let most = if exp {
+            let first = &self.atoms[ids[0] as usize];
+            let (exp, root) = (first.exp_of.is_some(), first.root.is_some());
+            let most = if exp || root {
                 MAX_EXP_MULTIPLE as u64
             } else {
                 MAX_ANGLE_MULTIPLE
@@ -1248,15 +1253,33 @@ impl<'b> Canon<'b> {
                 q: lcm,
                 ..direction(ids[0]).clone()
             };
-            plans.push((finest, coarse, exp));
+            plans.push((finest, coarse, exp, root));
         }
         let mut rewrites = Vec::new();
-        for (finest, coarse, exp) in plans {
+        for (finest, coarse, exp, root) in plans {
             self.budget.step()?;
             let lcm = finest.q;
-            if exp {
-                let atom = self.exp_atom(&finest)?;
-                let id = atom.num.monomials().next().expect("atom")[0].0;
+            if exp || root {
+                let atom = if exp {
+                    self.exp_atom(&finest)?
+                } else {
+                    let base = Frac {
+                        num: finest.primitive.clone(),
+                        den: None,
+                    };
+                    self.power(base, constant(Q::ratio(1, i128::from(lcm))))?
+                };
+                // (one atom to the first power: anything else is not this direction's)
+                let [(m, c)] = atom.num.0.as_slice() else {
+                    continue;
+                };
+                let ([(id, 1)], None) = (m.as_slice(), &atom.den) else {
+                    continue;
+                };
+                if *c != Q::one() {
+                    continue;
+                }
+                let id = *id;
                 for coarse in coarse {
                     let multiple = lcm
                         / self.atoms[coarse as usize]
@@ -1352,18 +1375,19 @@ impl<'b> Canon<'b> {
         Ok(out)
     }
 
-    /// The numerator (and denominator) with `sin(u)^2` and powers of roots reduced.
+    /// The numerator (and denominator) with powers of roots and `sin(u)^2` reduced, in that
+    /// order: a root's base may bring `sin(u)^2` back (`(1 + sin(x)^2)^(1/5)` to the 5th).
     fn finished(&mut self, form: Frac) -> Result<(Poly, Option<Poly>), NotExact> {
-        let num = self.pythagoras(form.num)?;
-        let den = form.den.map(|d| self.pythagoras(d)).transpose()?;
         let roots_of_sums: Vec<u32> = (0..self.atoms.len() as u32)
-            .filter(|&a| {
-                matches!(&self.atoms[a as usize].root, Some((_, _, base)) if base.0.len() >= 2)
-            })
+            .filter(
+                |&a| matches!(&self.atoms[a as usize].root, Some((_, base)) if base.0.len() >= 2),
+            )
             .collect();
-        let (num, den) = self.cleared(num, den, roots_of_sums)?;
+        let (num, den) = self.cleared(form.num, form.den, roots_of_sums)?;
         let num = self.radicals(num)?;
         let den = den.map(|d| self.radicals(d)).transpose()?;
+        let num = self.pythagoras(num)?;
+        let den = den.map(|d| self.pythagoras(d)).transpose()?;
         Ok((num, den))
     }
 
@@ -1441,15 +1465,31 @@ impl<'b> Canon<'b> {
                 return self.frac_mul(outside, inside);
             }
         }
-        // x^(k + f) = x^k · x^f with 0 < f < 1: the fractional part is an atom.
+        // x^(k + p/q) = x^k · (x^(1/q))^p with 0 < p < q: the root is an atom (so
+        // `(x^(1/3))^2 = x^(2/3)` and `x^(2/3)·x^(1/3) = x`), related to the other roots of `x`
+        // in a later form ([`Canon::rewrites_over_finest`]: `sqrt(x) = (x^(1/6))^3`).
         let k = c.floor();
         let f = &c - &k;
-        let key = format!("pow({},{}/{})", self.key(&base), f.numer(), f.denom());
-        let fractional = self.atom(key, None);
-        if let (None, Some(p), Some(q)) = (&base.den, f.numer().to_i64(), f.denom().to_i64()) {
-            let id = fractional.num.monomials().next().expect("atom")[0].0;
-            self.atoms[id as usize].root = Some((p, q, base.num.clone()));
-        }
+        let base_key = self.key(&base);
+        let fractional = match (&base.den, f.numer().to_i64(), f.denom().to_u64()) {
+            (None, Some(p), Some(q)) if i64::try_from(q).is_ok() => {
+                let root = self.atom(format!("pow({base_key},1/{q})"), None);
+                let id = root.num.monomials().next().expect("atom")[0].0;
+                let atom = &mut self.atoms[id as usize];
+                atom.root = Some((q as i64, base.num.clone()));
+                atom.direction.get_or_insert_with(|| Direction {
+                    key: format!("root {base_key}"),
+                    primitive: base.num.clone(),
+                    q,
+                });
+                Frac {
+                    num: Poly::monomial(vec![(id, p)], Q::one()),
+                    den: None,
+                }
+            }
+            // (a root no exponent can hold, or of a fraction: an atom of its own)
+            _ => self.atom(format!("pow({base_key},{}/{})", f.numer(), f.denom()), None),
+        };
         let whole = self.whole_power(base, &k.to_integer())?;
         self.frac_mul(whole, fractional)
     }
@@ -1549,8 +1589,8 @@ impl<'b> Canon<'b> {
         Ok((num, den))
     }
 
-    /// Writes each power `a^e` of a root atom `a = B^(p/q)` with `0 <= e < q`, using
-    /// `a^q = B^p`, so that `sqrt(x)^2`, `x^(-1/2)` and `1/sqrt(x)` meet. For a `B` of several
+    /// Writes each power `a^e` of a root atom `a = B^(1/q)` with `0 <= e < q`, using
+    /// `a^q = B`, so that `sqrt(x)^2`, `x^(-1/2)` and `1/sqrt(x)` meet. For a `B` of several
     /// terms, negative powers of `a` must have been cleared first ([`Canon::finished`]).
     fn radicals(&mut self, p: Poly) -> Result<Poly, NotExact> {
         let mut out = Poly::default();
@@ -1560,8 +1600,8 @@ impl<'b> Canon<'b> {
             let mut kept = Vec::new();
             for &(a, e) in &mono {
                 let reducible = match &self.atoms[a as usize].root {
-                    Some((p, q, base)) if !(0..*q).contains(&e) => {
-                        let n = e.div_euclid(*q) * p;
+                    Some((q, base)) if !(0..*q).contains(&e) => {
+                        let n = e.div_euclid(*q);
                         let one_term = base.0.len() == 1;
                         (n.abs() <= 64 && (one_term || n >= 0) && !base.0.is_empty())
                             .then(|| (e.rem_euclid(*q), n, base.clone()))
@@ -2065,6 +2105,33 @@ mod tests {
             "asin(sin(x)) - x",
             "acos(cos(x)) - x",
             "sin(asin(x)/2) - x/2",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn roots_of_one_base_meet() {
+        for text in [
+            "(x^(1/3))^2 - x^(2/3)",
+            "x^(2/3)*x^(1/3) - x",
+            "(x^(1/6))^3 - sqrt(x)",
+            "sqrt(x)*x^(1/3) - x^(5/6)",
+            "x^(1/2)/x^(1/3) - x^(1/6)",
+            "x^(-1/2)*x^(1/3) - x^(-1/6)",
+            "sqrt(x+1)*(x+1)^(1/3) - (x+1)^(5/6)",
+            "sqrt(2)*2^(1/3) - 2^(5/6)",
+            "sqrt(x)*x^(1/4)*y^(1/3) - x^(3/4)*y^(1/3)",
+            // (the base's sin(x)^2 reduced after the root's power: `1 + sin^2 = 2 − cos^2`)
+            "((1+sin(x)^2)^(1/5))^9 - (1+sin(x)^2)^(9/5)",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            "sqrt(x)*x^(1/3) - x^(5/7)",
+            "sqrt(x)*(x+1)^(1/3) - x^(5/6)",
+            // |x|^(1/2) has a value where sqrt(x) has none
+            "(x^2)^(1/4) - sqrt(x)",
         ] {
             assert!(!zero(text), "{text}");
         }

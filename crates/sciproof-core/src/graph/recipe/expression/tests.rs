@@ -113,6 +113,8 @@ fn f64_cancellation_is_cleared_at_high_precision() {
         identity("sqrt(8*x+8)*10^12", "2*sqrt(2)*sqrt(x+1)*10^12").0,
         Outcome::Ok
     );
+    // And the fractional powers of one base (alkahest refutes it).
+    assert_eq!(identity("x^(2/3)*x^(1/3)*10^12", "x*10^12").0, Outcome::Ok);
 }
 
 #[test]
