@@ -50,8 +50,9 @@ def identity():
     elif roll < 0.7:
         lhs, rhs = f"log({a}*{b})", f"log({a}) + log({b})"
     elif roll < 0.82:
-        # the addition theorems, half angles, exponentials and inverse functions (alkahest:
-        # numeric_ok, or failed when scaled)
+        # the addition theorems, half angles, exponentials, inverse functions, rational factors
+        # of logarithms and roots, and roots of one base (alkahest: numeric_ok, or failed when
+        # scaled)
         lhs, rhs = rng.choice([
             (f"sin({a}+{b}){scale}", f"(sin({a})*cos({b}) + cos({a})*sin({b})){scale}"),
             (f"cos({a}-{b}){scale}", f"(cos({a})*cos({b}) + sin({a})*sin({b})){scale}"),
@@ -61,6 +62,10 @@ def identity():
             (f"exp({a}+{b}){scale}", f"exp({a})*exp({b}){scale}"),
             (f"sinh(2*{a})", f"2*sinh({a})*cosh({a})"),
             (f"cos(atan({a})){scale}", f"(1/sqrt(1 + ({a})^2)){scale}"),
+            (f"log(3*{a}){scale}", f"(log(3) + log({a})){scale}"),
+            (f"sqrt(8*{a}+8){scale}", f"2*sqrt(2)*sqrt({a}+1){scale}"),
+            (f"({a})^(2/3)*({a})^(1/3){scale}", f"({a}){scale}"),
+            (f"sqrt({a})*({a})^(1/3){scale}", f"({a})^(5/6){scale}"),
         ])
     else:
         lhs, rhs = f"({a})*({b}){scale}", f"({b})*({a}){scale}"
