@@ -1792,13 +1792,16 @@ fn expressions_at_the_nesting_limit_in_a_large_document_are_checked_not_a_crash(
 
 #[test]
 fn a_recipe_too_costly_to_re_check_is_inconclusive_not_a_hang() {
-    // 3,000 true identities times 10^200: f64 sees only their rounding noise, far above the
-    // tolerance, and no ball up to 512 bits can resolve it. Each ball of the sum takes 9,000
-    // sine values; when every stage, point and precision had a budget of its own and a sine
-    // counted as an addition, this one recipe took 4 s. Now its budget ends it: not refuted.
+    // 3,000 true identities times 10^200 that the exact test does not know (atan u + atan(1/u)
+    // = π/2 for u > 0): f64 sees only their rounding noise, far above the tolerance, and no
+    // ball up to 512 bits can resolve it. Each ball of the sum takes 6,000 arctangents; when
+    // every stage, point and precision had a budget of its own and a function value counted
+    // as an addition, such a recipe took 4 s. Now its budget ends it: not refuted. (It was
+    // sin(2x + k) = 2 sin(x + k/2) cos(x + k/2) until the exact test learnt the addition
+    // theorems and proved it.)
     let p = Project::new();
     let expr = (1..=3000)
-        .map(|k| format!("(sin(2*x+{k}) - 2*sin(x+{k}/2)*cos(x+{k}/2))*10^200"))
+        .map(|k| format!("(atan(x+{k}) + atan(1/(x+{k})) - pi/2)*10^200"))
         .collect::<Vec<_>>()
         .join(" + ");
     let check = sciproof_core::json::Object::new()

@@ -536,6 +536,21 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                 {
                     return Ok(ball.clone());
                 }
+                // `pi` and `e` are π and Euler's number at this precision, whatever f64 the
+                // sample binds them to: that f64 is the numeric rule's rounding, and a residual
+                // that only this rounding keeps from zero (`cos(pi/3)*10^12 - 10^12/2`) is
+                // cancellation, not a counterexample.
+                match &**s {
+                    "pi" => {
+                        let pi = self.arith.pi();
+                        return self.exact(pi);
+                    }
+                    "e" => {
+                        let one = self.exactly(1.0);
+                        return self.unary(Func::Exp, &one);
+                    }
+                    _ => {}
+                }
                 if let Some(v) = self.bindings.get(&**s) {
                     // A sample value is an f64, taken exactly.
                     return Ok(Ball {

@@ -16,7 +16,9 @@
 //! written over the finest `q` likewise), and a power of such a product one exponential
 //! (`exp(u)^v = exp(u·v)`); `exp(v·log u) = u^v`, and the exponentials common to the terms of
 //! a logarithm's argument come out (`log(x·exp y) = log x + y`); `sin`, `cos` (and `sinh`,
-//! `cosh`) of an inverse function's value are algebraic (`cos(asin u) = sqrt(1 − u²)`). When
+//! `cosh`) of an inverse function's value are algebraic (`cos(asin u) = sqrt(1 − u²)`); `e`
+//! is `exp(1)` and a rational multiple of `pi` in a `sin`/`cos` argument is taken out where
+//! its sine and cosine are exact (both are the constants to the numeric rule). When
 //! that form is not zero and a `sin` or `cos` of a sum, or a `sinh`, `cosh` or `tanh`, was met,
 //! the expression is put in form once more with such sums expanded by the addition theorems
 //! (`sin(a + b) = sin a cos b + cos a sin b`) and the hyperbolic functions written through
@@ -551,6 +553,9 @@ impl<'b> Canon<'b> {
                 Some(x) => constant(Q::from_big(x.clone())),
                 None => self.atom(format!("#{}", l.text), None),
             },
+            // The numeric rule binds `e` to Euler's number wherever it stands (and `pi` to π,
+            // [`Canon::shifted_by_pi`]), so that is what the exact test reads.
+            Expr::Sym(s) if &**s == "e" => self.exponential(constant(Q::one()))?,
             Expr::Sym(s) => self.atom(s.to_string(), None),
             Expr::Add(xs) => {
                 // The terms without a denominator are gathered and summed in one sort (adding
@@ -1044,6 +1049,9 @@ impl<'b> Canon<'b> {
     /// that splits sums, expanded by the addition theorems into those of its terms
     /// (`sin(x + y) = sin x cos y + cos x sin y`), each term taken as above.
     fn sine_or_cosine(&mut self, sine: bool, arg: Frac) -> Result<Frac, NotExact> {
+        if let Some(value) = self.shifted_by_pi(sine, &arg)? {
+            return Ok(value);
+        }
         if arg.den.is_none() && arg.num.0.is_empty() {
             return Ok(constant(Q::int(i64::from(!sine))));
         }
@@ -1055,6 +1063,88 @@ impl<'b> Canon<'b> {
             }
         }
         self.one_angle(sine, arg)
+    }
+
+    /// `sin(u + c·π)` or `cos(u + c·π)` for a rational `c` (`pi` is π to the numeric rule): a
+    /// quarter turn `⌊2c⌋·π/2` is exact (`sin(x + π) = −sin x`, `cos(π/2 − x) = sin x`), and so
+    /// is what is left of the shift when it is a multiple of π/12 (`cos(π/3) = 1/2`,
+    /// `sin(x + π/4) = (sin x + cos x)/√2`); another rest stays in the argument. `None` when
+    /// `arg` has no such term or nothing is exact.
+    fn shifted_by_pi(&mut self, sine: bool, arg: &Frac) -> Result<Option<Frac>, NotExact> {
+        let Some(&pi) = self.ids.get("pi") else {
+            return Ok(None);
+        };
+        if arg.den.is_some() {
+            return Ok(None);
+        }
+        let Some(at) = arg
+            .num
+            .0
+            .iter()
+            .position(|(m, _)| m.as_slice() == [(pi, 1)])
+        else {
+            return Ok(None);
+        };
+        let c = arg.num.0[at].1.to_big();
+        let twice = (&c * BigRational::from_integer(2.into())).floor();
+        let rest = &c - &twice / BigRational::from_integer(2.into());
+        let quarters = num_integer::Integer::mod_floor(&twice.to_integer(), &BigInt::from(4))
+            .to_u8()
+            .expect("below 4");
+        let twelfths = &rest * BigRational::from_integer(12.into());
+        let exact_rest = twelfths.is_integer();
+        if quarters == 0 && !exact_rest {
+            return Ok(None);
+        }
+        // sin(v + nπ/2) and cos(v + nπ/2) for the quarter turns n: ±sin v or ±cos v
+        let (of_sine, negative) = match (quarters, sine) {
+            (0, true) | (3, false) => (true, false),
+            (0, false) | (1, true) => (false, false),
+            (1, false) | (2, true) => (true, true),
+            _ => (false, true),
+        };
+        let mut u = arg.num.clone();
+        let value = if exact_rest {
+            // v = u + kπ/12 with 0 <= k < 6:
+            // sin v = sin u cos t + cos u sin t, cos v = cos u cos t − sin u sin t
+            u.0.remove(at);
+            let u = Frac { num: u, den: None };
+            let k = twelfths.to_integer().to_u8().expect("below 6");
+            let first = self.sine_or_cosine(of_sine, u.clone())?;
+            if k == 0 {
+                first
+            } else {
+                let (sin_t, cos_t) = (self.twelfth_sine(k)?, self.twelfth_sine(6 - k)?);
+                let second = self.sine_or_cosine(!of_sine, u)?;
+                let a = self.frac_mul(first, cos_t)?;
+                let b = self.frac_mul(second, sin_t)?;
+                self.frac_add(a, if of_sine { b } else { negated(b) })?
+            }
+        } else {
+            // v = u + rπ with 0 < r < 1/2, not a multiple of π/12: an argument of its own
+            u.0[at].1 = Q::from_big(rest);
+            self.sine_or_cosine(of_sine, Frac { num: u, den: None })?
+        };
+        Ok(Some(if negative { negated(value) } else { value }))
+    }
+
+    /// `sin(kπ/12)` for `0 <= k <= 6`, exactly: `0`, `(√6 − √2)/4`, `1/2`, `√2/2`, `√3/2`,
+    /// `(√6 + √2)/4`, `1`.
+    fn twelfth_sine(&mut self, k: u8) -> Result<Frac, NotExact> {
+        let mut root = |n: i64| self.power(constant(Q::int(n)), constant(Q::ratio(1, 2)));
+        let quarter = |f: Frac| scaled_frac(f, &Q::ratio(1, 4));
+        Ok(match k {
+            0 => constant(Q::zero()),
+            1 | 5 => {
+                let (six, two) = (root(6)?, root(2)?);
+                let two = if k == 1 { negated(two) } else { two };
+                quarter(self.frac_add(six, two)?)
+            }
+            2 => constant(Q::ratio(1, 2)),
+            3 => scaled_frac(root(2)?, &Q::ratio(1, 2)),
+            4 => scaled_frac(root(3)?, &Q::ratio(1, 2)),
+            _ => constant(Q::one()),
+        })
     }
 
     /// `sin` and `cos` of the sum of `terms`, by the addition theorems.
@@ -2108,6 +2198,48 @@ mod tests {
         ] {
             assert!(!zero(text), "{text}");
         }
+    }
+
+    #[test]
+    fn pi_and_e_are_read_as_the_constants() {
+        for text in [
+            "sin(pi)",
+            "cos(pi) + 1",
+            "sin(x + pi) + sin(x)",
+            "cos(pi/2 - x) - sin(x)",
+            "sin(-x - pi/2) + cos(x)",
+            "sin(100*pi + x) - sin(x)",
+            "tan(x + pi) - tan(x)",
+            "cos(pi/3) - 1/2",
+            "sin(pi/4) - sqrt(2)/2",
+            "tan(pi/3) - sqrt(3)",
+            "cos(pi/12) - (sqrt(6) + sqrt(2))/4",
+            "sin(7*pi/12) - (sqrt(6) + sqrt(2))/4",
+            "sin(x + pi/4)*sqrt(2) - sin(x) - cos(x)",
+            "cos(5*pi/6 + x) + sqrt(3)/2*cos(x) + sin(x)/2",
+            "sin(x + 8*pi/7) + sin(x + pi/7)",
+            "e^x - exp(x)",
+            "log(e) - 1",
+            "e^2 - exp(2)",
+            "log(e^x) - x",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            "cos(pi) - 1",
+            "sin(x + pi/3) - sin(x)/2",
+            "sin(x + pi/2) - sin(x)",
+            "sin(pi*x)",
+            "e - 2.718281828459045",
+            "pi - 3.141592653589793",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+        let e = parse("cos(2*pi/3) + sin(-pi/6)", &mut Default::default()).unwrap();
+        assert_eq!(
+            constant_value(&e, &mut Budget::standard()),
+            Ok(Some(BigRational::from_integer((-1).into())))
+        );
     }
 
     #[test]

@@ -87,6 +87,30 @@ fn rounding_never_refutes() {
 }
 
 #[test]
+fn pi_and_e_are_the_constants_not_their_f64_roundings() {
+    // The numeric rule binds `pi` to 3.141592653589793; at that point these true identities
+    // leave about 5e-5 (alkahest refutes them). The exact test does not relate sin(π/7) and
+    // cos(5π/14); at higher precision, with π itself, the residual vanishes.
+    let (o, d) = identity("sin(pi/7)*10^12", "cos(5*pi/14)*10^12");
+    assert_eq!(o, Outcome::NumericOk, "{d}");
+    assert!(d.contains("cleared at 128-bit precision"), "{d}");
+    let (o, d) = identity("sin(pi/7)*10^12", "cos(5*pi/14)*10^12 + 1e-3");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    // and a claim that π is its f64 rounding is false, by 2.4e-16 times the scale
+    let (o, d) = identity("pi*10^20", "3.141592653589793*10^20");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    assert!(d.contains("= 23846.3"), "{d}");
+    // the exact test reads them so too
+    for (lhs, rhs) in [
+        ("exp(pi*x)*10^12", "e^(pi*x)*10^12"),
+        ("cos(pi/3)*10^12", "10^12/2"),
+        ("sin(x + pi)*10^12", "-sin(x)*10^12"),
+    ] {
+        assert_eq!(identity(lhs, rhs).0, Outcome::Ok, "{lhs} = {rhs}");
+    }
+}
+
+#[test]
 fn f64_cancellation_is_cleared_at_high_precision() {
     // True where both sides are defined, not reduced by the exact test (it never writes
     // log(ab) as log a + log b, false for negative a and b), and f64 leaves about 1e-4 at this
@@ -172,7 +196,12 @@ fn recipes_and_their_errors() {
 fn definite_integrals_of_polynomials_are_exact() {
     assert_eq!(integral("3*x^2", "0", "2", "8").0, Outcome::Ok);
     assert_eq!(integral("x", "a", "b", "(b^2 - a^2)/2").0, Outcome::Ok);
-    assert_eq!(integral("cos(x)", "0", "pi", "0").0, Outcome::NumericOk);
+    // sin(pi) = 0 exactly: `pi` is π to the numeric rule, and so to the exact test
+    assert_eq!(integral("cos(x)", "0", "pi", "0").0, Outcome::Ok);
+    assert_eq!(
+        integral("cos(x)", "0", "1", "0.8414709848078965").0,
+        Outcome::NumericOk
+    );
     assert_eq!(integral("3*x^2", "0", "2", "9").0, Outcome::Failed);
 }
 
