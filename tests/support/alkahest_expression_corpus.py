@@ -51,8 +51,8 @@ def identity():
         lhs, rhs = f"log({a}*{b})", f"log({a}) + log({b})"
     elif roll < 0.82:
         # the addition theorems, half angles, exponentials, inverse functions, rational factors
-        # of logarithms and roots, and roots of one base (alkahest: numeric_ok, or failed when
-        # scaled)
+        # of logarithms and roots, roots of one base, shifts by multiples of pi and e^u
+        # (alkahest: numeric_ok, or failed when scaled)
         lhs, rhs = rng.choice([
             (f"sin({a}+{b}){scale}", f"(sin({a})*cos({b}) + cos({a})*sin({b})){scale}"),
             (f"cos({a}-{b}){scale}", f"(cos({a})*cos({b}) + sin({a})*sin({b})){scale}"),
@@ -66,6 +66,9 @@ def identity():
             (f"sqrt(8*{a}+8){scale}", f"2*sqrt(2)*sqrt({a}+1){scale}"),
             (f"({a})^(2/3)*({a})^(1/3){scale}", f"({a}){scale}"),
             (f"sqrt({a})*({a})^(1/3){scale}", f"({a})^(5/6){scale}"),
+            (f"cos(pi/2 - {a}){scale}", f"sin({a}){scale}"),
+            (f"sin({a} + 5*pi/4){scale}", f"(-(sin({a}) + cos({a}))/sqrt(2)){scale}"),
+            (f"e^({a}){scale}", f"exp({a}){scale}"),
         ])
     else:
         lhs, rhs = f"({a})*({b}){scale}", f"({b})*({a}){scale}"
