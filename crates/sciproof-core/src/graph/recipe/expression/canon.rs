@@ -136,16 +136,31 @@ pub struct Canon<'b> {
     expanded: bool,
     /// Whether something the expanded form would expand was met.
     expandable: bool,
+    /// A name that is a variable here even if it is `pi` or `e` ([`is_zero_in`]).
+    variable: Option<&'b str>,
 }
 
 /// A canonical numerator and, when asked for, denominator.
 type Form = (Poly, Option<Poly>);
 
 /// Whether `expr` is identically zero by the exact test. `Ok(false)` means "not shown", not
-/// "nonzero".
+/// "nonzero". `pi` and `e` are read as π and Euler's number, the values the numeric rule
+/// binds them to.
 pub fn is_zero(expr: &Expr, budget: &mut Budget) -> Result<bool, NotExact> {
+    is_zero_in(expr, None, budget)
+}
+
+/// [`is_zero`], with `variable` (a recipe's `var`, in which it differentiates or integrates)
+/// a variable even if it is named `pi` or `e`: an identity in it must hold at every value, not
+/// only at the constant's (so `d/de sin(e^2) = 2e·cos(e^2)·log(e)` is not made zero by
+/// `log e = 1`).
+pub fn is_zero_in(
+    expr: &Expr,
+    variable: Option<&str>,
+    budget: &mut Budget,
+) -> Result<bool, NotExact> {
     let zero = |(num, _): &Form| num.0.is_empty();
-    Ok(zero(&reduced(expr, budget, false, zero)?))
+    Ok(zero(&reduced(expr, budget, variable, false, zero)?))
 }
 
 /// The canonical numerator of `expr` and, when `denominator` is asked for, its canonical
@@ -161,17 +176,20 @@ pub fn is_zero(expr: &Expr, budget: &mut Budget) -> Result<bool, NotExact> {
 fn reduced(
     expr: &Expr,
     budget: &mut Budget,
+    variable: Option<&str>,
     denominator: bool,
     decided: impl Fn(&Form) -> bool,
 ) -> Result<Form, NotExact> {
     let (first, expandable) = {
         let mut canon = Canon::new(budget, false);
+        canon.variable = variable;
         (canon.form(expr, denominator, &decided)?, canon.expandable)
     };
     if decided(&first) || !expandable {
         return Ok(first);
     }
     let mut canon = Canon::new(budget, true);
+    canon.variable = variable;
     Ok(match canon.form(expr, denominator, &decided) {
         Ok(split) if decided(&split) => split,
         _ => first,
@@ -181,7 +199,19 @@ fn reduced(
 /// The exact value of `expr` when the exact test reduces it to a constant (every atom cancels):
 /// the expression equals it wherever it is defined. `Ok(None)` when a form remains.
 pub fn constant_value(expr: &Expr, budget: &mut Budget) -> Result<Option<BigRational>, NotExact> {
-    let form = reduced(expr, budget, true, |form| constant_of(form).is_some())?;
+    constant_value_in(expr, None, budget)
+}
+
+/// [`constant_value`], with `variable` a variable even if it is named `pi` or `e`
+/// ([`is_zero_in`]).
+pub fn constant_value_in(
+    expr: &Expr,
+    variable: Option<&str>,
+    budget: &mut Budget,
+) -> Result<Option<BigRational>, NotExact> {
+    let form = reduced(expr, budget, variable, true, |form| {
+        constant_of(form).is_some()
+    })?;
     Ok(constant_of(&form))
 }
 
@@ -319,6 +349,7 @@ impl<'b> Canon<'b> {
             budget,
             expanded,
             expandable: false,
+            variable: None,
         }
     }
 
@@ -555,7 +586,9 @@ impl<'b> Canon<'b> {
             },
             // The numeric rule binds `e` to Euler's number wherever it stands (and `pi` to π,
             // [`Canon::shifted_by_pi`]), so that is what the exact test reads.
-            Expr::Sym(s) if &**s == "e" => self.exponential(constant(Q::one()))?,
+            Expr::Sym(s) if &**s == "e" && self.variable != Some("e") => {
+                self.exponential(constant(Q::one()))?
+            }
             Expr::Sym(s) => self.atom(s.to_string(), None),
             Expr::Add(xs) => {
                 // The terms without a denominator are gathered and summed in one sort (adding
@@ -1071,7 +1104,7 @@ impl<'b> Canon<'b> {
     /// `sin(x + π/4) = (sin x + cos x)/√2`); another rest stays in the argument. `None` when
     /// `arg` has no such term or nothing is exact.
     fn shifted_by_pi(&mut self, sine: bool, arg: &Frac) -> Result<Option<Frac>, NotExact> {
-        let Some(&pi) = self.ids.get("pi") else {
+        let Some(&pi) = self.ids.get("pi").filter(|_| self.variable != Some("pi")) else {
             return Ok(None);
         };
         if arg.den.is_some() {

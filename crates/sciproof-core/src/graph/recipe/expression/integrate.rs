@@ -306,7 +306,7 @@ fn substitution(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, T
             f.clone(),
             Expr::recip(Expr::mul(vec![call.clone(), du])),
         ]);
-        if let Ok(Some(c)) = canon::constant_value(&quotient, budget)
+        if let Ok(Some(c)) = canon::constant_value_in(&quotient, Some(var), budget)
             && !c.is_zero()
         {
             return Ok(vec![Expr::mul(vec![number(&c), outer])]);
@@ -728,7 +728,7 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
             Ok(d) => d,
             Err(_) => return Ok(Vec::new()),
         };
-        if canon::is_zero(&dp, budget).unwrap_or(false) {
+        if canon::is_zero_in(&dp, Some(var), budget).unwrap_or(false) {
             return Ok(vec![Expr::add(terms)]);
         }
         p = Expr::mul(vec![ai.clone(), dp]);
@@ -927,7 +927,12 @@ impl DefiniteIntegral<'_> {
             let Ok(d) = derivative(&f, self.var, budget) else {
                 continue;
             };
-            if canon::is_zero(&Expr::minus(d, self.integrand.clone()), budget) != Ok(true) {
+            if canon::is_zero_in(
+                &Expr::minus(d, self.integrand.clone()),
+                Some(self.var),
+                budget,
+            ) != Ok(true)
+            {
                 continue;
             }
             if (continuous_everywhere(&f, self.var, budget)?
@@ -960,7 +965,12 @@ impl DefiniteIntegral<'_> {
             let Ok(d) = derivative(&f, self.var, budget) else {
                 continue;
             };
-            if canon::is_zero(&Expr::minus(d, self.integrand.clone()), budget) != Ok(true) {
+            if canon::is_zero_in(
+                &Expr::minus(d, self.integrand.clone()),
+                Some(self.var),
+                budget,
+            ) != Ok(true)
+            {
                 continue;
             }
             for (c, other, singular_at_lower) in [(&lower, &upper, true), (&upper, &lower, false)] {

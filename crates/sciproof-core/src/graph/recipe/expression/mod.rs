@@ -165,12 +165,14 @@ pub fn recheck(
             diff::DiffError::TooLarge => TOO_LARGE.into(),
         })
     };
-    let residual = match kind {
+    // (the residual, and the variable it was differentiated in, if any)
+    let (residual, var) = match kind {
         "antiderivative" => {
             let integrand = fields.get("integrand")?;
             let antiderivative = fields.get("antiderivative")?;
             let var = fields.var()?;
-            Expr::minus(derivative(&antiderivative, &var, budget)?, integrand)
+            let derivative = derivative(&antiderivative, &var, budget)?;
+            (Expr::minus(derivative, integrand), Some(var))
         }
         "definite_integral" => {
             let integrand = fields.get("integrand")?;
@@ -209,7 +211,14 @@ pub fn recheck(
                 Expr::negated(at_lower),
                 Expr::negated(value.clone()),
             ]);
-            let decided = decide(&residual, &fields.symbols, tolerance, samples, budget);
+            let decided = decide(
+                &residual,
+                Some(&var),
+                &fields.symbols,
+                tolerance,
+                samples,
+                budget,
+            );
             if decided.0 == Outcome::Inconclusive {
                 // An antiderivative that no ball can evaluate (`erf` has no error bound here)
                 // cannot confirm a failure; an enclosure of the integral itself can.
@@ -224,19 +233,23 @@ pub fn recheck(
             let expr = fields.get("expr")?;
             let value = fields.get("value")?;
             let var = fields.var()?;
-            Expr::minus(derivative(&expr, &var, budget)?, value)
+            (
+                Expr::minus(derivative(&expr, &var, budget)?, value),
+                Some(var),
+            )
         }
         "identity" => {
             let lhs = fields.get("lhs")?;
             let rhs = fields.get("rhs")?;
-            Expr::minus(lhs, rhs)
+            (Expr::minus(lhs, rhs), None)
         }
-        "zero" => fields.get("expr")?,
+        "zero" => (fields.get("expr")?, None),
         other => return Err(format!("unknown check kind '{other}'")),
     };
     let tolerance = recipe_tolerance(check, tolerance)?;
     Ok(decide(
         &residual,
+        var.as_deref(),
         &fields.symbols,
         tolerance,
         samples,
@@ -332,16 +345,21 @@ fn cleared_in_f64(residual: &Expr, point: &Bindings, tolerance: f64, budget: &mu
 }
 
 /// §5.3 with the exact test and the precision escalation; where that leaves the residual
-/// undecided, [`constant_residual`].
+/// undecided, [`constant_residual`]. `var` is the variable the recipe differentiates or
+/// integrates in: the exact test reads it as a variable even if it is `pi` or `e`
+/// ([`canon::is_zero_in`]).
 fn decide(
     residual: &Expr,
+    var: Option<&str>,
     symbols: &BTreeSet<String>,
     tolerance: f64,
     samples: &[f64],
     budget: &mut Budget,
 ) -> (Outcome, String) {
     // (the exact test may not take the numeric rule's part of the budget)
-    let exact = budget.share(budget.left() / 2, |budget| canon::is_zero(residual, budget));
+    let exact = budget.share(budget.left() / 2, |budget| {
+        canon::is_zero_in(residual, var, budget)
+    });
     if exact == Ok(true) {
         return (Outcome::Ok, "symbolic residual simplified to 0".into());
     }
@@ -349,7 +367,7 @@ fn decide(
     if decided.0 != Outcome::Inconclusive {
         return decided;
     }
-    constant_residual(residual, symbols, tolerance, samples, budget).unwrap_or(decided)
+    constant_residual(residual, var, symbols, tolerance, samples, budget).unwrap_or(decided)
 }
 
 /// A residual the numeric rule cannot decide (`Γ(10^6) − Γ(10^6) − 1` overflows every sample,
@@ -361,6 +379,7 @@ fn decide(
 /// evaluates the constant.) A residual defined at none of those points stays undecided.
 fn constant_residual(
     residual: &Expr,
+    var: Option<&str>,
     symbols: &BTreeSet<String>,
     tolerance: f64,
     samples: &[f64],
@@ -369,7 +388,7 @@ fn constant_residual(
     use num_traits::{Signed, ToPrimitive};
     let c = budget
         .share(budget.left() / 2, |budget| {
-            canon::constant_value(residual, budget)
+            canon::constant_value_in(residual, var, budget)
         })
         .ok()??;
     let mut probes = points(symbols, samples);

@@ -111,6 +111,48 @@ fn pi_and_e_are_the_constants_not_their_f64_roundings() {
 }
 
 #[test]
+fn a_variable_named_pi_or_e_is_a_variable_to_the_exact_test() {
+    // log(e) = 1 only where e is Euler's number: as the variable of integration, e takes every
+    // value, and sin(e^2) is no antiderivative of log(e)·2e·cos(e^2). Read as the constant,
+    // the exact test would accept it and prove this false integral.
+    let (o, d) = run(
+        "definite_integral",
+        &[
+            ("integrand", "log(e)*2*e*cos(e^2)"),
+            ("var", "e"),
+            ("lower", "1/2"),
+            ("upper", "1"),
+            ("value", "sin(1) - sin(1/4)"),
+        ],
+    );
+    assert_eq!(o, Outcome::Failed, "{d}");
+    // The rule binds e to its value even here, so alkahest's numeric_ok stands, but not ok.
+    for kind in ["antiderivative", "derivative"] {
+        let (o, d) = run(
+            kind,
+            &[
+                ("integrand", "log(e)*2*e*cos(e^2)"),
+                ("antiderivative", "sin(e^2)"),
+                ("expr", "sin(e^2)"),
+                ("value", "log(e)*2*e*cos(e^2)"),
+                ("var", "e"),
+            ],
+        );
+        assert_eq!(o, Outcome::NumericOk, "{kind}: {d}");
+    }
+    let (o, d) = run(
+        "derivative",
+        &[("expr", "sin(pi + x)"), ("value", "-cos(x)"), ("var", "pi")],
+    );
+    assert_eq!(o, Outcome::NumericOk, "{d}");
+    let (o, d) = run(
+        "derivative",
+        &[("expr", "sin(pi + x)"), ("value", "-cos(x)"), ("var", "x")],
+    );
+    assert_eq!(o, Outcome::Ok, "{d}");
+}
+
+#[test]
 fn f64_cancellation_is_cleared_at_high_precision() {
     // True where both sides are defined, not reduced by the exact test (it never writes
     // log(ab) as log a + log b, false for negative a and b), and f64 leaves about 1e-4 at this
