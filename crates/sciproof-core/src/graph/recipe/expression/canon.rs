@@ -865,6 +865,47 @@ impl<'b> Canon<'b> {
                 return Ok(sum);
             }
         }
+        // log of one monomial of roots B^(1/q) (never negative) and at most one other atom,
+        // to an odd power: it is positive exactly where each factor is, so
+        // `log(x^3·sqrt(y)) = 3 log x + (1/2) log y` wherever either side is defined (not
+        // `log(x^2) = 2 log x`, nor `log(x·y) = log x + log y`).
+        if arg.den.is_none()
+            && let [(m, c)] = arg.num.0.as_slice()
+            && *c == Q::one()
+            && !(m.len() == 1 && m[0].1 == 1 && self.atoms[m[0].0 as usize].root.is_none())
+        {
+            let mut signed = m
+                .iter()
+                .filter(|(a, _)| self.atoms[*a as usize].root.is_none());
+            let separable = match (signed.next(), signed.next()) {
+                (None, _) => true,
+                (Some((_, e)), None) => e % 2 != 0,
+                _ => false,
+            };
+            if separable {
+                let mut sum = constant(Q::zero());
+                for (a, e) in m.clone() {
+                    let term = match self.atoms[a as usize].root.clone() {
+                        Some((q, base)) => {
+                            let log = self.logarithm(Frac {
+                                num: base,
+                                den: None,
+                            })?;
+                            scaled_frac(log, &Q::ratio(e.into(), q.into()))
+                        }
+                        None => {
+                            let atom = Frac {
+                                num: Poly::monomial(vec![(a, 1)], Q::one()),
+                                den: None,
+                            };
+                            scaled_frac(self.applied(Func::Log, vec![atom])?, &Q::int(e))
+                        }
+                    };
+                    sum = self.frac_add(sum, term)?;
+                }
+                return Ok(sum);
+            }
+        }
         self.applied(Func::Log, vec![arg])
     }
 
@@ -2228,6 +2269,30 @@ mod tests {
             "asin(sin(x)) - x",
             "acos(cos(x)) - x",
             "sin(asin(x)/2) - x/2",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn logarithms_of_odd_powers_and_roots_separate() {
+        for text in [
+            "log(sqrt(x)) - log(x)/2",
+            "log(x^3) - 3*log(x)",
+            "log(1/x) + log(x)",
+            "log(x^(2/3)) - 2*log(x)/3",
+            "log(x*sqrt(y)) - log(x) - log(y)/2",
+            "log(sqrt(x)*sqrt(y)) - (log(x) + log(y))/2",
+            "log(sin(x)^3) - 3*log(sin(x))",
+            "log(sqrt(8*x + 8)) - 3*log(2)/2 - log(x + 1)/2",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        // each has a value where the right side has none
+        for text in [
+            "log(x^2) - 2*log(x)",
+            "log(x*y) - log(x) - log(y)",
+            "log(x^2*sqrt(y)) - 2*log(x) - log(y)/2",
         ] {
             assert!(!zero(text), "{text}");
         }
