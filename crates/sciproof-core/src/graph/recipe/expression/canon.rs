@@ -853,11 +853,10 @@ impl<'b> Canon<'b> {
                 let mut sum = self.logarithm(rest)?;
                 for (a, e) in common {
                     let u = self.atoms[a as usize].exp_of.clone().expect("an exp");
-                    let scaled = Poly(u.0.into_iter().map(|(k, x)| (k, &x * &Q::int(e))).collect());
                     sum = self.frac_add(
                         sum,
                         Frac {
-                            num: scaled,
+                            num: scaled(u, &Q::int(e)),
                             den: None,
                         },
                     )?;
@@ -1057,13 +1056,9 @@ impl<'b> Canon<'b> {
 
     /// The atom `exp(D/q)` of a direction.
     fn exp_atom(&mut self, direction: &Direction) -> Result<Frac, NotExact> {
-        let arg = Poly(
-            direction
-                .primitive
-                .0
-                .iter()
-                .map(|(m, c)| (m.clone(), c * &Q::ratio(1, i128::from(direction.q))))
-                .collect(),
+        let arg = scaled(
+            direction.primitive.clone(),
+            &Q::ratio(1, i128::from(direction.q)),
         );
         self.exp_atom_of(arg, Some(direction.clone()))
     }
@@ -1249,26 +1244,14 @@ impl<'b> Canon<'b> {
         let base = match p {
             1 => arg,
             _ => Frac {
-                num: Poly(
-                    arg.num
-                        .0
-                        .into_iter()
-                        .map(|(m, c)| (m, &c * &Q::ratio(1, p.into())))
-                        .collect(),
-                ),
+                num: scaled(arg.num, &Q::ratio(1, p.into())),
                 den: arg.den,
             },
         };
         // base = D/q
         let direction = q.map(|q| {
             let factor = Q::int(q as i64);
-            let primitive = Poly(
-                base.num
-                    .0
-                    .iter()
-                    .map(|(m, c)| (m.clone(), c * &factor))
-                    .collect(),
-            );
+            let primitive = scaled(base.num.clone(), &factor);
             Direction {
                 key: self.key(&Frac {
                     num: primitive.clone(),
@@ -1315,13 +1298,7 @@ impl<'b> Canon<'b> {
                 let ss = self.frac_powi(s.clone(), i64::from(j))?;
                 let mut term = self.frac_mul(cs, ss)?;
                 let factor = Q::from_integer(&(&binomial * BigInt::from(sign)));
-                term.num = Poly(
-                    term.num
-                        .0
-                        .into_iter()
-                        .map(|(m, x)| (m, &x * &factor))
-                        .collect(),
-                );
+                term = scaled_frac(term, &factor);
                 total = self.frac_add(total, term)?;
             }
         }
@@ -1459,14 +1436,7 @@ impl<'b> Canon<'b> {
                 continue;
             }
             let base = Frac {
-                num: Poly(
-                    finest
-                        .primitive
-                        .0
-                        .iter()
-                        .map(|(m, c)| (m.clone(), c * &Q::ratio(1, i128::from(lcm))))
-                        .collect(),
-                ),
+                num: scaled(finest.primitive.clone(), &Q::ratio(1, i128::from(lcm))),
                 den: None,
             };
             let (s, c) = self.sine_and_cosine_atoms(&base, Some(finest));
@@ -1570,8 +1540,7 @@ impl<'b> Canon<'b> {
         {
             let mut arg = Poly::default();
             for (u, e) in args {
-                let scaled = Poly(u.0.into_iter().map(|(k, x)| (k, &x * &Q::int(e))).collect());
-                arg = self.add(&arg, &scaled)?;
+                arg = self.add(&arg, &scaled(u, &Q::int(e)))?;
             }
             let arg = self.frac_mul(
                 Frac {
@@ -1968,7 +1937,7 @@ fn normalise(f: Frac) -> Frac {
         {
             let c = d.as_constant().expect("constant").recip();
             Frac {
-                num: Poly(f.num.0.into_iter().map(|(m, x)| (m, &x * &c)).collect()),
+                num: scaled(f.num, &c),
                 den: None,
             }
         }
