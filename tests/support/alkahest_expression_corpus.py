@@ -68,6 +68,7 @@ def identity():
             (f"sqrt({a})*({a})^(1/3){scale}", f"({a})^(5/6){scale}"),
             (f"cos(pi/2 - {a}){scale}", f"sin({a}){scale}"),
             (f"sin({a} + 5*pi/4){scale}", f"(-(sin({a}) + cos({a}))/sqrt(2)){scale}"),
+            (f"sin(pi/7)*({a}){scale}", f"cos(5*pi/14)*({a}){scale}"),
             (f"e^({a}){scale}", f"exp({a}){scale}"),
         ])
     else:

@@ -136,6 +136,11 @@ pub struct Canon<'b> {
     expanded: bool,
     /// Whether something the expanded form would expand was met.
     expandable: bool,
+    /// Whether a constant `sin`/`cos` angle past π/4 is reflected below it
+    /// ([`Canon::shifted_by_pi`]).
+    reflected: bool,
+    /// Whether such an angle was met.
+    reflectable: bool,
     /// A name that is a variable here even if it is `pi` or `e` ([`is_zero_in`]).
     variable: Option<&'b str>,
 }
@@ -168,8 +173,9 @@ pub fn is_zero_in(
 /// first form that `decided` accepts, or the first form.
 ///
 /// A form is tried as it comes first; then with `sin`/`cos` of one direction written over one
-/// pair of atoms (`sin x = 2 sin(x/2) cos(x/2)`); then, if a `sin`/`cos` of a sum was met, again
-/// with those expanded by the addition theorems. Each later form is a rewrite of the same
+/// pair of atoms (`sin x = 2 sin(x/2) cos(x/2)`); then, if a constant angle past π/4 was met,
+/// with such angles reflected (`sin(2π/5) = cos(π/10)`); then, if a `sin`/`cos` of a sum was
+/// met, again with those expanded by the addition theorems. Each later form is a rewrite of the same
 /// expression by identities, so any of them is as good a proof; the later ones cost more (the
 /// addition theorems double the terms with each term of the argument) and are needed only
 /// where the first does not decide.
@@ -180,12 +186,26 @@ fn reduced(
     denominator: bool,
     decided: impl Fn(&Form) -> bool,
 ) -> Result<Form, NotExact> {
-    let (first, expandable) = {
+    let (first, expandable, reflectable) = {
         let mut canon = Canon::new(budget, false);
         canon.variable = variable;
-        (canon.form(expr, denominator, &decided)?, canon.expandable)
+        let form = canon.form(expr, denominator, &decided)?;
+        (form, canon.expandable, canon.reflectable)
     };
-    if decided(&first) || !expandable {
+    if decided(&first) {
+        return Ok(first);
+    }
+    if reflectable {
+        let mut canon = Canon::new(budget, false);
+        canon.variable = variable;
+        canon.reflected = true;
+        if let Ok(reflected) = canon.form(expr, denominator, &decided)
+            && decided(&reflected)
+        {
+            return Ok(reflected);
+        }
+    }
+    if !expandable {
         return Ok(first);
     }
     let mut canon = Canon::new(budget, true);
@@ -349,6 +369,8 @@ impl<'b> Canon<'b> {
             budget,
             expanded,
             expandable: false,
+            reflected: false,
+            reflectable: false,
             variable: None,
         }
     }
@@ -1137,8 +1159,9 @@ impl<'b> Canon<'b> {
     /// `sin(u + c·π)` or `cos(u + c·π)` for a rational `c` (`pi` is π to the numeric rule): a
     /// quarter turn `⌊2c⌋·π/2` is exact (`sin(x + π) = −sin x`, `cos(π/2 − x) = sin x`), and so
     /// is what is left of the shift when it is a multiple of π/12 (`cos(π/3) = 1/2`,
-    /// `sin(x + π/4) = (sin x + cos x)/√2`); another rest stays in the argument. `None` when
-    /// `arg` has no such term or nothing is exact.
+    /// `sin(x + π/4) = (sin x + cos x)/√2`); another rest stays in the argument, reflected
+    /// below π/4 when it is the whole argument (`cos(5π/14) = sin(π/7)`). `None` when `arg` has
+    /// no such term or nothing is to be done.
     fn shifted_by_pi(&mut self, sine: bool, arg: &Frac) -> Result<Option<Frac>, NotExact> {
         let Some(&pi) = self.ids.get("pi").filter(|_| self.variable != Some("pi")) else {
             return Ok(None);
@@ -1162,7 +1185,16 @@ impl<'b> Canon<'b> {
             .expect("below 4");
         let twelfths = &rest * BigRational::from_integer(12.into());
         let exact_rest = twelfths.is_integer();
-        if quarters == 0 && !exact_rest {
+        // A constant angle rπ past π/4 is reflected about it in a form of its own,
+        // sin rπ = cos (1/2 − r)π, so that the sine and cosine of complementary angles are one
+        // atom (cos(5π/14) = sin(π/7)); not in the first, where rπ may be a multiple of another
+        // angle (sin(2π/5) = 2 sin(π/5) cos(π/5)). (Not with a variable part u either:
+        // sin(u + rπ) = cos(−u + (1/2 − r)π) would have its shift taken out again.)
+        let quarter = BigRational::new(1.into(), 4.into());
+        let past = arg.num.0.len() == 1 && !exact_rest && rest > quarter;
+        self.reflectable |= past;
+        let reflected = past && self.reflected;
+        if quarters == 0 && !exact_rest && !reflected {
             return Ok(None);
         }
         // sin(v + nπ/2) and cos(v + nπ/2) for the quarter turns n: ±sin v or ±cos v
@@ -1171,6 +1203,11 @@ impl<'b> Canon<'b> {
             (0, false) | (1, true) => (false, false),
             (1, false) | (2, true) => (true, true),
             _ => (false, true),
+        };
+        let (of_sine, rest) = if reflected {
+            (!of_sine, BigRational::new(1.into(), 2.into()) - rest)
+        } else {
+            (of_sine, rest)
         };
         let mut u = arg.num.clone();
         let value = if exact_rest {
@@ -1190,7 +1227,8 @@ impl<'b> Canon<'b> {
                 self.frac_add(a, if of_sine { b } else { negated(b) })?
             }
         } else {
-            // v = u + rπ with 0 < r < 1/2, not a multiple of π/12: an argument of its own
+            // v = u + rπ with 0 < r < 1/2 (at most 1/4 when u is 0), not a multiple of π/12:
+            // an argument of its own
             u.0[at].1 = Q::from_big(rest);
             self.sine_or_cosine(of_sine, Frac { num: u, den: None })?
         };
@@ -2285,6 +2323,13 @@ mod tests {
             "sin(x + pi/4)*sqrt(2) - sin(x) - cos(x)",
             "cos(5*pi/6 + x) + sqrt(3)/2*cos(x) + sin(x)/2",
             "sin(x + 8*pi/7) + sin(x + pi/7)",
+            "sin(pi/7) - cos(5*pi/14)",
+            "cos(3*pi/7) - sin(pi/14)",
+            "cos(pi/7) - 2*sin(3*pi/7)^2 + 1",
+            "cos(-13*pi/28) + sin(29*pi/28)",
+            "sin(pi/5)^2 + sin(3*pi/10)^2 - 1",
+            "sin(2*pi/5) - 2*sin(pi/5)*cos(pi/5)",
+            "cos(3*pi/10) - 2*sin(pi/10)*cos(pi/10) + cos(2*pi/5)^2 + sin(2*pi/5)^2 - 1",
             "e^x - exp(x)",
             "log(e) - 1",
             "e^2 - exp(2)",
@@ -2297,6 +2342,8 @@ mod tests {
             "sin(x + pi/3) - sin(x)/2",
             "sin(x + pi/2) - sin(x)",
             "sin(pi*x)",
+            "sin(pi/7) - sin(pi/14)",
+            "cos(2*pi/5) - cos(pi/5)",
             "e - 2.718281828459045",
             "pi - 3.141592653589793",
         ] {

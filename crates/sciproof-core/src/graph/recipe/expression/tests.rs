@@ -88,13 +88,15 @@ fn rounding_never_refutes() {
 
 #[test]
 fn pi_and_e_are_the_constants_not_their_f64_roundings() {
-    // The numeric rule binds `pi` to 3.141592653589793; at that point these true identities
-    // leave about 5e-5 (alkahest refutes them). The exact test does not relate sin(π/7) and
-    // cos(5π/14); at higher precision, with π itself, the residual vanishes.
-    let (o, d) = identity("sin(pi/7)*10^12", "cos(5*pi/14)*10^12");
+    // The numeric rule binds `pi` to 3.141592653589793; at that point this true identity
+    // leaves about 6e-5 (alkahest refutes it). The exact test does not know that
+    // cos(π/9)·cos(2π/9)·cos(4π/9) = 1/8; at higher precision, with π itself, the residual
+    // vanishes.
+    let product = "cos(pi/9)*cos(2*pi/9)*cos(4*pi/9)*10^12";
+    let (o, d) = identity(product, "10^12/8");
     assert_eq!(o, Outcome::NumericOk, "{d}");
     assert!(d.contains("cleared at 128-bit precision"), "{d}");
-    let (o, d) = identity("sin(pi/7)*10^12", "cos(5*pi/14)*10^12 + 1e-3");
+    let (o, d) = identity(product, "10^12/8 + 1e-3");
     assert_eq!(o, Outcome::Failed, "{d}");
     // and a claim that π is its f64 rounding is false, by 2.4e-16 times the scale
     let (o, d) = identity("pi*10^20", "3.141592653589793*10^20");
@@ -104,6 +106,7 @@ fn pi_and_e_are_the_constants_not_their_f64_roundings() {
     for (lhs, rhs) in [
         ("exp(pi*x)*10^12", "e^(pi*x)*10^12"),
         ("cos(pi/3)*10^12", "10^12/2"),
+        ("sin(pi/7)*10^12", "cos(5*pi/14)*10^12"),
         ("sin(x + pi)*10^12", "-sin(x)*10^12"),
     ] {
         assert_eq!(identity(lhs, rhs).0, Outcome::Ok, "{lhs} = {rhs}");
