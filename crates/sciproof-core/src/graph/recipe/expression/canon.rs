@@ -733,6 +733,7 @@ impl<'b> Canon<'b> {
         // Γ(n) = (n − 1)! for a positive integer n (up to 1,000: 8,530 bits).
         if func == Func::Gamma
             && let Some(n) = value
+                .as_ref()
                 .map(|v| v.to_big())
                 .filter(|v| v.is_integer() && v.is_positive())
                 .and_then(|v| v.to_integer().to_u32())
@@ -743,6 +744,49 @@ impl<'b> Canon<'b> {
         }
         if func == Func::Log && keys.len() == 1 && keys[0] == self.key(&constant(Q::one())) {
             return Ok(constant(Q::zero()));
+        }
+        // Identities that hold wherever either side is defined: an odd or even function of a
+        // negative argument (its first term negative) is one of the positive argument
+        // (`asin(−x) = −asin x`, `bessel_j0(−x) = bessel_j0 x`, `EllipticF(−φ, m) =
+        // −EllipticF(φ, m)`); erfc u = 1 − erf u;
+        // li u = Ei(log u) (both for u > 0, u ≠ 1); atan2(u, c) = atan(u/c) for a constant
+        // c > 0.
+        if let (Some(odd), [arg]) = (parity(func), fracs.as_slice())
+            && arg.den.is_none()
+            && leading_negative(&arg.num)
+        {
+            let value = self.applied(func, vec![negated(arg.clone())])?;
+            return Ok(if odd { negated(value) } else { value });
+        }
+        // The incomplete elliptic integrals are odd in the amplitude φ (their integrands are
+        // even in t): F(−φ, m) = −F(φ, m).
+        let amplitude = match (func, fracs.len()) {
+            (Func::EllipticF | Func::EllipticE, 2) => Some(0),
+            (Func::EllipticPi, 3) => Some(1),
+            _ => None,
+        };
+        if let Some(at) = amplitude
+            && fracs[at].den.is_none()
+            && leading_negative(&fracs[at].num)
+        {
+            fracs[at] = negated(fracs[at].clone());
+            return Ok(negated(self.applied(func, fracs)?));
+        }
+        match func {
+            Func::Erfc => {
+                let erf = self.applied(Func::Erf, fracs)?;
+                return self.frac_add(constant(Q::one()), negated(erf));
+            }
+            Func::Li => {
+                let log = self.logarithm(fracs.swap_remove(0))?;
+                return self.applied(Func::Ei, vec![log]);
+            }
+            Func::Atan2 if value.as_ref().is_some_and(Q::is_positive) => {
+                let c = value.as_ref().expect("a positive constant").recip();
+                let u = scaled_frac(fracs.swap_remove(0), &c);
+                return self.applied(Func::Atan, vec![u]);
+            }
+            _ => {}
         }
         let trig = match func {
             Func::Sin => Some(Trig::Sin),
@@ -1354,19 +1398,12 @@ impl<'b> Canon<'b> {
         use num_integer::Integer;
         let mut numerators = BigInt::zero();
         let mut denominators = BigInt::one();
-        let mut first: Option<(String, bool)> = None;
-        for (m, c) in &arg.num.0 {
+        for (_, c) in &arg.num.0 {
             let c = c.to_big();
             numerators = numerators.gcd(c.numer());
             denominators = denominators.lcm(c.denom());
-            let mut factors: Vec<String> = m.iter().map(|&(a, e)| atom_power(a, e)).collect();
-            factors.sort();
-            let key = factors.join("*");
-            if first.as_ref().is_none_or(|(k, _)| key < *k) {
-                first = Some((key, c.is_negative()));
-            }
         }
-        let negative = first.is_some_and(|(_, n)| n);
+        let negative = leading_negative(&arg.num);
         // content = numerators / denominators; p is its numerator, with the first term's sign.
         let content = BigRational::new(numerators, denominators);
         let q = content
@@ -2003,6 +2040,41 @@ fn exact_root(b: &BigRational, c: &BigRational) -> Option<BigRational> {
 }
 
 /// `f(0)` for the functions whose value at zero is an integer.
+/// Whether the first term of `p` in key order (an order that does not depend on the signs) is
+/// negative: of `u` and `−u`, exactly one is so for a nonzero `u`.
+fn leading_negative(p: &Poly) -> bool {
+    let key = |m: &Mono| {
+        let mut factors: Vec<String> = m.iter().map(|&(a, e)| atom_power(a, e)).collect();
+        factors.sort();
+        factors.join("*")
+    };
+    p.0.iter()
+        .map(|(m, c)| (key(m), c))
+        .min_by(|a, b| a.0.cmp(&b.0))
+        .is_some_and(|(_, c)| c.is_negative())
+}
+
+/// For a function odd or even on a domain symmetric about 0: `Some(true)` when
+/// `f(−u) = −f(u)`, `Some(false)` when `f(−u) = f(u)`, wherever either side is defined.
+fn parity(f: Func) -> Option<bool> {
+    match f {
+        Func::Sinh
+        | Func::Asin
+        | Func::Atan
+        | Func::Asinh
+        | Func::Atanh
+        | Func::Sign
+        | Func::Erf
+        | Func::Si
+        | Func::Shi
+        | Func::FresnelS
+        | Func::FresnelC
+        | Func::BesselJ1 => Some(true),
+        Func::Cosh | Func::Abs | Func::BesselJ0 => Some(false),
+        _ => None,
+    }
+}
+
 fn at_zero(f: Func) -> Option<i64> {
     match f {
         Func::Sin
