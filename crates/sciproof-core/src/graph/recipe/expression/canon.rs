@@ -772,6 +772,13 @@ impl<'b> Canon<'b> {
             fracs[at] = negated(fracs[at].clone());
             return Ok(negated(self.applied(func, fracs)?));
         }
+        if let (Func::Gamma | Func::Digamma | Func::Trigamma, [arg]) = (func, fracs.as_slice())
+            && arg.den.is_none()
+            && arg.num.as_constant().is_none()
+            && let Some(n) = integer_shift(&arg.num)
+        {
+            return self.recurrence(func, arg.clone(), n);
+        }
         match func {
             Func::Erfc => {
                 let erf = self.applied(Func::Erf, fracs)?;
@@ -804,6 +811,58 @@ impl<'b> Canon<'b> {
             }
         }
         Ok(atom)
+    }
+
+    /// `Γ`, `ψ` or `ψ'` of `arg` (not a constant) written over the argument `u = arg − n`, whose
+    /// constant term lies in `[0, 1)`, by the recurrences `Γ(u + 1) = u·Γ(u)`,
+    /// `ψ(u + 1) = ψ(u) + 1/u` and `ψ'(u + 1) = ψ'(u) − 1/u²` applied `|n|` times. The right
+    /// sides are undefined at the poles `u = 0, −1, …` where the left ones may have a value
+    /// (`Γ(1)`), but a form that is zero when `Γ(u + 1)` is replaced by `u·Γ(u)` is zero for
+    /// every value of `Γ(u + 1)` (for `u ≠ 0`, `u·Γ(u)` takes them all, `Γ(u)` being an
+    /// unknown to the form), so it is zero wherever the expression is defined.
+    fn recurrence(&mut self, func: Func, arg: Frac, n: i64) -> Result<Frac, NotExact> {
+        let mut u = arg.num;
+        u.add_term(Mono::new(), Q::int(-n));
+        let u = Frac { num: u, den: None };
+        let base = self.applied(func, vec![u.clone()])?;
+        // u + k for k from 0 to n − 1 (n > 0) or from n to −1 (n < 0)
+        let steps: Vec<i64> = if n > 0 {
+            (0..n).collect()
+        } else {
+            (n..0).collect()
+        };
+        let mut total = if func == Func::Gamma {
+            constant(Q::one())
+        } else {
+            base.clone()
+        };
+        for k in steps {
+            let mut shifted = u.num.clone();
+            shifted.add_term(Mono::new(), Q::int(k));
+            let shifted = Frac {
+                num: shifted,
+                den: None,
+            };
+            total = match func {
+                Func::Gamma => self.frac_mul(total, shifted)?,
+                _ => {
+                    let power = if func == Func::Digamma { -1 } else { -2 };
+                    let term = self.frac_powi(shifted, power)?;
+                    // ψ gains 1/(u + k) going up, ψ' loses 1/(u + k)²
+                    let up = (func == Func::Digamma) == (n > 0);
+                    self.frac_add(total, if up { term } else { negated(term) })?
+                }
+            };
+        }
+        if func != Func::Gamma {
+            return Ok(total);
+        }
+        Ok(if n > 0 {
+            self.frac_mul(base, total)?
+        } else {
+            let below = self.frac_recip(total)?;
+            self.frac_mul(base, below)?
+        })
     }
 
     /// `exp(arg)`: for a polynomial argument, the product over its terms `(p/q)·m` of
@@ -2040,6 +2099,18 @@ fn exact_root(b: &BigRational, c: &BigRational) -> Option<BigRational> {
 }
 
 /// `f(0)` for the functions whose value at zero is an integer.
+/// The integer part `n` of the constant term of `p` (the shift [`Canon::recurrence`] takes
+/// out), when it is nonzero and at most [`MAX_RECURRENCE`] in size.
+fn integer_shift(p: &Poly) -> Option<i64> {
+    let (_, c) = p.0.iter().find(|(m, _)| m.is_empty())?;
+    let n = c.to_big().floor().to_integer().to_i64()?;
+    (n != 0 && n.abs() <= MAX_RECURRENCE).then_some(n)
+}
+
+/// The largest shift of a `gamma`, `digamma` or `trigamma` argument written out (`Γ(u + n)` is
+/// a polynomial of degree `n` in `u` times `Γ(u)`).
+const MAX_RECURRENCE: i64 = 16;
+
 /// Whether the first term of `p` in key order (an order that does not depend on the signs) is
 /// negative: of `u` and `−u`, exactly one is so for a nonzero `u`.
 fn leading_negative(p: &Poly) -> bool {
