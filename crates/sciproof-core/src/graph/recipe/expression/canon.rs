@@ -175,9 +175,9 @@ pub fn is_zero_in(
 /// A form is tried as it comes first; then with `sin`/`cos` of one direction written over one
 /// pair of atoms (`sin x = 2 sin(x/2) cos(x/2)`); then, if a constant angle past π/4 was met,
 /// with such angles reflected (`sin(2π/5) = cos(π/10)`); then, if a `sin`/`cos` of a sum was
-/// met, again with those expanded by the addition theorems. Each later form is a rewrite of the same
-/// expression by identities, so any of them is as good a proof; the later ones cost more (the
-/// addition theorems double the terms with each term of the argument) and are needed only
+/// met, again with those expanded by the addition theorems. Each later form is a rewrite of the
+/// same expression by identities, so any of them is as good a proof; the later ones cost more
+/// (the addition theorems double the terms with each term of the argument) and are needed only
 /// where the first does not decide.
 fn reduced(
     expr: &Expr,
@@ -745,12 +745,9 @@ impl<'b> Canon<'b> {
         if func == Func::Log && keys.len() == 1 && keys[0] == self.key(&constant(Q::one())) {
             return Ok(constant(Q::zero()));
         }
-        // Identities that hold wherever either side is defined: an odd or even function of a
-        // negative argument (its first term negative) is one of the positive argument
-        // (`asin(−x) = −asin x`, `bessel_j0(−x) = bessel_j0 x`, `EllipticF(−φ, m) =
-        // −EllipticF(φ, m)`); erfc u = 1 − erf u;
-        // li u = Ei(log u) (both for u > 0, u ≠ 1); atan2(u, c) = atan(u/c) for a constant
-        // c > 0.
+        // An odd or even function of a negative argument (its first term negative) is one of
+        // the positive argument (`asin(−x) = −asin x`, `bessel_j0(−x) = bessel_j0 x`), wherever
+        // either side is defined.
         if let (Some(odd), [arg]) = (parity(func), fracs.as_slice())
             && arg.den.is_none()
             && leading_negative(&arg.num)
@@ -779,6 +776,8 @@ impl<'b> Canon<'b> {
         {
             return self.recurrence(func, arg.clone(), n);
         }
+        // erfc u = 1 − erf u; li u = Ei(log u) (both defined for u > 0, u ≠ 1);
+        // atan2(u, c) = atan(u/c) for a constant c > 0.
         match func {
             Func::Erfc => {
                 let erf = self.applied(Func::Erf, fracs)?;
@@ -2098,7 +2097,6 @@ fn exact_root(b: &BigRational, c: &BigRational) -> Option<BigRational> {
     Some(num_traits::pow::Pow::pow(&base, p))
 }
 
-/// `f(0)` for the functions whose value at zero is an integer.
 /// The integer part `n` of the constant term of `p` (the shift [`Canon::recurrence`] takes
 /// out), when it is nonzero and at most [`MAX_RECURRENCE`] in size.
 fn integer_shift(p: &Poly) -> Option<i64> {
@@ -2146,6 +2144,7 @@ fn parity(f: Func) -> Option<bool> {
     }
 }
 
+/// `f(0)` for the functions whose value at zero is an integer.
 fn at_zero(f: Func) -> Option<i64> {
     match f {
         Func::Sin
