@@ -2,10 +2,10 @@
 //! document), so that they can take each value straight from the text instead of building a
 //! tree of [`Value`]s and taking it apart again.
 //!
-//! Every step reads exactly what [`parse`](crate::parse) would read at that place, or
+//! Every step reads exactly what [`parse`](fn@crate::parse) would read at that place, or
 //! **declines** (`None`): at anything that is not valid JSON, and wherever the caller's shape
 //! does not hold. A caller that is declined reads the whole text again with
-//! [`parse`](crate::parse), which then reports the problem with its place; so a scanner never
+//! [`parse`](fn@crate::parse), which then reports the problem with its place; so a scanner never
 //! has to word an error, and whatever it accepts it reads as the parser does. What it does not
 //! check is up to its caller, and said at each step ([`Scanner::key`]: repeated keys).
 //!
@@ -305,14 +305,14 @@ impl<'a> Scanner<'a> {
         Some(text)
     }
 
-    /// The value that is next, as [`parse`](crate::parse) reads it.
+    /// The value that is next, as [`parse`](fn@crate::parse) reads it.
     pub fn value(&mut self) -> Option<Value> {
         self.saved = false;
         self.p.skip_ws();
         self.p.value().ok()
     }
 
-    /// The object that is next, as [`parse`](crate::parse) reads it.
+    /// The object that is next, as [`parse`](fn@crate::parse) reads it.
     pub fn object(&mut self) -> Option<Object> {
         if self.peek() != Some(b'{') {
             return None;

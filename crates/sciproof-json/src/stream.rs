@@ -4,7 +4,7 @@
 //! The cutter only tracks strings (with escapes) and bracket depth, so it is linear and never
 //! recursive (inside an item it skims sixty-four bytes at a time, see the `skim` module, and
 //! looks at single bytes only where an item may end or a block holds a backslash); every piece
-//! it cuts is then read by the strict [`super::parse`], so the rules (duplicate keys, exact
+//! it cuts is then read by the strict [`super::parse`](fn@super::parse), so the rules (duplicate keys, exact
 //! integers, nesting limit, UTF-8) are the same as for a whole-text parse. Error positions are
 //! reported in the whole document.
 //!
@@ -136,7 +136,7 @@ fn next_structural(bytes: &[u8]) -> Option<usize> {
         .map(|k| i + k)
 }
 
-/// Reads a document from `reader` like [`super::parse`], except that the items of the array
+/// Reads a document from `reader` like [`super::parse`](fn@super::parse), except that the items of the array
 /// stored under `key` in the top-level object go to `on_item` as they are read (the returned
 /// document holds an empty array there). Memory is one item plus the rest of the document.
 /// Positions in errors count bytes.

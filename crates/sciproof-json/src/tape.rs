@@ -3,7 +3,7 @@
 //! order. Scalars are not stored apart from the text: a value's kind and content are read from
 //! the text when asked for (the parse has checked the whole text, so finding a literal's end
 //! is a scan for its closing quote or the end of its number), and a walk steps over a
-//! container in one jump. The same strict reader decides what is accepted ([`super::parse`]'s rules and
+//! container in one jump. The same strict reader decides what is accepted ([`super::parse`](fn@super::parse)'s rules and
 //! messages: repeated keys refused, exact integers, Python's literals, the nesting limit);
 //! only what is kept differs. A numeric JSON output of 100 MB (an array of small records)
 //! takes about 1.1 times its size this way; an 8-byte node per value took 2.2 times, and a
@@ -66,7 +66,7 @@ pub enum Kind<'t> {
 }
 
 impl Tape {
-    /// Parses `text` (with the rules and messages of [`super::parse`]). Documents of up to
+    /// Parses `text` (with the rules and messages of [`super::parse`](fn@super::parse)). Documents of up to
     /// [`MAX_TEXT`] are read.
     pub fn parse(text: String) -> Result<Tape, JsonError> {
         if text.len() > MAX_TEXT {

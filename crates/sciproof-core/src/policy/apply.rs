@@ -1,5 +1,5 @@
 //! Evaluating a policy against a manifest and the verification so far: the checks of every
-//! rule the policy sets, in the order of [`RULES`](super::rules::RULES), appended after all
+//! rule the policy sets, in the order of [`super::rules::RULES`], appended after all
 //! other checks.
 
 use super::rules::{Facts, RULES};
