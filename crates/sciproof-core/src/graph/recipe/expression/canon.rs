@@ -742,6 +742,12 @@ impl<'b> Canon<'b> {
             let factorial: BigInt = (1..n).map(BigInt::from).product();
             return Ok(constant(Q::from_integer(&factorial)));
         }
+        // Γ(1/2) = √π, π being the constant (as in `sin` and `cos` arguments) unless it is the
+        // recipe's variable; the other half-integers follow by the recurrence below.
+        if func == Func::Gamma && value == Some(Q::ratio(1, 2)) && self.variable != Some("pi") {
+            let pi = self.atom("pi".to_string(), None);
+            return self.power(pi, constant(Q::ratio(1, 2)));
+        }
         if func == Func::Log && keys.len() == 1 && keys[0] == self.key(&constant(Q::one())) {
             return Ok(constant(Q::zero()));
         }
@@ -771,7 +777,8 @@ impl<'b> Canon<'b> {
         }
         if let (Func::Gamma | Func::Digamma | Func::Trigamma, [arg]) = (func, fracs.as_slice())
             && arg.den.is_none()
-            && arg.num.as_constant().is_none()
+            // (an integer constant would be written over the pole at 0)
+            && !arg.num.as_constant().is_some_and(|c| c.to_big().is_integer())
             && let Some(n) = integer_shift(&arg.num)
         {
             return self.recurrence(func, arg.clone(), n);
@@ -812,7 +819,7 @@ impl<'b> Canon<'b> {
         Ok(atom)
     }
 
-    /// `Γ`, `ψ` or `ψ'` of `arg` (not a constant) written over the argument `u = arg − n`, whose
+    /// `Γ`, `ψ` or `ψ'` of `arg` (not an integer) written over the argument `u = arg − n`, whose
     /// constant term lies in `[0, 1)`, by the recurrences `Γ(u + 1) = u·Γ(u)`,
     /// `ψ(u + 1) = ψ(u) + 1/u` and `ψ'(u + 1) = ψ'(u) − 1/u²` applied `|n|` times. The right
     /// sides are undefined at the poles `u = 0, −1, …` where the left ones may have a value

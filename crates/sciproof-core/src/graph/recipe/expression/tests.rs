@@ -153,6 +153,18 @@ fn a_variable_named_pi_or_e_is_a_variable_to_the_exact_test() {
         &[("expr", "sin(pi + x)"), ("value", "-cos(x)"), ("var", "x")],
     );
     assert_eq!(o, Outcome::Ok, "{d}");
+    // gamma(1/2) = sqrt(pi) for the constant only
+    for (var, outcome) in [("pi", Outcome::NumericOk), ("x", Outcome::Ok)] {
+        let (o, d) = run(
+            "derivative",
+            &[
+                ("expr", "gamma(1/2)*(pi + x)"),
+                ("value", "sqrt(pi)"),
+                ("var", var),
+            ],
+        );
+        assert_eq!(o, outcome, "{var}: {d}");
+    }
 }
 
 #[test]
@@ -555,11 +567,7 @@ fn special_functions_are_refuted_with_validated_values() {
         assert_eq!(o, Outcome::Failed, "{lhs} = {rhs}: {d}");
         assert!(d.contains("-bit ball arithmetic"), "{d}");
     }
-    for (lhs, rhs) in [
-        ("gamma(-1/2)", "-2*sqrt(pi)"),
-        ("Chi(x) + Shi(x)", "Ei(x)"),
-        ("round(7/2)", "4"),
-    ] {
+    for (lhs, rhs) in [("Chi(x) + Shi(x)", "Ei(x)"), ("round(7/2)", "4")] {
         let (o, d) = identity(lhs, rhs);
         assert_eq!(o, Outcome::NumericOk, "{lhs} = {rhs}: {d}");
     }
@@ -601,6 +609,11 @@ fn odd_and_even_functions_recurrences_erfc_li_and_atan2_are_exact() {
         ("digamma(x-1) + 1/(x-1)", "digamma(x)"),
         ("trigamma(x+2)", "trigamma(x) - 1/x^2 - 1/(x+1)^2"),
         ("trigamma(x-1)", "trigamma(x) + 1/(x-1)^2"),
+        // and at half-integers, with gamma(1/2) = sqrt(pi)
+        ("gamma(-1/2)", "-2*sqrt(pi)"),
+        ("gamma(7/2)*10^12", "15*sqrt(pi)/8*10^12"),
+        ("digamma(5/2)", "digamma(1/2) + 2 + 2/3"),
+        ("trigamma(-1/3)", "trigamma(2/3) + 9"),
     ] {
         let (o, d) = identity(lhs, rhs);
         assert_eq!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
@@ -617,6 +630,7 @@ fn odd_and_even_functions_recurrences_erfc_li_and_atan2_are_exact() {
         ("digamma(x+1)", "digamma(x) - 1/x"),
         ("trigamma(x+1)", "trigamma(x) + 1/x^2"),
         ("gamma(x+17)", "(x+16)*gamma(x+16)"),
+        ("digamma(3)", "digamma(2) + 1/3"),
     ] {
         let (o, d) = identity(lhs, rhs);
         assert_ne!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
