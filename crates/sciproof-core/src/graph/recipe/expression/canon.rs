@@ -832,11 +832,7 @@ impl<'b> Canon<'b> {
         let u = Frac { num: u, den: None };
         let base = self.applied(func, vec![u.clone()])?;
         // u + k for k from 0 to n − 1 (n > 0) or from n to −1 (n < 0)
-        let steps: Vec<i64> = if n > 0 {
-            (0..n).collect()
-        } else {
-            (n..0).collect()
-        };
+        let steps = if n > 0 { 0..n } else { n..0 };
         let mut total = if func == Func::Gamma {
             constant(Q::one())
         } else {
