@@ -520,8 +520,10 @@ fn a_volume_server_that_stops_makes_its_objects_inconclusive_never_fail() {
     let s = &cluster.store;
     let b = bucket("cluster");
     s.bucket(&b, false);
-    // Enough objects that some land on each volume server, large enough (1 MiB) that a verify
-    // is still reading when the server stops.
+    cluster.spread_over_both(&b);
+    // Enough objects that some land on each volume server (each lands on one of the eight
+    // volumes at random), large enough (1 MiB) that a verify is still reading when the server
+    // stops.
     for i in 0..24 {
         let shard = format!("shard {i}\n").repeat(1 << 17);
         assert!(s.put(
@@ -530,6 +532,10 @@ fn a_volume_server_that_stops_makes_its_objects_inconclusive_never_fail() {
             &shard.as_bytes()[..1 << 20]
         ));
     }
+    assert!(
+        cluster.second_holds_objects_of(&b),
+        "the test needs objects on the volume server it stops"
+    );
     let p = Project::new();
     capture(
         &p,

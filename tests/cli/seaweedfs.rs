@@ -83,8 +83,9 @@ fn prepare(root: &Path) {
     .unwrap();
 }
 
-/// The arguments of `weed server -s3` in `root`, and its master's and S3 gateway's ports.
-fn server_args(root: &Path, taken: &mut Vec<u16>) -> (Vec<String>, u16, u16) {
+/// The arguments of `weed server -s3` in `root`, and its master's, S3 gateway's and volume
+/// server's ports.
+fn server_args(root: &Path, taken: &mut Vec<u16>) -> (Vec<String>, u16, u16, u16) {
     let [master, volume, filer, s3] = [(); 4].map(|_| free_port_pair(taken));
     let args = vec![
         "server".into(),
@@ -103,7 +104,7 @@ fn server_args(root: &Path, taken: &mut Vec<u16>) -> (Vec<String>, u16, u16) {
         "-s3.port.lance=0".into(),
         format!("-s3.config={}", root.join("s3.json").display()),
     ];
-    (args, master, s3)
+    (args, master, s3, volume)
 }
 
 /// Waits until a bucket can be made and an object written.
@@ -147,7 +148,7 @@ fn start() -> Store {
         }
     }
     prepare(&root);
-    let (args, _, s3) = server_args(&root, &mut Vec::new());
+    let (args, _, s3, _) = server_args(&root, &mut Vec::new());
     let store = Store {
         endpoint: format!("http://127.0.0.1:{s3}"),
         bin: bin.clone(),
@@ -179,7 +180,10 @@ pub struct Cluster {
     pub store: Store,
     server: std::process::Child,
     second: Option<std::process::Child>,
-    _root: tempfile::TempDir,
+    master: u16,
+    /// The addresses of the first and the second volume server (`127.0.0.1:PORT`).
+    volume_servers: [String; 2],
+    root: tempfile::TempDir,
 }
 
 impl Cluster {
@@ -190,7 +194,7 @@ impl Cluster {
         let root = tempfile::tempdir().unwrap();
         prepare(root.path());
         let mut taken = Vec::new();
-        let (args, master, s3) = server_args(root.path(), &mut taken);
+        let (args, master, s3, first) = server_args(root.path(), &mut taken);
         let log = root.path().join("weed.log");
         let server = weed(&bin, &args, &log).spawn().expect("weed starts");
         let port = free_port_pair(&mut taken);
@@ -214,7 +218,9 @@ impl Cluster {
             },
             server,
             second: Some(second),
-            _root: root,
+            master,
+            volume_servers: [first, port].map(|p| format!("127.0.0.1:{p}")),
+            root,
         };
         let deadline = Instant::now() + Duration::from_secs(120);
         while data_nodes(master) < 2 {
@@ -224,8 +230,38 @@ impl Cluster {
             );
             std::thread::sleep(Duration::from_millis(300));
         }
-        wait_ready(&cluster.store, cluster._root.path());
+        wait_ready(&cluster.store, cluster.root.path());
         cluster
+    }
+
+    /// Makes `bucket` (a new, empty bucket) keep its objects on both volume servers: four
+    /// volumes of its collection on each. Left to itself, the master grows a collection's
+    /// volumes on volume servers it picks at random, and now and then all of them on one.
+    pub fn spread_over_both(&self, bucket: &str) {
+        for server in &self.volume_servers {
+            let reply = http_get(
+                self.master,
+                &format!("/vol/grow?collection={bucket}&count=4&dataNode={server}"),
+            );
+            assert!(
+                reply.contains("\"count\":4"),
+                "the master grows no volumes of {bucket} on {server}: {reply}"
+            );
+        }
+    }
+
+    /// Whether the second volume server holds objects of `bucket` (a volume file of the
+    /// bucket's collection longer than its 8-byte superblock).
+    pub fn second_holds_objects_of(&self, bucket: &str) -> bool {
+        std::fs::read_dir(self.root.path().join("second"))
+            .unwrap()
+            .flatten()
+            .any(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.starts_with(&format!("{bucket}_"))
+                    && name.ends_with(".dat")
+                    && e.metadata().is_ok_and(|m| m.len() > 8)
+            })
     }
 
     /// Stops the second volume server.
@@ -247,17 +283,23 @@ impl Drop for Cluster {
 
 /// How many volume servers the master at `port` knows (from its `/dir/status`).
 fn data_nodes(port: u16) -> usize {
+    http_get(port, "/dir/status").matches("\"Url\"").count()
+}
+
+/// The response (head and body) to `GET path` on loopback port `port`; empty when there is
+/// no server.
+fn http_get(port: u16, path: &str) -> String {
     use std::io::{Read, Write};
     let Ok(mut stream) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
-        return 0;
+        return String::new();
     };
-    let request = format!("GET /dir/status HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+    let request = format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n");
     if stream.write_all(request.as_bytes()).is_err() {
-        return 0;
+        return String::new();
     }
     let mut response = String::new();
     let _ = stream.read_to_string(&mut response);
-    response.matches("\"Url\"").count()
+    response
 }
 
 impl Store {
