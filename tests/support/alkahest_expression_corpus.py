@@ -125,6 +125,9 @@ SPECIAL = [
     ("EllipticE(-{a})", "sqrt(1+{a})*EllipticE({a}/(1+{a}))"),
     ("dilog({a}/4) + dilog(1-{a}/4)", "pi^2/6 - log({a}/4)*log(1-{a}/4)"),
     ("gamma(-{a})", "-pi/({a}*sin(pi*{a})*gamma({a}))"), ("Ci({a})", "Ci({a})"),
+    ("lambert_w({a})*exp(lambert_w({a}))", "{a}"), ("exp(-lambert_w({a}))", "lambert_w({a})/{a}"),
+    ("asinh({a})", "log({a} + sqrt(({a})^2 + 1))"), ("acosh({a} + 1)", "log({a} + 1 + sqrt(({a} + 1)^2 - 1))"),
+    ("atanh({a}/4)", "log((1 + {a}/4)/(1 - {a}/4))/2"),
     ("floor({a}) + 1", "ceil({a} + 1/1000)"), ("sign({a})", "1"), ("atan2({a}, 1)", "atan({a})"),
     ("round({a})", "floor({a} + 1/2)"), ("bessel_j0({a})^2 + 2*bessel_j1({a})^2", "bessel_j0({a})^2 + 2*bessel_j1({a})^2"),
     # the incomplete elliptic integrals, where alkahest has values (m, n below 1: it hangs at

@@ -7,6 +7,7 @@
 //! `x^k·(x^(1/q))^p` (the roots of one base written over the finest `q` in a later form),
 //! positive rational factors taken out of logarithms and roots over the primes below 1,000
 //! (`log(2x) = log 2 + log x`, `sqrt(8) = 2 sqrt 2`), `sqrt(u)` read as `u^(1/2)`, `tan u` as `sin u / cos u` (and `tanh u` as `sinh u / cosh u`),
+//! `W(u)·exp(W(u))` replaced by `u` for Lambert's `W` (`Canon::lambert`),
 //! `sin(p·B)` and `cos(p·B)` for a
 //! small integer `p` expanded in `sin B`, `cos B` (so `sin(−x) = −sin x` and
 //! `sin 2x = 2 sin x cos x`), the `sin`/`cos` atoms of `D/q` for one direction `D` and several
@@ -22,7 +23,9 @@
 //! that form is not zero and a `sin` or `cos` of a sum, or a `sinh`, `cosh` or `tanh`, was met,
 //! the expression is put in form once more with such sums expanded by the addition theorems
 //! (`sin(a + b) = sin a cos b + cos a sin b`) and the hyperbolic functions written through
-//! `exp`, which is dearer and so is done only where it is needed (`reduced`). Every rewrite
+//! `exp`, which is dearer and so is done only where it is needed (`reduced`); likewise, when
+//! an `asinh`, `acosh` or `atanh` was met, in a form where those are the logarithms they are
+//! (`logarithm_of_inverse_hyperbolic`). Every rewrite
 //! holds wherever its left side is defined; never `sqrt(x^2) → x`, `log(ab) → log a + log b`
 //! (but for a positive rational or an exponential factor) or `(a^b)^c → a^(bc)` (for an `a` or `b` that may be negative).
 //! Atoms are treated as independent unknowns, so a numerator that expands to the zero
@@ -141,6 +144,11 @@ pub struct Canon<'b> {
     reflected: bool,
     /// Whether such an angle was met.
     reflectable: bool,
+    /// Whether `asinh`, `acosh` and `atanh` are written as the logarithms they are
+    /// ([`logarithm_of_inverse_hyperbolic`]).
+    logarithmic: bool,
+    /// Whether one of them was met.
+    arc_hyperbolic: bool,
     /// A name that is a variable here even if it is `pi` or `e` ([`is_zero_in`]).
     variable: Option<&'b str>,
 }
@@ -174,8 +182,9 @@ pub fn is_zero_in(
 ///
 /// A form is tried as it comes first; then with `sin`/`cos` of one direction written over one
 /// pair of atoms (`sin x = 2 sin(x/2) cos(x/2)`); then, if a constant angle past π/4 was met,
-/// with such angles reflected (`sin(2π/5) = cos(π/10)`); then, if a `sin`/`cos` of a sum was
-/// met, again with those expanded by the addition theorems. Each later form is a rewrite of the
+/// with such angles reflected (`sin(2π/5) = cos(π/10)`); then, if `asinh`, `acosh` or `atanh`
+/// was met, with those written as logarithms (`asinh x = log(x + sqrt(x^2 + 1))`); then, if a
+/// `sin`/`cos` of a sum was met, again with those expanded by the addition theorems. Each later form is a rewrite of the
 /// same expression by identities, so any of them is as good a proof; the later ones cost more
 /// (the addition theorems double the terms with each term of the argument) and are needed only
 /// where the first does not decide.
@@ -186,24 +195,36 @@ fn reduced(
     denominator: bool,
     decided: impl Fn(&Form) -> bool,
 ) -> Result<Form, NotExact> {
-    let (first, expandable, reflectable) = {
+    let (first, expandable, reflectable, arc_hyperbolic) = {
         let mut canon = Canon::new(budget, false);
         canon.variable = variable;
         let form = canon.form(expr, denominator, &decided)?;
-        (form, canon.expandable, canon.reflectable)
+        (
+            form,
+            canon.expandable,
+            canon.reflectable,
+            canon.arc_hyperbolic,
+        )
     };
     if decided(&first) {
         return Ok(first);
     }
-    if reflectable {
+    // A form with constant angles reflected, or with inverse hyperbolics as logarithms.
+    let mut rewritten = |reflected: bool, logarithmic: bool| {
         let mut canon = Canon::new(budget, false);
         canon.variable = variable;
-        canon.reflected = true;
-        if let Ok(reflected) = canon.form(expr, denominator, &decided)
-            && decided(&reflected)
-        {
-            return Ok(reflected);
-        }
+        canon.reflected = reflected;
+        canon.logarithmic = logarithmic;
+        canon
+            .form(expr, denominator, &decided)
+            .ok()
+            .filter(&decided)
+    };
+    if reflectable && let Some(form) = rewritten(true, false) {
+        return Ok(form);
+    }
+    if arc_hyperbolic && let Some(form) = rewritten(false, true) {
+        return Ok(form);
     }
     if !expandable {
         return Ok(first);
@@ -371,6 +392,8 @@ impl<'b> Canon<'b> {
             expandable: false,
             reflected: false,
             reflectable: false,
+            logarithmic: false,
+            arc_hyperbolic: false,
             variable: None,
         }
     }
@@ -695,7 +718,13 @@ impl<'b> Canon<'b> {
                 let arg = self.frac(&xs[0])?;
                 self.logarithm(arg)?
             }
+            Expr::Call(func @ (Func::Asinh | Func::Acosh | Func::Atanh), xs)
+                if self.logarithmic =>
+            {
+                self.frac(&logarithm_of_inverse_hyperbolic(*func, &xs[0]))?
+            }
             Expr::Call(func, xs) => {
+                self.arc_hyperbolic |= matches!(func, Func::Asinh | Func::Acosh | Func::Atanh);
                 let fracs = xs.iter().map(|x| self.frac(x)).collect::<Result<_, _>>()?;
                 self.applied(*func, fracs)?
             }
@@ -1653,7 +1682,13 @@ impl<'b> Canon<'b> {
                 |&a| matches!(&self.atoms[a as usize].root, Some((_, base)) if base.0.len() >= 2),
             )
             .collect();
-        let (num, den) = self.cleared(form.num, form.den, roots_of_sums)?;
+        // (W(u) and exp(W(u)) below the line are cleared too, so that their pairs meet)
+        let pairs = self.lambert_pairs();
+        let paired = pairs.iter().flat_map(|&(w, e, _)| [w, e]);
+        let (num, den) =
+            self.cleared(form.num, form.den, roots_of_sums.into_iter().chain(paired))?;
+        let num = self.lambert(num, &pairs)?;
+        let den = den.map(|d| self.lambert(d, &pairs)).transpose()?;
         let num = self.radicals(num)?;
         let den = den.map(|d| self.radicals(d)).transpose()?;
         let num = self.pythagoras(num)?;
@@ -1910,6 +1945,65 @@ impl<'b> Canon<'b> {
         Ok(out)
     }
 
+    /// The atoms `W(u)` and `exp(W(u))` that both occur, as `(W, exp, u)`, for each `u` with
+    /// no denominator.
+    fn lambert_pairs(&self) -> Vec<(u32, u32, Poly)> {
+        let mut pairs = Vec::new();
+        for (w, atom) in self.atoms.iter().enumerate() {
+            let Some((Func::LambertW, u)) = &atom.call else {
+                continue;
+            };
+            if u.den.is_some() {
+                continue;
+            }
+            let of_w = Poly::monomial(vec![(w as u32, 1)], Q::one());
+            if let Some(e) = self
+                .atoms
+                .iter()
+                .position(|a| a.exp_of.as_ref() == Some(&of_w))
+            {
+                pairs.push((w as u32, e as u32, u.num.clone()));
+            }
+        }
+        pairs
+    }
+
+    /// Replaces `W(u)^a·exp(W(u))^b` (`a`, `b` positive) by
+    /// `u^k·W(u)^(a−k)·exp(W(u))^(b−k)` with `k = min(a, b)`: `W(u)·exp(W(u)) = u` is what
+    /// Lambert's `W` is, wherever it is defined (and `u`, a polynomial, is defined
+    /// everywhere), so that `lambert_w(x)·exp(lambert_w(x)) = x` and
+    /// `exp(lambert_w(x)) = x/lambert_w(x)` are exact.
+    /// (Outer functions first: a `u` may hold an inner pair, never an outer one.)
+    fn lambert(&mut self, mut p: Poly, pairs: &[(u32, u32, Poly)]) -> Result<Poly, NotExact> {
+        for (w, e, u) in pairs.iter().rev() {
+            let power = |m: &Mono, a: u32| m.iter().find(|(b, _)| *b == a).map_or(0, |(_, x)| *x);
+            let paired: Vec<Mono> = p
+                .monomials()
+                .filter(|m| power(m, *w) > 0 && power(m, *e) > 0)
+                .cloned()
+                .collect();
+            for mono in paired {
+                self.budget.step()?;
+                let k = power(&mono, *w).min(power(&mono, *e));
+                if k > MAX_POWER {
+                    return Err(NotExact::TooLarge);
+                }
+                let Some(c) = p.remove(&mono) else {
+                    continue;
+                };
+                let mut pair = vec![(*w, -k), (*e, -k)];
+                pair.sort_unstable();
+                let rest = mono_mul(&mono, &pair);
+                let mut term = Poly::monomial(rest, c);
+                for _ in 0..k {
+                    term = self.mul(&term, u)?;
+                }
+                p = self.add(&p, &term)?;
+            }
+        }
+        Ok(p)
+    }
+
     /// Replaces `sin(u)^2k` by `(1 − cos(u)^2)^k` and `sinh(u)^2k` by `(cosh(u)^2 − 1)^k` until
     /// no term has either (so the atom left is the one that may stand in a denominator: `tan`
     /// and `tanh` are read with `cos` and `cosh` below the line).
@@ -1972,6 +2066,33 @@ impl<'b> Canon<'b> {
             }
             p = self.add(&p, &replacement)?;
         }
+    }
+}
+
+/// `asinh u`, `acosh u` or `atanh u` as the logarithm it is on the reals:
+/// `log(u + sqrt(u^2 + 1))` (everywhere), `log(u + sqrt(u^2 − 1))` (for `u ≥ 1`; where `u ≤ −1`
+/// the logarithm's argument is negative, so both sides are undefined exactly where `acosh` is)
+/// and `log((1 + u)/(1 − u))/2` (for `|u| < 1`, again exactly where `atanh` is defined). Built
+/// as an expression, so that its canonical form is the one of the same formula written in a
+/// recipe.
+fn logarithm_of_inverse_hyperbolic(func: Func, u: &Expr) -> Expr {
+    let log = |x| Expr::call(Func::Log, x);
+    let root = |c| {
+        Expr::call(
+            Func::Sqrt,
+            Expr::add(vec![Expr::pow(u.clone(), Expr::int(2)), Expr::int(c)]),
+        )
+    };
+    match func {
+        Func::Asinh => log(Expr::add(vec![u.clone(), root(1)])),
+        Func::Acosh => log(Expr::add(vec![u.clone(), root(-1)])),
+        _ => Expr::mul(vec![
+            Expr::rat(1, 2),
+            log(Expr::mul(vec![
+                Expr::add(vec![Expr::int(1), u.clone()]),
+                Expr::recip(Expr::minus(Expr::int(1), u.clone())),
+            ])),
+        ]),
     }
 }
 
@@ -2614,6 +2735,40 @@ mod tests {
             "gamma(-1)",
             "gamma(1001)",
             "gamma(5/2) - 1",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn inverse_hyperbolics_are_logarithms_and_lambert_w_is_the_inverse_of_w_exp_w() {
+        for text in [
+            "asinh(x) - log(x + sqrt(x^2 + 1))",
+            "asinh(2*x) - log(sqrt(4*x^2 + 1) + 2*x)",
+            "acosh(x) - log(x + sqrt(x^2 - 1))",
+            "2*atanh(x) - log((1 + x)/(1 - x))",
+            "exp(asinh(x)) - x - sqrt(x^2 + 1)",
+            "exp(2*atanh(y)) - (1 + y)/(1 - y)",
+            "lambert_w(x)*exp(lambert_w(x)) - x",
+            "lambert_w(x^2 + 1)^2*exp(2*lambert_w(x^2 + 1)) - (x^2 + 1)^2",
+            "exp(lambert_w(x)) - x/lambert_w(x)",
+            "exp(-lambert_w(x)) - lambert_w(x)/x",
+            "y*lambert_w(x)*(1 + lambert_w(x))*exp(lambert_w(x)) - x*y*(1 + lambert_w(x))",
+            // W of a form holding an inner pair: the outer pair first, then the inner one
+            "lambert_w(x*exp(lambert_w(x))*lambert_w(x))*exp(lambert_w(x*exp(lambert_w(x))*lambert_w(x))) - x^2",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            "asinh(x) - log(x + sqrt(x^2 + 2))",
+            "acosh(x) - log(x - sqrt(x^2 - 1))",
+            "atanh(x) - log((1 + x)/(1 - x))",
+            // true only where both sides are defined: acosh needs x >= 1, where sqrt(x^2) = x
+            "acosh(x) - asinh(sqrt(x^2 - 1))",
+            "lambert_w(x)*exp(lambert_w(x)) - x - 1",
+            "exp(lambert_w(x)) - x",
+            "lambert_w(x)*exp(lambert_w(y)) - x",
+            "lambert_w(x)*exp(-lambert_w(x)) - x",
         ] {
             assert!(!zero(text), "{text}");
         }
