@@ -125,6 +125,9 @@ const MAX_ANGLE_MULTIPLE: u64 = 12;
 /// The most terms of a `sin`/`cos` argument expanded by the addition theorems (the expansion
 /// of `n` terms has `2^(n−1)` products).
 const MAX_ANGLE_TERMS: usize = 6;
+/// The largest integer `n` whose `trigamma(n)` is written as `π²/6` less a sum of `n − 1`
+/// fractions (the sum's denominator grows as the square of the lcm of 1, …, n − 1).
+const MAX_TRIGAMMA_INTEGER: u32 = 100;
 /// The largest multiple `p` of `exp(m/q)` written as its power (`exp(3x) = exp(x)^3`).
 const MAX_EXP_MULTIPLE: i64 = 1 << 20;
 
@@ -776,6 +779,31 @@ impl<'b> Canon<'b> {
         if func == Func::Gamma && value == Some(Q::ratio(1, 2)) && self.variable != Some("pi") {
             let pi = self.atom("pi".to_string(), None);
             return self.power(pi, constant(Q::ratio(1, 2)));
+        }
+        // ψ'(1/2) = π²/2, and ψ'(n) = π²/6 − (1 + 1/2² + … + 1/(n − 1)²) for a positive
+        // integer n (up to 100); the other half-integers follow by the recurrence below.
+        if func == Func::Trigamma
+            && self.variable != Some("pi")
+            && let Some(v) = value.as_ref().map(Q::to_big)
+        {
+            let n = v
+                .is_integer()
+                .then(|| v.to_integer().to_u32())
+                .flatten()
+                .filter(|n| (1..=MAX_TRIGAMMA_INTEGER).contains(n));
+            let (sixths, sum) = match n {
+                Some(n) => (1, inverse_squares_below(n)),
+                None if v == BigRational::new(BigInt::one(), BigInt::from(2)) => {
+                    (3, BigRational::zero())
+                }
+                None => (0, BigRational::zero()),
+            };
+            if sixths > 0 {
+                let pi = self.atom("pi".to_string(), None);
+                let square = self.frac_powi(pi, 2)?;
+                let value = scaled_frac(square, &Q::ratio(sixths, 6));
+                return self.frac_add(value, constant(-Q::from_big(sum)));
+            }
         }
         if func == Func::Log && keys.len() == 1 && keys[0] == self.key(&constant(Q::one())) {
             return Ok(constant(Q::zero()));
@@ -2096,6 +2124,21 @@ fn logarithm_of_inverse_hyperbolic(func: Func, u: &Expr) -> Expr {
     }
 }
 
+/// `1 + 1/2² + … + 1/(n − 1)²` for `1 ≤ n ≤ MAX_TRIGAMMA_INTEGER`, from a table made once.
+fn inverse_squares_below(n: u32) -> BigRational {
+    static SUMS: std::sync::OnceLock<Vec<BigRational>> = std::sync::OnceLock::new();
+    let sums = SUMS.get_or_init(|| {
+        let mut sums = vec![BigRational::zero()];
+        for k in 1..MAX_TRIGAMMA_INTEGER {
+            let square = BigInt::from(k) * BigInt::from(k);
+            let next = sums.last().expect("one") + BigRational::new(BigInt::one(), square);
+            sums.push(next);
+        }
+        sums
+    });
+    sums[n as usize - 1].clone()
+}
+
 /// How a key names the power `e` of atom `a`: by its number in this canonicalisation, not
 /// its own key, so that a key is as long as its own form, not as its whole nesting (the keys
 /// of `sin(sin(...(x)))` 2,000 deep once took 29 us a level and a quarter of a gigabyte). Two
@@ -2726,6 +2769,11 @@ mod tests {
             "lambert_w(0) + dilog(0)",
             "li(0) + Si(0) + Shi(0) + fresnels(0) + fresnelc(0) + bessel_j1(0)",
             "bessel_j0(0) - 1",
+            // ψ'(1) = π²/6 (ζ(2)), ψ'(1/2) = π²/2, and the recurrence from them
+            "trigamma(1) - pi^2/6",
+            "trigamma(3) - pi^2/6 + 5/4",
+            "trigamma(100) - trigamma(99) + 1/99^2",
+            "trigamma(-1/2) - pi^2/2 - 4",
         ] {
             assert!(zero(text), "{text}");
         }
@@ -2735,6 +2783,9 @@ mod tests {
             "gamma(-1)",
             "gamma(1001)",
             "gamma(5/2) - 1",
+            "trigamma(2) - pi^2/6",
+            "trigamma(0) - trigamma(0) + 1",
+            "trigamma(101) - pi^2/6",
         ] {
             assert!(!zero(text), "{text}");
         }

@@ -153,17 +153,18 @@ fn a_variable_named_pi_or_e_is_a_variable_to_the_exact_test() {
         &[("expr", "sin(pi + x)"), ("value", "-cos(x)"), ("var", "x")],
     );
     assert_eq!(o, Outcome::Ok, "{d}");
-    // gamma(1/2) = sqrt(pi) for the constant only
-    for (var, outcome) in [("pi", Outcome::NumericOk), ("x", Outcome::Ok)] {
-        let (o, d) = run(
-            "derivative",
-            &[
-                ("expr", "gamma(1/2)*(pi + x)"),
-                ("value", "sqrt(pi)"),
-                ("var", var),
-            ],
-        );
-        assert_eq!(o, outcome, "{var}: {d}");
+    // gamma(1/2) = sqrt(pi) and trigamma(1) = pi^2/6 for the constant only
+    for (expr, value) in [
+        ("gamma(1/2)*(pi + x)", "sqrt(pi)"),
+        ("trigamma(1)*(pi + x)", "pi^2/6"),
+    ] {
+        for (var, outcome) in [("pi", Outcome::NumericOk), ("x", Outcome::Ok)] {
+            let (o, d) = run(
+                "derivative",
+                &[("expr", expr), ("value", value), ("var", var)],
+            );
+            assert_eq!(o, outcome, "{expr}, {var}: {d}");
+        }
     }
 }
 
