@@ -685,42 +685,6 @@ impl<'b> Canon<'b> {
                 let exponent = self.frac(&p.1)?;
                 self.power(base, exponent)?
             }
-            Expr::Call(Func::Sqrt, xs) => {
-                let base = self.frac(&xs[0])?;
-                self.power(base, constant(Q::ratio(1, 2)))?
-            }
-            Expr::Call(func @ (Func::Sin | Func::Cos), xs) => {
-                let arg = self.frac(&xs[0])?;
-                self.sine_or_cosine(*func == Func::Sin, arg)?
-            }
-            Expr::Call(Func::Tan, xs) => {
-                // tan u = sin u / cos u (where both sides are defined)
-                let arg = self.frac(&xs[0])?;
-                let sine = self.sine_or_cosine(true, arg.clone())?;
-                let cosine = self.sine_or_cosine(false, arg)?;
-                let secant = self.frac_recip(cosine)?;
-                normalise(self.frac_mul(sine, secant)?)
-            }
-            Expr::Call(Func::Tanh, xs) => {
-                // tanh u = sinh u / cosh u (cosh is never 0)
-                let arg = self.frac(&xs[0])?;
-                let sinh = self.hyperbolic(Func::Sinh, arg.clone())?;
-                let cosh = self.hyperbolic(Func::Cosh, arg)?;
-                let sech = self.frac_recip(cosh)?;
-                normalise(self.frac_mul(sinh, sech)?)
-            }
-            Expr::Call(func @ (Func::Sinh | Func::Cosh), xs) => {
-                let arg = self.frac(&xs[0])?;
-                self.hyperbolic(*func, arg)?
-            }
-            Expr::Call(Func::Exp, xs) => {
-                let arg = self.frac(&xs[0])?;
-                self.exponential(arg)?
-            }
-            Expr::Call(Func::Log, xs) => {
-                let arg = self.frac(&xs[0])?;
-                self.logarithm(arg)?
-            }
             Expr::Call(func @ (Func::Asinh | Func::Acosh | Func::Atanh), xs)
                 if self.logarithmic =>
             {
@@ -729,8 +693,51 @@ impl<'b> Canon<'b> {
             Expr::Call(func, xs) => {
                 self.arc_hyperbolic |= matches!(func, Func::Asinh | Func::Acosh | Func::Atanh);
                 let fracs = xs.iter().map(|x| self.frac(x)).collect::<Result<_, _>>()?;
-                self.applied(*func, fracs)?
+                self.function_of(*func, fracs)?
             }
+        })
+    }
+
+    /// `func` of arguments in canonical form. (Apart from [`Canon::frac`], and never inlined
+    /// there: `frac` recurses once for each level of nesting, up to alkahest's 2,048, and what
+    /// is done here after the recursion would otherwise make each of its frames larger.)
+    #[inline(never)]
+    fn function_of(&mut self, func: Func, mut fracs: Vec<Frac>) -> Result<Frac, NotExact> {
+        if !matches!(
+            func,
+            Func::Sqrt
+                | Func::Sin
+                | Func::Cos
+                | Func::Tan
+                | Func::Tanh
+                | Func::Sinh
+                | Func::Cosh
+                | Func::Exp
+                | Func::Log
+        ) {
+            return self.applied(func, fracs);
+        }
+        let arg = fracs.swap_remove(0);
+        Ok(match func {
+            Func::Sqrt => self.power(arg, constant(Q::ratio(1, 2)))?,
+            Func::Sin | Func::Cos => self.sine_or_cosine(func == Func::Sin, arg)?,
+            Func::Tan => {
+                // tan u = sin u / cos u (where both sides are defined)
+                let sine = self.sine_or_cosine(true, arg.clone())?;
+                let cosine = self.sine_or_cosine(false, arg)?;
+                let secant = self.frac_recip(cosine)?;
+                normalise(self.frac_mul(sine, secant)?)
+            }
+            Func::Tanh => {
+                // tanh u = sinh u / cosh u (cosh is never 0)
+                let sinh = self.hyperbolic(Func::Sinh, arg.clone())?;
+                let cosh = self.hyperbolic(Func::Cosh, arg)?;
+                let sech = self.frac_recip(cosh)?;
+                normalise(self.frac_mul(sinh, sech)?)
+            }
+            Func::Sinh | Func::Cosh => self.hyperbolic(func, arg)?,
+            Func::Exp => self.exponential(arg)?,
+            _ => self.logarithm(arg)?,
         })
     }
 
@@ -841,11 +848,17 @@ impl<'b> Canon<'b> {
             return self.recurrence(func, arg.clone(), n);
         }
         // erfc u = 1 − erf u; li u = Ei(log u) (both defined for u > 0, u ≠ 1);
-        // atan2(u, c) = atan(u/c) for a constant c > 0.
+        // Chi u = Ei u − Shi u (Chi is real for u > 0 only, where this holds and the right
+        // side is defined); atan2(u, c) = atan(u/c) for a constant c > 0.
         match func {
             Func::Erfc => {
                 let erf = self.applied(Func::Erf, fracs)?;
                 return self.frac_add(constant(Q::one()), negated(erf));
+            }
+            Func::Chi => {
+                let ei = self.applied(Func::Ei, fracs.clone())?;
+                let shi = self.applied(Func::Shi, fracs)?;
+                return self.frac_add(ei, negated(shi));
             }
             Func::Li => {
                 let log = self.logarithm(fracs.swap_remove(0))?;
