@@ -1987,32 +1987,36 @@ impl<'b> Canon<'b> {
     }
 
     /// The atoms `W(u)` and `exp(W(u))` that both occur, as `(W, exp, u)`, for each `u` with
-    /// no denominator.
+    /// no denominator. (One pass over the atoms: a recipe may have thousands.)
     fn lambert_pairs(&self) -> Vec<(u32, u32, Poly)> {
-        let mut pairs = Vec::new();
-        for (w, atom) in self.atoms.iter().enumerate() {
-            let Some((Func::LambertW, u)) = &atom.call else {
-                continue;
-            };
-            if u.den.is_some() {
-                continue;
-            }
-            let of_w = Poly::monomial(vec![(w as u32, 1)], Q::one());
-            if let Some(e) = self
-                .atoms
-                .iter()
-                .position(|a| a.exp_of.as_ref() == Some(&of_w))
-            {
-                pairs.push((w as u32, e as u32, u.num.clone()));
-            }
-        }
-        pairs
+        let exp_of_atom: HashMap<u32, u32> = self
+            .atoms
+            .iter()
+            .enumerate()
+            .filter_map(|(e, a)| match a.exp_of.as_ref().map(|p| p.0.as_slice()) {
+                Some([(m, c)]) if *c == Q::one() => match m.as_slice() {
+                    [(w, 1)] => Some((*w, e as u32)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        self.atoms
+            .iter()
+            .enumerate()
+            .filter_map(|(w, atom)| match &atom.call {
+                Some((Func::LambertW, u)) if u.den.is_none() => exp_of_atom
+                    .get(&(w as u32))
+                    .map(|&e| (w as u32, e, u.num.clone())),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Replaces `W(u)^a·exp(W(u))^b` (`a`, `b` positive) by
     /// `u^k·W(u)^(a−k)·exp(W(u))^(b−k)` with `k = min(a, b)`: `W(u)·exp(W(u)) = u` is what
-    /// Lambert's `W` is, wherever it is defined (and `u`, a polynomial, is defined
-    /// everywhere), so that `lambert_w(x)·exp(lambert_w(x)) = x` and
+    /// Lambert's `W` is, wherever it is defined (and `u` is defined wherever `W(u)` is), so
+    /// that `lambert_w(x)·exp(lambert_w(x)) = x` and
     /// `exp(lambert_w(x)) = x/lambert_w(x)` are exact.
     /// (Outer functions first: a `u` may hold an inner pair, never an outer one.)
     fn lambert(&mut self, mut p: Poly, pairs: &[(u32, u32, Poly)]) -> Result<Poly, NotExact> {
