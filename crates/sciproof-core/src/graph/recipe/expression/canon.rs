@@ -789,28 +789,23 @@ impl<'b> Canon<'b> {
         }
         // ψ'(1/2) = π²/2, and ψ'(n) = π²/6 − (1 + 1/2² + … + 1/(n − 1)²) for a positive
         // integer n (up to 100); the other half-integers follow by the recurrence below.
-        if func == Func::Trigamma
-            && self.variable != Some("pi")
-            && let Some(v) = value.as_ref().map(Q::to_big)
-        {
-            let n = v
-                .is_integer()
-                .then(|| v.to_integer().to_u32())
-                .flatten()
-                .filter(|n| (1..=MAX_TRIGAMMA_INTEGER).contains(n));
-            let (sixths, sum) = match n {
-                Some(n) => (1, inverse_squares_below(n)),
-                None if v == BigRational::new(BigInt::one(), BigInt::from(2)) => {
-                    (3, BigRational::zero())
-                }
-                None => (0, BigRational::zero()),
-            };
-            if sixths > 0 {
-                let pi = self.atom("pi".to_string(), None);
-                let square = self.frac_powi(pi, 2)?;
-                let value = scaled_frac(square, &Q::ratio(sixths, 6));
-                return self.frac_add(value, constant(-Q::from_big(sum)));
+        let of_trigamma = func == Func::Trigamma && self.variable != Some("pi");
+        let trigamma = match value.as_ref().filter(|_| of_trigamma).map(Q::to_big) {
+            Some(v) if v.is_integer() => v
+                .to_integer()
+                .to_u32()
+                .filter(|n| (1..=MAX_TRIGAMMA_INTEGER).contains(n))
+                .map(|n| (Q::ratio(1, 6), inverse_squares_below(n))),
+            Some(v) if v == BigRational::new(BigInt::one(), BigInt::from(2)) => {
+                Some((Q::ratio(1, 2), BigRational::zero()))
             }
+            _ => None,
+        };
+        // (as c·π² − s)
+        if let Some((c, sum)) = trigamma {
+            let pi = self.atom("pi".to_string(), None);
+            let square = self.frac_powi(pi, 2)?;
+            return self.frac_add(scaled_frac(square, &c), constant(-Q::from_big(sum)));
         }
         if func == Func::Log && keys.len() == 1 && keys[0] == self.key(&constant(Q::one())) {
             return Ok(constant(Q::zero()));
