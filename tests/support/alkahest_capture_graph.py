@@ -10,6 +10,7 @@ import sys
 
 import alkahest as ak
 import alkahest.research as research
+from alkahest._parse import parse
 
 out = sys.argv[1]
 pool = ak.ExprPool()
@@ -22,7 +23,17 @@ expressions = [
     ak.elliptic_f(x, pool.rational(1, 2)), ak.elliptic_e(x, pool.rational(1, 3)),
     ak.elliptic_pi(pool.rational(1, 4), x, pool.rational(1, 2)),
 ]
-zero, one = pool.integer(0), pool.integer(1)
+# More that alkahest's integrator does (inverse functions, sec, odd powers of sin and cos,
+# exp·sin, rational functions by partial fractions, roots of quadratics, by parts), written
+# in its grammar; the re-check of each must not be weaker here than alkahest's own.
+expressions += [parse(text, pool) for text in [
+    "1/sqrt(1-x^2)", "1/sqrt(1+x^2)", "sec(x)", "asinh(x)", "asin(x)", "acos(x)", "atanh(x)",
+    "erf(x)", "sin(x)^3", "cos(x)^3", "sin(x)^2*cos(x)", "exp(x)*sin(x)", "exp(x)*cos(x)",
+    "1/(x^2+x+1)", "sqrt(1-x^2)", "sqrt(1+x^2)", "x*sqrt(1+x^2)", "1/(1+exp(x))",
+    "log(1+x^2)", "x*atan(x)", "1/(1+x^3)", "x^3/(1+x^2)", "1/(x^2-4)", "(x+1)/(x^2+2*x+2)",
+    "x*log(x+1)", "1/(x+3)^2",
+]]
+zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:
     for f in expressions:
         for operation in (
@@ -30,6 +41,7 @@ with research.session(capture=True, pool=pool) as session:
             lambda: ak.diff(f, x),
             lambda: ak.simplify(f + f),
             lambda: ak.integrate(f, x, zero, one),
+            lambda: ak.integrate(f, x, zero, half),
         ):
             try:
                 operation()

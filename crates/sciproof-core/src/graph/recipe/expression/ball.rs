@@ -619,7 +619,16 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                 self.incomplete_elliptic(*f, &args)
             }
             Expr::Call(f, xs) if xs.len() == 1 => {
-                let x = self.ball(&xs[0], budget)?;
+                // (an argument that is exactly −1, 0 or 1, however written, is that point,
+                // without the radius its arithmetic leaves: `asin(1·1 + 0)` is asin's end)
+                let point = super::expr::exact_value(&xs[0])
+                    .filter(|v| v.is_integer())
+                    .and_then(|v| i8::try_from(v.to_integer()).ok())
+                    .filter(|v| (-1..=1).contains(v));
+                let x = match point {
+                    Some(v) => self.exactly(f64::from(v)),
+                    None => self.ball(&xs[0], budget)?,
+                };
                 // (a ball that is not a point may take the values at both its ends)
                 let ends = if x.rad == 0.0 { 1 } else { 2 };
                 self.charge(special_steps(*f, 1) * ends, budget)?;
@@ -736,6 +745,37 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         Ok(self.exactly(lo))
     }
 
+    /// The value at a point exactly on the closed end of a function's domain (`sqrt(0) = 0`,
+    /// `asin(±1) = ±π/2`, `acos(1) = 0`, `acos(−1) = π`, `acosh(1) = 0`), which the derivative
+    /// bound of [`Evaluator::unary`] cannot give: its slope is unbounded there. `None` for any
+    /// other ball (a ball with a radius is never treated so).
+    fn at_domain_end(
+        &mut self,
+        f: Func,
+        x: &Ball<A::Mid>,
+    ) -> Result<Option<Ball<A::Mid>>, BallError> {
+        if x.rad != 0.0 || !matches!(x.approx, -1.0 | 0.0 | 1.0) {
+            return Ok(None);
+        }
+        let end = x.approx;
+        if x.mid != self.arith.exactly(end) {
+            return Ok(None);
+        }
+        let pi_times = |this: &mut Self, k: f64| -> Result<Ball<A::Mid>, BallError> {
+            let pi = this.arith.pi();
+            let k = this.arith.exactly(k);
+            let mid = this.arith.mul(&pi, &k);
+            this.exact(mid)
+        };
+        Ok(Some(match (f, end) {
+            (Func::Sqrt, 0.0) | (Func::Acos | Func::Acosh, 1.0) => self.exactly(0.0),
+            (Func::Asin, 1.0) => pi_times(self, 0.5)?,
+            (Func::Asin, -1.0) => pi_times(self, -0.5)?,
+            (Func::Acos, -1.0) => pi_times(self, 1.0)?,
+            _ => return Ok(None),
+        }))
+    }
+
     /// `atan2(y, x)` by quadrant, through `atan` of the quotient that stays bounded; a ball on
     /// the branch cut (x < 0, y reaching 0) or holding the origin decides nothing.
     fn atan2(&mut self, y: &Ball<A::Mid>, x: &Ball<A::Mid>) -> Result<Ball<A::Mid>, BallError> {
@@ -845,6 +885,9 @@ impl<'a, A: Arith> Evaluator<'a, A> {
     /// A one-argument function: its value at the midpoint, plus the argument's radius times a
     /// bound on |f'| over the ball.
     fn unary(&mut self, f: Func, x: &Ball<A::Mid>) -> Result<Ball<A::Mid>, BallError> {
+        if let Some(end) = self.at_domain_end(f, x)? {
+            return Ok(end);
+        }
         let m = x.approx;
         // The radius, widened by the error of `m` as an f64, so that every domain test below
         // holds for the whole ball.

@@ -101,7 +101,7 @@ pub fn derivative(e: &Expr, var: &str, budget: &mut Budget) -> Result<Expr, Diff
     })
 }
 
-fn square(x: &Expr) -> Expr {
+pub(super) fn square(x: &Expr) -> Expr {
     Expr::pow(x.clone(), Expr::int(2))
 }
 

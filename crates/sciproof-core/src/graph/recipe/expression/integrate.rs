@@ -6,7 +6,14 @@
 //! of a linear argument, products of sines and cosines of linear arguments (product to sum),
 //! a polynomial times `exp`, `sin`, `cos`, `sinh` or `cosh` of a linear argument (by
 //! parts), `exp` of a quadratic with a negative leading coefficient (`erf`), and
-//! `(1 − m sin²(ax+b))^(±1/2)` (`EllipticE`, `EllipticF`). A candidate is
+//! `(1 − m sin²(ax+b))^(±1/2)` (`EllipticE`, `EllipticF`); `asin`, `acos`, `asinh`, `acosh`,
+//! `atanh`, `erf` and `tanh` of a linear argument, `sec`, `csc` and `sech` of one, odd powers
+//! of `sin` and `cos` and their products (`sin^3`, `sin^2·cos^3`), `exp·sin` and `exp·cos`,
+//! `√q` and `1/√q` for a quadratic `q` (`asin`, `asinh` or a `log`), a polynomial times `log`
+//! or `atan` of a polynomial (by parts, the rest by partial fractions). Where the table has
+//! nothing: any rational function with exact coefficients whose denominator has rational
+//! roots and at most one quadratic factor ([`super::partial_fractions`]), a rational function
+//! of `exp(ax)`, and the chain rule read backwards (`c·h(u)·u'`, `c·g^n·g'`). A candidate is
 //! never trusted as proposed: [`DefiniteIntegral::antiderivative`] keeps one only if
 //! `d/dx F − f` passes the exact zero test, and then only if `F` and `f` are continuous on the
 //! closed interval: either both are continuous everywhere by their form
@@ -18,9 +25,10 @@
 
 use super::ball::{Ball, Evaluator};
 use super::canon;
-use super::diff::derivative;
+use super::diff::{derivative, square};
 use super::eval::{Bindings, constant};
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
+use super::partial_fractions as pf;
 use super::rational::Q;
 use astro_float_num::BigFloat;
 use num_bigint::BigInt;
@@ -146,7 +154,7 @@ fn small_natural(e: &Expr) -> Option<usize> {
 }
 
 /// The coefficients of `e` as a polynomial in `var` when every one is an exact number.
-fn numeric_polynomial(
+pub fn numeric_polynomial(
     e: &Expr,
     var: &str,
     budget: &mut Budget,
@@ -223,7 +231,7 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
             for x in xs.iter() {
                 let found = candidates(x, var, budget)?;
                 per_term.push(if found.is_empty() {
-                    substitution(x, var, budget)?
+                    fallback(x, var, budget)?
                 } else {
                     found
                 });
@@ -263,19 +271,206 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
             }
             None if *h == Func::Exp => gaussian(&xs[0], var, budget)?.into_iter().collect(),
             None if *h == Func::Sqrt => power(&xs[0], &Expr::rat(1, 2), var, budget)?,
+            None if matches!(h, Func::Log | Func::Atan) => {
+                parts_through_rational(&[BigRational::one()], *h, &xs[0], var, budget)?
+            }
             None => Vec::new(),
         },
         _ => Vec::new(),
     })
 }
 
-/// [`candidates`], or when the table has none, [`substitution`] over the whole of `f`.
+/// [`candidates`], or when the table has none, [`fallback`] over the whole of `f`.
 fn proposals(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
     let found = candidates(f, var, budget)?;
     if found.is_empty() {
-        return substitution(f, var, budget);
+        return fallback(f, var, budget);
     }
     Ok(found)
+}
+
+/// What is tried where the table has nothing: partial fractions for a rational function with
+/// exact coefficients ([`pf`]), then [`substitution`].
+fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    if let Some((n, d)) = rational_function(f, var, budget)?
+        && d.len() > 1
+    {
+        let found = pf::antiderivatives(&n, &d, var);
+        if !found.is_empty() {
+            return Ok(found);
+        }
+    }
+    let found = exponential_rational(f, var, budget)?;
+    if !found.is_empty() {
+        return Ok(found);
+    }
+    substitution(f, var, budget)
+}
+
+/// The stand-in for `exp(a·x)` in [`exponential_rational`] (no parsed symbol has this name).
+const EXP_T: &str = "exp·t";
+
+/// `∫ R(exp(a·x)) dx = ∫ R(t)/(a·t) dt` at `t = exp(a·x)`, for a rational function `R` with
+/// exact coefficients and every `exp` of `f` of the form `exp(j·a·x)` for integers `j`
+/// (`1/(1 + exp(x))`, `exp(2x)/(exp(x) + 1)`); the rational integral by partial fractions.
+fn exponential_rational(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let mut slopes = Vec::new();
+    exponential_slopes(f, var, &mut slopes, budget)?;
+    let Some(a) = slopes.iter().min_by(|x, y| x.abs().cmp(&y.abs())).cloned() else {
+        return Ok(Vec::new());
+    };
+    let Some(g) = in_powers_of_exp(f, var, &a, budget)? else {
+        return Ok(Vec::new());
+    };
+    let Some((n, d)) = rational_function(&g, EXP_T, budget)? else {
+        return Ok(Vec::new());
+    };
+    // R(t)/(a·t)
+    let d = pf::mul(&d, &[BigRational::zero(), a.clone()]);
+    let t = Expr::call(Func::Exp, Expr::mul(vec![number(&a), Expr::sym(var)]));
+    let mut out = Vec::new();
+    for g in pf::antiderivatives(&n, &d, EXP_T) {
+        out.push(g.substitute(EXP_T, &t, budget)?);
+    }
+    Ok(out)
+}
+
+/// The slopes `a` of the calls `exp(a·x)` in `e` (an `exp` of another argument is left out:
+/// [`in_powers_of_exp`] then finds `f` not rational in one exponential).
+fn exponential_slopes(
+    e: &Expr,
+    var: &str,
+    out: &mut Vec<BigRational>,
+    budget: &mut Budget,
+) -> Result<(), TooLarge> {
+    each_call(e, budget, &mut |call, budget| {
+        if let Expr::Call(Func::Exp, xs) = call
+            && let Some((a, b)) = linear(&xs[0], var, budget)?
+            && b.is_zero()
+        {
+            out.push(a);
+        }
+        Ok(())
+    })
+}
+
+/// `e` with each `exp(j·a·x)` written `t^j` (`t` being [`EXP_T`]); `None` when some `j` is not
+/// an integer within the degree limit, or `var` occurs anywhere else.
+fn in_powers_of_exp(
+    e: &Expr,
+    var: &str,
+    a: &BigRational,
+    budget: &mut Budget,
+) -> Result<Option<Expr>, TooLarge> {
+    budget.step()?;
+    if !e.contains(var, budget)? {
+        return Ok(Some(e.clone()));
+    }
+    let all = |xs: &[Expr], budget: &mut Budget| -> Result<Option<Vec<Expr>>, TooLarge> {
+        let mut out = Vec::with_capacity(xs.len());
+        for x in xs {
+            match in_powers_of_exp(x, var, a, budget)? {
+                Some(y) => out.push(y),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(out))
+    };
+    Ok(match e {
+        Expr::Call(Func::Exp, xs) => match linear(&xs[0], var, budget)? {
+            Some((slope, b)) if b.is_zero() => {
+                let j = slope / a;
+                j.is_integer()
+                    .then(|| j.to_integer().to_i64())
+                    .flatten()
+                    .filter(|j| j.unsigned_abs() as usize <= MAX_DEGREE)
+                    .map(|j| Expr::pow(Expr::sym(EXP_T), Expr::int(j)))
+            }
+            _ => None,
+        },
+        Expr::Add(xs) => all(xs, budget)?.map(Expr::add),
+        Expr::Mul(xs) => all(xs, budget)?.map(Expr::mul),
+        Expr::Pow(p) if !p.1.contains(var, budget)? => {
+            in_powers_of_exp(&p.0, var, a, budget)?.map(|b| Expr::pow(b, p.1.clone()))
+        }
+        _ => None,
+    })
+}
+
+/// `(N, D)` with `e = N/D` for polynomials `N`, `D` in `var` with exact coefficients, when `e`
+/// is built from such by sums, products and integer powers (within the degree limits).
+fn rational_function(
+    e: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<(pf::Poly, pf::Poly)>, TooLarge> {
+    budget.step()?;
+    if let Some(p) = numeric_polynomial(e, var, budget)? {
+        return Ok(Some((p, vec![BigRational::one()])));
+    }
+    let fits = |(n, d): &(pf::Poly, pf::Poly)| n.len() <= 2 * MAX_DEGREE && d.len() <= MAX_DEGREE;
+    let mut parts = Vec::new();
+    let combined = match e {
+        Expr::Add(xs) | Expr::Mul(xs) => {
+            for x in xs.iter() {
+                let Some(part) = rational_function(x, var, budget)? else {
+                    return Ok(None);
+                };
+                parts.push(part);
+            }
+            let adding = matches!(e, Expr::Add(_));
+            let mut acc = (
+                if adding {
+                    Vec::new()
+                } else {
+                    vec![BigRational::one()]
+                },
+                vec![BigRational::one()],
+            );
+            for (n, d) in parts {
+                budget.steps((acc.0.len() * n.len()) as u64)?;
+                acc = if adding {
+                    (
+                        pf::add(&pf::mul(&acc.0, &d), &pf::mul(&n, &acc.1)),
+                        pf::mul(&acc.1, &d),
+                    )
+                } else {
+                    (pf::mul(&acc.0, &n), pf::mul(&acc.1, &d))
+                };
+                if !fits(&acc) {
+                    return Ok(None);
+                }
+            }
+            acc
+        }
+        Expr::Pow(p) => {
+            let Some(k) = exact_value(&p.1)
+                .filter(BigRational::is_integer)
+                .and_then(|k| k.to_integer().to_i64())
+                .filter(|k| k.unsigned_abs() as usize <= MAX_DEGREE)
+            else {
+                return Ok(None);
+            };
+            let Some((n, d)) = rational_function(&p.0, var, budget)? else {
+                return Ok(None);
+            };
+            if n.is_empty() {
+                return Ok(None);
+            }
+            let (mut pn, mut pd) = (vec![BigRational::one()], vec![BigRational::one()]);
+            for _ in 0..k.unsigned_abs() {
+                budget.steps((pn.len() * n.len() + pd.len() * d.len()) as u64)?;
+                pn = pf::mul(&pn, &n);
+                pd = pf::mul(&pd, &d);
+                if !fits(&(pn.clone(), pd.clone())) && !fits(&(pd.clone(), pn.clone())) {
+                    return Ok(None);
+                }
+            }
+            if k < 0 { (pd, pn) } else { (pn, pd) }
+        }
+        _ => return Ok(None),
+    };
+    Ok(fits(&combined).then_some(combined))
 }
 
 /// `∫ c·h(u)·u' dx = c·H(u)` for `h` among `exp`, `sin`, `cos`, `sinh`, `cosh` and an argument
@@ -312,6 +507,70 @@ fn substitution(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, T
             return Ok(vec![Expr::mul(vec![number(&c), outer])]);
         }
     }
+    power_substitution(f, var, budget)
+}
+
+/// `∫ c·g^n·g' dx = c·g^(n+1)/(n+1)`, and `c·log(±g)` for `n = −1`, for a factor `g^n` of `f`
+/// (`sqrt(g)` as `g^(1/2)`, any other factor as `g^1`) when the exact test shows
+/// `f / (g^n·g')` to be a constant `c ≠ 0`: `x·sqrt(1 + x^2)`, `sin(x)^2·cos(x)`,
+/// `log(x)/x`, `cos(x)/sin(x)`, `x/(x^2 + 1)^2`. At most six factors are tried.
+fn power_substitution(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let factors: &[Expr] = match f {
+        Expr::Mul(xs) => xs,
+        _ => std::slice::from_ref(f),
+    };
+    let mut tried = 0;
+    for factor in factors {
+        let (g, n) = match factor {
+            Expr::Pow(p) => match exact_value(&p.1) {
+                Some(n) => (p.0.clone(), n),
+                None => continue,
+            },
+            Expr::Call(Func::Sqrt, xs) => (xs[0].clone(), BigRational::new(1.into(), 2.into())),
+            _ => (factor.clone(), BigRational::one()),
+        };
+        // (u^m)^n = u^(mn) for integers (how `1/(x^2 + 1)^2` is parsed)
+        let (g, n) = match &g {
+            Expr::Pow(p)
+                if n.is_integer()
+                    && let Some(m) = exact_value(&p.1).filter(BigRational::is_integer) =>
+            {
+                (p.0.clone(), m * n)
+            }
+            _ => (g, n),
+        };
+        if !g.contains(var, budget)? || linear(&g, var, budget)?.is_some() {
+            // (a linear g is the table's)
+            continue;
+        }
+        tried += 1;
+        if tried > 6 {
+            break;
+        }
+        let Ok(dg) = derivative(&g, var, budget) else {
+            continue;
+        };
+        let quotient = Expr::mul(vec![
+            f.clone(),
+            Expr::pow(g.clone(), number(&-&n)),
+            Expr::recip(dg),
+        ]);
+        let Ok(Some(c)) = canon::constant_value_in(&quotient, Some(var), budget) else {
+            continue;
+        };
+        if c.is_zero() {
+            continue;
+        }
+        let n1 = n + BigRational::one();
+        if n1.is_zero() {
+            let log = |e: Expr| Expr::mul(vec![number(&c), Expr::call(Func::Log, e)]);
+            return Ok(vec![log(g.clone()), log(Expr::negated(g))]);
+        }
+        return Ok(vec![Expr::mul(vec![
+            number(&(c / &n1)),
+            Expr::pow(g, number(&n1)),
+        ])]);
+    }
     Ok(Vec::new())
 }
 
@@ -323,35 +582,46 @@ fn inner_calls(
     out: &mut Vec<Expr>,
     budget: &mut Budget,
 ) -> Result<(), TooLarge> {
+    each_call(e, budget, &mut |call, budget| {
+        if let Expr::Call(h, xs) = call
+            && out.len() < 8
+            && xs.len() == 1
+            && matches!(
+                h,
+                Func::Exp | Func::Sin | Func::Cos | Func::Sinh | Func::Cosh
+            )
+            && xs[0].contains(var, budget)?
+            && linear(&xs[0], var, budget)?.is_none()
+            && !out.iter().any(|o| o.to_string() == call.to_string())
+        {
+            out.push(call.clone());
+        }
+        Ok(())
+    })
+}
+
+/// `visit` on every call in `e`, outer calls before the calls in their arguments.
+fn each_call(
+    e: &Expr,
+    budget: &mut Budget,
+    visit: &mut dyn FnMut(&Expr, &mut Budget) -> Result<(), TooLarge>,
+) -> Result<(), TooLarge> {
     budget.step()?;
-    if out.len() >= 8 {
-        return Ok(());
-    }
     match e {
-        Expr::Call(h, xs) => {
-            if xs.len() == 1
-                && matches!(
-                    h,
-                    Func::Exp | Func::Sin | Func::Cos | Func::Sinh | Func::Cosh
-                )
-                && xs[0].contains(var, budget)?
-                && linear(&xs[0], var, budget)?.is_none()
-                && !out.iter().any(|o| o.to_string() == e.to_string())
-            {
-                out.push(e.clone());
-            }
+        Expr::Call(_, xs) => {
+            visit(e, budget)?;
             for x in xs.iter() {
-                inner_calls(x, var, out, budget)?;
+                each_call(x, budget, visit)?;
             }
         }
         Expr::Add(xs) | Expr::Mul(xs) => {
             for x in xs.iter() {
-                inner_calls(x, var, out, budget)?;
+                each_call(x, budget, visit)?;
             }
         }
         Expr::Pow(p) => {
-            inner_calls(&p.0, var, out, budget)?;
-            inner_calls(&p.1, var, out, budget)?;
+            each_call(&p.0, budget, visit)?;
+            each_call(&p.1, budget, visit)?;
         }
         Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => {}
     }
@@ -409,6 +679,48 @@ fn table(h: Func, a: &BigRational, b: &BigRational, var: &str) -> Option<Expr> {
         Func::Tan => Expr::negated(Expr::call(Func::Log, Expr::call(Func::Cos, u))),
         // (2/3)·u^(3/2)
         Func::Sqrt => Expr::mul(vec![Expr::rat(2, 3), Expr::pow(u, Expr::rat(3, 2))]),
+        // log(cosh u)
+        Func::Tanh => Expr::call(Func::Log, Expr::call(Func::Cosh, u)),
+        // By parts, u·h(u) − ∫ u·h'(u) du:
+        // u·asin u + √(1 − u²), u·acos u − √(1 − u²)
+        Func::Asin | Func::Acos => {
+            let root = Expr::call(Func::Sqrt, Expr::minus(Expr::int(1), square(&u)));
+            let sign = if h == Func::Asin { 1 } else { -1 };
+            Expr::add(vec![
+                Expr::mul(vec![u.clone(), Expr::call(h, u)]),
+                Expr::mul(vec![Expr::int(sign), root]),
+            ])
+        }
+        // u·asinh u − √(u² + 1)
+        Func::Asinh => Expr::minus(
+            Expr::mul(vec![u.clone(), Expr::call(h, u.clone())]),
+            Expr::call(Func::Sqrt, Expr::add(vec![square(&u), Expr::int(1)])),
+        ),
+        // u·acosh u − √(u − 1)·√(u + 1) (the two roots as acosh' has them, so that the exact
+        // test sees the derivative; equal to √(u² − 1) wherever acosh u is defined)
+        Func::Acosh => Expr::minus(
+            Expr::mul(vec![u.clone(), Expr::call(h, u.clone())]),
+            Expr::mul(vec![
+                Expr::call(Func::Sqrt, Expr::add(vec![u.clone(), Expr::int(-1)])),
+                Expr::call(Func::Sqrt, Expr::add(vec![u, Expr::int(1)])),
+            ]),
+        ),
+        // u·atanh u + log(1 − u²)/2
+        Func::Atanh => Expr::add(vec![
+            Expr::mul(vec![u.clone(), Expr::call(h, u.clone())]),
+            Expr::mul(vec![
+                Expr::rat(1, 2),
+                Expr::call(Func::Log, Expr::minus(Expr::int(1), square(&u))),
+            ]),
+        ]),
+        // u·erf u + exp(−u²)/√π
+        Func::Erf => Expr::add(vec![
+            Expr::mul(vec![u.clone(), Expr::call(h, u.clone())]),
+            Expr::mul(vec![
+                Expr::pow(Expr::sym("pi"), Expr::rat(-1, 2)),
+                Expr::call(Func::Exp, Expr::negated(square(&u))),
+            ]),
+        ]),
         _ => return None,
     }))
 }
@@ -550,6 +862,51 @@ fn power(
     {
         return Ok(vec![antiderivative]);
     }
+    if let (Some(n), Expr::Call(h @ (Func::Sin | Func::Cos | Func::Cosh), xs)) = (&n, base)
+        && let Some(n) = n.to_integer().to_i64().filter(|_| n.is_integer())
+        && let Some((a, b)) = linear(&xs[0], var, budget)?
+    {
+        let u = lin(&a, &b, var);
+        let over_a = |e: Expr| Expr::mul(vec![number(&a.recip()), e]);
+        let call = |f: Func| Expr::call(f, u.clone());
+        let logs = |e: Expr| {
+            vec![
+                over_a(Expr::call(Func::Log, e.clone())),
+                over_a(Expr::call(Func::Log, Expr::negated(e))),
+            ]
+        };
+        match (h, n) {
+            // sec u: log(±(1 + sin u)/cos u)/a
+            (Func::Cos, -1) => {
+                return Ok(logs(Expr::mul(vec![
+                    Expr::add(vec![Expr::int(1), call(Func::Sin)]),
+                    Expr::recip(call(Func::Cos)),
+                ])));
+            }
+            // csc u: log(±tan(u/2))/a, tan(u/2) written sin(u/2)/cos(u/2)
+            (Func::Sin, -1) => {
+                let half = lin(&(&a / BigInt::from(2)), &(&b / BigInt::from(2)), var);
+                return Ok(logs(Expr::mul(vec![
+                    Expr::call(Func::Sin, half.clone()),
+                    Expr::recip(Expr::call(Func::Cos, half)),
+                ])));
+            }
+            // sech u: 2·atan(exp u)/a
+            (Func::Cosh, -1) => {
+                return Ok(vec![over_a(Expr::mul(vec![
+                    Expr::int(2),
+                    Expr::call(Func::Atan, call(Func::Exp)),
+                ]))]);
+            }
+            (Func::Sin, m) if m >= 3 && m % 2 == 1 => {
+                return Ok(sine_cosine_powers(m, 0, &a, &u).into_iter().collect());
+            }
+            (Func::Cos, m) if m >= 3 && m % 2 == 1 => {
+                return Ok(sine_cosine_powers(0, m, &a, &u).into_iter().collect());
+            }
+            _ => {}
+        }
+    }
     // (1 − m sin²(ax+b))^(±1/2): EllipticE or EllipticF of (ax+b, m), over a (the ball over
     // the interval keeps it only where the integrand is real throughout)
     let half = BigRational::new(1.into(), 2.into());
@@ -565,6 +922,13 @@ fn power(
         };
         let call = Expr::Call(f, vec![lin(&a, &b, var), number(&m)].into());
         return Ok(vec![Expr::mul(vec![number(&a.recip()), call])]);
+    }
+    if let Some(n) = &n
+        && (*n == half || *n == -half.clone())
+        && let Some([c0, c1, c2]) = numeric_polynomial(base, var, budget)?.as_deref()
+        && !c2.is_zero()
+    {
+        return Ok(quadratic_root(c0, c1, c2, n.is_positive(), base, var));
     }
     // 1/(p·x² + q) with p, q > 0: atan(x·√(p/q))/√(pq)
     if n == Some(-BigRational::one()) {
@@ -583,6 +947,115 @@ fn power(
         }
     }
     Ok(Vec::new())
+}
+
+/// `∫ √(c2·x² + c1·x + c0) dx` (`root`) or `∫ 1/√(…) dx`, the quadratic written `base`: with
+/// `s = x + c1/(2·c2)` and `K = c0/c2 − s0²` (`s0 = c1/(2·c2)`), it is `c2·(s² + K)`, and
+/// - for `c2 < 0`, `K < 0` (`A² = −K`): `∫ 1/√ = asin(s/A)/√−c2`, `∫ √ = (s·√base)/2 + (A²·√−c2/2)·asin(s/A)`;
+/// - for `c2 > 0`: `∫ 1/√ = L/√c2`, `∫ √ = (s·√base)/2 + (K·√c2/2)·L`, with `L = asinh(s/√K)` for
+///   `K > 0`, and `log(s + √(s² + K))` or `−log(−s + √(s² + K))` for `K < 0` (right or left of
+///   the roots).
+///
+/// Empty for `K = 0` (the root of a square) and a quadratic negative everywhere.
+fn quadratic_root(
+    c0: &BigRational,
+    c1: &BigRational,
+    c2: &BigRational,
+    root: bool,
+    base: &Expr,
+    var: &str,
+) -> Vec<Expr> {
+    let s0 = c1 / (c2 * BigRational::from_integer(2.into()));
+    let k = c0 / c2 - &s0 * &s0;
+    if k.is_zero() || (c2.is_negative() && k.is_positive()) {
+        return Vec::new();
+    }
+    let s = || lin(&BigRational::one(), &s0, var);
+    // (a rational root as a number: `x·1^(−1/2)` is no polynomial to later steps)
+    let sqrt_of = |r: &BigRational, sign: i64| match pf::exact_square_root(r) {
+        Some(root) if sign > 0 => number(&root),
+        Some(root) => number(&root.recip()),
+        None => Expr::pow(number(r), Expr::rat(sign, 2)),
+    };
+    let c = c2.abs();
+    // L (for c2 > 0) or asin(s/A) (for c2 < 0), one per placement of the variable
+    let logs: Vec<Expr> = if c2.is_negative() {
+        vec![Expr::call(
+            Func::Asin,
+            Expr::mul(vec![s(), sqrt_of(&-&k, -1)]),
+        )]
+    } else if k.is_positive() {
+        vec![Expr::call(
+            Func::Asinh,
+            Expr::mul(vec![s(), sqrt_of(&k, -1)]),
+        )]
+    } else {
+        // √(s² + K) = √base/√c2
+        let r = || Expr::mul(vec![Expr::call(Func::Sqrt, base.clone()), sqrt_of(&c, -1)]);
+        vec![
+            Expr::call(Func::Log, Expr::add(vec![s(), r()])),
+            Expr::negated(Expr::call(
+                Func::Log,
+                Expr::add(vec![Expr::negated(s()), r()]),
+            )),
+        ]
+    };
+    logs.into_iter()
+        .map(|l| {
+            if !root {
+                return Expr::mul(vec![sqrt_of(&c, -1), l]);
+            }
+            let factor = if c2.is_negative() { -&k } else { k.clone() };
+            Expr::add(vec![
+                Expr::mul(vec![
+                    Expr::rat(1, 2),
+                    s(),
+                    Expr::call(Func::Sqrt, base.clone()),
+                ]),
+                Expr::mul(vec![
+                    number(&(factor / BigRational::from_integer(2.into()))),
+                    sqrt_of(&c, 1),
+                    l,
+                ]),
+            ])
+        })
+        .collect()
+}
+
+/// `∫ sin(u)^m·cos(u)^n dx` for `u = ax + b` and natural `m`, `n` of which one is odd: with
+/// `t = cos u` (for an odd `m = 2k + 1`) it is `−(1/a)·∫ (1 − t²)^k·t^n dt`, with `t = sin u`
+/// (for an odd `n = 2k + 1`) `(1/a)·∫ t^m·(1 − t²)^k dt`, both polynomials in `t`. `None`
+/// when both are even or the degree passes [`MAX_DEGREE`].
+fn sine_cosine_powers(m: i64, n: i64, a: &BigRational, u: &Expr) -> Option<Expr> {
+    if m < 0 || n < 0 || (m + n) as usize > MAX_DEGREE {
+        return None;
+    }
+    let (k, other, t, sign) = if m % 2 == 1 {
+        ((m - 1) / 2, n, Expr::call(Func::Cos, u.clone()), -1)
+    } else if n % 2 == 1 {
+        ((n - 1) / 2, m, Expr::call(Func::Sin, u.clone()), 1)
+    } else {
+        return None;
+    };
+    let mut terms = Vec::new();
+    let mut binomial = BigInt::one(); // C(k, j)
+    for j in 0..=k {
+        let power = 2 * j + other + 1;
+        let c = BigRational::new(
+            if j % 2 == 0 {
+                binomial.clone()
+            } else {
+                -binomial.clone()
+            } * sign,
+            BigInt::from(power),
+        ) / a;
+        terms.push(Expr::mul(vec![
+            number(&c),
+            Expr::pow(t.clone(), Expr::int(power)),
+        ]));
+        binomial = binomial * BigInt::from(k - j) / BigInt::from(j + 1);
+    }
+    Some(Expr::add(terms))
 }
 
 /// `(m, u)` when `e` is `1 − m·sin(u)²` for an exact `m` (terms in any order, the
@@ -636,6 +1109,24 @@ fn sine_squared(e: &Expr) -> Option<(BigRational, Expr)> {
     }
 }
 
+/// `(sin or cos, u, k)` when `e` is `sin(u)^k` or `cos(u)^k` for a natural `k` (`k = 1`
+/// unwritten).
+fn sine_or_cosine_power(e: &Expr) -> Option<(Func, &Expr, i64)> {
+    let (call, k) = match e {
+        Expr::Pow(p) => (&p.0, exact_value(&p.1)?),
+        _ => (e, BigRational::one()),
+    };
+    let k = Some(k)
+        .filter(BigRational::is_integer)?
+        .to_integer()
+        .to_i64()
+        .filter(|k| *k >= 1)?;
+    match call {
+        Expr::Call(h @ (Func::Sin | Func::Cos), xs) => Some((*h, &xs[0], k)),
+        _ => None,
+    }
+}
+
 /// `∫ (product of factors that all contain var) dx`: sines and cosines of linear arguments by
 /// product to sum, a polynomial times `exp`/`sin`/`cos`/`sinh`/`cosh` of one by parts.
 fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
@@ -669,6 +1160,53 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         };
         return candidates(&rewritten, var, budget);
     }
+    // sin(u)^m·cos(u)^n with one of m, n odd (one linear u)
+    if let [f, g] = factors
+        && let (Some((Func::Sin, s, m)), Some((Func::Cos, c, n)))
+        | (Some((Func::Cos, c, n)), Some((Func::Sin, s, m))) =
+            (sine_or_cosine_power(f), sine_or_cosine_power(g))
+        && let Some((a, b)) = linear(s, var, budget)?
+        && linear(c, var, budget)? == Some((a.clone(), b.clone()))
+        && let Some(found) = sine_cosine_powers(m, n, &a, &lin(&a, &b, var))
+    {
+        return Ok(vec![found]);
+    }
+    // exp(αx + β)·sin(γx + δ) and ·cos(γx + δ): exp·(α sin − γ cos)/(α² + γ²) and
+    // exp·(α cos + γ sin)/(α² + γ²)
+    if let [
+        Expr::Call(Func::Exp, e),
+        Expr::Call(h @ (Func::Sin | Func::Cos), t),
+    ]
+    | [
+        Expr::Call(h @ (Func::Sin | Func::Cos), t),
+        Expr::Call(Func::Exp, e),
+    ] = factors
+        && let (Some((alpha, beta)), Some((gamma, delta))) =
+            (linear(&e[0], var, budget)?, linear(&t[0], var, budget)?)
+    {
+        let angle = lin(&gamma, &delta, var);
+        let (sin, cos) = (
+            Expr::call(Func::Sin, angle.clone()),
+            Expr::call(Func::Cos, angle),
+        );
+        let (p, q) = if *h == Func::Sin {
+            (
+                Expr::mul(vec![number(&alpha), sin]),
+                Expr::mul(vec![number(&-&gamma), cos]),
+            )
+        } else {
+            (
+                Expr::mul(vec![number(&alpha), cos]),
+                Expr::mul(vec![number(&gamma), sin]),
+            )
+        };
+        let norm = &alpha * &alpha + &gamma * &gamma;
+        return Ok(vec![Expr::mul(vec![
+            number(&norm.recip()),
+            Expr::call(Func::Exp, lin(&alpha, &beta, var)),
+            Expr::add(vec![p, q]),
+        ])]);
+    }
     // Q/P with Q = k·P' for polynomials: k·log(±P).
     if let [q, Expr::Pow(pw)] | [Expr::Pow(pw), q] = factors
         && exact_value(&pw.1) == Some(-BigRational::one())
@@ -692,7 +1230,14 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     let Some(Expr::Call(h, xs)) = other else {
         return Ok(Vec::new());
     };
-    let Some((a, b)) = linear(&xs[0], var, budget)? else {
+    let linear_argument = linear(&xs[0], var, budget)?;
+    if matches!(h, Func::Atan) || (*h == Func::Log && linear_argument.is_none()) {
+        let Some(p) = numeric_polynomial(&Expr::mul(polynomial_part), var, budget)? else {
+            return Ok(Vec::new());
+        };
+        return parts_through_rational(&p, *h, &xs[0], var, budget);
+    }
+    let Some((a, b)) = linear_argument else {
         return Ok(Vec::new());
     };
     if *h == Func::Log {
@@ -804,6 +1349,38 @@ fn polynomial_times_log(
     Ok(vec![with(u.clone()), with(Expr::negated(u))])
 }
 
+/// `∫ P·log(R) dx = Q·log(R) − ∫ Q·R'/R dx` and `∫ P·atan(R) dx = Q·atan(R) − ∫ Q·R'/(1 + R²) dx`
+/// (`Q = ∫P`) for polynomials `P` (coefficients `p`) and `R` with exact coefficients, the
+/// rational integral by partial fractions (one candidate for each of its own).
+fn parts_through_rational(
+    p: &[BigRational],
+    h: Func,
+    argument: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Vec<Expr>, TooLarge> {
+    let Some(r) = numeric_polynomial(argument, var, budget)? else {
+        return Ok(Vec::new());
+    };
+    if r.len() > MAX_DEGREE / 2 {
+        return Ok(Vec::new());
+    }
+    let (q, dr) = (pf::integral(p), pf::derivative(&r));
+    let denominator = match h {
+        Func::Log => r.clone(),
+        _ => pf::add(&[BigRational::one()], &pf::mul(&r, &r)),
+    };
+    let rest = pf::antiderivatives(&pf::mul(&q, &dr), &denominator, var);
+    let first = Expr::mul(vec![
+        pf::expression(&q, var),
+        Expr::call(h, argument.clone()),
+    ]);
+    Ok(rest
+        .into_iter()
+        .map(|g| Expr::minus(first.clone(), g))
+        .collect())
+}
+
 /// The constant `k` with `q = k·p'`, for polynomials `p`, `q` in `var` with numeric
 /// coefficients.
 fn ratio_to_derivative(
@@ -818,12 +1395,7 @@ fn ratio_to_derivative(
     ) else {
         return Ok(None);
     };
-    let derivative: Vec<BigRational> = p
-        .iter()
-        .enumerate()
-        .skip(1)
-        .map(|(k, c)| c * BigRational::from_integer(BigInt::from(k)))
-        .collect();
+    let derivative = pf::derivative(&p);
     let Some(pivot) = derivative.iter().position(|c| !c.is_zero()) else {
         return Ok(None);
     };

@@ -4,16 +4,19 @@
 //!
 //! The end `c` is an exact number and the interval runs from it toward `d`. The only
 //! singularities allowed at `c` are *vanishing arguments*: `log`, `sqrt`, a fractional power
-//! applied to a linear `k(x − c)` that is positive toward `d`. Everything else must have a
+//! applied to a linear `k(x − c)` that is positive toward `d`, or to a polynomial
+//! `(x − c)·Q(x)` whose `Q` keeps that sign over the interval (by a ball); and `asin`, `acos`
+//! of a `u` whose `1 − u²` vanishes so (`asin(x)` at 1). Everything else must have a
 //! ball over the closed interval. Then, with `t = |x − c| → 0`, each subexpression is classed
 //! by how it behaves (`Near`): continuous at `c` with a known value, vanishing like
 //! `t^α |log t|^k` (α > 0), or bounded by `|log t|^k`. A sum has a limit only when no term is
 //! of the last class; nothing else is guessed.
 
-use super::ball::Evaluator;
+use super::ball::{Ball, Evaluator};
 use super::eval::Bindings;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::number;
+use astro_float_num::BigFloat;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 
@@ -87,6 +90,13 @@ impl End<'_> {
             Expr::Call(Func::Log | Func::Sqrt, xs) => {
                 self.vanishing(&xs[0], budget)? || self.ball_exists(e, budget)
             }
+            // asin and acos are continuous on [−1, 1]: so where 1 − u² vanishes at c and is
+            // positive beside it (`asin(x)` at 1), for a continuous u.
+            Expr::Call(Func::Asin | Func::Acos, xs) => {
+                let inside = Expr::minus(Expr::int(1), Expr::pow(xs[0].clone(), Expr::int(2)));
+                (self.continuous(&xs[0], budget)? && self.vanishing(&inside, budget)?)
+                    || self.ball_exists(e, budget)
+            }
             Expr::Call(f, xs) if f.entire() => self.continuous(&xs[0], budget)?,
             _ => self.ball_exists(e, budget),
         })
@@ -105,26 +115,57 @@ impl End<'_> {
         })
     }
 
-    /// Whether `u` is `k(x − c)` with `k(d − c) > 0`: zero at `c`, positive toward `d`.
+    /// Whether `u` is zero at `c` and positive on the half-open interval: `k(x − c)` with
+    /// `k(d − c) > 0`, or a polynomial with exact coefficients `(x − c)·Q(x)` whose `Q` a ball
+    /// over the closed interval shows of the sign of `d − c` throughout (`1 − x²` at `c = 1`
+    /// toward 0).
     fn vanishing(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
-        let Some(p) = super::integrate::linear(u, self.var, budget)? else {
+        if let Some((slope, intercept)) = super::integrate::linear(u, self.var, budget)? {
+            let at_c = &slope * self.c + &intercept;
+            return Ok(at_c.is_zero() && (&slope * (self.d - self.c)).is_positive());
+        }
+        let Some(p) = super::integrate::numeric_polynomial(u, self.var, budget)? else {
             return Ok(false);
         };
-        let (slope, intercept) = p;
-        let at_c = &slope * self.c + &intercept;
-        Ok(at_c.is_zero() && (&slope * (self.d - self.c)).is_positive())
+        // Q = u/(x − c) by synthetic division; the remainder is u(c).
+        let mut q = vec![BigRational::zero(); p.len().saturating_sub(1)];
+        let mut carry = BigRational::zero();
+        for k in (0..p.len()).rev() {
+            carry = carry * self.c + &p[k];
+            if k > 0 {
+                q[k - 1] = carry.clone();
+            }
+        }
+        if !carry.is_zero() || q.is_empty() {
+            return Ok(false);
+        }
+        let q = super::partial_fractions::expression(&q, self.var);
+        let Some(ball) = self.ball_of(&q, budget) else {
+            return Ok(false);
+        };
+        let toward = if (self.d - self.c).is_positive() {
+            1.0
+        } else {
+            -1.0
+        };
+        Ok(ball.approx() * toward > ball.radius())
     }
 
     /// Whether a ball of `e` over the closed interval exists (so it is continuous there).
     fn ball_exists(&self, e: &Expr, budget: &mut Budget) -> bool {
+        self.ball_of(e, budget).is_some()
+    }
+
+    /// A ball of `e` over the closed interval.
+    fn ball_of(&self, e: &Expr, budget: &mut Budget) -> Option<Ball<BigFloat>> {
         let none = Bindings::new();
         let mut evaluator = Evaluator::new(128, &none);
         let (c, d) = (number(self.c), number(self.d));
         let (Ok(a), Ok(b)) = (evaluator.ball(&c, budget), evaluator.ball(&d, budget)) else {
-            return false;
+            return None;
         };
         evaluator.over(self.var, &a, &b);
-        evaluator.ball(e, budget).is_ok()
+        evaluator.ball(e, budget).ok()
     }
 
     fn near(&self, e: &Expr, budget: &mut Budget) -> Result<Option<Near>, TooLarge> {

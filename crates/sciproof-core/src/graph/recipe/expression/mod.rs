@@ -41,6 +41,7 @@ pub mod expr;
 pub mod integrate;
 pub mod limit;
 pub mod parse;
+pub mod partial_fractions;
 pub mod quad;
 pub mod rational;
 pub mod special;

@@ -1,0 +1,442 @@
+//! Antiderivatives of rational functions with exact rational coefficients, by partial fractions
+//! over the rationals.
+//!
+//! `N/D` is divided (`N = S·D + R`), `D` is factored into `(x − r)^m` for its rational roots
+//! (the rational root theorem, over the divisors of its integer form's end coefficients) and
+//! at most one quadratic without real roots, and `R/D` is written as
+//! `Σ A/(x − r)^k + (Bx + C)/q` by solving the linear system of its coefficients. Then
+//! `∫ A/(x − r) = A·log(±(x − r))`, `∫ A/(x − r)^k = A·(x − r)^(1−k)/(1 − k)` and
+//! `∫ (Bx + C)/(x² + βx + γ) = (B/2)·log(x² + βx + γ) + (2C − Bβ)/√Δ·atan((2x + β)/√Δ)` with
+//! `Δ = 4γ − β² > 0`. A denominator that does not factor so (an irrational root, a repeated
+//! or second quadratic) gives nothing.
+//!
+//! Written here rather than taken from a computer-algebra crate: the coefficients must stay
+//! exact `BigRational`s and the result an [`Expr`] of the re-checker's own grammar, and the
+//! caller never trusts it as proposed (the exact test differentiates it first).
+
+use super::expr::{Expr, Func};
+use super::integrate::number;
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+
+/// A polynomial: coefficients from the constant term up, without trailing zeros (the zero
+/// polynomial is empty).
+pub type Poly = Vec<BigRational>;
+
+/// The highest degree of a denominator factored here.
+const MAX_DEGREE: usize = 16;
+/// The largest end coefficient (of the denominator's integer form) whose divisors are tried as
+/// rational roots.
+const MAX_END_COEFFICIENT: u64 = 1_000_000;
+
+fn trimmed(mut p: Poly) -> Poly {
+    while p.last().is_some_and(Zero::is_zero) {
+        p.pop();
+    }
+    p
+}
+
+/// `a + b`.
+pub fn add(a: &[BigRational], b: &[BigRational]) -> Poly {
+    let mut out = vec![BigRational::zero(); a.len().max(b.len())];
+    for (i, c) in a.iter().enumerate() {
+        out[i] += c;
+    }
+    for (i, c) in b.iter().enumerate() {
+        out[i] += c;
+    }
+    trimmed(out)
+}
+
+/// `a·b`.
+pub fn mul(a: &[BigRational], b: &[BigRational]) -> Poly {
+    if a.is_empty() || b.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![BigRational::zero(); a.len() + b.len() - 1];
+    for (i, x) in a.iter().enumerate() {
+        for (j, y) in b.iter().enumerate() {
+            out[i + j] += x * y;
+        }
+    }
+    trimmed(out)
+}
+
+/// `(q, r)` with `a = q·b + r` and `deg r < deg b`, for `b ≠ 0`.
+fn divide(a: &[BigRational], b: &[BigRational]) -> (Poly, Poly) {
+    let mut r = trimmed(a.to_vec());
+    let lead = b.last().expect("a nonzero divisor");
+    if r.len() < b.len() {
+        return (Vec::new(), r);
+    }
+    let mut q = vec![BigRational::zero(); r.len() - b.len() + 1];
+    while r.len() >= b.len() {
+        let shift = r.len() - b.len();
+        let c = r.last().expect("nonempty") / lead;
+        for (i, bc) in b.iter().enumerate() {
+            r[shift + i] -= &c * bc;
+        }
+        q[shift] = c;
+        r = trimmed(r);
+    }
+    (trimmed(q), r)
+}
+
+/// `p` as an expression in `var` (its nonzero terms; `0` for the zero polynomial).
+pub fn expression(p: &[BigRational], var: &str) -> Expr {
+    let terms: Vec<Expr> = p
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.is_zero())
+        .map(|(k, c)| {
+            Expr::mul(vec![
+                number(c),
+                Expr::pow(Expr::sym(var), Expr::Int(std::rc::Rc::new(BigInt::from(k)))),
+            ])
+        })
+        .collect();
+    if terms.is_empty() {
+        Expr::int(0)
+    } else {
+        Expr::add(terms)
+    }
+}
+
+/// `∫p` with constant term 0.
+pub fn integral(p: &[BigRational]) -> Poly {
+    let mut out = vec![BigRational::zero()];
+    out.extend(
+        p.iter()
+            .enumerate()
+            .map(|(k, c)| c / BigRational::from_integer(BigInt::from(k + 1))),
+    );
+    trimmed(out)
+}
+
+/// `p'`.
+pub fn derivative(p: &[BigRational]) -> Poly {
+    trimmed(
+        p.iter()
+            .enumerate()
+            .skip(1)
+            .map(|(k, c)| c * BigRational::from_integer(BigInt::from(k)))
+            .collect(),
+    )
+}
+
+fn value_at(p: &[BigRational], x: &BigRational) -> BigRational {
+    p.iter()
+        .rev()
+        .fold(BigRational::zero(), |acc, c| acc * x + c)
+}
+
+/// The positive divisors of `n` (`n ≥ 1`), or `None` past [`MAX_END_COEFFICIENT`].
+fn divisors(n: &BigInt) -> Option<Vec<u64>> {
+    let n = n
+        .abs()
+        .to_u64()
+        .filter(|n| (1..=MAX_END_COEFFICIENT).contains(n))?;
+    let mut out = Vec::new();
+    let mut d = 1;
+    while d * d <= n {
+        if n % d == 0 {
+            out.push(d);
+            if d * d != n {
+                out.push(n / d);
+            }
+        }
+        d += 1;
+    }
+    Some(out)
+}
+
+/// A factor of the denominator.
+enum Factor {
+    /// `(x − r)^m`.
+    Root(BigRational, usize),
+    /// `x² + βx + γ` (monic) with `4γ − β² > 0`.
+    Quadratic(BigRational, BigRational),
+}
+
+/// Divides `(x − r)` out of `rest` as often as it goes, and records the factor.
+fn take_root(rest: &mut Poly, r: &BigRational, factors: &mut Vec<Factor>) {
+    let mut m = 0;
+    loop {
+        let (q, remainder) = divide(rest, &[-r.clone(), BigRational::one()]);
+        if !remainder.is_empty() {
+            break;
+        }
+        *rest = q;
+        m += 1;
+    }
+    if m > 0 {
+        factors.push(Factor::Root(r.clone(), m));
+    }
+}
+
+/// `d` (monic) as its factors, if it factors into rational roots and at most one quadratic
+/// without real roots.
+fn factored(d: &[BigRational]) -> Option<Vec<Factor>> {
+    let mut rest = d.to_vec();
+    let mut factors: Vec<Factor> = Vec::new();
+    take_root(&mut rest, &BigRational::zero(), &mut factors);
+    if rest.len() > 2 {
+        // The integer form: denominators cleared.
+        let lcm = rest.iter().fold(BigInt::one(), |l, c| l.lcm(c.denom()));
+        let integers: Vec<BigInt> = rest.iter().map(|c| (c * &lcm).to_integer()).collect();
+        let first = divisors(&integers[0])?;
+        let last = divisors(integers.last().expect("nonempty"))?;
+        'search: for p in &first {
+            for q in &last {
+                for sign in [1i64, -1] {
+                    if rest.len() <= 3 {
+                        break 'search;
+                    }
+                    let r = BigRational::new(BigInt::from(*p) * sign, BigInt::from(*q));
+                    if r.denom() != &BigInt::from(*q) {
+                        // (not in lowest terms: met already)
+                        continue;
+                    }
+                    if value_at(&rest, &r).is_zero() {
+                        take_root(&mut rest, &r, &mut factors);
+                    }
+                }
+            }
+        }
+    }
+    match rest.len() {
+        1 => {}
+        2 => {
+            // x + c
+            let r = -&rest[0] / &rest[1];
+            factors.push(Factor::Root(r, 1));
+        }
+        3 => {
+            let (gamma, beta) = (&rest[0] / &rest[2], &rest[1] / &rest[2]);
+            let discriminant = &beta * &beta - BigRational::from_integer(4.into()) * &gamma;
+            if discriminant.is_negative() {
+                factors.push(Factor::Quadratic(beta, gamma));
+            } else {
+                let root = exact_square_root(&discriminant)?;
+                let two = BigRational::from_integer(2.into());
+                for r in [(-&beta + &root) / &two, (-&beta - &root) / &two] {
+                    if !factors
+                        .iter()
+                        .any(|f| matches!(f, Factor::Root(s, _) if *s == r))
+                    {
+                        take_root(&mut rest, &r, &mut factors);
+                    }
+                }
+            }
+        }
+        _ => return None,
+    }
+    Some(factors)
+}
+
+/// `√r` when it is rational (`r ≥ 0`).
+pub fn exact_square_root(r: &BigRational) -> Option<BigRational> {
+    if r.is_negative() {
+        return None;
+    }
+    let (n, d) = (r.numer(), r.denom());
+    let (sn, sd) = (n.sqrt(), d.sqrt());
+    (&sn * &sn == *n && &sd * &sd == *d).then(|| BigRational::new(sn, sd))
+}
+
+/// The solution of the square system `rows·x = rhs` (Gaussian elimination), if unique.
+fn solve(mut rows: Vec<Vec<BigRational>>, mut rhs: Vec<BigRational>) -> Option<Vec<BigRational>> {
+    let n = rhs.len();
+    for col in 0..n {
+        let pivot = (col..n).find(|&r| !rows[r][col].is_zero())?;
+        rows.swap(col, pivot);
+        rhs.swap(col, pivot);
+        for r in 0..n {
+            if r != col && !rows[r][col].is_zero() {
+                let f = &rows[r][col] / &rows[col][col];
+                let pivot_row = rows[col].clone();
+                for (target, p) in rows[r].iter_mut().zip(&pivot_row).skip(col) {
+                    *target -= &f * p;
+                }
+                let sub = &f * &rhs[col];
+                rhs[r] -= sub;
+            }
+        }
+    }
+    Some((0..n).map(|i| &rhs[i] / &rows[i][i]).collect())
+}
+
+/// Antiderivatives of `num/den` in `var`: one per placement of the variable among the real
+/// roots of `den` (left of all, between two, right of all), which decides the sign inside each
+/// `log`. Empty when `den` does not factor as the module documentation says.
+pub fn antiderivatives(num: &[BigRational], den: &[BigRational], var: &str) -> Vec<Expr> {
+    let (num, den) = (trimmed(num.to_vec()), trimmed(den.to_vec()));
+    if den.len() < 2 || den.len() > MAX_DEGREE + 1 || num.len() > 2 * MAX_DEGREE + 1 {
+        return Vec::new();
+    }
+    let lead = den.last().expect("nonempty").clone();
+    let den: Poly = den.iter().map(|c| c / &lead).collect();
+    let num: Poly = num.iter().map(|c| c / &lead).collect();
+    let (whole, remainder) = divide(&num, &den);
+    let Some(factors) = factored(&den) else {
+        return Vec::new();
+    };
+    // One unknown per term A/(x − r)^k and two (B, C) for the quadratic; each term's
+    // polynomial is den divided by its own denominator.
+    let mut basis: Vec<Poly> = Vec::new();
+    for f in &factors {
+        match f {
+            Factor::Root(r, m) => {
+                let linear = [-r.clone(), BigRational::one()];
+                let mut power = vec![BigRational::one()];
+                for _ in 0..*m {
+                    power = mul(&power, &linear);
+                    basis.push(divide(&den, &power).0);
+                }
+            }
+            Factor::Quadratic(beta, gamma) => {
+                let q = [gamma.clone(), beta.clone(), BigRational::one()];
+                let cofactor = divide(&den, &q).0;
+                basis.push(mul(&cofactor, &[BigRational::zero(), BigRational::one()]));
+                basis.push(cofactor);
+            }
+        }
+    }
+    let n = den.len() - 1;
+    if basis.len() != n {
+        return Vec::new();
+    }
+    let rows: Vec<Vec<BigRational>> = (0..n)
+        .map(|power| {
+            basis
+                .iter()
+                .map(|b| b.get(power).cloned().unwrap_or_default())
+                .collect()
+        })
+        .collect();
+    let rhs: Vec<BigRational> = (0..n)
+        .map(|power| remainder.get(power).cloned().unwrap_or_default())
+        .collect();
+    let Some(coefficients) = solve(rows, rhs) else {
+        return Vec::new();
+    };
+    let x = || Expr::sym(var);
+    // ∫ whole
+    let mut fixed = vec![expression(&integral(&whole), var)];
+    // The simple poles, whose logs take the sign of x − r where the variable lies.
+    let mut logs: Vec<(BigRational, BigRational)> = Vec::new();
+    let mut next = coefficients.iter();
+    for f in &factors {
+        match f {
+            Factor::Root(r, m) => {
+                let shifted = || Expr::add(vec![x(), number(&-r)]);
+                for k in 1..=*m {
+                    let a = next.next().expect("one per term").clone();
+                    if a.is_zero() {
+                        continue;
+                    }
+                    if k == 1 {
+                        logs.push((r.clone(), a));
+                    } else {
+                        let e = BigRational::from_integer(BigInt::from(1 - k as i64));
+                        fixed.push(Expr::mul(vec![
+                            number(&(a / &e)),
+                            Expr::pow(shifted(), number(&e)),
+                        ]));
+                    }
+                }
+            }
+            Factor::Quadratic(beta, gamma) => {
+                let b = next.next().expect("B").clone();
+                let c = next.next().expect("C").clone();
+                let two = BigRational::from_integer(2.into());
+                let q = Expr::add(vec![
+                    Expr::pow(x(), Expr::int(2)),
+                    Expr::mul(vec![number(beta), x()]),
+                    number(gamma),
+                ]);
+                if !b.is_zero() {
+                    fixed.push(Expr::mul(vec![
+                        number(&(&b / &two)),
+                        Expr::call(Func::Log, q),
+                    ]));
+                }
+                let k = &two * &c - &b * beta;
+                if !k.is_zero() {
+                    let delta = BigRational::from_integer(4.into()) * gamma - beta * beta;
+                    let root = Expr::pow(number(&delta), Expr::rat(1, 2));
+                    fixed.push(Expr::mul(vec![
+                        number(&k),
+                        Expr::pow(number(&delta), Expr::rat(-1, 2)),
+                        Expr::call(
+                            Func::Atan,
+                            Expr::mul(vec![
+                                Expr::add(vec![Expr::mul(vec![number(&two), x()]), number(beta)]),
+                                Expr::pow(root, Expr::int(-1)),
+                            ]),
+                        ),
+                    ]));
+                }
+            }
+        }
+    }
+    logs.sort_by(|a, b| a.0.cmp(&b.0));
+    (0..=logs.len())
+        .map(|right_of| {
+            let mut terms = fixed.clone();
+            for (i, (r, a)) in logs.iter().enumerate() {
+                // x − r where the variable is right of r, r − x where it is left of it
+                let inside = if i < right_of {
+                    Expr::add(vec![x(), number(&-r)])
+                } else {
+                    Expr::add(vec![Expr::negated(x()), number(r)])
+                };
+                terms.push(Expr::mul(vec![number(a), Expr::call(Func::Log, inside)]));
+            }
+            Expr::add(terms)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(cs: &[i64]) -> Poly {
+        cs.iter()
+            .map(|&c| BigRational::from_integer(c.into()))
+            .collect()
+    }
+
+    #[test]
+    fn denominators_factor_into_rational_roots_and_one_quadratic() {
+        // x^3 + 1 = (x + 1)(x^2 − x + 1)
+        let f = factored(&p(&[1, 0, 0, 1])).expect("factors");
+        assert!(
+            matches!(&f[..], [Factor::Root(r, 1), Factor::Quadratic(..)] if *r == -BigRational::one())
+        );
+        // x^2 − 4 = (x − 2)(x + 2); (x − 1)^2 (x + 1)
+        assert_eq!(factored(&p(&[-4, 0, 1])).expect("factors").len(), 2);
+        let f = factored(&p(&[1, -1, -1, 1])).expect("factors");
+        assert!(
+            f.iter()
+                .any(|f| matches!(f, Factor::Root(r, 2) if r.is_one()))
+        );
+        // x^2 − 2 has irrational roots; x^4 + 1 two quadratics
+        assert!(factored(&p(&[-2, 0, 1])).is_none());
+        assert!(factored(&p(&[1, 0, 0, 0, 1])).is_none());
+    }
+
+    #[test]
+    fn one_candidate_per_gap_between_the_real_poles() {
+        // 1/(x(x + 1)): left of −1, between, right of 0
+        assert_eq!(antiderivatives(&p(&[1]), &p(&[0, 1, 1]), "x").len(), 3);
+        // 1/(x^2 + 1): no real pole
+        let only = antiderivatives(&p(&[1]), &p(&[1, 0, 1]), "x");
+        assert_eq!(only.len(), 1);
+        assert!(only[0].to_string().contains("atan"), "{}", only[0]);
+        assert!(antiderivatives(&p(&[1]), &p(&[-2, 0, 1]), "x").is_empty());
+    }
+}
