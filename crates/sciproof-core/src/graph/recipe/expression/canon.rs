@@ -25,7 +25,8 @@
 //! (`sin(a + b) = sin a cos b + cos a sin b`) and the hyperbolic functions written through
 //! `exp`, which is dearer and so is done only where it is needed (`reduced`); likewise, when
 //! an `asinh`, `acosh` or `atanh` was met, in a form where those are the logarithms they are
-//! (`logarithm_of_inverse_hyperbolic`). Every rewrite
+//! (`logarithm_of_inverse_hyperbolic`); and last, where products of square roots were met, in
+//! a form with each such product one root (`merged_square_roots`). Every rewrite
 //! holds wherever its left side is defined; never `sqrt(x^2) → x`, `log(ab) → log a + log b`
 //! (but for a positive rational or an exponential factor) or `(a^b)^c → a^(bc)` (for an `a` or `b` that may be negative).
 //! Atoms are treated as independent unknowns, so a numerator that expands to the zero
@@ -229,15 +230,107 @@ fn reduced(
     if arc_hyperbolic && let Some(form) = rewritten(false, true) {
         return Ok(form);
     }
-    if !expandable {
-        return Ok(first);
+    if expandable {
+        let mut canon = Canon::new(budget, true);
+        canon.variable = variable;
+        if let Ok(split) = canon.form(expr, denominator, &decided)
+            && decided(&split)
+        {
+            return Ok(split);
+        }
     }
-    let mut canon = Canon::new(budget, true);
-    canon.variable = variable;
-    Ok(match canon.form(expr, denominator, &decided) {
-        Ok(split) if decided(&split) => split,
-        _ => first,
-    })
+    // Products of square roots as one root (`√(u−1)·√(u+1)` as `√(u²−1)`, how acosh's
+    // derivative meets the form alkahest writes), where a product of two was met.
+    if let Some(merged) = merged_square_roots(expr, budget)? {
+        for expanded in [false, true] {
+            if expanded && !expandable {
+                break;
+            }
+            let mut canon = Canon::new(budget, expanded);
+            canon.variable = variable;
+            if let Ok(form) = canon.form(&merged, denominator, &decided)
+                && decided(&form)
+            {
+                return Ok(form);
+            }
+        }
+    }
+    Ok(first)
+}
+
+/// `e` with every product of two or more square roots of the same sign merged into one
+/// (`√A·√B = √(AB)`, `1/(√A·√B) = 1/√(AB)`), or `None` when it has no such product. Each
+/// merge holds wherever its left side is defined (there `A, B ≥ 0`, or `> 0` below the line),
+/// and its right side is defined there too; only roots of expressions with a symbol are
+/// merged (a number's root is taken apart over the primes in the form).
+fn merged_square_roots(e: &Expr, budget: &mut Budget) -> Result<Option<Expr>, NotExact> {
+    budget.step().map_err(|_| NotExact::TooLarge)?;
+    let half = BigRational::new(1.into(), 2.into());
+    // (base, +1 for √base, −1 for 1/√base)
+    let root = |x: &Expr| -> Option<(Expr, i8)> {
+        let (base, sign) = match x {
+            Expr::Call(Func::Sqrt, xs) => (xs[0].clone(), 1),
+            Expr::Pow(p) => match super::expr::exact_value(&p.1) {
+                Some(k) if k == half => (p.0.clone(), 1),
+                Some(k) if k == -half.clone() => (p.0.clone(), -1),
+                Some(k) if k == -BigRational::one() => match &p.0 {
+                    Expr::Call(Func::Sqrt, xs) => (xs[0].clone(), -1),
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        (super::expr::exact_value(&base).is_none()).then_some((base, sign))
+    };
+    let mut changed = false;
+    let mut all = |xs: &[Expr], budget: &mut Budget| -> Result<Vec<Expr>, NotExact> {
+        let mut out = Vec::with_capacity(xs.len());
+        for x in xs {
+            match merged_square_roots(x, budget)? {
+                Some(y) => {
+                    changed = true;
+                    out.push(y);
+                }
+                None => out.push(x.clone()),
+            }
+        }
+        Ok(out)
+    };
+    let rebuilt = match e {
+        Expr::Mul(xs) => {
+            let xs = all(xs, budget)?;
+            let mut out = Vec::with_capacity(xs.len());
+            let (mut above, mut below) = (Vec::new(), Vec::new());
+            for x in xs {
+                match root(&x) {
+                    Some((base, 1)) => above.push(base),
+                    Some((base, _)) => below.push(base),
+                    None => out.push(x),
+                }
+            }
+            for (bases, exponent) in [(above, Expr::rat(1, 2)), (below, Expr::rat(-1, 2))] {
+                match bases.len() {
+                    0 => {}
+                    1 => out.push(Expr::pow(bases.into_iter().next().expect("one"), exponent)),
+                    _ => {
+                        changed = true;
+                        out.push(Expr::pow(Expr::mul(bases), exponent));
+                    }
+                }
+            }
+            Expr::mul(out)
+        }
+        Expr::Add(xs) => Expr::add(all(xs, budget)?),
+        Expr::Call(f, xs) => Expr::Call(*f, all(xs, budget)?.into()),
+        Expr::Pow(p) => {
+            let parts = all(&[p.0.clone(), p.1.clone()], budget)?;
+            let mut parts = parts.into_iter();
+            Expr::pow(parts.next().expect("base"), parts.next().expect("exponent"))
+        }
+        Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => return Ok(None),
+    };
+    Ok(changed.then_some(rebuilt))
 }
 
 /// The exact value of `expr` when the exact test reduces it to a constant (every atom cancels):
