@@ -295,7 +295,7 @@ fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLa
     if let Some((n, d)) = rational_function(f, var, budget)?
         && d.len() > 1
     {
-        let found = pf::antiderivatives(&n, &d, var);
+        let found = pf::antiderivatives(&n, &d, var, budget)?;
         if !found.is_empty() {
             return Ok(found);
         }
@@ -329,7 +329,7 @@ fn exponential_rational(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<
     let d = pf::mul(&d, &[BigRational::zero(), a.clone()]);
     let t = Expr::call(Func::Exp, Expr::mul(vec![number(&a), Expr::sym(var)]));
     let mut out = Vec::new();
-    for g in pf::antiderivatives(&n, &d, EXP_T) {
+    for g in pf::antiderivatives(&n, &d, EXP_T, budget)? {
         out.push(g.substitute(EXP_T, &t, budget)?);
     }
     Ok(out)
@@ -1370,7 +1370,7 @@ fn parts_through_rational(
         Func::Log => r.clone(),
         _ => pf::add(&[BigRational::one()], &pf::mul(&r, &r)),
     };
-    let rest = pf::antiderivatives(&pf::mul(&q, &dr), &denominator, var);
+    let rest = pf::antiderivatives(&pf::mul(&q, &dr), &denominator, var, budget)?;
     let first = Expr::mul(vec![
         pf::expression(&q, var),
         Expr::call(h, argument.clone()),

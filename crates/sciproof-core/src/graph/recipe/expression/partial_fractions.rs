@@ -14,7 +14,7 @@
 //! exact `BigRational`s and the result an [`Expr`] of the re-checker's own grammar, and the
 //! caller never trusts it as proposed (the exact test differentiates it first).
 
-use super::expr::{Expr, Func};
+use super::expr::{Budget, Expr, Func, TooLarge};
 use super::integrate::number;
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -178,7 +178,7 @@ fn take_root(rest: &mut Poly, r: &BigRational, factors: &mut Vec<Factor>) {
 
 /// `d` (monic) as its factors, if it factors into rational roots and at most one quadratic
 /// without real roots.
-fn factored(d: &[BigRational]) -> Option<Vec<Factor>> {
+fn factored(d: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>>, TooLarge> {
     let mut rest = d.to_vec();
     let mut factors: Vec<Factor> = Vec::new();
     take_root(&mut rest, &BigRational::zero(), &mut factors);
@@ -186,19 +186,55 @@ fn factored(d: &[BigRational]) -> Option<Vec<Factor>> {
         // The integer form: denominators cleared.
         let lcm = rest.iter().fold(BigInt::one(), |l, c| l.lcm(c.denom()));
         let integers: Vec<BigInt> = rest.iter().map(|c| (c * &lcm).to_integer()).collect();
-        let first = divisors(&integers[0])?;
-        let last = divisors(integers.last().expect("nonempty"))?;
+        let (Some(first), Some(last)) = (
+            divisors(&integers[0]),
+            divisors(integers.last().expect("nonempty")),
+        ) else {
+            return Ok(None);
+        };
+        // Every root lies within Cauchy's bound 1 + max |a_k/a_n|; a candidate is tried
+        // exactly only when f64 puts it near a root (|P(r)| within 10^-6 of the size of its
+        // terms, far above the rounding of a true root), so that the divisors of end
+        // coefficients such as 720720 cost f64 work, not rational.
+        let lead = integers.last().expect("nonempty");
+        let bound = integers
+            .iter()
+            .map(|a| (BigRational::new(a.clone(), lead.clone())).abs())
+            .max()
+            .and_then(|m| m.to_f64())
+            .unwrap_or(f64::INFINITY)
+            + 1.0;
+        let approximate: Vec<f64> = integers
+            .iter()
+            .map(|a| a.to_f64().unwrap_or(f64::INFINITY))
+            .collect();
         'search: for p in &first {
             for q in &last {
-                for sign in [1i64, -1] {
+                let size = *p as f64 / *q as f64;
+                if size > bound * (1.0 + 1e-9) {
+                    continue;
+                }
+                for sign in [1.0, -1.0] {
                     if rest.len() <= 3 {
                         break 'search;
                     }
-                    let r = BigRational::new(BigInt::from(*p) * sign, BigInt::from(*q));
+                    budget.ticks(approximate.len() as u64)?;
+                    let x = sign * size;
+                    let (value, scale) = approximate
+                        .iter()
+                        .rev()
+                        .fold((0.0f64, 0.0f64), |(v, m), a| {
+                            (v * x + a, m * x.abs() + a.abs())
+                        });
+                    if value.abs() > 1e-6 * scale && scale.is_finite() {
+                        continue;
+                    }
+                    let r = BigRational::new(BigInt::from(*p) * sign as i64, BigInt::from(*q));
                     if r.denom() != &BigInt::from(*q) {
                         // (not in lowest terms: met already)
                         continue;
                     }
+                    budget.steps(rest.len() as u64)?;
                     if value_at(&rest, &r).is_zero() {
                         take_root(&mut rest, &r, &mut factors);
                     }
@@ -219,7 +255,9 @@ fn factored(d: &[BigRational]) -> Option<Vec<Factor>> {
             if discriminant.is_negative() {
                 factors.push(Factor::Quadratic(beta, gamma));
             } else {
-                let root = exact_square_root(&discriminant)?;
+                let Some(root) = exact_square_root(&discriminant) else {
+                    return Ok(None);
+                };
                 let two = BigRational::from_integer(2.into());
                 for r in [(-&beta + &root) / &two, (-&beta - &root) / &two] {
                     if !factors
@@ -231,9 +269,9 @@ fn factored(d: &[BigRational]) -> Option<Vec<Factor>> {
                 }
             }
         }
-        _ => return None,
+        _ => return Ok(None),
     }
-    Some(factors)
+    Ok(Some(factors))
 }
 
 /// `√r` when it is rational (`r ≥ 0`).
@@ -271,17 +309,25 @@ fn solve(mut rows: Vec<Vec<BigRational>>, mut rhs: Vec<BigRational>) -> Option<V
 /// Antiderivatives of `num/den` in `var`: one per placement of the variable among the real
 /// roots of `den` (left of all, between two, right of all), which decides the sign inside each
 /// `log`. Empty when `den` does not factor as the module documentation says.
-pub fn antiderivatives(num: &[BigRational], den: &[BigRational], var: &str) -> Vec<Expr> {
+pub fn antiderivatives(
+    num: &[BigRational],
+    den: &[BigRational],
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Vec<Expr>, TooLarge> {
     let (num, den) = (trimmed(num.to_vec()), trimmed(den.to_vec()));
     if den.len() < 2 || den.len() > MAX_DEGREE + 1 || num.len() > 2 * MAX_DEGREE + 1 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
+    // (the division and the elimination below: about deg² and deg³ steps)
+    let degree = den.len() as u64;
+    budget.steps(num.len() as u64 * degree + degree.pow(3))?;
     let lead = den.last().expect("nonempty").clone();
     let den: Poly = den.iter().map(|c| c / &lead).collect();
     let num: Poly = num.iter().map(|c| c / &lead).collect();
     let (whole, remainder) = divide(&num, &den);
-    let Some(factors) = factored(&den) else {
-        return Vec::new();
+    let Some(factors) = factored(&den, budget)? else {
+        return Ok(Vec::new());
     };
     // One unknown per term A/(x − r)^k and two (B, C) for the quadratic; each term's
     // polynomial is den divided by its own denominator.
@@ -306,7 +352,7 @@ pub fn antiderivatives(num: &[BigRational], den: &[BigRational], var: &str) -> V
     }
     let n = den.len() - 1;
     if basis.len() != n {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let rows: Vec<Vec<BigRational>> = (0..n)
         .map(|power| {
@@ -320,7 +366,7 @@ pub fn antiderivatives(num: &[BigRational], den: &[BigRational], var: &str) -> V
         .map(|power| remainder.get(power).cloned().unwrap_or_default())
         .collect();
     let Some(coefficients) = solve(rows, rhs) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let x = || Expr::sym(var);
     // ∫ whole
@@ -383,7 +429,7 @@ pub fn antiderivatives(num: &[BigRational], den: &[BigRational], var: &str) -> V
         }
     }
     logs.sort_by(|a, b| a.0.cmp(&b.0));
-    (0..=logs.len())
+    Ok((0..=logs.len())
         .map(|right_of| {
             let mut terms = fixed.clone();
             for (i, (r, a)) in logs.iter().enumerate() {
@@ -397,12 +443,16 @@ pub fn antiderivatives(num: &[BigRational], den: &[BigRational], var: &str) -> V
             }
             Expr::add(terms)
         })
-        .collect()
+        .collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn b() -> Budget {
+        Budget::standard()
+    }
 
     fn p(cs: &[i64]) -> Poly {
         cs.iter()
@@ -413,30 +463,67 @@ mod tests {
     #[test]
     fn denominators_factor_into_rational_roots_and_one_quadratic() {
         // x^3 + 1 = (x + 1)(x^2 − x + 1)
-        let f = factored(&p(&[1, 0, 0, 1])).expect("factors");
+        let f = factored(&p(&[1, 0, 0, 1]), &mut b())
+            .unwrap()
+            .expect("factors");
         assert!(
             matches!(&f[..], [Factor::Root(r, 1), Factor::Quadratic(..)] if *r == -BigRational::one())
         );
         // x^2 − 4 = (x − 2)(x + 2); (x − 1)^2 (x + 1)
-        assert_eq!(factored(&p(&[-4, 0, 1])).expect("factors").len(), 2);
-        let f = factored(&p(&[1, -1, -1, 1])).expect("factors");
+        assert_eq!(
+            factored(&p(&[-4, 0, 1]), &mut b())
+                .unwrap()
+                .expect("factors")
+                .len(),
+            2
+        );
+        let f = factored(&p(&[1, -1, -1, 1]), &mut b())
+            .unwrap()
+            .expect("factors");
         assert!(
             f.iter()
                 .any(|f| matches!(f, Factor::Root(r, 2) if r.is_one()))
         );
         // x^2 − 2 has irrational roots; x^4 + 1 two quadratics
-        assert!(factored(&p(&[-2, 0, 1])).is_none());
-        assert!(factored(&p(&[1, 0, 0, 0, 1])).is_none());
+        assert!(factored(&p(&[-2, 0, 1]), &mut b()).unwrap().is_none());
+        assert!(factored(&p(&[1, 0, 0, 0, 1]), &mut b()).unwrap().is_none());
+    }
+
+    #[test]
+    fn end_coefficients_with_many_divisors_cost_little_budget() {
+        // 720720 has 240 divisors: 115,200 candidate roots, each one tried in f64 first
+        let mut d = p(&[720720, 0, 0, 0, 0, 3]);
+        d.extend(std::iter::repeat_n(BigRational::zero(), 10));
+        d.push(BigRational::from_integer(720720.into()));
+        let mut budget = Budget::of_steps(200_000);
+        assert!(factored(&d, &mut budget).unwrap().is_none());
+        // a root among many candidates is still found: (2x − 3)·(5040x² + 1)
+        let d = mul(&p(&[-3, 2]), &p(&[1, 0, 5040]));
+        let f = factored(&d, &mut Budget::of_steps(200_000))
+            .unwrap()
+            .expect("factors");
+        assert!(f.iter().any(
+            |f| matches!(f, Factor::Root(r, 1) if *r == BigRational::new(3.into(), 2.into()))
+        ));
     }
 
     #[test]
     fn one_candidate_per_gap_between_the_real_poles() {
         // 1/(x(x + 1)): left of −1, between, right of 0
-        assert_eq!(antiderivatives(&p(&[1]), &p(&[0, 1, 1]), "x").len(), 3);
+        assert_eq!(
+            antiderivatives(&p(&[1]), &p(&[0, 1, 1]), "x", &mut b())
+                .unwrap()
+                .len(),
+            3
+        );
         // 1/(x^2 + 1): no real pole
-        let only = antiderivatives(&p(&[1]), &p(&[1, 0, 1]), "x");
+        let only = antiderivatives(&p(&[1]), &p(&[1, 0, 1]), "x", &mut b()).unwrap();
         assert_eq!(only.len(), 1);
         assert!(only[0].to_string().contains("atan"), "{}", only[0]);
-        assert!(antiderivatives(&p(&[1]), &p(&[-2, 0, 1]), "x").is_empty());
+        assert!(
+            antiderivatives(&p(&[1]), &p(&[-2, 0, 1]), "x", &mut b())
+                .unwrap()
+                .is_empty()
+        );
     }
 }
