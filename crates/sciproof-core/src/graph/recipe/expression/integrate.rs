@@ -7,8 +7,9 @@
 //! a polynomial times `exp`, `sin`, `cos`, `sinh` or `cosh` of a linear argument (by
 //! parts), `exp` of a quadratic with a negative leading coefficient (`erf`), and
 //! `(1 − m sin²(ax+b))^(±1/2)` (`EllipticE`, `EllipticF`); `asin`, `acos`, `asinh`, `acosh`,
-//! `atanh`, `erf` and `tanh` of a linear argument, `sec`, `csc` and `sech` of one, odd powers
-//! of `sin` and `cos` and their products (`sin^3`, `sin^2·cos^3`), `exp·sin` and `exp·cos`,
+//! `atanh`, `erf`, `erfc` and `tanh` of a linear argument, `sec`, `csc` and `sech` of one,
+//! powers of `sin` and `cos` and their products (`sin^3`, `sin^2·cos^3`, `cos^4`, times a
+//! polynomial), powers of `tan`, `1/(1 + cos u)`, `exp·sin` and `exp·cos`,
 //! `√q` and `1/√q` for a quadratic `q` (`asin`, `asinh` or a `log`), a polynomial times `log`
 //! or `atan` of a polynomial (by parts, the rest by partial fractions). Where the table has
 //! nothing: any rational function with exact coefficients whose denominator has rational
@@ -522,9 +523,13 @@ fn power_substitution(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Ex
     let mut tried = 0;
     for factor in factors {
         let (g, n) = match factor {
-            Expr::Pow(p) => match exact_value(&p.1) {
-                Some(n) => (p.0.clone(), n),
-                None => continue,
+            Expr::Pow(p) => match (exact_value(&p.1), &p.0) {
+                // sqrt(g)^n = g^(n/2)
+                (Some(n), Expr::Call(Func::Sqrt, xs)) => {
+                    (xs[0].clone(), n / BigRational::from_integer(2.into()))
+                }
+                (Some(n), _) => (p.0.clone(), n),
+                (None, _) => continue,
             },
             Expr::Call(Func::Sqrt, xs) => (xs[0].clone(), BigRational::new(1.into(), 2.into())),
             _ => (factor.clone(), BigRational::one()),
@@ -713,10 +718,11 @@ fn table(h: Func, a: &BigRational, b: &BigRational, var: &str) -> Option<Expr> {
                 Expr::call(Func::Log, Expr::minus(Expr::int(1), square(&u))),
             ]),
         ]),
-        // u·erf u + exp(−u²)/√π
-        Func::Erf => Expr::add(vec![
+        // u·erf u + exp(−u²)/√π, u·erfc u − exp(−u²)/√π
+        Func::Erf | Func::Erfc => Expr::add(vec![
             Expr::mul(vec![u.clone(), Expr::call(h, u.clone())]),
             Expr::mul(vec![
+                Expr::int(if h == Func::Erf { 1 } else { -1 }),
                 Expr::pow(Expr::sym("pi"), Expr::rat(-1, 2)),
                 Expr::call(Func::Exp, Expr::negated(square(&u))),
             ]),
@@ -825,21 +831,11 @@ fn power(
             Expr::add(terms),
         ])]);
     }
-    // sin(u)^2 = (1 − cos 2u)/2, cos(u)^2 = (1 + cos 2u)/2
-    if let (Some(two), Expr::Call(h @ (Func::Sin | Func::Cos), xs)) = (&n, base)
-        && *two == BigRational::from_integer(2.into())
-        && let Some((a, b)) = linear(&xs[0], var, budget)?
+    // sin(u)^2k = ((1 − cos 2u)/2)^k, cos(u)^2k = ((1 + cos 2u)/2)^k, multiplied out
+    if let (Some(n), Expr::Call(h @ (Func::Sin | Func::Cos), xs)) = (&n, base)
+        && let Some(terms) = even_power_reduced(*h, &xs[0], n, var, budget)?
     {
-        let sign = if *h == Func::Sin { -1 } else { 1 };
-        let double = Expr::call(
-            Func::Cos,
-            lin(&(&a * BigInt::from(2)), &(&b * BigInt::from(2)), var),
-        );
-        let rewritten = Expr::mul(vec![
-            Expr::rat(1, 2),
-            Expr::add(vec![Expr::int(1), Expr::mul(vec![Expr::int(sign), double])]),
-        ]);
-        return candidates(&rewritten, var, budget);
+        return candidates(&Expr::add(terms), var, budget);
     }
     // tan(u)^2 = sec(u)^2 − 1 and tanh(u)^2 = 1 − sech(u)^2 (how alkahest writes the
     // derivatives of tan and tanh): tan(u)/a − x and x − tanh(u)/a; cos(u)^−2 and cosh(u)^−2
@@ -853,6 +849,9 @@ fn power(
             let x = Expr::sym(var);
             match (h, n.to_integer().to_i64().filter(|_| n.is_integer())) {
                 (Func::Tan, Some(2)) => Some(Expr::minus(over_a(Func::Tan), x)),
+                (Func::Tan, Some(k)) if (3..=MAX_DEGREE as i64).contains(&k) => {
+                    Some(tangent_power(k, &a, &b, var))
+                }
                 (Func::Tanh, Some(2)) => Some(Expr::minus(x, over_a(Func::Tanh))),
                 (Func::Cos, Some(-2)) => Some(over_a(Func::Tan)),
                 (Func::Cosh, Some(-2)) => Some(over_a(Func::Tanh)),
@@ -929,6 +928,25 @@ fn power(
         && !c2.is_zero()
     {
         return Ok(quadratic_root(c0, c1, c2, n.is_positive(), base, var));
+    }
+    // 1/(1 + cos u): tan(u/2)/a, written sin(u/2)/cos(u/2). (For 1/(1 − cos u) the exact
+    // test cannot verify −cot(u/2): its form does not cancel the common factor.)
+    if n == Some(-BigRational::one())
+        && let Expr::Add(xs) = base
+        && let [p, q] = &xs[..]
+        && let Some(Expr::Call(Func::Cos, ys)) = match (exact_value(p), exact_value(q)) {
+            (Some(one), _) if one.is_one() => Some(q),
+            (_, Some(one)) if one.is_one() => Some(p),
+            _ => None,
+        }
+        && let Some((a, b)) = linear(&ys[0], var, budget)?
+    {
+        let half = lin(&(&a / BigInt::from(2)), &(&b / BigInt::from(2)), var);
+        return Ok(vec![Expr::mul(vec![
+            number(&a.recip()),
+            Expr::call(Func::Sin, half.clone()),
+            Expr::recip(Expr::call(Func::Cos, half)),
+        ])]);
     }
     // 1/(p·x² + q) with p, q > 0: atan(x·√(p/q))/√(pq)
     if n == Some(-BigRational::one()) {
@@ -1022,6 +1040,52 @@ fn quadratic_root(
         .collect()
 }
 
+/// `sin(u)^n` or `cos(u)^n` for a linear `u` and an even `n = 2k ≥ 2` as the terms of
+/// `((1 ∓ cos 2u)/2)^k` multiplied out (`cos(2u)^j` for `j ≤ k`, each reduced again if even);
+/// `None` for any other power.
+fn even_power_reduced(
+    h: Func,
+    argument: &Expr,
+    n: &BigRational,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<Vec<Expr>>, TooLarge> {
+    let Some(k) = Some(n)
+        .filter(|n| n.is_integer())
+        .and_then(|n| n.to_integer().to_u64())
+        .filter(|n| *n >= 2 && n % 2 == 0 && *n as usize <= MAX_DEGREE)
+        .map(|n| n / 2)
+    else {
+        return Ok(None);
+    };
+    let Some((a, b)) = linear(argument, var, budget)? else {
+        return Ok(None);
+    };
+    let double = Expr::call(
+        Func::Cos,
+        lin(&(&a * BigInt::from(2)), &(&b * BigInt::from(2)), var),
+    );
+    let sign: i64 = if h == Func::Sin { -1 } else { 1 };
+    let mut binomial = BigInt::one(); // C(k, j)
+    let mut terms = Vec::new();
+    for j in 0..=k {
+        let c = BigRational::new(
+            &binomial * BigInt::from(sign.pow(j as u32)),
+            BigInt::one() << k,
+        );
+        terms.push(Expr::mul(vec![
+            number(&c),
+            match j {
+                0 => Expr::int(1),
+                1 => double.clone(),
+                _ => Expr::pow(double.clone(), Expr::int(j as i64)),
+            },
+        ]));
+        binomial = binomial * BigInt::from(k - j) / BigInt::from(j + 1);
+    }
+    Ok(Some(terms))
+}
+
 /// `∫ sin(u)^m·cos(u)^n dx` for `u = ax + b` and natural `m`, `n` of which one is odd: with
 /// `t = cos u` (for an odd `m = 2k + 1`) it is `−(1/a)·∫ (1 − t²)^k·t^n dt`, with `t = sin u`
 /// (for an odd `n = 2k + 1`) `(1/a)·∫ t^m·(1 − t²)^k dt`, both polynomials in `t`. `None`
@@ -1056,6 +1120,31 @@ fn sine_cosine_powers(m: i64, n: i64, a: &BigRational, u: &Expr) -> Option<Expr>
         binomial = binomial * BigInt::from(k - j) / BigInt::from(j + 1);
     }
     Some(Expr::add(terms))
+}
+
+/// `∫ tan(u)^k dx` for `u = ax + b` and `k ≥ 0`, by `tan^k = tan^(k−2)·(sec² − 1)`:
+/// `tan(u)^(k−1)/(a(k−1)) − ∫ tan^(k−2)`, down to `x` and `−log(cos u)/a`.
+fn tangent_power(k: i64, a: &BigRational, b: &BigRational, var: &str) -> Expr {
+    let u = lin(a, b, var);
+    match k {
+        0 => Expr::sym(var),
+        // −log(cos u)/a, written log(1 + tan(u)²)/(2a) (as alkahest does): defined wherever
+        // tan u is, on either side of a pole
+        1 => Expr::mul(vec![
+            number(&(a * BigInt::from(2)).recip()),
+            Expr::call(
+                Func::Log,
+                Expr::add(vec![Expr::int(1), square(&Expr::call(Func::Tan, u))]),
+            ),
+        ]),
+        _ => Expr::minus(
+            Expr::mul(vec![
+                number(&(a * BigInt::from(k - 1)).recip()),
+                Expr::pow(Expr::call(Func::Tan, u), Expr::int(k - 1)),
+            ]),
+            tangent_power(k - 2, a, b, var),
+        ),
+    }
 }
 
 /// `(m, u)` when `e` is `1 − m·sin(u)²` for an exact `m` (terms in any order, the
@@ -1226,6 +1315,24 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         } else {
             return Ok(Vec::new());
         }
+    }
+    // P·sin(u)^2k and P·cos(u)^2k: P times each term of the power reduced
+    if let Some(Expr::Pow(pw)) = other
+        && let (Expr::Call(h @ (Func::Sin | Func::Cos), xs), Some(n)) = (&pw.0, exact_value(&pw.1))
+        && let Some(terms) = even_power_reduced(*h, &xs[0], &n, var, budget)?
+    {
+        let spread = terms
+            .into_iter()
+            .map(|t| {
+                let mut factors = polynomial_part.clone();
+                match t {
+                    Expr::Mul(ts) => factors.extend(ts.iter().cloned()),
+                    t => factors.push(t),
+                }
+                Expr::mul(factors)
+            })
+            .collect();
+        return candidates(&Expr::add(spread), var, budget);
     }
     let Some(Expr::Call(h, xs)) = other else {
         return Ok(Vec::new());
