@@ -32,7 +32,7 @@ expressions += [parse(text, pool) for text in [
     "1/(x^2+x+1)", "sqrt(1-x^2)", "sqrt(1+x^2)", "x*sqrt(1+x^2)", "1/(1+exp(x))",
     "log(1+x^2)", "x*atan(x)", "1/(1+x^3)", "x^3/(1+x^2)", "1/(x^2-4)", "(x+1)/(x^2+2*x+2)",
     "x*log(x+1)", "1/(x+3)^2", "acosh(x+2)", "erfc(x)", "tan(x)^3", "x*sin(x)^2", "cos(x)^4",
-    "sin(x)^4", "1/(1+cos(x))", "x/sqrt(x^2+1)",
+    "sin(x)^4", "1/(1+cos(x))", "x/sqrt(x^2+1)", "1/(x^2+1)^2",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:

@@ -3,12 +3,13 @@
 //!
 //! `N/D` is divided (`N = S·D + R`), `D` is factored into `(x − r)^m` for its rational roots
 //! (the rational root theorem, over the divisors of its integer form's end coefficients) and
-//! at most one quadratic without real roots, and `R/D` is written as
+//! at most one quadratic without real roots (or its square), and `R/D` is written as
 //! `Σ A/(x − r)^k + (Bx + C)/q` by solving the linear system of its coefficients. Then
 //! `∫ A/(x − r) = A·log(±(x − r))`, `∫ A/(x − r)^k = A·(x − r)^(1−k)/(1 − k)` and
 //! `∫ (Bx + C)/(x² + βx + γ) = (B/2)·log(x² + βx + γ) + (2C − Bβ)/√Δ·atan((2x + β)/√Δ)` with
-//! `Δ = 4γ − β² > 0`. A denominator that does not factor so (an irrational root, a repeated
-//! or second quadratic) gives nothing.
+//! `Δ = 4γ − β² > 0` (and a square of such a quadratic by the reduction formula). A
+//! denominator that does not factor so (an irrational root, a cube or a second quadratic)
+//! gives nothing.
 //!
 //! Written here rather than taken from a computer-algebra crate: the coefficients must stay
 //! exact `BigRational`s and the result an [`Expr`] of the re-checker's own grammar, and the
@@ -156,8 +157,8 @@ fn divisors(n: &BigInt) -> Option<Vec<u64>> {
 enum Factor {
     /// `(x − r)^m`.
     Root(BigRational, usize),
-    /// `x² + βx + γ` (monic) with `4γ − β² > 0`.
-    Quadratic(BigRational, BigRational),
+    /// `(x² + βx + γ)^m` (monic) with `4γ − β² > 0`, `m` 1 or 2.
+    Quadratic(BigRational, BigRational, usize),
 }
 
 /// Divides `(x − r)` out of `rest` as often as it goes, and records the factor.
@@ -176,7 +177,7 @@ fn take_root(rest: &mut Poly, r: &BigRational, factors: &mut Vec<Factor>) {
     }
 }
 
-/// `d` (monic) as its factors, if it factors into rational roots and at most one quadratic
+/// `d` (monic) as its factors, if it factors into rational roots and at most one quadratic (or its square)
 /// without real roots.
 fn factored(d: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>>, TooLarge> {
     let mut rest = d.to_vec();
@@ -253,7 +254,7 @@ fn factored(d: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>
             let (gamma, beta) = (&rest[0] / &rest[2], &rest[1] / &rest[2]);
             let discriminant = &beta * &beta - BigRational::from_integer(4.into()) * &gamma;
             if discriminant.is_negative() {
-                factors.push(Factor::Quadratic(beta, gamma));
+                factors.push(Factor::Quadratic(beta, gamma, 1));
             } else {
                 let Some(root) = exact_square_root(&discriminant) else {
                     return Ok(None);
@@ -268,6 +269,19 @@ fn factored(d: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>
                     }
                 }
             }
+        }
+        5 => {
+            // the square of a quadratic without real roots: x⁴ + a3x³ + a2x² + a1x + a0 with
+            // β = a3/2, γ = (a2 − β²)/2, 2βγ = a1 and γ² = a0 (rest is monic)
+            let two = BigRational::from_integer(2.into());
+            let beta = &rest[3] / &two;
+            let gamma = (&rest[2] - &beta * &beta) / &two;
+            let square = &two * &beta * &gamma == rest[1] && &gamma * &gamma == rest[0];
+            let discriminant = &beta * &beta - BigRational::from_integer(4.into()) * &gamma;
+            if !(rest[4].is_one() && square && discriminant.is_negative()) {
+                return Ok(None);
+            }
+            factors.push(Factor::Quadratic(beta, gamma, 2));
         }
         _ => return Ok(None),
     }
@@ -342,11 +356,15 @@ pub fn antiderivatives(
                     basis.push(divide(&den, &power).0);
                 }
             }
-            Factor::Quadratic(beta, gamma) => {
+            Factor::Quadratic(beta, gamma, m) => {
                 let q = [gamma.clone(), beta.clone(), BigRational::one()];
-                let cofactor = divide(&den, &q).0;
-                basis.push(mul(&cofactor, &[BigRational::zero(), BigRational::one()]));
-                basis.push(cofactor);
+                let mut power = vec![BigRational::one()];
+                for _ in 0..*m {
+                    power = mul(&power, &q);
+                    let cofactor = divide(&den, &power).0;
+                    basis.push(mul(&cofactor, &[BigRational::zero(), BigRational::one()]));
+                    basis.push(cofactor);
+                }
             }
         }
     }
@@ -394,7 +412,7 @@ pub fn antiderivatives(
                     }
                 }
             }
-            Factor::Quadratic(beta, gamma) => {
+            Factor::Quadratic(beta, gamma, m) => {
                 let b = next.next().expect("B").clone();
                 let c = next.next().expect("C").clone();
                 let two = BigRational::from_integer(2.into());
@@ -403,6 +421,32 @@ pub fn antiderivatives(
                     Expr::mul(vec![number(beta), x()]),
                     number(gamma),
                 ]);
+                let delta = BigRational::from_integer(4.into()) * gamma - beta * beta;
+                let s = || Expr::add(vec![Expr::mul(vec![number(&two), x()]), number(beta)]);
+                let atan = || {
+                    Expr::call(
+                        Func::Atan,
+                        // (1/√Δ written so: the form alkahest's values have, `sqrt(3)^-1`)
+                        Expr::mul(vec![
+                            s(),
+                            Expr::pow(Expr::pow(number(&delta), Expr::rat(1, 2)), Expr::int(-1)),
+                        ]),
+                    )
+                };
+                // (Dx + E)/q², with E' = E − Dβ/2 and Δ = 4γ − β²:
+                // −D/(2q) + E'·(2x + β)/(Δq) + 4E'·Δ^(−3/2)·atan((2x + β)/√Δ)
+                if *m == 2 {
+                    let d = next.next().expect("D").clone();
+                    let e = next.next().expect("E").clone() - &d * beta / &two;
+                    let over_q = || Expr::pow(q.clone(), Expr::int(-1));
+                    fixed.push(Expr::mul(vec![number(&(-&d / &two)), over_q()]));
+                    fixed.push(Expr::mul(vec![number(&(&e / &delta)), s(), over_q()]));
+                    fixed.push(Expr::mul(vec![
+                        number(&(BigRational::from_integer(4.into()) * &e)),
+                        Expr::pow(number(&delta), Expr::rat(-3, 2)),
+                        atan(),
+                    ]));
+                }
                 if !b.is_zero() {
                     fixed.push(Expr::mul(vec![
                         number(&(&b / &two)),
@@ -411,18 +455,10 @@ pub fn antiderivatives(
                 }
                 let k = &two * &c - &b * beta;
                 if !k.is_zero() {
-                    let delta = BigRational::from_integer(4.into()) * gamma - beta * beta;
-                    let root = Expr::pow(number(&delta), Expr::rat(1, 2));
                     fixed.push(Expr::mul(vec![
                         number(&k),
                         Expr::pow(number(&delta), Expr::rat(-1, 2)),
-                        Expr::call(
-                            Func::Atan,
-                            Expr::mul(vec![
-                                Expr::add(vec![Expr::mul(vec![number(&two), x()]), number(beta)]),
-                                Expr::pow(root, Expr::int(-1)),
-                            ]),
-                        ),
+                        atan(),
                     ]));
                 }
             }

@@ -375,6 +375,7 @@ fn integrals_alkahest_integrates_are_exact_here_too() {
         ),
         ("1/(1+cos(x))", "0", "1/2", "tan(1/4)"),
         ("x/sqrt(x^2+1)", "0", "1/2", "(-1 + sqrt(5/4))"),
+        ("1/(x^2+1)^2", "0", "1/2", "((1/2 * atan(1/2)) + 1/5)"),
     ] {
         let (o, d) = integral(f, a, b, v);
         assert_eq!(o, Outcome::Ok, "∫_{a}^{b} {f} = {v}: {d}");
