@@ -1762,11 +1762,7 @@ pub fn polynomial_value_at(
     let Some(coefficients) = numeric_polynomial(e, var, budget)? else {
         return Ok(None);
     };
-    let mut value = BigRational::zero();
-    for k in coefficients.iter().rev() {
-        value = value * c + k;
-    }
-    Ok(Some(value))
+    Ok(Some(pf::value_at(&coefficients, c)))
 }
 
 /// A non-integrable pole inside the closed interval, proved: the integrand is

@@ -18,7 +18,7 @@ use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::number;
 use astro_float_num::BigFloat;
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::{One, Signed, Zero};
 
 /// How a subexpression behaves as `x → c` from inside the interval.
 #[derive(Debug, Clone)]
@@ -127,16 +127,10 @@ impl End<'_> {
         let Some(p) = super::integrate::numeric_polynomial(u, self.var, budget)? else {
             return Ok(false);
         };
-        // Q = u/(x − c) by synthetic division; the remainder is u(c).
-        let mut q = vec![BigRational::zero(); p.len().saturating_sub(1)];
-        let mut carry = BigRational::zero();
-        for k in (0..p.len()).rev() {
-            carry = carry * self.c + &p[k];
-            if k > 0 {
-                q[k - 1] = carry.clone();
-            }
-        }
-        if !carry.is_zero() || q.is_empty() {
+        // Q = u/(x − c); the remainder is u(c).
+        let (q, remainder) =
+            super::partial_fractions::divide(&p, &[-self.c.clone(), BigRational::one()]);
+        if !remainder.is_empty() || q.is_empty() {
             return Ok(false);
         }
         let q = super::partial_fractions::expression(&q, self.var);

@@ -66,7 +66,7 @@ pub fn mul(a: &[BigRational], b: &[BigRational]) -> Poly {
 }
 
 /// `(q, r)` with `a = q·b + r` and `deg r < deg b`, for `b ≠ 0`.
-fn divide(a: &[BigRational], b: &[BigRational]) -> (Poly, Poly) {
+pub fn divide(a: &[BigRational], b: &[BigRational]) -> (Poly, Poly) {
     let mut r = trimmed(a.to_vec());
     let lead = b.last().expect("a nonzero divisor");
     if r.len() < b.len() {
@@ -127,7 +127,8 @@ pub fn derivative(p: &[BigRational]) -> Poly {
     )
 }
 
-fn value_at(p: &[BigRational], x: &BigRational) -> BigRational {
+/// `p(x)`, by Horner's rule.
+pub fn value_at(p: &[BigRational], x: &BigRational) -> BigRational {
     p.iter()
         .rev()
         .fold(BigRational::zero(), |acc, c| acc * x + c)
