@@ -33,6 +33,11 @@ expressions += [parse(text, pool) for text in [
     "log(1+x^2)", "x*atan(x)", "1/(1+x^3)", "x^3/(1+x^2)", "1/(x^2-4)", "(x+1)/(x^2+2*x+2)",
     "x*log(x+1)", "1/(x+3)^2", "acosh(x+2)", "erfc(x)", "tan(x)^3", "x*sin(x)^2", "cos(x)^4",
     "sin(x)^4", "1/(1+cos(x))", "x/sqrt(x^2+1)", "1/(x^2+1)^2",
+    # by an inverse substitution (t = log x, sqrt(x), asin x, asinh x), a reduction formula,
+    # by parts through exp*sin, asin and sec^2, and through s = x^2
+    "sin(log(x))", "cos(log(x))", "x*log(x)^2", "exp(sqrt(x))", "sin(sqrt(x))",
+    "x*exp(sqrt(x))", "1/(1+sqrt(x))", "asin(x)^2", "asinh(x)^2", "sec(x)^3",
+    "x*sin(x)*exp(2*x)", "x*asin(x)", "x*tan(x)^2", "x*sec(x)^2", "x^3*exp(x^2)",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:

@@ -590,6 +590,16 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                 if let Some(n) = integer_exponent(&pw.1) {
                     return self.powi(base, n);
                 }
+                // 0^b = 0 for an exact b > 0 (`0^(1/2)`, as alkahest writes sqrt(0)): the end of
+                // the domain, where the derivative bound of log cannot reach
+                if base.rad == 0.0
+                    && base.approx == 0.0
+                    && base.mid == self.arith.exactly(0.0)
+                    && super::expr::exact_value(&pw.1)
+                        .is_some_and(|b| num_traits::Signed::is_positive(&b))
+                {
+                    return Ok(self.exactly(0.0));
+                }
                 let exponent = self.ball(&pw.1, budget)?;
                 // a^b = exp(b·log a) for a > 0 (a negative base has no real value here).
                 let log = self.unary(Func::Log, &base)?;
@@ -670,6 +680,14 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                 match integer_exponent(&p.1) {
                     Some(n) if n >= 0 => true,
                     Some(_) => self.sign_of(&p.0, budget) != 0,
+                    // (0^b for an exact b > 0 is 0)
+                    None if super::expr::exact_value(&p.1)
+                        .is_some_and(|b| num_traits::Signed::is_positive(&b))
+                        && super::expr::exact_value(&p.0)
+                            .is_some_and(|a| num_traits::Zero::is_zero(&a)) =>
+                    {
+                        true
+                    }
                     None => self.sign_of(&p.0, budget) == 1,
                 }
             }

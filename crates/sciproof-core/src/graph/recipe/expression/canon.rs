@@ -775,6 +775,7 @@ impl<'b> Canon<'b> {
             }
             Expr::Pow(p) => {
                 let base = self.frac(&p.0)?;
+                let base = self.settled(base)?;
                 let exponent = self.frac(&p.1)?;
                 self.power(base, exponent)?
             }
@@ -795,7 +796,11 @@ impl<'b> Canon<'b> {
     /// there: `frac` recurses once for each level of nesting, up to alkahest's 2,048, and what
     /// is done here after the recursion would otherwise make each of its frames larger.)
     #[inline(never)]
-    fn function_of(&mut self, func: Func, mut fracs: Vec<Frac>) -> Result<Frac, NotExact> {
+    fn function_of(&mut self, func: Func, fracs: Vec<Frac>) -> Result<Frac, NotExact> {
+        let mut fracs = fracs
+            .into_iter()
+            .map(|f| self.settled(f))
+            .collect::<Result<Vec<_>, _>>()?;
         if !matches!(
             func,
             Func::Sqrt
@@ -2020,6 +2025,27 @@ impl<'b> Canon<'b> {
             }
         }
         Ok((num, den))
+    }
+
+    /// `f` with the powers of root atoms written as [`Canon::radicals`] writes them, before it
+    /// becomes the argument of a function or the base of a power (whose atom is named by its
+    /// form): so `sqrt(1 − sqrt(x)^2)` and `sqrt(1 − x)` are one atom. Unchanged (and not
+    /// copied) when no power of a root atom is out of its range.
+    fn settled(&mut self, f: Frac) -> Result<Frac, NotExact> {
+        let out_of_range = |p: &Poly| {
+            p.0.iter().any(|(m, _)| {
+                m.iter().any(|&(a, e)| {
+                    matches!(&self.atoms[a as usize].root, Some((q, base))
+                        if !(0..*q).contains(&e) && (base.0.len() == 1 || e >= *q))
+                })
+            })
+        };
+        if !out_of_range(&f.num) && !f.den.as_ref().is_some_and(out_of_range) {
+            return Ok(f);
+        }
+        let num = self.radicals(f.num)?;
+        let den = f.den.map(|d| self.radicals(d)).transpose()?;
+        Ok(normalise(Frac { num, den }))
     }
 
     /// Writes each power `a^e` of a root atom `a = B^(1/q)` with `0 <= e < q`, using

@@ -152,6 +152,28 @@ impl Func {
                 | Func::BesselJ1
         )
     }
+
+    /// Whether it is bounded on the real line (where it is defined): `|sin| ≤ 1`,
+    /// `|atan| < π/2`, `0 < erfc < 2`, `|Si| < 1.86`, the Fresnel integrals and the Bessel
+    /// functions `J0`, `J1` of the first kind.
+    pub fn bounded(self) -> bool {
+        matches!(
+            self,
+            Func::Sin
+                | Func::Cos
+                | Func::Tanh
+                | Func::Atan
+                | Func::Asin
+                | Func::Acos
+                | Func::Erf
+                | Func::Erfc
+                | Func::Si
+                | Func::FresnelS
+                | Func::FresnelC
+                | Func::BesselJ0
+                | Func::BesselJ1
+        )
+    }
 }
 
 /// A limit on the work a re-check may do; work that runs out of it gives up (never guesses).

@@ -10,11 +10,15 @@
 //! `atanh`, `erf`, `erfc` and `tanh` of a linear argument, `sec`, `csc` and `sech` of one,
 //! powers of `sin` and `cos` and their products (`sin^3`, `sin^2·cos^3`, `cos^4`, times a
 //! polynomial), powers of `tan`, `1/(1 + cos u)`, `exp·sin` and `exp·cos`,
-//! `√q` and `1/√q` for a quadratic `q` (`asin`, `asinh` or a `log`), a polynomial times `log`
-//! or `atan` of a polynomial (by parts, the rest by partial fractions). Where the table has
+//! `√q` and `1/√q` for a quadratic `q` (`asin`, `asinh` or a `log`) and `P/√q`, a polynomial
+//! times `log` or `atan` of a polynomial (by parts, the rest by partial fractions) or times
+//! `asin`, `acos`, `asinh`, `acosh` of a linear argument (by parts, the rest as `P/√q`),
+//! `sec^k` and `csc^k` (reduction formulas), `P·exp·sin`, `P·exp·cos`, `(px + q)·sec^2` and
+//! `(px + q)·tan^2` (by parts), `P·h(u)` for polynomials with `P = Q(u)·u'`. Where the table has
 //! nothing: any rational function with exact coefficients whose denominator has rational
 //! roots and at most one quadratic factor ([`super::partial_fractions`]), a rational function
-//! of `exp(ax)`, and the chain rule read backwards (`c·h(u)·u'`, `c·g^n·g'`). A candidate is
+//! of `exp(ax)`, the chain rule read backwards (`c·h(u)·u'`, `c·g^n·g'`), and an inverse
+//! substitution ([`super::inverse_substitution`]). A candidate is
 //! never trusted as proposed: [`DefiniteIntegral::antiderivative`] keeps one only if
 //! `d/dx F − f` passes the exact zero test, and then only if `F` and `f` are continuous on the
 //! closed interval: either both are continuous everywhere by their form
@@ -197,7 +201,8 @@ pub fn number(r: &BigRational) -> Expr {
     }
 }
 
-fn lin(a: &BigRational, b: &BigRational, var: &str) -> Expr {
+/// `ax + b` in `var`.
+pub(super) fn lin(a: &BigRational, b: &BigRational, var: &str) -> Expr {
     Expr::add(vec![Expr::mul(vec![number(a), Expr::sym(var)]), number(b)])
 }
 
@@ -282,7 +287,7 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
 }
 
 /// [`candidates`], or when the table has none, [`fallback`] over the whole of `f`.
-fn proposals(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+pub(super) fn proposals(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
     let found = candidates(f, var, budget)?;
     if found.is_empty() {
         return fallback(f, var, budget);
@@ -291,7 +296,8 @@ fn proposals(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooL
 }
 
 /// What is tried where the table has nothing: partial fractions for a rational function with
-/// exact coefficients ([`pf`]), then [`substitution`].
+/// exact coefficients ([`pf`]), a rational function of `exp`, [`substitution`], then an
+/// inverse substitution (`t = √(ax + b)`, `t = log(ax)`: [`super::inverse_substitution`]).
 fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
     if let Some((n, d)) = rational_function(f, var, budget)?
         && d.len() > 1
@@ -305,7 +311,11 @@ fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLa
     if !found.is_empty() {
         return Ok(found);
     }
-    substitution(f, var, budget)
+    let found = substitution(f, var, budget)?;
+    if !found.is_empty() {
+        return Ok(found);
+    }
+    super::inverse_substitution::antiderivatives(f, var, budget)
 }
 
 /// The stand-in for `exp(a·x)` in [`exponential_rational`] (no parsed symbol has this name).
@@ -897,6 +907,14 @@ fn power(
                     Expr::call(Func::Atan, call(Func::Exp)),
                 ]))]);
             }
+            (Func::Sin | Func::Cos, m) if (-(MAX_DEGREE as i64)..=-2).contains(&m) => {
+                let base_case = if m % 2 == 0 {
+                    vec![Expr::sym(var)]
+                } else {
+                    power(base, &Expr::int(-1), var, budget)?
+                };
+                return Ok(secant_power(*h, -m, &a, &u, base_case));
+            }
             (Func::Sin, m) if m >= 3 && m % 2 == 1 => {
                 return Ok(sine_cosine_powers(m, 0, &a, &u).into_iter().collect());
             }
@@ -965,6 +983,41 @@ fn power(
         }
     }
     Ok(Vec::new())
+}
+
+/// `∫ sec(u)^k dx` (`h` = cos) or `∫ csc(u)^k dx` (`h` = sin) for `u = ax + b`, `k ≥ 2`, by
+/// the reduction formulas `∫ sec^k = sec^(k−2)·tan/((k−1)a) + (k−2)/(k−1)·∫ sec^(k−2)` and
+/// `∫ csc^k = −csc^(k−2)·cot/((k−1)a) + (k−2)/(k−1)·∫ csc^(k−2)` down to `k` = 1 or 0, whose
+/// antiderivatives are `base_case` (one candidate per alternative). `sec^(k−2)·tan` is written
+/// `sin(u)·cos(u)^(1−k)`, `csc^(k−2)·cot` `cos(u)·sin(u)^(1−k)`.
+fn secant_power(h: Func, k: i64, a: &BigRational, u: &Expr, base_case: Vec<Expr>) -> Vec<Expr> {
+    let (other, sign) = if h == Func::Cos {
+        (Func::Sin, BigRational::one())
+    } else {
+        (Func::Cos, -BigRational::one())
+    };
+    let mut terms = Vec::new();
+    // the coefficient of ∫ h^(−j) still to be expanded
+    let mut coefficient = BigRational::one();
+    let mut j = k;
+    while j >= 2 {
+        let j1 = BigRational::from_integer((j - 1).into());
+        terms.push(Expr::mul(vec![
+            number(&(&coefficient * &sign / (&j1 * a))),
+            Expr::call(other, u.clone()),
+            Expr::pow(Expr::call(h, u.clone()), Expr::int(1 - j)),
+        ]));
+        coefficient = coefficient * BigRational::from_integer((j - 2).into()) / j1;
+        j -= 2;
+    }
+    base_case
+        .into_iter()
+        .map(|c| {
+            let mut all = terms.clone();
+            all.push(Expr::mul(vec![number(&coefficient), c]));
+            Expr::add(all)
+        })
+        .collect()
 }
 
 /// `∫ √(c2·x² + c1·x + c0) dx` (`root`) or `∫ 1/√(…) dx`, the quadratic written `base`: with
@@ -1038,6 +1091,81 @@ fn quadratic_root(
             ])
         })
         .collect()
+}
+
+/// `∫ P/√q dx` for polynomials `P` (coefficients `p`) and a quadratic `q` (`c0 + c1·x +
+/// c2·x²`, written `base`) with exact coefficients: `R·√q + λ·∫ 1/√q` with `deg R = deg P − 1`,
+/// from `P = R'·q + R·q'/2 + λ` (the derivative of `R·√q` is `(R'·q + R·q'/2)/√q`), solved
+/// from the top degree down: the coefficient of `x^k` on the right is
+/// `(k+1)·c0·r_(k+1) + (k+½)·c1·r_k + k·c2·r_(k−1)`. The last integral by [`quadratic_root`]
+/// (one candidate for each of its own).
+fn polynomial_over_root(p: &[BigRational], q: &[BigRational], base: &Expr, var: &str) -> Vec<Expr> {
+    let [c0, c1, c2] = q else {
+        return Vec::new();
+    };
+    let mut p = p.to_vec();
+    while p.last().is_some_and(Zero::is_zero) {
+        p.pop();
+    }
+    if c2.is_zero() || p.len() > MAX_DEGREE {
+        return Vec::new();
+    }
+    let n = p.len().saturating_sub(1);
+    let at = |r: &[BigRational], j: usize| r.get(j).cloned().unwrap_or_default();
+    let mut r = vec![BigRational::zero(); n];
+    for k in (1..=n).rev() {
+        let kk = BigRational::from_integer(k.into());
+        let half = BigRational::new(1.into(), 2.into());
+        let known = BigRational::from_integer((k + 1).into()) * c0 * at(&r, k + 1)
+            + (&kk + half) * c1 * at(&r, k);
+        r[k - 1] = (at(&p, k) - known) / (kk * c2);
+    }
+    let lambda = at(&p, 0) - c0 * at(&r, 1) - c1 * at(&r, 0) / BigRational::from_integer(2.into());
+    let first = Expr::mul(vec![
+        pf::expression(&r, var),
+        Expr::call(Func::Sqrt, base.clone()),
+    ]);
+    if lambda.is_zero() {
+        return vec![first];
+    }
+    quadratic_root(c0, c1, c2, false, base, var)
+        .into_iter()
+        .map(|l| Expr::add(vec![first.clone(), Expr::mul(vec![number(&lambda), l])]))
+        .collect()
+}
+
+/// `(u, false)` for `sec(u)^2` (`cos(u)^−2`, `(cos(u)^−1)^2`), `(u, true)` for `tan(u)^2`.
+fn secant_squared(e: &Expr) -> Option<(&Expr, bool)> {
+    let Expr::Pow(p) = e else {
+        return None;
+    };
+    let n = exact_value(&p.1)?;
+    let two = BigRational::from_integer(2.into());
+    match &p.0 {
+        Expr::Call(Func::Cos, xs) if n == -&two => Some((&xs[0], false)),
+        Expr::Call(Func::Tan, xs) if n == two => Some((&xs[0], true)),
+        Expr::Pow(inner) if n == two => match (&inner.0, exact_value(&inner.1)?) {
+            (Expr::Call(Func::Cos, xs), m) if m == -BigRational::one() => Some((&xs[0], false)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `(q, ±1)` for a factor `q^(±1/2)` (`sqrt(q)`, `sqrt(q)^−1`, `q^(−1/2)`).
+fn square_root_factor(e: &Expr) -> Option<(&Expr, i64)> {
+    let half = BigRational::new(1.into(), 2.into());
+    match e {
+        Expr::Call(Func::Sqrt, xs) => Some((&xs[0], 1)),
+        Expr::Pow(p) => match (&p.0, exact_value(&p.1)?) {
+            (Expr::Call(Func::Sqrt, xs), n) if n.abs().is_one() => {
+                Some((&xs[0], if n.is_positive() { 1 } else { -1 }))
+            }
+            (q, n) if n.abs() == half => Some((q, if n.is_positive() { 1 } else { -1 })),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `sin(u)^n` or `cos(u)^n` for a linear `u` and an even `n = 2k ≥ 2` as the terms of
@@ -1260,41 +1388,13 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     {
         return Ok(vec![found]);
     }
-    // exp(αx + β)·sin(γx + δ) and ·cos(γx + δ): exp·(α sin − γ cos)/(α² + γ²) and
-    // exp·(α cos + γ sin)/(α² + γ²)
-    if let [
-        Expr::Call(Func::Exp, e),
-        Expr::Call(h @ (Func::Sin | Func::Cos), t),
-    ]
-    | [
-        Expr::Call(h @ (Func::Sin | Func::Cos), t),
-        Expr::Call(Func::Exp, e),
-    ] = factors
+    // exp(αx + β)·sin(γx + δ) and ·cos(γx + δ)
+    if let Some((e, h, t)) = exponential_and_trigonometric(factors)
         && let (Some((alpha, beta)), Some((gamma, delta))) =
-            (linear(&e[0], var, budget)?, linear(&t[0], var, budget)?)
+            (linear(e, var, budget)?, linear(t, var, budget)?)
     {
-        let angle = lin(&gamma, &delta, var);
-        let (sin, cos) = (
-            Expr::call(Func::Sin, angle.clone()),
-            Expr::call(Func::Cos, angle),
-        );
-        let (p, q) = if *h == Func::Sin {
-            (
-                Expr::mul(vec![number(&alpha), sin]),
-                Expr::mul(vec![number(&-&gamma), cos]),
-            )
-        } else {
-            (
-                Expr::mul(vec![number(&alpha), cos]),
-                Expr::mul(vec![number(&gamma), sin]),
-            )
-        };
-        let norm = &alpha * &alpha + &gamma * &gamma;
-        return Ok(vec![Expr::mul(vec![
-            number(&norm.recip()),
-            Expr::call(Func::Exp, lin(&alpha, &beta, var)),
-            Expr::add(vec![p, q]),
-        ])]);
+        let (exp, angle) = (lin(&alpha, &beta, var), lin(&gamma, &delta, var));
+        return Ok(vec![exp_trig(h, &alpha, &gamma, &exp, &angle)]);
     }
     // Q/P with Q = k·P' for polynomials: k·log(±P).
     if let [q, Expr::Pow(pw)] | [Expr::Pow(pw), q] = factors
@@ -1306,16 +1406,104 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     }
     // P(x)·h(ax + b): ∫ P·h = P·H/a − ∫ P'·H/a, down to P' = 0.
     let mut polynomial_part = Vec::new();
-    let mut other = None;
+    let mut others = Vec::new();
     for f in factors {
         if polynomial(f, var, budget)?.is_some() {
             polynomial_part.push(f.clone());
-        } else if other.is_none() {
-            other = Some(f);
         } else {
-            return Ok(Vec::new());
+            others.push(f.clone());
         }
     }
+    // P·exp(αx + β)·sin(γx + δ) (or cos): with G = ∫ exp·sin, ∫ P·exp·sin = P·G − ∫ P'·G,
+    // where P'·G is again such products, of a lower degree.
+    if let Some((e, h, t)) = exponential_and_trigonometric(&others)
+        && let (Some((alpha, beta)), Some((gamma, delta))) =
+            (linear(e, var, budget)?, linear(t, var, budget)?)
+        && let Some(p) = numeric_polynomial(&Expr::mul(polynomial_part.clone()), var, budget)?
+    {
+        let (exp, angle) = (lin(&alpha, &beta, var), lin(&gamma, &delta, var));
+        let g = exp_trig(h, &alpha, &gamma, &exp, &angle);
+        let first = Expr::mul(vec![pf::expression(&p, var), g.clone()]);
+        let dp = pf::derivative(&p);
+        if dp.iter().all(Zero::is_zero) {
+            return Ok(vec![first]);
+        }
+        // P'·G multiplied out: G = c·exp·(s·sin + t·cos)
+        let Expr::Mul(g_factors) = &g else {
+            return Ok(Vec::new());
+        };
+        let [c, exp, Expr::Add(sum)] = &g_factors[..] else {
+            return Ok(Vec::new());
+        };
+        let dp = pf::expression(&dp, var);
+        let rest: Vec<Expr> = sum
+            .iter()
+            .map(|term| {
+                let mut factors = vec![c.clone(), dp.clone(), exp.clone()];
+                match term {
+                    Expr::Mul(ts) => factors.extend(ts.iter().cloned()),
+                    t => factors.push(t.clone()),
+                }
+                Expr::mul(factors)
+            })
+            .collect();
+        return candidates(&Expr::add(rest), var, budget)?
+            .into_iter()
+            .map(|r| Ok(Expr::minus(first.clone(), r)))
+            .collect();
+    }
+    // P/√q and P·√q (= P·q/√q) for a quadratic q
+    if let [root] = &others[..]
+        && let Some((q, sign)) = square_root_factor(root)
+        && let Some(qc) = numeric_polynomial(q, var, budget)?.filter(|c| c.len() == 3)
+        && let Some(p) = numeric_polynomial(&Expr::mul(polynomial_part.clone()), var, budget)?
+    {
+        let p = if sign > 0 { pf::mul(&p, &qc) } else { p };
+        return Ok(polynomial_over_root(&p, &qc, q, var));
+    }
+    // (px + q)·sec(u)^2 = (px + q)·tan(u)/a − (p/a)·∫ tan u, and (px + q)·tan(u)^2 as
+    // (px + q)·sec(u)^2 − (px + q)
+    if let [square] = &others[..]
+        && let Some((argument, tangent)) = secant_squared(square)
+        && let Some((a, b)) = linear(argument, var, budget)?
+        && let Some(p) = numeric_polynomial(&Expr::mul(polynomial_part.clone()), var, budget)?
+        && p.len() <= 2
+    {
+        let u = lin(&a, &b, var);
+        let (q, slope) = (
+            p.first().cloned().unwrap_or_default(),
+            p.get(1).cloned().unwrap_or_default(),
+        );
+        let line = lin(&slope, &q, var);
+        let mut first = vec![Expr::mul(vec![
+            number(&a.recip()),
+            line.clone(),
+            Expr::call(Func::Tan, u.clone()),
+        ])];
+        if tangent {
+            // − ∫ (px + q) dx
+            first.push(Expr::negated(Expr::mul(vec![
+                Expr::rat(1, 2),
+                number(&slope),
+                Expr::pow(Expr::sym(var), Expr::int(2)),
+            ])));
+            first.push(Expr::negated(Expr::mul(vec![number(&q), Expr::sym(var)])));
+        }
+        let log = |e: Expr| {
+            let mut all = first.clone();
+            all.push(Expr::mul(vec![
+                number(&(&slope / (&a * &a))),
+                Expr::call(Func::Log, e),
+            ]));
+            Expr::add(all)
+        };
+        let cos = Expr::call(Func::Cos, u);
+        return Ok(vec![log(cos.clone()), log(Expr::negated(cos))]);
+    }
+    if others.len() > 1 {
+        return Ok(Vec::new());
+    }
+    let other = others.first();
     // P·sin(u)^2k and P·cos(u)^2k: P times each term of the power reduced
     if let Some(Expr::Pow(pw)) = other
         && let (Expr::Call(h @ (Func::Sin | Func::Cos), xs), Some(n)) = (&pw.0, exact_value(&pw.1))
@@ -1338,6 +1526,33 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         return Ok(Vec::new());
     };
     let linear_argument = linear(&xs[0], var, budget)?;
+    // P·asin(u), acos, asinh, acosh (u = ax + b) by parts: Q·h(u) − ∫ Q·a·h'(u), with
+    // h'(u) = ±1/√(1 − u²), 1/√(u² + 1), 1/√(u² − 1)
+    if let (Func::Asin | Func::Acos | Func::Asinh | Func::Acosh, Some((a, b))) =
+        (h, &linear_argument)
+        && let Some(p) = numeric_polynomial(&Expr::mul(polynomial_part.clone()), var, budget)?
+    {
+        let q = pf::integral(&p);
+        let u2 = pf::mul(&[b.clone(), a.clone()], &[b.clone(), a.clone()]);
+        let one = [BigRational::one()];
+        let (radicand, sign) = match h {
+            Func::Asin => (pf::add(&one, &pf::mul(&[-BigRational::one()], &u2)), 1),
+            Func::Acos => (pf::add(&one, &pf::mul(&[-BigRational::one()], &u2)), -1),
+            Func::Asinh => (pf::add(&one, &u2), 1),
+            _ => (pf::add(&[-BigRational::one()], &u2), 1),
+        };
+        let numerator = pf::mul(&q, &[a * BigRational::from_integer(sign.into())]);
+        let first = Expr::mul(vec![pf::expression(&q, var), Expr::Call(*h, xs.clone())]);
+        return Ok(polynomial_over_root(
+            &numerator,
+            &radicand,
+            &pf::expression(&radicand, var),
+            var,
+        )
+        .into_iter()
+        .map(|g| Expr::minus(first.clone(), g))
+        .collect());
+    }
     if matches!(h, Func::Atan) || (*h == Func::Log && linear_argument.is_none()) {
         let Some(p) = numeric_polynomial(&Expr::mul(polynomial_part), var, budget)? else {
             return Ok(Vec::new());
@@ -1345,6 +1560,12 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         return parts_through_rational(&p, *h, &xs[0], var, budget);
     }
     let Some((a, b)) = linear_argument else {
+        if matches!(
+            h,
+            Func::Exp | Func::Sin | Func::Cos | Func::Sinh | Func::Cosh
+        ) {
+            return composed(&Expr::mul(polynomial_part), *h, &xs[0], var, budget);
+        }
         return Ok(Vec::new());
     };
     if *h == Func::Log {
@@ -1376,9 +1597,20 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
             p.clone(),
             Expr::call(big_h, u.clone()),
         ]));
-        let dp = match derivative(&p, var, budget) {
-            Ok(d) => d,
-            Err(_) => return Ok(Vec::new()),
+        // (with exact coefficients, P' as a polynomial: a derivative written out keeps
+        // `0·t^(−1)` terms, which a limit at t = 0 cannot read)
+        let dp = match numeric_polynomial(&p, var, budget)? {
+            Some(c) => {
+                let d = pf::derivative(&c);
+                if d.iter().all(Zero::is_zero) {
+                    return Ok(vec![Expr::add(terms)]);
+                }
+                pf::expression(&d, var)
+            }
+            None => match derivative(&p, var, budget) {
+                Ok(d) => d,
+                Err(_) => return Ok(Vec::new()),
+            },
         };
         if canon::is_zero_in(&dp, Some(var), budget).unwrap_or(false) {
             return Ok(vec![Expr::add(terms)]);
@@ -1388,6 +1620,91 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         h = big_h;
     }
     Ok(Vec::new())
+}
+
+/// `[exp(e), h(t)]` (in either order) for `h` = sin or cos: the factors of `exp·sin`.
+fn exponential_and_trigonometric(factors: &[Expr]) -> Option<(&Expr, Func, &Expr)> {
+    match factors {
+        [
+            Expr::Call(Func::Exp, e),
+            Expr::Call(h @ (Func::Sin | Func::Cos), t),
+        ]
+        | [
+            Expr::Call(h @ (Func::Sin | Func::Cos), t),
+            Expr::Call(Func::Exp, e),
+        ] => Some((&e[0], *h, &t[0])),
+        _ => None,
+    }
+}
+
+/// `∫ exp(αx + β)·sin(γx + δ) dx = exp·(α sin − γ cos)/(α² + γ²)` and
+/// `∫ exp·cos = exp·(α cos + γ sin)/(α² + γ²)` (`h` = sin or cos; `exp` and `angle` the two
+/// linear arguments), written `c·exp(…)·(s·sin(…) + t·cos(…))`.
+fn exp_trig(h: Func, alpha: &BigRational, gamma: &BigRational, exp: &Expr, angle: &Expr) -> Expr {
+    let (sin, cos) = (
+        Expr::call(Func::Sin, angle.clone()),
+        Expr::call(Func::Cos, angle.clone()),
+    );
+    let (p, q) = if h == Func::Sin {
+        (
+            Expr::mul(vec![number(alpha), sin]),
+            Expr::mul(vec![number(&-gamma), cos]),
+        )
+    } else {
+        (
+            Expr::mul(vec![number(alpha), cos]),
+            Expr::mul(vec![number(gamma), sin]),
+        )
+    };
+    let norm = alpha * alpha + gamma * gamma;
+    Expr::mul(vec![
+        number(&norm.recip()),
+        Expr::call(Func::Exp, exp.clone()),
+        Expr::add(vec![p, q]),
+    ])
+}
+
+/// `∫ P(x)·h(u(x)) dx` for polynomials `P` and `u` (degree ≥ 2) with exact coefficients when
+/// `P = Q(u)·u'` for a polynomial `Q` (`x³·exp(x²)`: `Q(s) = s/2`): `∫ Q(s)·h(s) ds` by the
+/// table, at `s = u(x)`. `Q` is `P/u'` written in powers of `u` (each remainder of a division
+/// by `u` must be a constant).
+fn composed(
+    p: &Expr,
+    h: Func,
+    u: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Vec<Expr>, TooLarge> {
+    let (Some(p), Some(uc)) = (
+        numeric_polynomial(p, var, budget)?,
+        numeric_polynomial(u, var, budget)?,
+    ) else {
+        return Ok(Vec::new());
+    };
+    let du = pf::derivative(&uc);
+    if du.iter().all(Zero::is_zero) || uc.len() > MAX_DEGREE {
+        return Ok(Vec::new());
+    }
+    let (mut rest, remainder) = pf::divide(&p, &du);
+    if !remainder.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut q = Vec::new();
+    while !rest.is_empty() {
+        budget.step()?;
+        let (next, r) = pf::divide(&rest, &uc);
+        if r.len() > 1 {
+            return Ok(Vec::new());
+        }
+        q.push(r.first().cloned().unwrap_or_default());
+        rest = next;
+    }
+    let s = format!("{var}·u");
+    let integrand = Expr::mul(vec![pf::expression(&q, &s), Expr::call(h, Expr::sym(&s))]);
+    candidates(&integrand, &s, budget)?
+        .iter()
+        .map(|g| g.substitute(&s, u, budget))
+        .collect()
 }
 
 /// `∫ P(x)·log(ax + b) dx` for a polynomial `P` with exact coefficients, by parts: with

@@ -9,7 +9,8 @@
 //! of a `u` whose `1 − u²` vanishes so (`asin(x)` at 1). Everything else must have a
 //! ball over the closed interval. Then, with `t = |x − c| → 0`, each subexpression is classed
 //! by how it behaves (`Near`): continuous at `c` with a known value, vanishing like
-//! `t^α |log t|^k` (α > 0), or bounded by `|log t|^k`. A sum has a limit only when no term is
+//! `t^α |log t|^k` (α > 0), or bounded by `|log t|^k` (a bounded function such as `sin`
+//! of anything continuous there is, with k = 0). A sum has a limit only when no term is
 //! of the last class; nothing else is guessed.
 
 use super::ball::{Ball, Evaluator};
@@ -29,6 +30,15 @@ enum Near {
     Vanishing,
     /// At most `C |log t|^k`: bounded by a power of the logarithm, possibly unbounded.
     Logarithmic,
+}
+
+/// The sign of a subexpression on the half-open interval (`NonNegative` < `Positive`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Sign {
+    /// At least 0.
+    NonNegative,
+    /// Above 0.
+    Positive,
 }
 
 /// The end `c` of an interval toward `d`, for the variable `var`.
@@ -83,12 +93,13 @@ impl End<'_> {
                     Some(n) if n.is_integer() => {
                         self.positive_beside(&p.0, budget)? || self.ball_exists(e, budget)
                     }
-                    Some(_) => self.vanishing(&p.0, budget)? || self.ball_exists(e, budget),
+                    Some(_) => self.positive_beside(&p.0, budget)? || self.ball_exists(e, budget),
                     None => false,
                 }
             }
             Expr::Call(Func::Log | Func::Sqrt, xs) => {
-                self.vanishing(&xs[0], budget)? || self.ball_exists(e, budget)
+                (self.continuous(&xs[0], budget)? && self.positive_beside(&xs[0], budget)?)
+                    || self.ball_exists(e, budget)
             }
             // asin and acos are continuous on [−1, 1]: so where 1 − u² vanishes at c and is
             // positive beside it (`asin(x)` at 1), for a continuous u.
@@ -102,17 +113,74 @@ impl End<'_> {
         })
     }
 
-    /// Whether `u` is positive on the half-open interval by its form: a vanishing argument
-    /// itself, or its square root or a positive power of it.
+    /// Whether `u`, continuous on the half-open interval, is positive there by its form
+    /// ([`Sign`]).
     fn positive_beside(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
-        Ok(match u {
-            Expr::Call(Func::Sqrt, xs) => self.vanishing(&xs[0], budget)?,
-            Expr::Pow(p) => {
-                exact_value(&p.1).is_some_and(|n| n.is_positive())
-                    && self.vanishing(&p.0, budget)?
+        Ok(self.sign_beside(u, budget)? == Some(Sign::Positive))
+    }
+
+    /// The sign of a continuous `u` on the half-open interval, when its form shows one: a
+    /// vanishing argument, `exp` and `cosh` of anything, and what is positive on the closed
+    /// interval by a ball are positive; square roots and positive powers keep the sign;
+    /// products of signed factors and sums of non-negative terms with a positive one are signed
+    /// (`1 + √x` is positive on `(0, 1]`; a ball over `[0, 1]` cannot say so, `√` has no
+    /// derivative bound at 0).
+    fn sign_beside(&self, u: &Expr, budget: &mut Budget) -> Result<Option<Sign>, TooLarge> {
+        budget.step()?;
+        if let Some(r) = exact_value(u) {
+            return Ok(match r.signum() {
+                s if s.is_positive() => Some(Sign::Positive),
+                s if s.is_zero() => Some(Sign::NonNegative),
+                _ => None,
+            });
+        }
+        if self.vanishing(u, budget)? {
+            return Ok(Some(Sign::Positive));
+        }
+        let sign = match u {
+            Expr::Call(Func::Exp | Func::Cosh, _) => Some(Sign::Positive),
+            Expr::Call(Func::Sqrt, xs) => self.sign_beside(&xs[0], budget)?,
+            Expr::Pow(p) if exact_value(&p.1).is_some_and(|n| n.is_positive()) => {
+                self.sign_beside(&p.0, budget)?
             }
-            _ => self.vanishing(u, budget)?,
-        })
+            Expr::Pow(p) if exact_value(&p.1).is_some() => match self.sign_beside(&p.0, budget)? {
+                Some(Sign::Positive) => Some(Sign::Positive),
+                _ => None,
+            },
+            Expr::Mul(xs) => {
+                let mut all = Some(Sign::Positive);
+                for x in xs.iter() {
+                    all = match (all, self.sign_beside(x, budget)?) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        _ => None,
+                    };
+                }
+                all
+            }
+            Expr::Add(xs) => {
+                let (mut positive, mut signed) = (false, true);
+                for x in xs.iter() {
+                    match self.sign_beside(x, budget)? {
+                        Some(Sign::Positive) => positive = true,
+                        Some(Sign::NonNegative) => {}
+                        None => signed = false,
+                    }
+                }
+                match (signed, positive) {
+                    (true, true) => Some(Sign::Positive),
+                    (true, false) => Some(Sign::NonNegative),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        if sign.is_some() {
+            return Ok(sign);
+        }
+        Ok(self
+            .ball_of(u, budget)
+            .filter(|b| b.approx() > b.radius())
+            .map(|_| Sign::Positive))
     }
 
     /// Whether `u` is zero at `c` and positive on the half-open interval: `k(x − c)` with
@@ -227,7 +295,16 @@ impl End<'_> {
                     return Ok(Some(Near::Finite(Expr::int(1))));
                 }
                 match self.near(&p.0, budget)? {
-                    Some(Near::Finite(_)) => Some(Near::Finite(at_c(e, budget)?)),
+                    // (a negative power of a base whose value at c is 0 has no limit here)
+                    Some(Near::Finite(v))
+                        if n.is_positive()
+                            || self
+                                .ball_of(&v, budget)
+                                .is_some_and(|b| b.approx().abs() > b.radius()) =>
+                    {
+                        Some(Near::Finite(at_c(e, budget)?))
+                    }
+                    Some(Near::Finite(_)) => None,
                     Some(Near::Vanishing) if n.is_positive() => Some(Near::Vanishing),
                     Some(Near::Logarithmic) if n.is_integer() && n.is_positive() => {
                         Some(Near::Logarithmic)
@@ -242,6 +319,10 @@ impl End<'_> {
                 Some(Near::Vanishing) if f.entire() => {
                     Some(Near::Finite(Expr::call(*f, Expr::int(0))))
                 }
+                // A bounded function of whatever its (continuous) argument does: at most
+                // C·|log t|^0, with no limit claimed (`sin(log x)` at 0); times a vanishing
+                // factor it vanishes (`x·sin(log x)`).
+                _ if f.bounded() => Some(Near::Logarithmic),
                 _ => None,
             },
             _ => None,

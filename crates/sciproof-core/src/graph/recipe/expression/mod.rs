@@ -39,6 +39,7 @@ pub mod enclosure;
 pub mod eval;
 pub mod expr;
 pub mod integrate;
+pub mod inverse_substitution;
 pub mod limit;
 pub mod parse;
 pub mod partial_fractions;

@@ -1,0 +1,354 @@
+//! Antiderivatives by an inverse substitution, where the table of [`super::integrate`] has
+//! nothing for the integrand as written but has for it in a new variable `t`:
+//!
+//! - `t = √(ax + b)`, so `x = (t² − b)/a` and `dx = (2t/a) dt`: `exp(√x)` becomes `2t·exp(t)`,
+//!   `sin(√x)` `2t·sin(t)`, `1/(1 + √x)` the rational `2t/(1 + t)`;
+//! - `t = log(ax)`, so `x = exp(t)/a` and `dx = (exp(t)/a) dt`: `sin(log x)` becomes
+//!   `exp(t)·sin(t)`, `x·log(x)²` `t²·exp(2t)` (the exponentials of a product merged into one);
+//! - `t = asin(ax + b)`, `acos(ax + b)` or `asinh(ax + b)`, so `x = (sin(t) − b)/a` and
+//!   `dx = (cos(t)/a) dt` (likewise with `cos` and `sinh`): `asin(x)²` becomes `t²·cos(t)`.
+//!
+//! The antiderivative in `t` is written back in `x` (`t` → `√(ax + b)`; for the logarithm
+//! `exp(ct + d)` → `exp(d)·(ax)^c`, `t` → `log(ax)`; for `u = ax + b = sin(t)`, `cos(t)` →
+//! `√(1 − u²)`, which it is for `t = asin(u)` in `[−π/2, π/2]`, and so on). Like every candidate of the table, it is
+//! kept only when the exact test shows `d/dx F − f = 0` and `F` is continuous on the interval.
+
+use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
+use super::integrate::{lin, linear, number, numeric_polynomial, proposals};
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+/// The most substitutions tried for one integrand (in the order their arguments occur).
+const MOST: usize = 2;
+
+/// Antiderivatives of `f` in `var` found through `t = √(ax + b)`, `log(ax)`, `asin(ax + b)`,
+/// `acos(ax + b)` or `asinh(ax + b)`, for the first such argument in `f` that gives any (of
+/// at most two); empty when none does.
+pub fn antiderivatives(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let mut found = Vec::new();
+    arguments(f, var, &mut found, budget)?;
+    // The new variable: a name no parsed symbol can have, distinct at each depth.
+    let t = format!("{var}·t");
+    for substitution in found.into_iter().take(MOST) {
+        let Some(g) = substitution.integrand(f, var, &t, budget)? else {
+            continue;
+        };
+        let in_t = proposals(&g, &t, budget)?;
+        if in_t.is_empty() {
+            continue;
+        }
+        return in_t
+            .iter()
+            .map(|h| substitution.back(h, var, &t, budget))
+            .collect();
+    }
+    Ok(Vec::new())
+}
+
+/// One substitution `t = g(x)`, `g` linear inside.
+#[derive(Debug, Clone, PartialEq)]
+enum Substitution {
+    /// `t = √(ax + b)`.
+    Root(BigRational, BigRational),
+    /// `t = log(ax)`.
+    Log(BigRational),
+    /// `t = f(ax + b)` for `f` = asin, acos or asinh.
+    Inverse(Func, BigRational, BigRational),
+}
+
+/// The substitutions the arguments in `e` suggest, each once: `√(ax + b)` (or a half-integer
+/// power of `ax + b`) and `log(ax)`.
+fn arguments(
+    e: &Expr,
+    var: &str,
+    out: &mut Vec<Substitution>,
+    budget: &mut Budget,
+) -> Result<(), TooLarge> {
+    budget.step()?;
+    let found = match e {
+        Expr::Call(Func::Sqrt, xs) => {
+            linear(&xs[0], var, budget)?.map(|(a, b)| Substitution::Root(a, b))
+        }
+        Expr::Pow(p) if half_odd(&p.1).is_some() => {
+            linear(&p.0, var, budget)?.map(|(a, b)| Substitution::Root(a, b))
+        }
+        Expr::Call(Func::Log, xs) => linear(&xs[0], var, budget)?
+            .filter(|(_, b)| b.is_zero())
+            .map(|(a, _)| Substitution::Log(a)),
+        Expr::Call(f @ (Func::Asin | Func::Acos | Func::Asinh), xs) => {
+            linear(&xs[0], var, budget)?.map(|(a, b)| Substitution::Inverse(*f, a, b))
+        }
+        _ => None,
+    };
+    if let Some(s) = found {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+        return Ok(());
+    }
+    match e {
+        Expr::Add(xs) | Expr::Mul(xs) | Expr::Call(_, xs) => {
+            for x in xs.iter() {
+                arguments(x, var, out, budget)?;
+            }
+        }
+        Expr::Pow(p) => {
+            arguments(&p.0, var, out, budget)?;
+            arguments(&p.1, var, out, budget)?;
+        }
+        Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => {}
+    }
+    Ok(())
+}
+
+/// `k` for an exponent `k/2` with `k` odd.
+fn half_odd(exponent: &Expr) -> Option<BigRational> {
+    let twice = exact_value(exponent)? * BigRational::from_integer(2.into());
+    (twice.is_integer() && !(&twice / BigRational::from_integer(2.into())).is_integer())
+        .then_some(twice)
+}
+
+impl Substitution {
+    /// `f(x(t))·x'(t)` with every `g(x)` written `t`, or `None` when `x` is left in it.
+    fn integrand(
+        &self,
+        f: &Expr,
+        var: &str,
+        t: &str,
+        budget: &mut Budget,
+    ) -> Result<Option<Expr>, TooLarge> {
+        let tt = Expr::sym(t);
+        let (x, dx) = match self {
+            Substitution::Root(a, b) => (
+                // (t² − b)/a and 2t/a
+                Expr::mul(vec![
+                    number(&a.recip()),
+                    Expr::add(vec![Expr::pow(tt.clone(), Expr::int(2)), number(&-b)]),
+                ]),
+                Expr::mul(vec![number(&(BigRational::from_integer(2.into()) / a)), tt]),
+            ),
+            Substitution::Log(a) => {
+                // exp(t)/a, twice
+                let x = Expr::mul(vec![number(&a.recip()), Expr::call(Func::Exp, tt)]);
+                (x.clone(), x)
+            }
+            Substitution::Inverse(f, a, b) => {
+                // (g(t) − b)/a and g'(t)/a for g the inverse of f
+                let (g, dg) = match f {
+                    Func::Asin => (Func::Sin, Expr::call(Func::Cos, tt.clone())),
+                    Func::Acos => (Func::Cos, Expr::negated(Expr::call(Func::Sin, tt.clone()))),
+                    _ => (Func::Sinh, Expr::call(Func::Cosh, tt.clone())),
+                };
+                (
+                    Expr::mul(vec![
+                        number(&a.recip()),
+                        Expr::add(vec![Expr::call(g, tt), number(&-b)]),
+                    ]),
+                    Expr::mul(vec![number(&a.recip()), dg]),
+                )
+            }
+        };
+        let g = Expr::mul(vec![self.rewritten(f, var, t, &x, budget)?, dx]);
+        if g.contains(var, budget)? {
+            return Ok(None);
+        }
+        Ok(Some(merged(&g, t, budget)?))
+    }
+
+    /// `e` with `g(x)` written `t` and any other `x` written `x(t)`.
+    fn rewritten(
+        &self,
+        e: &Expr,
+        var: &str,
+        t: &str,
+        x: &Expr,
+        budget: &mut Budget,
+    ) -> Result<Expr, TooLarge> {
+        let same = |u: &Expr, budget: &mut Budget| -> Result<bool, TooLarge> {
+            Ok(match (self, linear(u, var, budget)?) {
+                (Substitution::Root(a, b), Some((c, d))) => *a == c && *b == d,
+                (Substitution::Log(a), Some((c, d))) => *a == c && d.is_zero(),
+                (Substitution::Inverse(_, a, b), Some((c, d))) => *a == c && *b == d,
+                _ => false,
+            })
+        };
+        mapped(e, budget, &mut |e, budget| {
+            Ok(match (self, e) {
+                (Substitution::Root(..), Expr::Call(Func::Sqrt, xs)) if same(&xs[0], budget)? => {
+                    Some(Expr::sym(t))
+                }
+                (Substitution::Root(..), Expr::Pow(p))
+                    if let Some(k) = half_odd(&p.1)
+                        && same(&p.0, budget)? =>
+                {
+                    Some(Expr::pow(Expr::sym(t), number(&k)))
+                }
+                (Substitution::Log(_), Expr::Call(Func::Log, xs)) if same(&xs[0], budget)? => {
+                    Some(Expr::sym(t))
+                }
+                (Substitution::Inverse(f, ..), Expr::Call(g, xs))
+                    if f == g && same(&xs[0], budget)? =>
+                {
+                    Some(Expr::sym(t))
+                }
+                (_, Expr::Sym(s)) if &**s == var => Some(x.clone()),
+                _ => None,
+            })
+        })
+    }
+
+    /// An antiderivative `h` in `t` written in `x`.
+    fn back(&self, h: &Expr, var: &str, t: &str, budget: &mut Budget) -> Result<Expr, TooLarge> {
+        match self {
+            Substitution::Root(a, b) => {
+                let root = Expr::call(Func::Sqrt, lin(a, b, var));
+                h.substitute(t, &root, budget)
+            }
+            Substitution::Log(a) => {
+                let powers = exponentials_as_powers(h, a, var, t, budget)?;
+                let log = Expr::call(Func::Log, lin(a, &BigRational::zero(), var));
+                powers.substitute(t, &log, budget)
+            }
+            Substitution::Inverse(f, a, b) => {
+                let algebraic = inverse_calls_replaced(h, *f, &lin(a, b, var), t, budget)?;
+                algebraic.substitute(t, &Expr::call(*f, lin(a, b, var)), budget)
+            }
+        }
+    }
+}
+
+/// `e` with `sin(t)`, `cos(t)` (or `sinh(t)`, `cosh(t)`) written in `u` for `t = f(u)`:
+/// `sin(asin u) = u`, `cos(asin u) = √(1 − u²)`, `cos(acos u) = u`, `sin(acos u) = √(1 − u²)`,
+/// `sinh(asinh u) = u`, `cosh(asinh u) = √(1 + u²)`. Other calls of `t` are left as they are
+/// (the exact test then decides whether the candidate verifies).
+fn inverse_calls_replaced(
+    e: &Expr,
+    f: Func,
+    u: &Expr,
+    t: &str,
+    budget: &mut Budget,
+) -> Result<Expr, TooLarge> {
+    let root = |sign: i64| {
+        let square = Expr::pow(u.clone(), Expr::int(2));
+        Expr::call(
+            Func::Sqrt,
+            Expr::add(vec![Expr::int(1), Expr::mul(vec![Expr::int(sign), square])]),
+        )
+    };
+    let once = Some((BigRational::one(), BigRational::zero()));
+    mapped(e, budget, &mut |e, budget| {
+        Ok(match e {
+            Expr::Call(g, xs) if linear(&xs[0], t, budget)? == once => match (f, g) {
+                (Func::Asin, Func::Sin) | (Func::Acos, Func::Cos) | (Func::Asinh, Func::Sinh) => {
+                    Some(u.clone())
+                }
+                (Func::Asin, Func::Cos) | (Func::Acos, Func::Sin) => Some(root(-1)),
+                (Func::Asinh, Func::Cosh) => Some(root(1)),
+                _ => None,
+            },
+            _ => None,
+        })
+    })
+}
+
+/// `e` with every `exp(ct + d)` (linear in `t`) written `exp(d)·(ax)^c`, which it is at
+/// `t = log(ax)`.
+fn exponentials_as_powers(
+    e: &Expr,
+    a: &BigRational,
+    var: &str,
+    t: &str,
+    budget: &mut Budget,
+) -> Result<Expr, TooLarge> {
+    mapped(e, budget, &mut |e, budget| {
+        Ok(match e {
+            Expr::Call(Func::Exp, xs) if let Some((c, d)) = linear(&xs[0], t, budget)? => {
+                let power = Expr::pow(lin(a, &BigRational::zero(), var), number(&c));
+                Some(if d.is_zero() {
+                    power
+                } else {
+                    Expr::mul(vec![Expr::call(Func::Exp, number(&d)), power])
+                })
+            }
+            _ => None,
+        })
+    })
+}
+
+/// What [`mapped`] puts in place of a subtree, or `None` to keep walking into it.
+type Replacement<'a> = dyn FnMut(&Expr, &mut Budget) -> Result<Option<Expr>, TooLarge> + 'a;
+
+/// `e` with each subtree for which `replace` gives an expression replaced by it (the subtrees
+/// of a replaced one are not visited), and the rest rebuilt around the replacements.
+fn mapped(e: &Expr, budget: &mut Budget, replace: &mut Replacement<'_>) -> Result<Expr, TooLarge> {
+    budget.step()?;
+    if let Some(r) = replace(e, budget)? {
+        return Ok(r);
+    }
+    let mut all = |xs: &[Expr], budget: &mut Budget| -> Result<Vec<Expr>, TooLarge> {
+        xs.iter().map(|y| mapped(y, budget, replace)).collect()
+    };
+    Ok(match e {
+        Expr::Add(xs) => Expr::add(all(xs, budget)?),
+        Expr::Mul(xs) => Expr::mul(all(xs, budget)?),
+        Expr::Call(f, xs) => Expr::Call(*f, all(xs, budget)?.into()),
+        Expr::Pow(p) => {
+            let base = mapped(&p.0, budget, replace)?;
+            Expr::pow(base, mapped(&p.1, budget, replace)?)
+        }
+        Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => e.clone(),
+    })
+}
+
+/// A product with its exponentials merged into one, `exp(ct + d)` with `c` and `d` exact
+/// (dropped when it is `exp(0)`): nested products flattened, and integer powers of products
+/// and of `exp` taken apart (`(exp(t)/a)^2 = exp(2t)·a^−2`).
+fn merged(e: &Expr, t: &str, budget: &mut Budget) -> Result<Expr, TooLarge> {
+    let mut factors = Vec::new();
+    flattened(e, &BigRational::one(), &mut factors, budget)?;
+    let mut exponent = Vec::new();
+    let mut rest = Vec::new();
+    for f in factors {
+        match f {
+            Expr::Call(Func::Exp, xs) => exponent.push(xs[0].clone()),
+            f => rest.push(f),
+        }
+    }
+    if !exponent.is_empty() {
+        match numeric_polynomial(&Expr::add(exponent.clone()), t, budget)?.as_deref() {
+            Some([]) => {}
+            Some([d]) if d.is_zero() => {}
+            Some([d]) => rest.push(Expr::call(Func::Exp, number(d))),
+            Some([d, c]) => rest.push(Expr::call(Func::Exp, lin(c, d, t))),
+            _ => rest.push(Expr::call(Func::Exp, Expr::add(exponent))),
+        }
+    }
+    Ok(Expr::mul(rest))
+}
+
+/// The factors of `e^n` (`n` an integer), products and integer powers taken apart.
+fn flattened(
+    e: &Expr,
+    n: &BigRational,
+    out: &mut Vec<Expr>,
+    budget: &mut Budget,
+) -> Result<(), TooLarge> {
+    budget.step()?;
+    match e {
+        Expr::Mul(xs) => {
+            for x in xs.iter() {
+                flattened(x, n, out, budget)?;
+            }
+        }
+        Expr::Pow(p) if let Some(m) = exact_value(&p.1).filter(BigRational::is_integer) => {
+            flattened(&p.0, &(n * m), out, budget)?;
+        }
+        Expr::Call(Func::Exp, xs) => out.push(Expr::call(
+            Func::Exp,
+            Expr::mul(vec![number(n), xs[0].clone()]),
+        )),
+        e if n.is_one() => out.push(e.clone()),
+        e => out.push(Expr::pow(e.clone(), number(n))),
+    }
+    Ok(())
+}
