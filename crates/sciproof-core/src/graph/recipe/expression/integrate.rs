@@ -1347,35 +1347,8 @@ fn sine_or_cosine_power(e: &Expr) -> Option<(Func, &Expr, i64)> {
 /// `∫ (product of factors that all contain var) dx`: sines and cosines of linear arguments by
 /// product to sum, a polynomial times `exp`/`sin`/`cos`/`sinh`/`cosh` of one by parts.
 fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
-    if let [
-        Expr::Call(f @ (Func::Sin | Func::Cos), x),
-        Expr::Call(g @ (Func::Sin | Func::Cos), y),
-    ] = factors
-        && let (Some(_), Some(_)) = (linear(&x[0], var, budget)?, linear(&y[0], var, budget)?)
-    {
-        let (s, t) = (&x[0], &y[0]);
-        let sum = Expr::add(vec![s.clone(), t.clone()]);
-        let difference = Expr::minus(s.clone(), t.clone());
-        let half = |e: Expr| Expr::mul(vec![Expr::rat(1, 2), e]);
-        let rewritten = match (f, g) {
-            (Func::Sin, Func::Cos) => half(Expr::add(vec![
-                Expr::call(Func::Sin, sum),
-                Expr::call(Func::Sin, difference),
-            ])),
-            (Func::Cos, Func::Sin) => half(Expr::minus(
-                Expr::call(Func::Sin, sum),
-                Expr::call(Func::Sin, difference),
-            )),
-            (Func::Cos, Func::Cos) => half(Expr::add(vec![
-                Expr::call(Func::Cos, sum),
-                Expr::call(Func::Cos, difference),
-            ])),
-            _ => half(Expr::minus(
-                Expr::call(Func::Cos, difference),
-                Expr::call(Func::Cos, sum),
-            )),
-        };
-        return candidates(&rewritten, var, budget);
+    if let Some(terms) = product_to_sum(factors, var, budget)? {
+        return candidates(&Expr::add(terms), var, budget);
     }
     // sin(u)^m·cos(u)^n with one of m, n odd (one linear u)
     if let [f, g] = factors
@@ -1394,7 +1367,8 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
             (linear(e, var, budget)?, linear(t, var, budget)?)
     {
         let (exp, angle) = (lin(&alpha, &beta, var), lin(&gamma, &delta, var));
-        return Ok(vec![exp_trig(h, &alpha, &gamma, &exp, &angle)]);
+        let one = [BigRational::one()];
+        return Ok(vec![exp_trig(&one, h, &alpha, &gamma, &exp, &angle, var)]);
     }
     // Q/P with Q = k·P' for polynomials: k·log(±P).
     if let [q, Expr::Pow(pw)] | [Expr::Pow(pw), q] = factors
@@ -1414,43 +1388,32 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
             others.push(f.clone());
         }
     }
-    // P·exp(αx + β)·sin(γx + δ) (or cos): with G = ∫ exp·sin, ∫ P·exp·sin = P·G − ∫ P'·G,
-    // where P'·G is again such products, of a lower degree.
+    // P·sin(u)·cos(v) (and the like): P times each term of the product as a sum
+    if !polynomial_part.is_empty()
+        && let Some(terms) = product_to_sum(&others, var, budget)?
+    {
+        let spread = terms
+            .into_iter()
+            .map(|t| {
+                let mut factors = polynomial_part.clone();
+                match t {
+                    Expr::Mul(ts) => factors.extend(ts.iter().cloned()),
+                    t => factors.push(t),
+                }
+                Expr::mul(factors)
+            })
+            .collect();
+        return candidates(&Expr::add(spread), var, budget);
+    }
+    // P·exp(αx + β)·sin(γx + δ) (or cos), in closed form
     if let Some((e, h, t)) = exponential_and_trigonometric(&others)
         && let (Some((alpha, beta)), Some((gamma, delta))) =
             (linear(e, var, budget)?, linear(t, var, budget)?)
         && let Some(p) = numeric_polynomial(&Expr::mul(polynomial_part.clone()), var, budget)?
     {
+        budget.steps(p.len() as u64)?;
         let (exp, angle) = (lin(&alpha, &beta, var), lin(&gamma, &delta, var));
-        let g = exp_trig(h, &alpha, &gamma, &exp, &angle);
-        let first = Expr::mul(vec![pf::expression(&p, var), g.clone()]);
-        let dp = pf::derivative(&p);
-        if dp.iter().all(Zero::is_zero) {
-            return Ok(vec![first]);
-        }
-        // P'·G multiplied out: G = c·exp·(s·sin + t·cos)
-        let Expr::Mul(g_factors) = &g else {
-            return Ok(Vec::new());
-        };
-        let [c, exp, Expr::Add(sum)] = &g_factors[..] else {
-            return Ok(Vec::new());
-        };
-        let dp = pf::expression(&dp, var);
-        let rest: Vec<Expr> = sum
-            .iter()
-            .map(|term| {
-                let mut factors = vec![c.clone(), dp.clone(), exp.clone()];
-                match term {
-                    Expr::Mul(ts) => factors.extend(ts.iter().cloned()),
-                    t => factors.push(t.clone()),
-                }
-                Expr::mul(factors)
-            })
-            .collect();
-        return candidates(&Expr::add(rest), var, budget)?
-            .into_iter()
-            .map(|r| Ok(Expr::minus(first.clone(), r)))
-            .collect();
+        return Ok(vec![exp_trig(&p, h, &alpha, &gamma, &exp, &angle, var)]);
     }
     // P/√q and P·√q (= P·q/√q) for a quadratic q
     if let [root] = &others[..]
@@ -1622,6 +1585,43 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     Ok(Vec::new())
 }
 
+/// The product `[sin or cos(s), sin or cos(t)]` (linear arguments) as a sum, each term
+/// `±1/2·sin(s ± t)` or `±1/2·cos(s ± t)`; `None` for any other factors.
+fn product_to_sum(
+    factors: &[Expr],
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<Vec<Expr>>, TooLarge> {
+    let [
+        Expr::Call(f @ (Func::Sin | Func::Cos), x),
+        Expr::Call(g @ (Func::Sin | Func::Cos), y),
+    ] = factors
+    else {
+        return Ok(None);
+    };
+    if linear(&x[0], var, budget)?.is_none() || linear(&y[0], var, budget)?.is_none() {
+        return Ok(None);
+    }
+    let (s, t) = (&x[0], &y[0]);
+    // (an argument in which the variable cancels, `x − x`, written as the number it is)
+    let mut settled = |e: Expr| -> Result<Expr, TooLarge> {
+        Ok(match numeric_polynomial(&e, var, budget)?.as_deref() {
+            Some([]) => Expr::int(0),
+            Some([c, rest @ ..]) if rest.iter().all(Zero::is_zero) => number(c),
+            _ => e,
+        })
+    };
+    let sum = settled(Expr::add(vec![s.clone(), t.clone()]))?;
+    let difference = settled(Expr::minus(s.clone(), t.clone()))?;
+    let half = |sign: i64, h: Func, e: Expr| Expr::mul(vec![Expr::rat(sign, 2), Expr::call(h, e)]);
+    Ok(Some(match (f, g) {
+        (Func::Sin, Func::Cos) => vec![half(1, Func::Sin, sum), half(1, Func::Sin, difference)],
+        (Func::Cos, Func::Sin) => vec![half(1, Func::Sin, sum), half(-1, Func::Sin, difference)],
+        (Func::Cos, Func::Cos) => vec![half(1, Func::Cos, sum), half(1, Func::Cos, difference)],
+        _ => vec![half(1, Func::Cos, difference), half(-1, Func::Cos, sum)],
+    }))
+}
+
 /// `[exp(e), h(t)]` (in either order) for `h` = sin or cos: the factors of `exp·sin`.
 fn exponential_and_trigonometric(factors: &[Expr]) -> Option<(&Expr, Func, &Expr)> {
     match factors {
@@ -1637,31 +1637,46 @@ fn exponential_and_trigonometric(factors: &[Expr]) -> Option<(&Expr, Func, &Expr
     }
 }
 
-/// `∫ exp(αx + β)·sin(γx + δ) dx = exp·(α sin − γ cos)/(α² + γ²)` and
-/// `∫ exp·cos = exp·(α cos + γ sin)/(α² + γ²)` (`h` = sin or cos; `exp` and `angle` the two
-/// linear arguments), written `c·exp(…)·(s·sin(…) + t·cos(…))`.
-fn exp_trig(h: Func, alpha: &BigRational, gamma: &BigRational, exp: &Expr, angle: &Expr) -> Expr {
+/// `∫ P(x)·exp(αx + β)·sin(γx + δ) dx` (`h` = sin) or `·cos` for a polynomial `P` (coefficients
+/// `p`; `exp` and `angle` the two linear arguments), in closed form: with `z = α + iγ`,
+/// `∫ P·e^(zx) = e^(zx)·S`, `S = Σ_k (−1)^k P^(k)/z^(k+1) = Sr + i·Si`, so that
+/// `∫ P·exp·cos = exp·(Sr·cos − Si·sin)` and `∫ P·exp·sin = exp·(Sr·sin + Si·cos)` (for `P = 1`,
+/// `exp·(α sin − γ cos)/(α² + γ²)`). One term per derivative of `P`, where integrating by parts
+/// twice per degree would double the terms each time.
+fn exp_trig(
+    p: &[BigRational],
+    h: Func,
+    alpha: &BigRational,
+    gamma: &BigRational,
+    exp: &Expr,
+    angle: &Expr,
+    var: &str,
+) -> Expr {
+    let norm = alpha * alpha + gamma * gamma;
+    // w = 1/z^(k+1), from w = 1/z = (α − iγ)/|z|²
+    let (zr, zi) = (alpha / &norm, -gamma / &norm);
+    let (mut wr, mut wi) = (zr.clone(), zi.clone());
+    let (mut sr, mut si) = (Vec::new(), Vec::new());
+    let mut derivative = p.to_vec();
+    let mut sign = BigRational::one();
+    while derivative.iter().any(|c| !c.is_zero()) {
+        sr = pf::add(&sr, &pf::mul(&derivative, &[&sign * &wr]));
+        si = pf::add(&si, &pf::mul(&derivative, &[&sign * &wi]));
+        derivative = pf::derivative(&derivative);
+        sign = -sign;
+        (wr, wi) = (&wr * &zr - &wi * &zi, &wr * &zi + &wi * &zr);
+    }
     let (sin, cos) = (
         Expr::call(Func::Sin, angle.clone()),
         Expr::call(Func::Cos, angle.clone()),
     );
-    let (p, q) = if h == Func::Sin {
-        (
-            Expr::mul(vec![number(alpha), sin]),
-            Expr::mul(vec![number(&-gamma), cos]),
-        )
+    let (sr, si) = (pf::expression(&sr, var), pf::expression(&si, var));
+    let sum = if h == Func::Sin {
+        Expr::add(vec![Expr::mul(vec![sr, sin]), Expr::mul(vec![si, cos])])
     } else {
-        (
-            Expr::mul(vec![number(alpha), cos]),
-            Expr::mul(vec![number(gamma), sin]),
-        )
+        Expr::minus(Expr::mul(vec![sr, cos]), Expr::mul(vec![si, sin]))
     };
-    let norm = alpha * alpha + gamma * gamma;
-    Expr::mul(vec![
-        number(&norm.recip()),
-        Expr::call(Func::Exp, exp.clone()),
-        Expr::add(vec![p, q]),
-    ])
+    Expr::mul(vec![Expr::call(Func::Exp, exp.clone()), sum])
 }
 
 /// `∫ P(x)·h(u(x)) dx` for polynomials `P` and `u` (degree ≥ 2) with exact coefficients when

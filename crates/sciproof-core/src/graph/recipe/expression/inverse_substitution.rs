@@ -16,7 +16,11 @@
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::{lin, linear, number, numeric_polynomial, proposals};
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::{One, ToPrimitive, Zero};
+
+/// The highest multiple `k` of `t` whose `sin(kt)` (and the like) is written back in `x`, by
+/// the addition theorems (the terms double with each step).
+const MULTIPLE: i64 = 4;
 
 /// The most substitutions tried for one integrand (in the order their arguments occur).
 const MOST: usize = 2;
@@ -152,7 +156,7 @@ impl Substitution {
         if g.contains(var, budget)? {
             return Ok(None);
         }
-        Ok(Some(merged(&g, t, budget)?))
+        Ok(Some(distributed(&g, t, DISTRIBUTED, budget)?))
     }
 
     /// `e` with `g(x)` written `t` and any other `x` written `x(t)`.
@@ -217,10 +221,11 @@ impl Substitution {
     }
 }
 
-/// `e` with `sin(t)`, `cos(t)` (or `sinh(t)`, `cosh(t)`) written in `u` for `t = f(u)`:
-/// `sin(asin u) = u`, `cos(asin u) = √(1 − u²)`, `cos(acos u) = u`, `sin(acos u) = √(1 − u²)`,
-/// `sinh(asinh u) = u`, `cosh(asinh u) = √(1 + u²)`. Other calls of `t` are left as they are
-/// (the exact test then decides whether the candidate verifies).
+/// `e` with `sin(kt)`, `cos(kt)` (or `sinh(kt)`, `cosh(kt)`), `1 ≤ k ≤` [`MULTIPLE`], written
+/// in `u` for `t = f(u)`: from `sin(asin u) = u`, `cos(asin u) = √(1 − u²)`, `cos(acos u) = u`,
+/// `sin(acos u) = √(1 − u²)`, `sinh(asinh u) = u`, `cosh(asinh u) = √(1 + u²)` by the
+/// addition theorems. Other calls of `t` are left as they are (the exact test then decides
+/// whether the candidate verifies).
 fn inverse_calls_replaced(
     e: &Expr,
     f: Func,
@@ -235,17 +240,44 @@ fn inverse_calls_replaced(
             Expr::add(vec![Expr::int(1), Expr::mul(vec![Expr::int(sign), square])]),
         )
     };
-    let once = Some((BigRational::one(), BigRational::zero()));
+    // (sin t, cos t) or (sinh t, cosh t) in u
+    let (sine, cosine, hyperbolic) = match f {
+        Func::Asin => (u.clone(), root(-1), false),
+        Func::Acos => (root(-1), u.clone(), false),
+        _ => (u.clone(), root(1), true),
+    };
     mapped(e, budget, &mut |e, budget| {
-        Ok(match e {
-            Expr::Call(g, xs) if linear(&xs[0], t, budget)? == once => match (f, g) {
-                (Func::Asin, Func::Sin) | (Func::Acos, Func::Cos) | (Func::Asinh, Func::Sinh) => {
-                    Some(u.clone())
-                }
-                (Func::Asin, Func::Cos) | (Func::Acos, Func::Sin) => Some(root(-1)),
-                (Func::Asinh, Func::Cosh) => Some(root(1)),
-                _ => None,
-            },
+        let Expr::Call(g, xs) = e else {
+            return Ok(None);
+        };
+        let Some((k, d)) = linear(&xs[0], t, budget)? else {
+            return Ok(None);
+        };
+        let Some(k) = Some(k)
+            .filter(|k| k.is_integer() && d.is_zero())
+            .and_then(|k| k.to_integer().to_i64())
+            .filter(|k| (1..=MULTIPLE).contains(k))
+        else {
+            return Ok(None);
+        };
+        // sin(kt), cos(kt) by the addition theorems, from (sin t, cos t)
+        let (mut s, mut c) = (sine.clone(), cosine.clone());
+        for _ in 1..k {
+            let sign = if hyperbolic { 1 } else { -1 };
+            (s, c) = (
+                Expr::add(vec![
+                    Expr::mul(vec![s.clone(), cosine.clone()]),
+                    Expr::mul(vec![c.clone(), sine.clone()]),
+                ]),
+                Expr::add(vec![
+                    Expr::mul(vec![c.clone(), cosine.clone()]),
+                    Expr::mul(vec![Expr::int(sign), s, sine.clone()]),
+                ]),
+            );
+        }
+        Ok(match (hyperbolic, g) {
+            (false, Func::Sin) | (true, Func::Sinh) => Some(s),
+            (false, Func::Cos) | (true, Func::Cosh) => Some(c),
             _ => None,
         })
     })
@@ -300,6 +332,44 @@ fn mapped(e: &Expr, budget: &mut Budget, replace: &mut Replacement<'_>) -> Resul
     })
 }
 
+/// How many sums of a product [`distributed`] multiplies out.
+const DISTRIBUTED: usize = 3;
+
+/// The product `e` [`merged`], with its first `depth` sums that are not polynomials in `t`
+/// multiplied out (`(sin(t) + 1)/2 · t² · cos(t)`, from `x = (sin(t) + 1)/2`, as the sum of
+/// `t²·sin(t)·cos(t)/2` and `t²·cos(t)/2`, each a product the table knows), at most eight
+/// terms each.
+fn distributed(e: &Expr, t: &str, depth: usize, budget: &mut Budget) -> Result<Expr, TooLarge> {
+    let product = merged(e, t, budget)?;
+    let factors: Vec<Expr> = match &product {
+        Expr::Mul(xs) => xs.to_vec(),
+        _ => return Ok(product),
+    };
+    if depth == 0 {
+        return Ok(product);
+    }
+    let mut sum = None;
+    for (i, f) in factors.iter().enumerate() {
+        if let Expr::Add(terms) = f
+            && terms.len() <= 8
+            && numeric_polynomial(f, t, budget)?.is_none()
+        {
+            sum = Some((i, terms.clone()));
+            break;
+        }
+    }
+    let Some((i, terms)) = sum else {
+        return Ok(product);
+    };
+    let mut out = Vec::with_capacity(terms.len());
+    for term in terms.iter() {
+        let mut each = factors.clone();
+        each[i] = term.clone();
+        out.push(distributed(&Expr::mul(each), t, depth - 1, budget)?);
+    }
+    Ok(Expr::add(out))
+}
+
 /// A product with its exponentials merged into one, `exp(ct + d)` with `c` and `d` exact
 /// (dropped when it is `exp(0)`): nested products flattened, and integer powers of products
 /// and of `exp` taken apart (`(exp(t)/a)^2 = exp(2t)·a^−2`).
@@ -315,7 +385,13 @@ fn merged(e: &Expr, t: &str, budget: &mut Budget) -> Result<Expr, TooLarge> {
         }
     }
     if !exponent.is_empty() {
-        match numeric_polynomial(&Expr::add(exponent.clone()), t, budget)?.as_deref() {
+        let mut coefficients = numeric_polynomial(&Expr::add(exponent.clone()), t, budget)?;
+        if let Some(c) = &mut coefficients {
+            while c.last().is_some_and(Zero::is_zero) {
+                c.pop();
+            }
+        }
+        match coefficients.as_deref() {
             Some([]) => {}
             Some([d]) if d.is_zero() => {}
             Some([d]) => rest.push(Expr::call(Func::Exp, number(d))),

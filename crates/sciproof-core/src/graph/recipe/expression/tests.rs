@@ -483,6 +483,13 @@ fn integrals_alkahest_integrates_are_exact_here_too() {
             "((1/2 * asin(1/2)^2) + (-2 * (1/2 + (-1 * asin(1/2) * sqrt(3/4)))))",
         ),
         (
+            "(x * asin(x)^2)",
+            "0",
+            "1/2",
+            "((1/8 * asin(1/2)^2) + (-2 * ((-1/8 * asin(1/2)^2) + (1/2 * asin(1/2) * ((1/2 * asin(1/2)) + (-1/4 * sqrt(3/4)))) + 1/32)))",
+        ),
+        ("x*sin(x)*cos(x)", "0", "1", "sin(2)/8 - cos(2)/4"),
+        (
             "asinh(x)^2",
             "0",
             "1/2",
@@ -1140,6 +1147,29 @@ fn the_chain_rule_read_backwards_integrates_exactly() {
     assert_eq!(
         (o, d.as_str()),
         (Outcome::Ok, "symbolic residual simplified to 0")
+    );
+}
+
+#[test]
+fn a_search_for_an_antiderivative_that_runs_out_leaves_quadrature_the_rest() {
+    // Nested roots send the inverse substitution down one level per root: the search may
+    // spend half the budget, then quadrature decides (here: the value 1 is not the integral,
+    // whose estimate cannot be confirmed, so not refuted), never "too large" for the recipe.
+    let mut nested = "sqrt(x)".to_string();
+    for _ in 0..8 {
+        nested = format!("sqrt({nested}+1)");
+    }
+    let (o, d) = integral(&nested, "0", "1", "1");
+    assert_eq!(o, Outcome::Inconclusive, "{d}");
+    assert!(d.contains("quadrature"), "{d}");
+    // P·exp·sin in closed form, one term per derivative of P (by parts twice per degree, the
+    // terms would double with each: 2^30 here)
+    let (o, d) = integral("x^30*exp(x)*sin(x)", "0", "1", "1");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    assert!(!d.contains("quadrature"), "{d}");
+    assert_eq!(
+        integral("x^2*exp(x)*cos(3*x)", "0", "1", "0").0,
+        Outcome::Failed
     );
 }
 
