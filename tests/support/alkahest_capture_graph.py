@@ -38,7 +38,8 @@ expressions += [parse(text, pool) for text in [
     "sin(log(x))", "cos(log(x))", "x*log(x)^2", "exp(sqrt(x))", "sin(sqrt(x))",
     "x*exp(sqrt(x))", "1/(1+sqrt(x))", "asin(x)^2", "asinh(x)^2", "sec(x)^3",
     "x*sin(x)*exp(2*x)", "x*asin(x)", "x*tan(x)^2", "x*sec(x)^2", "x^3*exp(x^2)",
-    "x*asin(x)^2", "x*sin(x)*cos(x)",
+    "x*asin(x)^2", "x*sin(x)*cos(x)", "x*asinh(x)^2", "1/(1+x^2)^(3/2)", "sin(x)^2*cos(x)^2",
+    "x*exp(x^2)*sin(x^2)", "sec(x)*tan(x)",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:

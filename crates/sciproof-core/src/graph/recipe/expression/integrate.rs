@@ -13,8 +13,10 @@
 //! `√q` and `1/√q` for a quadratic `q` (`asin`, `asinh` or a `log`) and `P/√q`, a polynomial
 //! times `log` or `atan` of a polynomial (by parts, the rest by partial fractions) or times
 //! `asin`, `acos`, `asinh`, `acosh` of a linear argument (by parts, the rest as `P/√q`),
-//! `sec^k` and `csc^k` (reduction formulas), `P·exp·sin`, `P·exp·cos`, `(px + q)·sec^2` and
-//! `(px + q)·tan^2` (by parts), `P·h(u)` for polynomials with `P = Q(u)·u'`. Where the table has
+//! `sec^k` and `csc^k` (reduction formulas), `sec^n·tan`, `sin^2m·cos^2n`, `q^(−3/2)`,
+//! `P·exp·sin`, `P·exp·cos` (closed form), `P` times a product of sines and cosines or of
+//! `sinh` and `cosh` (product to sum), `(px + q)·sec^2` and `(px + q)·tan^2` (by parts),
+//! `P·h(u)` and `P·exp(u)·sin(u)` for polynomials with `P = Q(u)·u'`. Where the table has
 //! nothing: any rational function with exact coefficients whose denominator has rational
 //! roots and at most one quadratic factor ([`super::partial_fractions`]), a rational function
 //! of `exp(ax)`, the chain rule read backwards (`c·h(u)·u'`, `c·g^n·g'`), and an inverse
@@ -785,10 +787,10 @@ fn power(
         return Ok(Vec::new());
     }
     let n = exact_value(exponent);
-    // (u^m)^n = u^(mn) for integers (how `1/x^2` is parsed).
+    // (u^m)^n = u^(mn) for an integer n (how `1/x^2` and `1/(1 + x^2)^(3/2)` are parsed;
+    // for a fractional m both sides are defined where u > 0)
     if let (Expr::Pow(inner), Some(n)) = (base, &n)
         && let (Some(m), true) = (exact_value(&inner.1), n.is_integer())
-        && m.is_integer()
     {
         return power(&inner.0, &number(&(m * n)), var, budget);
     }
@@ -946,6 +948,27 @@ fn power(
         && !c2.is_zero()
     {
         return Ok(quadratic_root(c0, c1, c2, n.is_positive(), base, var));
+    }
+    // q^(−3/2) for a quadratic q = c0 + c1·x + c2·x²: (4c2·x + 2c1)/((4c0c2 − c1²)·√q)
+    if let Some(n) = &n
+        && *n == BigRational::new((-3).into(), 2.into())
+        && let Some([c0, c1, c2]) = numeric_polynomial(base, var, budget)?.as_deref()
+        && !c2.is_zero()
+    {
+        let four = BigRational::from_integer(4.into());
+        let discriminant = &four * c0 * c2 - c1 * c1;
+        if discriminant.is_zero() {
+            return Ok(Vec::new());
+        }
+        let two = BigRational::from_integer(2.into());
+        return Ok(vec![Expr::mul(vec![
+            lin(
+                &(&four * c2 / &discriminant),
+                &(&two * c1 / &discriminant),
+                var,
+            ),
+            Expr::pow(base.clone(), Expr::rat(-1, 2)),
+        ])]);
     }
     // 1/(1 + cos u): tan(u/2)/a, written sin(u/2)/cos(u/2). (For 1/(1 − cos u) the exact
     // test cannot verify −cot(u/2): its form does not cancel the common factor.)
@@ -1132,6 +1155,22 @@ fn polynomial_over_root(p: &[BigRational], q: &[BigRational], base: &Expr, var: 
         .into_iter()
         .map(|l| Expr::add(vec![first.clone(), Expr::mul(vec![number(&lambda), l])]))
         .collect()
+}
+
+/// `(u, n)` for `sec(u)^n`, `n ≥ 1`: `cos(u)` to a negative integer power, however nested
+/// (`cos(u)^−n`, `(cos(u)^−1)^n`, `1/cos(u)^n`).
+fn secant_power_of(e: &Expr) -> Option<(&Expr, i64)> {
+    let mut n = 1i64;
+    let mut e = e;
+    while let Expr::Pow(p) = e {
+        let k = exact_value(&p.1).filter(BigRational::is_integer)?;
+        n = n.checked_mul(k.to_integer().to_i64()?)?;
+        e = &p.0;
+    }
+    match e {
+        Expr::Call(Func::Cos, xs) if n <= -1 => Some((&xs[0], -n)),
+        _ => None,
+    }
 }
 
 /// `(u, false)` for `sec(u)^2` (`cos(u)^−2`, `(cos(u)^−1)^2`), `(u, true)` for `tan(u)^2`.
@@ -1361,6 +1400,30 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     {
         return Ok(vec![found]);
     }
+    // sin(u)^2m·cos(u)^2n: sin² = 1 − cos², so Σ_j C(m, j)·(−1)^j·cos(u)^(2n+2j), each an even
+    // power of cos
+    if let [f, g] = factors
+        && let (Some((Func::Sin, s, m)), Some((Func::Cos, c, n)))
+        | (Some((Func::Cos, c, n)), Some((Func::Sin, s, m))) =
+            (sine_or_cosine_power(f), sine_or_cosine_power(g))
+        && m % 2 == 0
+        && n % 2 == 0
+        && m + n <= MAX_DEGREE as i64
+        && let Some(u) = linear(s, var, budget)?
+        && linear(c, var, budget)? == Some(u)
+    {
+        let mut terms = Vec::new();
+        let mut binomial = BigInt::one();
+        for j in 0..=m / 2 {
+            let sign = if j % 2 == 0 { 1 } else { -1 };
+            terms.push(Expr::mul(vec![
+                Expr::Int(Rc::new(&binomial * sign)),
+                Expr::pow(Expr::call(Func::Cos, c.clone()), Expr::int(n + 2 * j)),
+            ]));
+            binomial = binomial * BigInt::from(m / 2 - j) / BigInt::from(j + 1);
+        }
+        return candidates(&Expr::add(terms), var, budget);
+    }
     // exp(αx + β)·sin(γx + δ) and ·cos(γx + δ)
     if let Some((e, h, t)) = exponential_and_trigonometric(factors)
         && let (Some((alpha, beta)), Some((gamma, delta))) =
@@ -1463,6 +1526,39 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         let cos = Expr::call(Func::Cos, u);
         return Ok(vec![log(cos.clone()), log(Expr::negated(cos))]);
     }
+    // P·exp(u)·sin(u) and the like, for one polynomial u of degree ≥ 2, through s = u
+    if let [Expr::Call(f, xs), Expr::Call(g, ys)] = &others[..]
+        && [f, g].iter().all(|h| {
+            matches!(
+                h,
+                Func::Exp | Func::Sin | Func::Cos | Func::Sinh | Func::Cosh
+            )
+        })
+        && xs.len() == 1
+        && ys.len() == 1
+        && linear(&xs[0], var, budget)?.is_none()
+        && let Some(u) = numeric_polynomial(&xs[0], var, budget)?
+        && numeric_polynomial(&ys[0], var, budget)?
+            .is_some_and(|v| pf::add(&u, &pf::mul(&v, &[-BigRational::one()])).is_empty())
+    {
+        return composed(&Expr::mul(polynomial_part), &[*f, *g], &xs[0], var, budget);
+    }
+    // sec(u)^n·tan(u) = (sec(u)^n)'/(n·a)
+    if polynomial_part.is_empty()
+        && let [f, g] = &others[..]
+        && let Some((Expr::Call(Func::Tan, t), (u, n))) = match (f, g) {
+            (Expr::Call(Func::Tan, _), other) => secant_power_of(other).map(|s| (f, s)),
+            (other, Expr::Call(Func::Tan, _)) => secant_power_of(other).map(|s| (g, s)),
+            _ => None,
+        }
+        && let Some((a, b)) = linear(u, var, budget)?
+        && linear(&t[0], var, budget)? == Some((a.clone(), b.clone()))
+    {
+        return Ok(vec![Expr::mul(vec![
+            number(&(&a * BigRational::from_integer(n.into())).recip()),
+            Expr::pow(Expr::call(Func::Cos, lin(&a, &b, var)), Expr::int(-n)),
+        ])]);
+    }
     if others.len() > 1 {
         return Ok(Vec::new());
     }
@@ -1527,7 +1623,7 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
             h,
             Func::Exp | Func::Sin | Func::Cos | Func::Sinh | Func::Cosh
         ) {
-            return composed(&Expr::mul(polynomial_part), *h, &xs[0], var, budget);
+            return composed(&Expr::mul(polynomial_part), &[*h], &xs[0], var, budget);
         }
         return Ok(Vec::new());
     };
@@ -1586,19 +1682,21 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
 }
 
 /// The product `[sin or cos(s), sin or cos(t)]` (linear arguments) as a sum, each term
-/// `±1/2·sin(s ± t)` or `±1/2·cos(s ± t)`; `None` for any other factors.
+/// `±1/2·sin(s ± t)` or `±1/2·cos(s ± t)`, and the same for `sinh` and `cosh`; `None` for any
+/// other factors.
 fn product_to_sum(
     factors: &[Expr],
     var: &str,
     budget: &mut Budget,
 ) -> Result<Option<Vec<Expr>>, TooLarge> {
-    let [
-        Expr::Call(f @ (Func::Sin | Func::Cos), x),
-        Expr::Call(g @ (Func::Sin | Func::Cos), y),
-    ] = factors
-    else {
+    let [Expr::Call(f, x), Expr::Call(g, y)] = factors else {
         return Ok(None);
     };
+    let circular = |h: &Func| matches!(h, Func::Sin | Func::Cos);
+    let hyperbolic = |h: &Func| matches!(h, Func::Sinh | Func::Cosh);
+    if !(circular(f) && circular(g) || hyperbolic(f) && hyperbolic(g)) {
+        return Ok(None);
+    }
     if linear(&x[0], var, budget)?.is_none() || linear(&y[0], var, budget)?.is_none() {
         return Ok(None);
     }
@@ -1618,7 +1716,17 @@ fn product_to_sum(
         (Func::Sin, Func::Cos) => vec![half(1, Func::Sin, sum), half(1, Func::Sin, difference)],
         (Func::Cos, Func::Sin) => vec![half(1, Func::Sin, sum), half(-1, Func::Sin, difference)],
         (Func::Cos, Func::Cos) => vec![half(1, Func::Cos, sum), half(1, Func::Cos, difference)],
-        _ => vec![half(1, Func::Cos, difference), half(-1, Func::Cos, sum)],
+        (Func::Sin, Func::Sin) => vec![half(1, Func::Cos, difference), half(-1, Func::Cos, sum)],
+        (Func::Sinh, Func::Cosh) => {
+            vec![half(1, Func::Sinh, sum), half(1, Func::Sinh, difference)]
+        }
+        (Func::Cosh, Func::Sinh) => {
+            vec![half(1, Func::Sinh, sum), half(-1, Func::Sinh, difference)]
+        }
+        (Func::Cosh, Func::Cosh) => {
+            vec![half(1, Func::Cosh, sum), half(1, Func::Cosh, difference)]
+        }
+        _ => vec![half(1, Func::Cosh, sum), half(-1, Func::Cosh, difference)],
     }))
 }
 
@@ -1681,11 +1789,12 @@ fn exp_trig(
 
 /// `∫ P(x)·h(u(x)) dx` for polynomials `P` and `u` (degree ≥ 2) with exact coefficients when
 /// `P = Q(u)·u'` for a polynomial `Q` (`x³·exp(x²)`: `Q(s) = s/2`): `∫ Q(s)·h(s) ds` by the
-/// table, at `s = u(x)`. `Q` is `P/u'` written in powers of `u` (each remainder of a division
+/// table, at `s = u(x)`, `h(s)` being the product of the functions `hs` of `s`
+/// (`x·exp(x²)·sin(x²)`). `Q` is `P/u'` written in powers of `u` (each remainder of a division
 /// by `u` must be a constant).
 fn composed(
     p: &Expr,
-    h: Func,
+    hs: &[Func],
     u: &Expr,
     var: &str,
     budget: &mut Budget,
@@ -1715,7 +1824,9 @@ fn composed(
         rest = next;
     }
     let s = format!("{var}·u");
-    let integrand = Expr::mul(vec![pf::expression(&q, &s), Expr::call(h, Expr::sym(&s))]);
+    let mut factors = vec![pf::expression(&q, &s)];
+    factors.extend(hs.iter().map(|h| Expr::call(*h, Expr::sym(&s))));
+    let integrand = Expr::mul(factors);
     candidates(&integrand, &s, budget)?
         .iter()
         .map(|g| g.substitute(&s, u, budget))
