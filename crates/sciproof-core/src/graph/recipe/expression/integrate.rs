@@ -1455,18 +1455,7 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     if !polynomial_part.is_empty()
         && let Some(terms) = product_to_sum(&others, var, budget)?
     {
-        let spread = terms
-            .into_iter()
-            .map(|t| {
-                let mut factors = polynomial_part.clone();
-                match t {
-                    Expr::Mul(ts) => factors.extend(ts.iter().cloned()),
-                    t => factors.push(t),
-                }
-                Expr::mul(factors)
-            })
-            .collect();
-        return candidates(&Expr::add(spread), var, budget);
+        return candidates(&spread(&polynomial_part, terms), var, budget);
     }
     // P·exp(αx + β)·sin(γx + δ) (or cos), in closed form
     if let Some((e, h, t)) = exponential_and_trigonometric(&others)
@@ -1568,18 +1557,7 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         && let (Expr::Call(h @ (Func::Sin | Func::Cos), xs), Some(n)) = (&pw.0, exact_value(&pw.1))
         && let Some(terms) = even_power_reduced(*h, &xs[0], &n, var, budget)?
     {
-        let spread = terms
-            .into_iter()
-            .map(|t| {
-                let mut factors = polynomial_part.clone();
-                match t {
-                    Expr::Mul(ts) => factors.extend(ts.iter().cloned()),
-                    t => factors.push(t),
-                }
-                Expr::mul(factors)
-            })
-            .collect();
-        return candidates(&Expr::add(spread), var, budget);
+        return candidates(&spread(&polynomial_part, terms), var, budget);
     }
     let Some(Expr::Call(h, xs)) = other else {
         return Ok(Vec::new());
@@ -1679,6 +1657,24 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         h = big_h;
     }
     Ok(Vec::new())
+}
+
+/// `factors · Σ terms` multiplied out, as a sum of flat products (a term that is a product
+/// gives its factors).
+fn spread(factors: &[Expr], terms: Vec<Expr>) -> Expr {
+    Expr::add(
+        terms
+            .into_iter()
+            .map(|t| {
+                let mut each = factors.to_vec();
+                match t {
+                    Expr::Mul(ts) => each.extend(ts.iter().cloned()),
+                    t => each.push(t),
+                }
+                Expr::mul(each)
+            })
+            .collect(),
+    )
 }
 
 /// The product `[sin or cos(s), sin or cos(t)]` (linear arguments) as a sum, each term
