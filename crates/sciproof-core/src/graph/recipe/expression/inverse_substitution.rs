@@ -10,8 +10,9 @@
 //!
 //! The antiderivative in `t` is written back in `x` (`t` → `√(ax + b)`; for the logarithm
 //! `exp(ct + d)` → `exp(d)·(ax)^c`, `t` → `log(ax)`; for `u = ax + b = sin(t)`, `cos(t)` →
-//! `√(1 − u²)`, which it is for `t = asin(u)` in `[−π/2, π/2]`, and so on). Like every candidate of the table, it is
-//! kept only when the exact test shows `d/dx F − f = 0` and `F` is continuous on the interval.
+//! `√(1 − u²)`, which it is for `t = asin(u)` in `[−π/2, π/2]`, and so on). Like every
+//! candidate of the table, it is kept only when the exact test shows `d/dx F − f = 0` and `F`
+//! is continuous on the interval.
 
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::{lin, linear, number, numeric_polynomial, proposals};
@@ -61,7 +62,7 @@ enum Substitution {
 }
 
 /// The substitutions the arguments in `e` suggest, each once: `√(ax + b)` (or a half-integer
-/// power of `ax + b`) and `log(ax)`.
+/// power of `ax + b`), `log(ax)`, and `asin`, `acos` or `asinh` of `ax + b`.
 fn arguments(
     e: &Expr,
     var: &str,
