@@ -1175,16 +1175,12 @@ fn secant_power_of(e: &Expr) -> Option<(&Expr, i64)> {
 
 /// `(u, false)` for `sec(u)^2` (`cos(u)^−2`, `(cos(u)^−1)^2`), `(u, true)` for `tan(u)^2`.
 fn secant_squared(e: &Expr) -> Option<(&Expr, bool)> {
-    let Expr::Pow(p) = e else {
-        return None;
-    };
-    let n = exact_value(&p.1)?;
-    let two = BigRational::from_integer(2.into());
-    match &p.0 {
-        Expr::Call(Func::Cos, xs) if n == -&two => Some((&xs[0], false)),
-        Expr::Call(Func::Tan, xs) if n == two => Some((&xs[0], true)),
-        Expr::Pow(inner) if n == two => match (&inner.0, exact_value(&inner.1)?) {
-            (Expr::Call(Func::Cos, xs), m) if m == -BigRational::one() => Some((&xs[0], false)),
+    if let Some((u, 2)) = secant_power_of(e) {
+        return Some((u, false));
+    }
+    match e {
+        Expr::Pow(p) if exact_value(&p.1)? == BigRational::from_integer(2.into()) => match &p.0 {
+            Expr::Call(Func::Tan, xs) => Some((&xs[0], true)),
             _ => None,
         },
         _ => None,
