@@ -1420,15 +1420,6 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         }
         return candidates(&Expr::add(terms), var, budget);
     }
-    // exp(αx + β)·sin(γx + δ) and ·cos(γx + δ)
-    if let Some((e, h, t)) = exponential_and_trigonometric(factors)
-        && let (Some((alpha, beta)), Some((gamma, delta))) =
-            (linear(e, var, budget)?, linear(t, var, budget)?)
-    {
-        let (exp, angle) = (lin(&alpha, &beta, var), lin(&gamma, &delta, var));
-        let one = [BigRational::one()];
-        return Ok(vec![exp_trig(&one, h, &alpha, &gamma, &exp, &angle, var)]);
-    }
     // Q/P with Q = k·P' for polynomials: k·log(±P).
     if let [q, Expr::Pow(pw)] | [Expr::Pow(pw), q] = factors
         && exact_value(&pw.1) == Some(-BigRational::one())
@@ -1453,7 +1444,7 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     {
         return candidates(&spread(&polynomial_part, terms), var, budget);
     }
-    // P·exp(αx + β)·sin(γx + δ) (or cos), in closed form
+    // P·exp(αx + β)·sin(γx + δ) (or cos), in closed form (P = 1 included)
     if let Some((e, h, t)) = exponential_and_trigonometric(&others)
         && let (Some((alpha, beta)), Some((gamma, delta))) =
             (linear(e, var, budget)?, linear(t, var, budget)?)
