@@ -264,15 +264,64 @@ fn reduced(
 /// and its right side is defined there too; only roots of expressions with a symbol are
 /// merged (a number's root is taken apart over the primes in the form).
 fn merged_square_roots(e: &Expr, budget: &mut Budget) -> Result<Option<Expr>, NotExact> {
-    budget.step().map_err(|_| NotExact::TooLarge)?;
+    // (most residuals have no root at all: one walk finds that out)
+    if !has_root(e, budget)? {
+        return Ok(None);
+    }
     let half = BigRational::new(1.into(), 2.into());
+    merged_roots(e, &half, budget)
+}
+
+/// Whether `e` has a factor [`merged_roots`] may merge: a square root (or `(√A)^-1`, or a
+/// power `1/2` or `-1/2`) of an expression that is not a number.
+fn has_root(e: &Expr, budget: &mut Budget) -> Result<bool, NotExact> {
+    budget.step().map_err(|_| NotExact::TooLarge)?;
+    let symbolic = |x: &Expr| super::expr::exact_value(x).is_none();
+    Ok(match e {
+        Expr::Call(Func::Sqrt, xs) if symbolic(&xs[0]) => true,
+        Expr::Pow(p) => {
+            let k = match &p.1 {
+                Expr::Int(k) => Some(BigRational::from_integer((**k).clone())),
+                k => super::expr::exact_value(k),
+            };
+            let half = |k: &BigRational| k.denom() == &BigInt::from(2) && k.numer().abs().is_one();
+            let root_below = matches!(&p.0, Expr::Call(Func::Sqrt, xs) if symbolic(&xs[0]));
+            let root = k.is_some_and(|k| {
+                half(&k) && symbolic(&p.0) || k == -BigRational::one() && root_below
+            });
+            root || has_root(&p.0, budget)? || has_root(&p.1, budget)?
+        }
+        Expr::Add(xs) | Expr::Mul(xs) | Expr::Call(_, xs) => {
+            for x in xs.iter() {
+                if has_root(x, budget)? {
+                    return Ok(true);
+                }
+            }
+            false
+        }
+        Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => false,
+    })
+}
+
+/// [`merged_square_roots`] of a tree with a root, `half` being 1/2.
+fn merged_roots(
+    e: &Expr,
+    half: &BigRational,
+    budget: &mut Budget,
+) -> Result<Option<Expr>, NotExact> {
+    budget.step().map_err(|_| NotExact::TooLarge)?;
     // (base, +1 for √base, −1 for 1/√base)
     let root = |x: &Expr| -> Option<(Expr, i8)> {
         let (base, sign) = match x {
             Expr::Call(Func::Sqrt, xs) => (xs[0].clone(), 1),
+            Expr::Pow(p)
+                if matches!(p.1, Expr::Int(_)) && !matches!(p.0, Expr::Call(Func::Sqrt, _)) =>
+            {
+                return None;
+            }
             Expr::Pow(p) => match super::expr::exact_value(&p.1) {
-                Some(k) if k == half => (p.0.clone(), 1),
-                Some(k) if k == -half.clone() => (p.0.clone(), -1),
+                Some(k) if k == *half => (p.0.clone(), 1),
+                Some(k) if k.is_negative() && -k.clone() == *half => (p.0.clone(), -1),
                 Some(k) if k == -BigRational::one() => match &p.0 {
                     Expr::Call(Func::Sqrt, xs) => (xs[0].clone(), -1),
                     _ => return None,
@@ -287,7 +336,7 @@ fn merged_square_roots(e: &Expr, budget: &mut Budget) -> Result<Option<Expr>, No
     let mut all = |xs: &[Expr], budget: &mut Budget| -> Result<Vec<Expr>, NotExact> {
         let mut out = Vec::with_capacity(xs.len());
         for x in xs {
-            match merged_square_roots(x, budget)? {
+            match merged_roots(x, half, budget)? {
                 Some(y) => {
                     changed = true;
                     out.push(y);
