@@ -418,6 +418,8 @@ pub struct Evaluator<'a, A: Arith = High> {
     bindings: &'a Bindings,
     /// A symbol standing for every point of an interval.
     interval: Option<(String, Ball<A::Mid>)>,
+    /// That interval's two ends, when they are exact ([`Evaluator::over_exactly`]).
+    ends: Option<[num_rational::BigRational; 2]>,
     /// The functions computed so far, with their arguments: a residual often applies one
     /// function to one argument several times (the product and quotient rules repeat `e^2x`),
     /// and at high precision the function is most of the cost. The same midpoint gives the
@@ -444,6 +446,7 @@ impl<'a, A: Arith> Evaluator<'a, A> {
             arith,
             bindings,
             interval: None,
+            ends: None,
             calls: Vec::new(),
             owed: 0,
         }
@@ -471,6 +474,25 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         let approx = mid;
         let mid = self.arith.exactly(mid);
         self.interval = Some((var.to_string(), Ball { mid, approx, rad }));
+        self.ends = None;
+    }
+
+    /// [`Evaluator::over`] the interval between the exact numbers `a` and `b`; a power of a
+    /// linear function of `var` (`√x`, `(1 − x)^(3/2)`) is then taken at the two ends
+    /// ([`Evaluator::over_ends`]).
+    pub fn over_exactly(
+        &mut self,
+        var: &str,
+        a: &num_rational::BigRational,
+        b: &num_rational::BigRational,
+        budget: &mut Budget,
+    ) -> Result<(), BallError> {
+        let number = super::integrate::number;
+        let a_ball = self.ball(&number(a), budget)?;
+        let b_ball = self.ball(&number(b), budget)?;
+        self.over(var, &a_ball, &b_ball);
+        self.ends = Some([a.clone(), b.clone()]);
+        Ok(())
     }
 
     fn rounded(&self, mid: A::Mid, rad: f64, eps: f64) -> Result<Ball<A::Mid>, BallError> {
@@ -503,10 +525,54 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         ball
     }
 
+    /// Whether `e` is `√u` or `u^r` (`r > 0` exact, not an integer) of a linear function `u` of
+    /// the interval's variable: monotone wherever it is defined.
+    fn power_of_linear(&self, e: &Expr, budget: &mut Budget) -> bool {
+        let Some((name, _)) = &self.interval else {
+            return false;
+        };
+        let base = match e {
+            Expr::Call(Func::Sqrt, xs) => &xs[0],
+            Expr::Pow(p)
+                if integer_exponent(&p.1).is_none()
+                    && super::expr::exact_value(&p.1)
+                        .is_some_and(|r| num_traits::Signed::is_positive(&r)) =>
+            {
+                &p.0
+            }
+            _ => return false,
+        };
+        matches!(super::integrate::linear(base, name, budget), Ok(Some(_)))
+    }
+
+    /// A monotone `e` ([`Evaluator::power_of_linear`]) over the interval: the hull of its
+    /// values at the two exact ends, which holds every value between. A ball over `[0, b]` has
+    /// no derivative bound for `√x` at 0, where the value at the end is exactly 0.
+    fn over_ends(&mut self, e: &Expr, budget: &mut Budget) -> Result<Ball<A::Mid>, BallError> {
+        let name = self.interval.as_ref().expect("an interval").0.clone();
+        let ends = self.ends.take().expect("exact ends");
+        let mut at = |this: &mut Self, end: &num_rational::BigRational| {
+            let point = e
+                .substitute(&name, &super::integrate::number(end), budget)
+                .map_err(|_| BallError::TooLarge)?;
+            this.node(&point, budget)
+        };
+        let (low, high) = (at(self, &ends[0]), at(self, &ends[1]));
+        self.ends = Some(ends);
+        let (low, high) = (low?, high?);
+        self.hull(&low.mid, &high.mid, low.rad.max(high.rad))
+    }
+
     /// The ball of `e` ([`Evaluator::ball`] counts the node and the function values it takes;
     /// a special function's value is charged here, before it is computed, since one can take
     /// milliseconds).
     fn node(&mut self, e: &Expr, budget: &mut Budget) -> Result<Ball<A::Mid>, BallError> {
+        if self.ends.is_some()
+            && self.power_of_linear(e, budget)
+            && let Ok(ball) = self.over_ends(e, budget)
+        {
+            return Ok(ball);
+        }
         match e {
             Expr::Int(n) => {
                 use num_traits::ToPrimitive;
@@ -592,9 +658,9 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                 }
                 // 0^b = 0 for an exact b > 0 (`0^(1/2)`, as alkahest writes sqrt(0)): the end of
                 // the domain, where the derivative bound of log cannot reach
-                if base.rad == 0.0
-                    && base.approx == 0.0
-                    && base.mid == self.arith.exactly(0.0)
+                if (base.rad == 0.0 && base.approx == 0.0 && base.mid == self.arith.exactly(0.0)
+                    || super::expr::exact_value(&pw.0)
+                        .is_some_and(|a| num_traits::Zero::is_zero(&a)))
                     && super::expr::exact_value(&pw.1)
                         .is_some_and(|b| num_traits::Signed::is_positive(&b))
                 {
@@ -630,8 +696,9 @@ impl<'a, A: Arith> Evaluator<'a, A> {
             }
             Expr::Call(f, xs) if xs.len() == 1 => {
                 // (an argument that is exactly −1, 0 or 1, however written, is that point,
-                // without the radius its arithmetic leaves: `asin(1·1 + 0)` is asin's end)
-                let point = super::expr::exact_value(&xs[0])
+                // without the radius its arithmetic leaves: `asin(1·1 + 0)` and
+                // `asin(sqrt(1))` are asin's end)
+                let point = exact_with_square_roots(&xs[0])
                     .filter(|v| v.is_integer())
                     .and_then(|v| i8::try_from(v.to_integer()).ok())
                     .filter(|v| (-1..=1).contains(v));
@@ -1131,6 +1198,33 @@ fn integer_exponent(e: &Expr) -> Option<i64> {
         .filter(num_rational::BigRational::is_integer)
         .and_then(|n| n.to_integer().to_i64())
         .filter(|n| n.unsigned_abs() <= 1 << 16)
+}
+
+/// The exact value of a numeric `e` ([`super::expr::exact_value`]), with the square roots of
+/// squares of rationals taken (`sqrt(1)`, `sqrt(1/4)`), as the limit of an antiderivative at an
+/// end writes them (`asin(sqrt(1))`). `None` for anything else.
+fn exact_with_square_roots(e: &Expr) -> Option<num_rational::BigRational> {
+    use num_rational::BigRational;
+    let root = |n: &num_bigint::BigInt| {
+        let r = n.sqrt();
+        (&r * &r == *n).then_some(r)
+    };
+    match e {
+        Expr::Call(Func::Sqrt, xs) => {
+            let v = exact_with_square_roots(&xs[0])?;
+            if num_traits::Signed::is_negative(&v) {
+                return None;
+            }
+            Some(BigRational::new(root(v.numer())?, root(v.denom())?))
+        }
+        Expr::Add(xs) => xs.iter().map(exact_with_square_roots).sum(),
+        Expr::Mul(xs) => xs.iter().map(exact_with_square_roots).product(),
+        Expr::Pow(p) if integer_exponent(&p.1).is_some_and(|n| (0..=4).contains(&n)) => {
+            let n = integer_exponent(&p.1)? as i32;
+            Some(num_traits::Pow::pow(&exact_with_square_roots(&p.0)?, n))
+        }
+        _ => super::expr::exact_value(e),
+    }
 }
 
 #[cfg(test)]

@@ -967,6 +967,17 @@ impl<'b> Canon<'b> {
             let value = self.applied(func, vec![negated(arg.clone())])?;
             return Ok(if odd { negated(value) } else { value });
         }
+        // asin, acos and atan of the sine, cosine and tangent of a multiple of π/12, which
+        // `sine_or_cosine` writes exactly (asin(1) = π/2, acos(−1/2) = 2π/3,
+        // atan(2 − √3) = π/12): the multiple of π, inside each function's range.
+        if let (Func::Asin | Func::Acos | Func::Atan, [arg]) = (func, fracs.as_slice())
+            && self.variable != Some("pi")
+            && self.numeric(arg)
+            && let Some(k) = self.inverse_angle(func, arg)?
+        {
+            let pi = self.atom("pi".to_string(), None);
+            return Ok(scaled_frac(pi, &Q::ratio(k.into(), 12)));
+        }
         // The incomplete elliptic integrals are odd in the amplitude φ (their integrands are
         // even in t): F(−φ, m) = −F(φ, m).
         let amplitude = match (func, fracs.len()) {
@@ -1029,6 +1040,53 @@ impl<'b> Canon<'b> {
             }
         }
         Ok(atom)
+    }
+
+    /// Whether `f` is a number: a polynomial in roots of numbers only (`(√6 + √2)/4`).
+    fn numeric(&self, f: &Frac) -> bool {
+        f.den.is_none()
+            && f.num.monomials().flatten().all(|&(id, _)| {
+                self.atoms[id as usize]
+                    .root
+                    .as_ref()
+                    .is_some_and(|(_, base)| base.as_constant().is_some())
+            })
+    }
+
+    /// The `k` with `func(arg) = k·π/12` when `arg` is the sine (for `asin`, `|k| ≤ 6`), the
+    /// cosine (`acos`, `0 ≤ k ≤ 12`) or the tangent (`atan`, `|k| ≤ 5`) of `k·π/12` in this
+    /// form (a number's sign is not always its first term's, which the odd functions take out
+    /// before). The flags a constant angle raises are left as they were: these angles are not
+    /// the expression's.
+    fn inverse_angle(&mut self, func: Func, arg: &Frac) -> Result<Option<i64>, NotExact> {
+        let flags = (self.expandable, self.reflectable);
+        let ks = match func {
+            Func::Acos => 0..=12i64,
+            Func::Asin => -6..=6,
+            _ => -5..=5,
+        };
+        let mut found = None;
+        for k in ks {
+            let angle = scaled_frac(self.atom("pi".to_string(), None), &Q::ratio(k.into(), 12));
+            let value = match func {
+                Func::Asin => self.sine_or_cosine(true, angle)?,
+                Func::Acos => self.sine_or_cosine(false, angle)?,
+                _ => {
+                    let sine = self.sine_or_cosine(true, angle.clone())?;
+                    let cosine = self.sine_or_cosine(false, angle)?;
+                    let secant = self.frac_recip(cosine)?;
+                    normalise(self.frac_mul(sine, secant)?)
+                }
+            };
+            // (with the roots' powers settled: 3^(1/2)/3 − 3^(-1/2) is 0)
+            let difference = self.frac_add(arg.clone(), negated(value))?;
+            if self.radicals(difference.num)?.0.is_empty() {
+                found = Some(k);
+                break;
+            }
+        }
+        (self.expandable, self.reflectable) = flags;
+        Ok(found)
     }
 
     /// `Γ`, `ψ` or `ψ'` of `arg` (not an integer) written over the argument `u = arg − n`, whose

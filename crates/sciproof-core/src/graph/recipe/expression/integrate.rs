@@ -2053,7 +2053,8 @@ impl DefiniteIntegral<'_> {
     /// `F(upper)` and `F(lower)` for an antiderivative `F` ([`DefiniteIntegral::antiderivative`]),
     /// or, for an improper integral whose integrand and `F` are continuous but for one exact end
     /// where `F` has a one-sided limit ([`super::limit`]), that limit in place of the value at
-    /// that end. `None` when neither applies.
+    /// that end; or, continuous on the open interval (each half-open half up to the midpoint),
+    /// the limits at both ends. `None` when none applies.
     pub fn ends(&self, budget: &mut Budget) -> Result<Option<(Expr, Expr)>, TooLarge> {
         if let Some(f) = self.antiderivative(budget)? {
             let at_upper = f.substitute(self.var, self.upper, budget)?;
@@ -2106,6 +2107,27 @@ impl DefiniteIntegral<'_> {
                 } else {
                     (limit, at_other)
                 }));
+            }
+            // Singular at both ends (`asin(√x)` on [0, 1]): continuous on each half-open half
+            // up to the midpoint, so on the open interval, with a limit at each end.
+            let middle = (&lower + &upper) / BigRational::from_integer(2.into());
+            let mut limits = Vec::with_capacity(2);
+            for c in [&upper, &lower] {
+                let end = super::limit::End {
+                    var: self.var,
+                    c,
+                    d: &middle,
+                };
+                if !end.continuous(self.integrand, budget)? {
+                    break;
+                }
+                let Some(limit) = end.limit(&f, budget)? else {
+                    break;
+                };
+                limits.push(limit);
+            }
+            if let Ok([at_upper, at_lower]) = <[Expr; 2]>::try_from(limits) {
+                return Ok(Some((at_upper, at_lower)));
             }
         }
         Ok(None)

@@ -18,6 +18,7 @@ use super::eval::Bindings;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::number;
 use astro_float_num::BigFloat;
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
@@ -104,6 +105,7 @@ impl End<'_> {
             // asin and acos are continuous on [−1, 1]: so where 1 − u² vanishes at c and is
             // positive beside it (`asin(x)` at 1), for a continuous u.
             Expr::Call(Func::Asin | Func::Acos, xs) => {
+                // (1 − u², which `vanishing` reads as 1 − v for u = √v: `asin(√x)` at 1)
                 let inside = Expr::minus(Expr::int(1), Expr::pow(xs[0].clone(), Expr::int(2)));
                 (self.continuous(&xs[0], budget)? && self.vanishing(&inside, budget)?)
                     || self.ball_exists(e, budget)
@@ -188,6 +190,7 @@ impl End<'_> {
     /// over the closed interval shows of the sign of `d − c` throughout (`1 − x²` at `c = 1`
     /// toward 0).
     fn vanishing(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        let u = &plain(u, budget)?;
         if let Some((slope, intercept)) = super::integrate::linear(u, self.var, budget)? {
             let at_c = &slope * self.c + &intercept;
             return Ok(at_c.is_zero() && (&slope * (self.d - self.c)).is_positive());
@@ -222,11 +225,9 @@ impl End<'_> {
     fn ball_of(&self, e: &Expr, budget: &mut Budget) -> Option<Ball<BigFloat>> {
         let none = Bindings::new();
         let mut evaluator = Evaluator::new(128, &none);
-        let (c, d) = (number(self.c), number(self.d));
-        let (Ok(a), Ok(b)) = (evaluator.ball(&c, budget), evaluator.ball(&d, budget)) else {
-            return None;
-        };
-        evaluator.over(self.var, &a, &b);
+        evaluator
+            .over_exactly(self.var, self.c, self.d, budget)
+            .ok()?;
         evaluator.ball(e, budget).ok()
     }
 
@@ -316,7 +317,11 @@ impl End<'_> {
             Expr::Call(Func::Sqrt, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Vanishing),
             Expr::Call(f, xs) if xs.len() == 1 => match self.near(&xs[0], budget)? {
                 Some(Near::Finite(v)) => Some(Near::Finite(Expr::call(*f, v))),
-                Some(Near::Vanishing) if f.entire() => {
+                // (continuous on a neighbourhood of 0)
+                Some(Near::Vanishing)
+                    if f.entire()
+                        || matches!(f, Func::Asin | Func::Acos | Func::Atanh | Func::Tan) =>
+                {
                     Some(Near::Finite(Expr::call(*f, Expr::int(0))))
                 }
                 // A bounded function of whatever its (continuous) argument does: at most
@@ -328,4 +333,78 @@ impl End<'_> {
             _ => None,
         })
     }
+}
+
+/// `u` without the factors 1, the terms 0 and the powers 0 and 1 an antiderivative's
+/// construction leaves (`(1·x + 0)·1`), and with `(√v)^2k` as `v^k`: the same function where
+/// `u` is defined, which is all [`End::vanishing`] asks of it (it is given continuous `u`, so
+/// each root there is of a `v ≥ 0`).
+fn plain(u: &Expr, budget: &mut Budget) -> Result<Expr, TooLarge> {
+    budget.step()?;
+    let is =
+        |e: &Expr, k: i64| exact_value(e).is_some_and(|v| v == BigRational::from_integer(k.into()));
+    Ok(match u {
+        Expr::Add(xs) => {
+            let mut terms = Vec::with_capacity(xs.len());
+            for x in xs.iter() {
+                let x = plain(x, budget)?;
+                if !is(&x, 0) {
+                    terms.push(x);
+                }
+            }
+            match terms.len() {
+                0 => Expr::int(0),
+                1 => terms.pop().expect("one term"),
+                _ => Expr::add(terms),
+            }
+        }
+        Expr::Mul(xs) => {
+            let mut factors = Vec::with_capacity(xs.len());
+            for x in xs.iter() {
+                let x = plain(x, budget)?;
+                if is(&x, 0) {
+                    return Ok(Expr::int(0));
+                }
+                if !is(&x, 1) {
+                    factors.push(x);
+                }
+            }
+            match factors.len() {
+                0 => Expr::int(1),
+                1 => factors.pop().expect("one factor"),
+                _ => Expr::mul(factors),
+            }
+        }
+        Expr::Pow(p) => {
+            let base = plain(&p.0, budget)?;
+            match exact_value(&p.1) {
+                Some(n) if n.is_zero() => Expr::int(1),
+                Some(n) if n.is_one() => base,
+                Some(n) if n.is_integer() && n.is_positive() && n.to_integer().is_even() => {
+                    match &base {
+                        Expr::Call(Func::Sqrt, v) => {
+                            let k = super::integrate::number(
+                                &(n / BigRational::from_integer(2.into())),
+                            );
+                            if is(&k, 1) {
+                                v[0].clone()
+                            } else {
+                                Expr::pow(v[0].clone(), k)
+                            }
+                        }
+                        _ => Expr::pow(base, p.1.clone()),
+                    }
+                }
+                _ => Expr::pow(base, p.1.clone()),
+            }
+        }
+        Expr::Call(f, xs) => {
+            let mut args = Vec::with_capacity(xs.len());
+            for x in xs.iter() {
+                args.push(plain(x, budget)?);
+            }
+            Expr::Call(*f, args.into())
+        }
+        _ => u.clone(),
+    })
 }

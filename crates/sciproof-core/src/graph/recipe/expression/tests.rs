@@ -561,6 +561,32 @@ fn integrals_alkahest_integrates_are_exact_here_too() {
             "(log(cos(1/2)) + (1/2 * tan(1/2)))",
         ),
         ("(x^3 * exp(x^2))", "0", "1/2", "(1/2 + (exp(1/4) * -3/8))"),
+        // the values hold acos(1), asin(1/2) (multiples of π/12), and asin(√x) is singular at
+        // 0, where its root's slope is unbounded, and on [0, 1] at both ends
+        (
+            "(x * acos(x)^2)",
+            "0",
+            "1",
+            "((1/2 * acos(1)^2) + (-2 * (1/8 + (-1/8 * asin(1)^2) + (-1/2 * acos(1) * ((1/2 * asin(1)) + (-1/2 * sqrt(0)))))))",
+        ),
+        (
+            "(x * acos(x)^2)",
+            "0",
+            "1/2",
+            "((1/8 * acos(1/2)^2) + (-2 * ((-1/8 * asin(1/2)^2) + (-1/2 * acos(1/2) * ((1/2 * asin(1/2)) + (-1/4 * sqrt(3/4)))) + 1/32)))",
+        ),
+        (
+            "asin(sqrt(x))",
+            "0",
+            "1",
+            "((1/2 * sqrt(0)) + (-1 * sqrt(0)^2 * asin(sqrt(0))) + (-1/2 * sqrt(0) * sqrt((1 + (-1 * sqrt(0)^2)))) + (1/2 * asin(sqrt(0))) + (1/2 * asin(1)))",
+        ),
+        (
+            "asin(sqrt(x))",
+            "0",
+            "1/2",
+            "((-1 * sqrt(0)^2 * asin(sqrt(0))) + (-1/2 * sqrt(0) * sqrt((1 + (-1 * sqrt(0)^2)))) + (1/2 * asin(sqrt(0))) + (asin(sqrt(1/2)) * sqrt(1/2)^2) + (1/2 * sqrt(1/2) * sqrt((1 + (-1 * sqrt(1/2)^2)))) + (-1/2 * asin(sqrt(1/2))))",
+        ),
     ] {
         let (o, d) = integral(f, a, b, v);
         assert_eq!(o, Outcome::Ok, "∫_{a}^{b} {f} = {v}: {d}");
@@ -568,6 +594,82 @@ fn integrals_alkahest_integrates_are_exact_here_too() {
         let (o, d) = integral(f, a, b, &format!("{v} + 1/1000"));
         assert_eq!(o, Outcome::Failed, "∫_{a}^{b} {f} = {v} + 1/1000: {d}");
         assert!(!d.contains("quadrature"), "{d}");
+    }
+}
+
+#[test]
+fn inverse_sines_cosines_and_tangents_of_the_angles_of_pi_over_12_are_exact() {
+    // sine_or_cosine writes sin(kπ/12) and cos(kπ/12) exactly; asin, acos and atan read them
+    // back (alkahest: numeric_ok for each).
+    for (lhs, rhs) in [
+        ("asin(1)", "pi/2"),
+        ("asin(-1)", "-pi/2"),
+        ("acos(1)", "0"),
+        ("acos(0)", "pi/2"),
+        ("acos(-1)", "pi"),
+        ("asin(1/2)", "pi/6"),
+        ("acos(1/2)", "pi/3"),
+        ("acos(-sqrt(3)/2)", "5*pi/6"),
+        ("asin(sqrt(1/2))", "pi/4"),
+        ("asin((sqrt(6)-sqrt(2))/4)", "pi/12"),
+        ("asin((sqrt(2)-sqrt(6))/4)", "-pi/12"),
+        ("acos((sqrt(6)+sqrt(2))/4)", "pi/12"),
+        ("atan(1)", "pi/4"),
+        ("atan(sqrt(3))", "pi/3"),
+        ("atan(-1/sqrt(3))", "-pi/6"),
+        ("atan(sqrt(3)/3)", "pi/6"),
+        ("atan(2-sqrt(3))", "pi/12"),
+        ("atan(2+sqrt(3))", "5*pi/12"),
+        ("atan(sqrt(3)-2)", "-pi/12"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
+    }
+    // Off by a little, another angle, another branch, or not such an angle: never ok.
+    for (lhs, rhs, outcome) in [
+        ("asin(1/2)", "pi/6 + 1/10^6", Outcome::Failed),
+        ("acos(1/2)", "pi/6", Outcome::Failed),
+        ("acos(-1/2)", "-2*pi/3", Outcome::Failed),
+        ("atan(1)", "5*pi/4", Outcome::Failed),
+        ("asin(1/3)", "pi/9", Outcome::Failed),
+        ("atan(1/2) + atan(1/3)", "pi/4", Outcome::NumericOk),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, outcome, "{lhs} = {rhs}: {d}");
+    }
+    // pi the variable: atan(1) is the number π/4, not a quarter of the variable.
+    let (o, d) = run(
+        "derivative",
+        &[("expr", "atan(1)*pi"), ("var", "pi"), ("value", "pi/4")],
+    );
+    assert_ne!(o, Outcome::Ok, "{d}");
+}
+
+#[test]
+fn roots_of_linear_arguments_are_bounded_by_their_values_at_the_ends() {
+    // √x over [0, b] has no derivative bound at 0; its values at the ends bound it (it is
+    // monotone), so asin(√x) is continuous up to 0 and its antiderivative has a limit there.
+    for (f, a, b, v) in [
+        ("asin(sqrt(x))", "0", "1/2", "1/4"),
+        ("asin(sqrt(x))", "0", "1", "pi/4"),
+        ("asin(sqrt(1-x))", "0", "1", "pi/4"),
+        ("acos(sqrt(x))", "0", "1", "pi/4"),
+    ] {
+        let (o, d) = integral(f, a, b, v);
+        assert_eq!(o, Outcome::Ok, "∫_{a}^{b} {f} = {v}: {d}");
+        let (o, d) = integral(f, a, b, &format!("{v} + 1/1000"));
+        assert_eq!(o, Outcome::Failed, "∫_{a}^{b} {f} = {v} + 1/1000: {d}");
+    }
+    // Past the root's domain (x < 0) or asin's (√x > 1): never exact.
+    for (f, a, b) in [
+        ("asin(sqrt(x))", "-1", "1"),
+        ("asin(sqrt(x))", "0", "2"),
+        ("asin(sqrt(x))", "-1", "0"),
+        ("sqrt(x)", "-1/2", "1/2"),
+    ] {
+        let (o, d) = integral(f, a, b, "pi/4");
+        assert_ne!(o, Outcome::Ok, "∫_{a}^{b} {f}: {d}");
+        assert_ne!(o, Outcome::NumericOk, "∫_{a}^{b} {f}: {d}");
     }
 }
 
