@@ -40,6 +40,9 @@ expressions += [parse(text, pool) for text in [
     "x*sin(x)*exp(2*x)", "x*asin(x)", "x*tan(x)^2", "x*sec(x)^2", "x^3*exp(x^2)",
     "x*asin(x)^2", "x*sin(x)*cos(x)", "x*asinh(x)^2", "1/(1+x^2)^(3/2)", "sin(x)^2*cos(x)^2",
     "x*exp(x^2)*sin(x^2)", "sec(x)*tan(x)",
+    # values with asin/acos/atan of the angles of pi/12, roots singular at 0 (and at both
+    # ends on [0, 1]), atan(x)^2 by parts
+    "x*acos(x)^2", "asin(sqrt(x))", "acos(sqrt(x))", "x*atan(x)^2", "x^3*atan(x)^2",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:

@@ -479,7 +479,7 @@ impl<'a, A: Arith> Evaluator<'a, A> {
 
     /// [`Evaluator::over`] the interval between the exact numbers `a` and `b`; a power of a
     /// linear function of `var` (`√x`, `(1 − x)^(3/2)`) is then taken at the two ends
-    /// ([`Evaluator::over_ends`]).
+    /// (it is monotone: its hull of the two holds it).
     pub fn over_exactly(
         &mut self,
         var: &str,

@@ -1539,6 +1539,35 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         return Ok(Vec::new());
     }
     let other = others.first();
+    // P·atan(u)^2 (u = ax + b) by parts: with Q = ∫P and Q·a = S·(1 + u²) + αx + β,
+    // ∫P·atan² = Q·atan² − 2∫(S + (αx + β)/(1 + u²))·atan = (Q − β/a)·atan² − 2∫S·atan
+    // when α = 0 (the β part is (β/a)·atan'·atan; an α left over is not elementary)
+    if let Some(Expr::Pow(pw)) = other
+        && let Expr::Call(Func::Atan, xs) = &pw.0
+        && exact_value(&pw.1) == Some(BigRational::from_integer(2.into()))
+        && let Some((a, b)) = linear(&xs[0], var, budget)?
+        && let Some(p) = numeric_polynomial(&Expr::mul(polynomial_part.clone()), var, budget)?
+    {
+        let q = pf::integral(&p);
+        let u = [b.clone(), a.clone()];
+        let one_plus_square = pf::add(&[BigRational::one()], &pf::mul(&u, &u));
+        let (s, rest) = pf::divide(&pf::mul(&q, &[a.clone()]), &one_plus_square);
+        if rest.get(1).is_some_and(|alpha| !alpha.is_zero()) {
+            return Ok(Vec::new());
+        }
+        let beta = rest.first().cloned().unwrap_or_default();
+        let first = Expr::mul(vec![
+            pf::expression(&pf::add(&q, &[-(beta / &a)]), var),
+            Expr::pow(Expr::call(Func::Atan, xs[0].clone()), Expr::int(2)),
+        ]);
+        if s.iter().all(Zero::is_zero) {
+            return Ok(vec![first]);
+        }
+        return Ok(parts_through_rational(&s, Func::Atan, &xs[0], var, budget)?
+            .into_iter()
+            .map(|g| Expr::minus(first.clone(), Expr::mul(vec![Expr::int(2), g])))
+            .collect());
+    }
     // P·sin(u)^2k and P·cos(u)^2k: P times each term of the power reduced
     if let Some(Expr::Pow(pw)) = other
         && let (Expr::Call(h @ (Func::Sin | Func::Cos), xs), Some(n)) = (&pw.0, exact_value(&pw.1))

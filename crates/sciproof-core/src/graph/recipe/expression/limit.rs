@@ -6,8 +6,10 @@
 //! singularities allowed at `c` are *vanishing arguments*: `log`, `sqrt`, a fractional power
 //! applied to a linear `k(x − c)` that is positive toward `d`, or to a polynomial
 //! `(x − c)·Q(x)` whose `Q` keeps that sign over the interval (by a ball); and `asin`, `acos`
-//! of a `u` whose `1 − u²` vanishes so (`asin(x)` at 1). Everything else must have a
-//! ball over the closed interval. Then, with `t = |x − c| → 0`, each subexpression is classed
+//! of a `u` whose `1 − u²` vanishes so (`asin(x)` at 1, `asin(√x)` too: `(√v)²` is read as
+//! `v` where the root is continuous). Everything else must have a ball over the closed
+//! interval (where a root of a linear argument is bounded by its values at the two exact
+//! ends, [`super::ball::Evaluator::over_exactly`]). Then, with `t = |x − c| → 0`, each subexpression is classed
 //! by how it behaves (`Near`): continuous at `c` with a known value, vanishing like
 //! `t^α |log t|^k` (α > 0), or bounded by `|log t|^k` (a bounded function such as `sin`
 //! of anything continuous there is, with k = 0). A sum has a limit only when no term is

@@ -561,6 +561,18 @@ fn integrals_alkahest_integrates_are_exact_here_too() {
             "(log(cos(1/2)) + (1/2 * tan(1/2)))",
         ),
         ("(x^3 * exp(x^2))", "0", "1/2", "(1/2 + (exp(1/4) * -3/8))"),
+        (
+            "(x * atan(x)^2)",
+            "0",
+            "1",
+            "((1/2 * atan(1)^2) + (-2 * ((1/4 * atan(1)^2) + (atan(1) * (1/2 + (-1/2 * atan(1)))) + (-1/4 * log(2)))))",
+        ),
+        (
+            "(x * atan(x)^2)",
+            "0",
+            "1/2",
+            "((atan(1/2)^2 * 1/8) + (-2 * ((1/4 * atan(1/2)^2) + (atan(1/2) * (1/4 + (-1/2 * atan(1/2)))) + (-1/4 * log(5/4)))))",
+        ),
         // the values hold acos(1), asin(1/2) (multiples of π/12), and asin(√x) is singular at
         // 0, where its root's slope is unbounded, and on [0, 1] at both ends
         (
@@ -670,6 +682,30 @@ fn roots_of_linear_arguments_are_bounded_by_their_values_at_the_ends() {
         let (o, d) = integral(f, a, b, "pi/4");
         assert_ne!(o, Outcome::Ok, "∫_{a}^{b} {f}: {d}");
         assert_ne!(o, Outcome::NumericOk, "∫_{a}^{b} {f}: {d}");
+    }
+}
+
+#[test]
+fn squares_of_arctangents_integrate_by_parts_where_the_rest_is_elementary() {
+    // ∫P·atan(u)² = (Q − β/a)·atan(u)² − 2∫S·atan(u) when Q·a = S·(1 + u²) + β (Q = ∫P).
+    for (f, value) in [
+        ("x*atan(x)^2", "pi^2/16 - pi/4 + log(2)/2"),
+        ("x^3*atan(x)^2", "pi/12 + 1/12 - log(2)/3"),
+    ] {
+        let (o, d) = integral(f, "0", "1", value);
+        assert_eq!(o, Outcome::Ok, "∫_0^1 {f} = {value}: {d}");
+        let (o, d) = integral(f, "0", "1", &format!("{value} + 1/1000"));
+        assert_eq!(o, Outcome::Failed, "{d}");
+        assert!(!d.contains("quadrature"), "{d}");
+    }
+    // With an x/(1 + u²) left over (x^2 atan², x atan(2x + 1)²) the rest is not elementary:
+    // quadrature decides, at most numeric_ok.
+    for (f, value) in [
+        ("x^2*atan(x)^2", "0.13920767329150226"),
+        ("x*atan(2*x+1)^2", "0.6667539582033418"),
+    ] {
+        let (o, d) = integral(f, "0", "1", value);
+        assert_eq!(o, Outcome::NumericOk, "∫_0^1 {f} = {value}: {d}");
     }
 }
 
@@ -1215,7 +1251,8 @@ fn improper_integrals_take_the_antiderivatives_limit_at_a_singular_end() {
         assert_eq!(o, Outcome::Failed, "∫_0^1 {f} = {value}: {d}");
         assert!(d.contains("ball arithmetic"), "{d}");
     }
-    // No limit (log x / x: F = log²x/2), or singular at both ends: never ok.
+    // No limit (log x / x: F = log²x/2), no antiderivative, or not continuous inside (log x
+    // across 0): never ok.
     for (f, lower, upper) in [
         ("log(x)/x", "0", "1"),
         ("log(x)*log(1 - x)", "0", "1"),
