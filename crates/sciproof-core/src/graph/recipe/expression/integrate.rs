@@ -1551,7 +1551,7 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         let q = pf::integral(&p);
         let u = [b.clone(), a.clone()];
         let one_plus_square = pf::add(&[BigRational::one()], &pf::mul(&u, &u));
-        let (s, rest) = pf::divide(&pf::mul(&q, &[a.clone()]), &one_plus_square);
+        let (s, rest) = pf::divide(&pf::mul(&q, std::slice::from_ref(&a)), &one_plus_square);
         if rest.get(1).is_some_and(|alpha| !alpha.is_zero()) {
             return Ok(Vec::new());
         }
