@@ -2245,7 +2245,10 @@ pub fn polynomial_value_at(
 /// A non-integrable pole inside the closed interval, proved: the integrand is
 /// `g(x)·(ax + b)^(−n)` with n ≥ 1, the root `c = −b/a` lies within exact numeric bounds, and
 /// a ball evaluation shows `|g| ≥ m > 0` on a neighbourhood of `c`. Then `|f| ≥ m/|a(x−c)|^n`
-/// there, of constant sign on each side, and the integral does not exist. Returns `(c, n)`.
+/// there, of constant sign on each side, and the integral does not exist. Or the integrand is
+/// a sum with such a term and the other terms bounded on a neighbourhood of its `c` (a ball
+/// of them exists there): `|f| ≥ m/|a(x−c)|^n − M`, and so too (`1/x − 1/(1 − x)` on
+/// `[0, 1]`, whose two halves quadrature would cancel). Returns `(c, n)`.
 pub fn divergent_pole(
     integral: &DefiniteIntegral,
     budget: &mut Budget,
@@ -2258,15 +2261,50 @@ pub fn divergent_pole(
         // An integral over a single point is 0, whatever the integrand does there.
         return Ok(None);
     }
-    let (lo, hi) = if lower <= upper {
+    let bounds = if lower <= upper {
         (lower, upper)
     } else {
         (upper, lower)
     };
-    let factors: Vec<Expr> = match integral.integrand {
-        Expr::Mul(xs) => xs.to_vec(),
+    let terms = match integral.integrand {
+        Expr::Add(xs) => xs.to_vec(),
         other => vec![other.clone()],
     };
+    for (i, term) in terms.iter().enumerate() {
+        let Some((c, n)) = product_pole(term, integral.var, &bounds, budget)? else {
+            continue;
+        };
+        let mut rest = terms.clone();
+        rest.remove(i);
+        if rest.is_empty() || near(&c, integral.var, &Expr::add(rest), budget)?.is_some() {
+            return Ok(Some((c, n)));
+        }
+    }
+    Ok(None)
+}
+
+/// A pole of order `n ≥ 1` at `c` within `bounds` of the product `term` = `g(x)·(ax + b)^(−n)`
+/// with `|g|` bounded away from 0 near `c` ([`divergent_pole`]).
+fn product_pole(
+    term: &Expr,
+    var: &str,
+    (lo, hi): &(BigRational, BigRational),
+    budget: &mut Budget,
+) -> Result<Option<(BigRational, i64)>, TooLarge> {
+    // (x·(x − 1))^(−1) is x^(−1)·(x − 1)^(−1)
+    let mut factors = Vec::new();
+    let mut pending = vec![(term.clone(), 1i64)];
+    while let Some((e, k)) = pending.pop() {
+        budget.step()?;
+        match (&e, integer_power(&e)) {
+            (Expr::Mul(xs), _) => pending.extend(xs.iter().map(|x| (x.clone(), k))),
+            (_, Some((Expr::Mul(xs), n))) => {
+                pending.extend(xs.iter().map(|x| (x.clone(), k * n)));
+            }
+            _ if k == 1 => factors.push(e),
+            _ => factors.push(Expr::pow(e, Expr::int(k))),
+        }
+    }
     for (i, factor) in factors.iter().enumerate() {
         let Some((base, n)) = integer_power(factor) else {
             continue;
@@ -2274,11 +2312,11 @@ pub fn divergent_pole(
         if n > -1 {
             continue;
         }
-        let Some((a, b)) = linear(&base, integral.var, budget)? else {
+        let Some((a, b)) = linear(&base, var, budget)? else {
             continue;
         };
         let c = -b / &a;
-        if c < lo || c > hi {
+        if &c < lo || &c > hi {
             continue;
         }
         let mut rest = factors.clone();
@@ -2288,36 +2326,39 @@ pub fn divergent_pole(
         } else {
             rest
         });
-        let mut symbols = BTreeSet::new();
-        collect_symbols(&g, &mut symbols, budget)?;
-        if symbols
-            .iter()
-            .any(|s| s != integral.var && constant(s).is_none())
-        {
-            continue;
-        }
-        let centre = c.to_f64().unwrap_or(f64::NAN);
-        let delta = 1e-6 * (1.0 + centre.abs());
-        let none = Bindings::new();
-        let mut evaluator = Evaluator::new(128, &none);
-        let (Ok(left), Ok(right)) = (
-            evaluator.ball(
-                &Expr::Float(Rc::new(super::expr::Literal::from_f64(centre - delta))),
-                budget,
-            ),
-            evaluator.ball(
-                &Expr::Float(Rc::new(super::expr::Literal::from_f64(centre + delta))),
-                budget,
-            ),
-        ) else {
-            continue;
-        };
-        evaluator.over(integral.var, &left, &right);
-        if evaluator.ball(&g, budget).is_ok_and(|b| b.lower() > 0.0) {
+        if near(&c, var, &g, budget)?.is_some_and(|b| b.lower() > 0.0 || b.upper() < 0.0) {
             return Ok(Some((c, -n)));
         }
     }
     Ok(None)
+}
+
+/// A ball of `e` over a small neighbourhood of `c` (`c ± 10^-6·(1 + |c|)`), when `e` has no
+/// symbol but `var`, `pi` and `e` and the ball exists.
+fn near(
+    c: &BigRational,
+    var: &str,
+    e: &Expr,
+    budget: &mut Budget,
+) -> Result<Option<Ball<BigFloat>>, TooLarge> {
+    let mut symbols = BTreeSet::new();
+    collect_symbols(e, &mut symbols, budget)?;
+    if symbols.iter().any(|s| s != var && constant(s).is_none()) {
+        return Ok(None);
+    }
+    let centre = c.to_f64().unwrap_or(f64::NAN);
+    let delta = 1e-6 * (1.0 + centre.abs());
+    let none = Bindings::new();
+    let mut evaluator = Evaluator::new(128, &none);
+    let point = |v: f64| Expr::Float(Rc::new(super::expr::Literal::from_f64(v)));
+    let (Ok(left), Ok(right)) = (
+        evaluator.ball(&point(centre - delta), budget),
+        evaluator.ball(&point(centre + delta), budget),
+    ) else {
+        return Ok(None);
+    };
+    evaluator.over(var, &left, &right);
+    Ok(evaluator.ball(e, budget).ok())
 }
 
 /// `(u, n)` for `u^n` or `(u^m)^k` with integer `n = m·k`.

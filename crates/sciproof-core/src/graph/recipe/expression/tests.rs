@@ -737,6 +737,25 @@ fn divergent_integrals_are_never_ok() {
     // A pole whose order cannot be read off is left undecided, never passed.
     let (o, d) = integral("1/sin(x)", "-1", "1", "0");
     assert_eq!(o, Outcome::Inconclusive, "{d}");
+    // Poles at both ends whose halves cancel: quadrature settles on 0 with a tiny error
+    // estimate, but the integral does not exist (a term with the pole, the rest bounded
+    // there; or one fraction over a product; or a negative g).
+    for (f, pole) in [
+        ("1/x - 1/(1-x)", "x = 0"),
+        ("1/x + 1/(x-1)", "x = 0"),
+        ("(2*x-1)/(x*(x-1))", "x = 1"),
+        ("1/x^2 - 1/(1-x)^2", "x = 0"),
+        ("-1/x", "x = 0"),
+    ] {
+        let (o, d) = integral(f, "0", "1", "0");
+        assert_eq!(o, Outcome::Failed, "∫_0^1 {f}: {d}");
+        assert!(d.contains(pole) && d.contains("does not exist"), "{d}");
+    }
+    // A pole that cancels is none: sin(x)/x, and 1/x − 1/x + 1, are integrable.
+    for (f, v) in [("sin(x)/x", "0.946083070367183"), ("1/x - 1/x + 1", "1")] {
+        let (o, d) = integral(f, "0", "1", v);
+        assert_eq!(o, Outcome::NumericOk, "∫_0^1 {f}: {d}");
+    }
 }
 
 #[test]
