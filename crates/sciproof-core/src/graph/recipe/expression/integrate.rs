@@ -2248,11 +2248,14 @@ pub fn polynomial_value_at(
 /// there, of constant sign on each side, and the integral does not exist. Or the integrand is
 /// a sum with such a term and the other terms bounded on a neighbourhood of its `c` (a ball
 /// of them exists there): `|f| ≥ m/|a(x−c)|^n − M`, and so too (`1/x − 1/(1 − x)` on
-/// `[0, 1]`, whose two halves quadrature would cancel). Returns `(c, n)`.
+/// `[0, 1]`, whose two halves quadrature would cancel). A root of a polynomial base that is not
+/// rational is shown by a sign change, isolated between two rationals `r1 < r2`: there
+/// `|p(x)| ≤ M·|x − c|` with `M` a ball bound of `|p'|` over `[r1, r2]`, so `|f| ≥ m/(M|x − c|)^n`
+/// with `|g| ≥ m` over it (`x/(x² − 2)` on `[−2, 2]`). Returns the pole.
 pub fn divergent_pole(
     integral: &DefiniteIntegral,
     budget: &mut Budget,
-) -> Result<Option<(BigRational, i64)>, TooLarge> {
+) -> Result<Option<Pole>, TooLarge> {
     let (Some(lower), Some(upper)) = (exact_value(integral.lower), exact_value(integral.upper))
     else {
         return Ok(None);
@@ -2271,16 +2274,30 @@ pub fn divergent_pole(
         other => vec![other.clone()],
     };
     for (i, term) in terms.iter().enumerate() {
-        let Some((c, n)) = product_pole(term, integral.var, &bounds, budget)? else {
+        let Some(pole) = product_pole(term, integral.var, &bounds, budget)? else {
             continue;
         };
         let mut rest = terms.clone();
         rest.remove(i);
-        if rest.is_empty() || near(&c, integral.var, &Expr::add(rest), budget)?.is_some() {
-            return Ok(Some((c, n)));
+        if rest.is_empty() || over(&pole.around, integral.var, &Expr::add(rest), budget)?.is_some()
+        {
+            return Ok(Some(pole));
         }
     }
     Ok(None)
+}
+
+/// A non-integrable pole ([`divergent_pole`]).
+#[derive(Debug)]
+pub struct Pole {
+    /// Where: the root, or the midpoint of the interval isolating it.
+    pub at: BigRational,
+    /// Its order (for an isolated root, a lower bound).
+    pub order: i64,
+    /// Whether `at` is the root itself.
+    pub exact: bool,
+    /// An interval around the root over which the bounds were shown.
+    around: (BigRational, BigRational),
 }
 
 /// A pole of order `n ≥ 1` at `c` within `bounds` of the product `term` = `g(x)·(ax + b)^(−n)`
@@ -2290,7 +2307,7 @@ fn product_pole(
     var: &str,
     (lo, hi): &(BigRational, BigRational),
     budget: &mut Budget,
-) -> Result<Option<(BigRational, i64)>, TooLarge> {
+) -> Result<Option<Pole>, TooLarge> {
     // (x·(x − 1))^(−1) is x^(−1)·(x − 1)^(−1)
     let mut factors = Vec::new();
     let mut pending = vec![(term.clone(), 1i64)];
@@ -2312,31 +2329,134 @@ fn product_pole(
         if n > -1 {
             continue;
         }
-        let Some((a, b)) = linear(&base, var, budget)? else {
+        // The roots of the base in the interval: of a linear one, or the rational roots of a
+        // polynomial (x² − 1 at ±1), each with the rest of the base as part of g.
+        let roots = match (
+            linear(&base, var, budget)?,
+            numeric_polynomial(&base, var, budget)?,
+        ) {
+            (Some((a, b)), _) => vec![(-b / &a, 1, Expr::int(1))],
+            (None, Some(p)) => {
+                let (roots, _) = pf::rational_roots(&p, &[lo, hi], budget)?;
+                roots
+                    .into_iter()
+                    .map(|(c, m)| {
+                        let mut q = p.clone();
+                        for _ in 0..m {
+                            q = pf::divide(&q, &[-c.clone(), BigRational::one()]).0;
+                        }
+                        (
+                            c,
+                            m as i64,
+                            Expr::pow(pf::expression(&q, var), Expr::int(n)),
+                        )
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        for (c, m, cofactor) in roots {
+            if &c < lo || &c > hi {
+                continue;
+            }
+            let mut rest = factors.clone();
+            rest.remove(i);
+            rest.push(cofactor);
+            let around = neighbourhood(&c);
+            if over(&around, var, &Expr::mul(rest), budget)?.is_some_and(|b| away_from_zero(&b)) {
+                return Ok(Some(Pole {
+                    at: c,
+                    order: -n * m,
+                    exact: true,
+                    around,
+                }));
+            }
+        }
+        // A root that is not rational, where the polynomial changes sign.
+        let Some(p) = numeric_polynomial(&base, var, budget)? else {
             continue;
         };
-        let c = -b / &a;
-        if &c < lo || &c > hi {
-            continue;
-        }
+        let slope = pf::expression(&pf::derivative(&p), var);
         let mut rest = factors.clone();
         rest.remove(i);
-        let g = Expr::mul(if rest.is_empty() {
-            vec![Expr::int(1)]
-        } else {
-            rest
-        });
-        if near(&c, var, &g, budget)?.is_some_and(|b| b.lower() > 0.0 || b.upper() < 0.0) {
-            return Ok(Some((c, -n)));
+        let g = Expr::mul(rest);
+        for around in sign_changes(&p, lo, hi, budget)? {
+            let steep = over(&around, var, &slope, budget)?;
+            if steep.is_some_and(|b| b.upper().abs().max(b.lower().abs()).is_finite())
+                && over(&around, var, &g, budget)?.is_some_and(|b| away_from_zero(&b))
+            {
+                let at = (&around.0 + &around.1) / BigRational::from_integer(2.into());
+                return Ok(Some(Pole {
+                    at,
+                    order: -n,
+                    exact: false,
+                    around,
+                }));
+            }
         }
     }
     Ok(None)
 }
 
-/// A ball of `e` over a small neighbourhood of `c` (`c ± 10^-6·(1 + |c|)`), when `e` has no
-/// symbol but `var`, `pi` and `e` and the ball exists.
-fn near(
-    c: &BigRational,
+/// Whether the ball shows its value bounded away from 0.
+fn away_from_zero(b: &Ball<BigFloat>) -> bool {
+    b.lower() > 0.0 || b.upper() < 0.0
+}
+
+/// `c ± 10^-6·(1 + |c|)`, as exact rationals.
+fn neighbourhood(c: &BigRational) -> (BigRational, BigRational) {
+    let delta = (BigRational::one() + c.abs()) / BigRational::from_integer(1_000_000.into());
+    (c - &delta, c + &delta)
+}
+
+/// Intervals `[r1, r2]` inside `(lo, hi)` of width below 10^-9·(hi − lo) at whose ends `p`
+/// has opposite signs (each holds a root), found on a grid of 64 pieces and bisected exactly.
+fn sign_changes(
+    p: &[BigRational],
+    lo: &BigRational,
+    hi: &BigRational,
+    budget: &mut Budget,
+) -> Result<Vec<(BigRational, BigRational)>, TooLarge> {
+    const PIECES: i64 = 64;
+    if p.len() < 3 || p.len() > MAX_DEGREE + 1 {
+        return Ok(Vec::new());
+    }
+    let at = |k: i64| lo + (hi - lo) * BigRational::new(k.into(), PIECES.into());
+    let sign = |x: &BigRational| pf::value_at(p, x).signum();
+    let mut found = Vec::new();
+    for k in 0..PIECES {
+        budget.step()?;
+        let (mut a, mut b) = (at(k), at(k + 1));
+        let (sa, sb) = (sign(&a), sign(&b));
+        if sa.is_zero() || sb.is_zero() || sa == sb {
+            continue;
+        }
+        // (30 halvings: 64·2^30 pieces)
+        for _ in 0..30 {
+            budget.step()?;
+            let m = (&a + &b) / BigRational::from_integer(2.into());
+            let sm = sign(&m);
+            if sm.is_zero() {
+                break;
+            }
+            if sm == sa {
+                a = m;
+            } else {
+                b = m;
+            }
+        }
+        // (a rational root met on the way is the other rule's)
+        if !sign(&a).is_zero() && !sign(&b).is_zero() {
+            found.push((a, b));
+        }
+    }
+    Ok(found)
+}
+
+/// A ball of `e` over the interval `around` (exact ends), when `e` has no symbol but `var`,
+/// `pi` and `e` and the ball exists.
+fn over(
+    around: &(BigRational, BigRational),
     var: &str,
     e: &Expr,
     budget: &mut Budget,
@@ -2346,18 +2466,14 @@ fn near(
     if symbols.iter().any(|s| s != var && constant(s).is_none()) {
         return Ok(None);
     }
-    let centre = c.to_f64().unwrap_or(f64::NAN);
-    let delta = 1e-6 * (1.0 + centre.abs());
     let none = Bindings::new();
     let mut evaluator = Evaluator::new(128, &none);
-    let point = |v: f64| Expr::Float(Rc::new(super::expr::Literal::from_f64(v)));
-    let (Ok(left), Ok(right)) = (
-        evaluator.ball(&point(centre - delta), budget),
-        evaluator.ball(&point(centre + delta), budget),
-    ) else {
+    if evaluator
+        .over_exactly(var, &around.0, &around.1, budget)
+        .is_err()
+    {
         return Ok(None);
-    };
-    evaluator.over(var, &left, &right);
+    }
     Ok(evaluator.ball(e, budget).ok())
 }
 
@@ -2524,7 +2640,7 @@ mod tests {
             };
             divergent_pole(&d, &mut Budget::standard())
                 .unwrap()
-                .map(|(c, n)| format!("{c} {n}"))
+                .map(|p| format!("{} {}", p.at, p.order))
         };
         assert_eq!(pole("1/x^2", "-1", "1"), Some("0 2".into()));
         assert_eq!(pole("1/x^3", "-1", "1"), Some("0 3".into()));

@@ -200,14 +200,26 @@ pub fn recheck(
                 .share(half, |budget| integral.definite.ends(budget))
                 .unwrap_or(None);
             let Some((at_upper, at_lower)) = ends else {
-                if let Some((c, order)) =
+                if let Some(pole) =
                     integrate::divergent_pole(&integral.definite, budget).map_err(too_large)?
                 {
+                    let (order, at) = if pole.exact {
+                        (
+                            pole.order.to_string(),
+                            format!("= {}", rational_text(&pole.at)),
+                        )
+                    } else {
+                        use num_traits::ToPrimitive;
+                        let at = pole.at.to_f64().unwrap_or(f64::NAN);
+                        (
+                            format!("at least {}", pole.order),
+                            format!("≈ {}", format_g(at, 6)),
+                        )
+                    };
                     return Ok((
                         Outcome::Failed,
                         format!(
-                            "the integral does not exist: the integrand has a non-integrable pole of order {order} at {var} = {} in the interval",
-                            rational_text(&c)
+                            "the integral does not exist: the integrand has a non-integrable pole of order {order} at {var} {at} in the interval"
                         ),
                     ));
                 }

@@ -162,6 +162,41 @@ enum Factor {
     Quadratic(BigRational, BigRational, usize),
 }
 
+/// The rational roots of `p` (of degree at most [`MAX_DEGREE`]) that the rational root theorem
+/// finds, and `extra` numbers that are roots too, each with its multiplicity and `p` with every
+/// such root divided out. Roots it cannot reach (`p` with a second irreducible quadratic, or
+/// end coefficients past [`MAX_END_COEFFICIENT`]) are missing, the `extra` ones aside.
+pub fn rational_roots(
+    p: &[BigRational],
+    extra: &[&BigRational],
+    budget: &mut Budget,
+) -> Result<(Vec<(BigRational, usize)>, Poly), TooLarge> {
+    let p = trimmed(p.to_vec());
+    if p.len() < 2 || p.len() > MAX_DEGREE + 1 {
+        return Ok((Vec::new(), p));
+    }
+    let lead = p.last().expect("nonempty").clone();
+    let monic: Poly = p.iter().map(|c| c / &lead).collect();
+    let mut candidates: Vec<BigRational> = factored(&monic, budget)?
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|f| match f {
+            Factor::Root(r, _) => Some(r),
+            Factor::Quadratic(..) => None,
+        })
+        .collect();
+    candidates.extend(extra.iter().map(|&r| r.clone()));
+    let (mut rest, mut roots) = (p, Vec::new());
+    for r in candidates {
+        let mut factors = Vec::new();
+        take_root(&mut rest, &r, &mut factors);
+        if let Some(Factor::Root(r, m)) = factors.pop() {
+            roots.push((r, m));
+        }
+    }
+    Ok((roots, rest))
+}
+
 /// Divides `(x − r)` out of `rest` as often as it goes, and records the factor.
 fn take_root(rest: &mut Poly, r: &BigRational, factors: &mut Vec<Factor>) {
     let mut m = 0;

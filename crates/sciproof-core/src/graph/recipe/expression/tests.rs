@@ -751,10 +751,44 @@ fn divergent_integrals_are_never_ok() {
         assert_eq!(o, Outcome::Failed, "∫_0^1 {f}: {d}");
         assert!(d.contains(pole) && d.contains("does not exist"), "{d}");
     }
-    // A pole that cancels is none: sin(x)/x, and 1/x − 1/x + 1, are integrable.
-    for (f, v) in [("sin(x)/x", "0.946083070367183"), ("1/x - 1/x + 1", "1")] {
-        let (o, d) = integral(f, "0", "1", v);
-        assert_eq!(o, Outcome::NumericOk, "∫_0^1 {f}: {d}");
+    // Roots of a polynomial below the line: rational ones at the ends (x² − 1 at ±1), and
+    // irrational ones inside, shown by a sign change (x² − 2 at ±√2), odd integrands whose
+    // halves quadrature would cancel.
+    for (f, a, b, pole) in [
+        ("x/(x^2-1)", "-1", "1", "of order 1 at x = 1"),
+        (
+            "x/(x^2-2)",
+            "-2",
+            "2",
+            "of order at least 1 at x ≈ -1.41421",
+        ),
+        (
+            "1/(x^2-2)^2",
+            "-2",
+            "2",
+            "of order at least 2 at x ≈ -1.41421",
+        ),
+        (
+            "sin(x)/(x^2-2)",
+            "-2",
+            "2",
+            "of order at least 1 at x ≈ -1.41421",
+        ),
+    ] {
+        let (o, d) = integral(f, a, b, "0");
+        assert_eq!(o, Outcome::Failed, "∫_{a}^{b} {f}: {d}");
+        assert!(d.contains(pole) && d.contains("does not exist"), "{d}");
+    }
+    // A pole that cancels is none: sin(x)/x, 1/x − 1/x + 1 and (x² − 2)/(x² − 2) are
+    // integrable, and so is 1/(x² − 2) away from its roots.
+    for (f, a, b, v) in [
+        ("sin(x)/x", "0", "1", "0.946083070367183"),
+        ("1/x - 1/x + 1", "0", "1", "1"),
+        ("(x^2-2)/(x^2-2)", "-2", "2", "4"),
+        ("1/(x^2-2)", "0", "1", "-0.6232252401402305"),
+    ] {
+        let (o, d) = integral(f, a, b, v);
+        assert_eq!(o, Outcome::NumericOk, "∫_{a}^{b} {f}: {d}");
     }
 }
 
