@@ -2292,8 +2292,10 @@ pub fn divergent_pole(
 pub struct Pole {
     /// Where: the root, or the midpoint of the interval isolating it.
     pub at: BigRational,
-    /// Its order (for an isolated root, a lower bound).
+    /// Its order, or a lower bound of it.
     pub order: i64,
+    /// Whether `order` is the order itself (not a lower bound).
+    pub order_known: bool,
     /// Whether `at` is the root itself.
     pub exact: bool,
     /// An interval around the root over which the bounds were shown.
@@ -2367,10 +2369,20 @@ fn product_pole(
                 return Ok(Some(Pole {
                     at: c,
                     order: -n * m,
+                    order_known: true,
                     exact: true,
                     around,
                 }));
             }
+        }
+        // Any other base h that the exact test shows 0 at an end, or where a linear argument
+        // of one of its functions vanishes (sin(x) at 0, sin(1 − x) at 1), with balls of h
+        // and h' around it: |h(x)| ≤ M·|x − c| by the mean value theorem.
+        if numeric_polynomial(&base, var, budget)?.is_none() {
+            if let Some(pole) = zero_of_base(&base, n, &factors, i, var, (lo, hi), budget)? {
+                return Ok(Some(pole));
+            }
+            continue;
         }
         // A root that is not rational, where the polynomial changes sign.
         let Some(p) = numeric_polynomial(&base, var, budget)? else {
@@ -2389,6 +2401,7 @@ fn product_pole(
                 return Ok(Some(Pole {
                     at,
                     order: -n,
+                    order_known: false,
                     exact: false,
                     around,
                 }));
@@ -2396,6 +2409,82 @@ fn product_pole(
         }
     }
     Ok(None)
+}
+
+/// A pole of `factors` (whose `i`th is `base^n`, `n ≤ −1`, `base` no polynomial) at a
+/// rational `c` in `[lo, hi]` where `base` is exactly 0 ([`product_pole`]).
+fn zero_of_base(
+    base: &Expr,
+    n: i64,
+    factors: &[Expr],
+    i: usize,
+    var: &str,
+    (lo, hi): (&BigRational, &BigRational),
+    budget: &mut Budget,
+) -> Result<Option<Pole>, TooLarge> {
+    let mut candidates = vec![lo.clone(), hi.clone()];
+    let mut calls = Vec::new();
+    inner_arguments(base, &mut calls, budget)?;
+    for u in calls {
+        if let Some((a, b)) = linear(&u, var, budget)?
+            && !a.is_zero()
+        {
+            candidates.push(-b / a);
+        }
+    }
+    let Ok(slope) = derivative(base, var, budget) else {
+        return Ok(None);
+    };
+    let mut rest = factors.to_vec();
+    rest.remove(i);
+    let g = Expr::mul(rest);
+    for c in candidates {
+        if &c < lo || &c > hi {
+            continue;
+        }
+        let at_c = base.substitute(var, &number(&c), budget)?;
+        if canon::constant_value_in(&at_c, Some(var), budget) != Ok(Some(BigRational::zero())) {
+            continue;
+        }
+        let around = neighbourhood(&c);
+        if over(&around, var, base, budget)?.is_some()
+            && over(&around, var, &slope, budget)?.is_some()
+            && over(&around, var, &g, budget)?.is_some_and(|b| away_from_zero(&b))
+        {
+            return Ok(Some(Pole {
+                at: c,
+                order: -n,
+                order_known: false,
+                exact: true,
+                around,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// The arguments of the one-argument functions in `e` (at most 16).
+fn inner_arguments(e: &Expr, out: &mut Vec<Expr>, budget: &mut Budget) -> Result<(), TooLarge> {
+    budget.step()?;
+    match e {
+        Expr::Call(_, xs) if xs.len() == 1 => {
+            if out.len() < 16 {
+                out.push(xs[0].clone());
+            }
+            inner_arguments(&xs[0], out, budget)?;
+        }
+        Expr::Add(xs) | Expr::Mul(xs) | Expr::Call(_, xs) => {
+            for x in xs.iter() {
+                inner_arguments(x, out, budget)?;
+            }
+        }
+        Expr::Pow(p) => {
+            inner_arguments(&p.0, out, budget)?;
+            inner_arguments(&p.1, out, budget)?;
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Whether the ball shows its value bounded away from 0.

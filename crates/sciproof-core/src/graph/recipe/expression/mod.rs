@@ -203,18 +203,15 @@ pub fn recheck(
                 if let Some(pole) =
                     integrate::divergent_pole(&integral.definite, budget).map_err(too_large)?
                 {
-                    let (order, at) = if pole.exact {
-                        (
-                            pole.order.to_string(),
-                            format!("= {}", rational_text(&pole.at)),
-                        )
+                    let order = match pole.order_known {
+                        true => pole.order.to_string(),
+                        false => format!("at least {}", pole.order),
+                    };
+                    let at = if pole.exact {
+                        format!("= {}", rational_text(&pole.at))
                     } else {
                         use num_traits::ToPrimitive;
-                        let at = pole.at.to_f64().unwrap_or(f64::NAN);
-                        (
-                            format!("at least {}", pole.order),
-                            format!("≈ {}", format_g(at, 6)),
-                        )
+                        format!("≈ {}", format_g(pole.at.to_f64().unwrap_or(f64::NAN), 6))
                     };
                     return Ok((
                         Outcome::Failed,
