@@ -1200,6 +1200,22 @@ fn integer_exponent(e: &Expr) -> Option<i64> {
         .filter(|n| n.unsigned_abs() <= 1 << 16)
 }
 
+/// A 128-bit ball of `e` with `var` standing for every point between the exact numbers `a`
+/// and `b` ([`Evaluator::over_exactly`]), no other symbol bound but `pi` and `e`; `None` when
+/// there is none (a pole, a domain boundary or another symbol on the way).
+pub fn over_interval(
+    var: &str,
+    a: &num_rational::BigRational,
+    b: &num_rational::BigRational,
+    e: &Expr,
+    budget: &mut Budget,
+) -> Option<Ball<astro_float_num::BigFloat>> {
+    let none = Bindings::new();
+    let mut evaluator = Evaluator::new(128, &none);
+    evaluator.over_exactly(var, a, b, budget).ok()?;
+    evaluator.ball(e, budget).ok()
+}
+
 /// The exact value of a numeric `e` ([`super::expr::exact_value`]), with the square roots of
 /// squares of rationals taken (`sqrt(1)`, `sqrt(1/4)`), as the limit of an antiderivative at an
 /// end writes them (`asin(sqrt(1))`). `None` for anything else.

@@ -2279,7 +2279,8 @@ pub fn divergent_pole(
         };
         let mut rest = terms.clone();
         rest.remove(i);
-        if rest.is_empty() || over(&pole.around, integral.var, &Expr::add(rest), budget)?.is_some()
+        if rest.is_empty()
+            || over_interval(integral.var, &pole.around, &Expr::add(rest), budget).is_some()
         {
             return Ok(Some(pole));
         }
@@ -2365,7 +2366,9 @@ fn product_pole(
             rest.remove(i);
             rest.push(cofactor);
             let around = neighbourhood(&c);
-            if over(&around, var, &Expr::mul(rest), budget)?.is_some_and(|b| away_from_zero(&b)) {
+            if over_interval(var, &around, &Expr::mul(rest), budget)
+                .is_some_and(|b| away_from_zero(&b))
+            {
                 return Ok(Some(Pole {
                     at: c,
                     order: -n * m,
@@ -2393,9 +2396,9 @@ fn product_pole(
         rest.remove(i);
         let g = Expr::mul(rest);
         for around in sign_changes(&p, lo, hi, budget)? {
-            let steep = over(&around, var, &slope, budget)?;
+            let steep = over_interval(var, &around, &slope, budget);
             if steep.is_some_and(|b| b.upper().abs().max(b.lower().abs()).is_finite())
-                && over(&around, var, &g, budget)?.is_some_and(|b| away_from_zero(&b))
+                && over_interval(var, &around, &g, budget).is_some_and(|b| away_from_zero(&b))
             {
                 let at = (&around.0 + &around.1) / BigRational::from_integer(2.into());
                 return Ok(Some(Pole {
@@ -2447,9 +2450,9 @@ fn zero_of_base(
             continue;
         }
         let around = neighbourhood(&c);
-        if over(&around, var, base, budget)?.is_some()
-            && over(&around, var, &slope, budget)?.is_some()
-            && over(&around, var, &g, budget)?.is_some_and(|b| away_from_zero(&b))
+        if over_interval(var, &around, base, budget).is_some()
+            && over_interval(var, &around, &slope, budget).is_some()
+            && over_interval(var, &around, &g, budget).is_some_and(|b| away_from_zero(&b))
         {
             return Ok(Some(Pole {
                 at: c,
@@ -2542,28 +2545,14 @@ fn sign_changes(
     Ok(found)
 }
 
-/// A ball of `e` over the interval `around` (exact ends), when `e` has no symbol but `var`,
-/// `pi` and `e` and the ball exists.
-fn over(
-    around: &(BigRational, BigRational),
+/// A ball of `e` with `var` over the exact interval `around` ([`super::ball::over_interval`]).
+fn over_interval(
     var: &str,
+    around: &(BigRational, BigRational),
     e: &Expr,
     budget: &mut Budget,
-) -> Result<Option<Ball<BigFloat>>, TooLarge> {
-    let mut symbols = BTreeSet::new();
-    collect_symbols(e, &mut symbols, budget)?;
-    if symbols.iter().any(|s| s != var && constant(s).is_none()) {
-        return Ok(None);
-    }
-    let none = Bindings::new();
-    let mut evaluator = Evaluator::new(128, &none);
-    if evaluator
-        .over_exactly(var, &around.0, &around.1, budget)
-        .is_err()
-    {
-        return Ok(None);
-    }
-    Ok(evaluator.ball(e, budget).ok())
+) -> Option<Ball<BigFloat>> {
+    super::ball::over_interval(var, &around.0, &around.1, e, budget)
 }
 
 /// `(u, n)` for `u^n` or `(u^m)^k` with integer `n = m·k`.

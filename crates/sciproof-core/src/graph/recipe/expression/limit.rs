@@ -15,8 +15,7 @@
 //! of anything continuous there is, with k = 0). A sum has a limit only when no term is
 //! of the last class; nothing else is guessed.
 
-use super::ball::{Ball, Evaluator};
-use super::eval::Bindings;
+use super::ball::Ball;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::number;
 use astro_float_num::BigFloat;
@@ -225,12 +224,7 @@ impl End<'_> {
 
     /// A ball of `e` over the closed interval.
     fn ball_of(&self, e: &Expr, budget: &mut Budget) -> Option<Ball<BigFloat>> {
-        let none = Bindings::new();
-        let mut evaluator = Evaluator::new(128, &none);
-        evaluator
-            .over_exactly(self.var, self.c, self.d, budget)
-            .ok()?;
-        evaluator.ball(e, budget).ok()
+        super::ball::over_interval(self.var, self.c, self.d, e, budget)
     }
 
     fn near(&self, e: &Expr, budget: &mut Budget) -> Result<Option<Near>, TooLarge> {
