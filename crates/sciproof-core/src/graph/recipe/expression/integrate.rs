@@ -2426,8 +2426,17 @@ fn zero_of_base(
     budget: &mut Budget,
 ) -> Result<Option<Pole>, TooLarge> {
     let mut candidates = vec![lo.clone(), hi.clone()];
+    // (the arguments of its one-argument functions, at most 16)
     let mut calls = Vec::new();
-    inner_arguments(base, &mut calls, budget)?;
+    each_call(base, budget, &mut |call, _| {
+        if let Expr::Call(_, xs) = call
+            && xs.len() == 1
+            && calls.len() < 16
+        {
+            calls.push(xs[0].clone());
+        }
+        Ok(())
+    })?;
     for u in calls {
         if let Some((a, b)) = linear(&u, var, budget)?
             && !a.is_zero()
@@ -2464,30 +2473,6 @@ fn zero_of_base(
         }
     }
     Ok(None)
-}
-
-/// The arguments of the one-argument functions in `e` (at most 16).
-fn inner_arguments(e: &Expr, out: &mut Vec<Expr>, budget: &mut Budget) -> Result<(), TooLarge> {
-    budget.step()?;
-    match e {
-        Expr::Call(_, xs) if xs.len() == 1 => {
-            if out.len() < 16 {
-                out.push(xs[0].clone());
-            }
-            inner_arguments(&xs[0], out, budget)?;
-        }
-        Expr::Add(xs) | Expr::Mul(xs) | Expr::Call(_, xs) => {
-            for x in xs.iter() {
-                inner_arguments(x, out, budget)?;
-            }
-        }
-        Expr::Pow(p) => {
-            inner_arguments(&p.0, out, budget)?;
-            inner_arguments(&p.1, out, budget)?;
-        }
-        _ => {}
-    }
-    Ok(())
 }
 
 /// Whether the ball shows its value bounded away from 0.
