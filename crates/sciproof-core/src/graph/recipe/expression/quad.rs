@@ -72,7 +72,20 @@ pub fn integrate(
             Err(e) => Err(QuadError::Evaluation(e)),
         }
     };
-    let mut pieces = vec![kronrod(&mut f, a, b)?];
+    // The whole interval is never taken on its own estimate: a Gauss–Kronrod rule is symmetric
+    // about the centre, so an integrand odd about it (`tan x` on [−π/2, π/2], `1/x − 1/(1 − x)`
+    // on [0, 1]) cancels to 0 with an error estimate of 0 even where the integral does not
+    // exist. Its halves each have an end where the integrand is finite (the centre, evaluated
+    // here), so such cancellation cannot repeat, and a half that diverges never settles.
+    let middle = 0.5 * (a + b);
+    let mut pieces = if a == b {
+        vec![kronrod(&mut f, a, b)?]
+    } else if strictly_between(middle, a, b) {
+        f(middle)?;
+        vec![kronrod(&mut f, a, middle)?, kronrod(&mut f, middle, b)?]
+    } else {
+        return Err(QuadError::NoConvergence);
+    };
     for _ in 0..2000 {
         let (value, error): (f64, f64) = pieces
             .iter()
@@ -92,13 +105,19 @@ pub fn integrate(
             .expect("a piece");
         let (lo, _, _, _, hi) = pieces.swap_remove(worst);
         let mid = 0.5 * (lo + hi);
-        if mid <= lo || mid >= hi {
+        if !strictly_between(mid, lo, hi) {
             return Err(QuadError::NoConvergence);
         }
         pieces.push(kronrod(&mut f, lo, mid)?);
         pieces.push(kronrod(&mut f, mid, hi)?);
     }
     Err(QuadError::NoConvergence)
+}
+
+/// Whether `m` lies strictly between `a` and `b`, in either order (an upper bound below the
+/// lower one integrates backwards).
+fn strictly_between(m: f64, a: f64, b: f64) -> bool {
+    a.min(b) < m && m < a.max(b)
 }
 
 /// One Gauss–Kronrod 7–15 step on `[a, b]`: (a, K15, |K15 − G7|, ∫|f|, b).
@@ -164,5 +183,42 @@ mod tests {
         ] {
             assert!(quad(f, a, b).is_err(), "{f} on [{a}, {b}]");
         }
+    }
+
+    #[test]
+    fn odd_integrands_with_poles_at_the_ends_do_not_cancel_to_a_value() {
+        let half_pi = std::f64::consts::FRAC_PI_2;
+        for (f, a, b) in [
+            ("tan(x)", -half_pi, half_pi),
+            ("1/x - 1/(1-x)", 0.0, 1.0),
+            ("x/(1-x^2)", -1.0, 1.0),
+            ("1/(1-x) - 1/(1+x)", -1.0, 1.0),
+        ] {
+            assert!(quad(f, a, b).is_err(), "{f} on [{a}, {b}]");
+        }
+        // Their bounded odd twins still do.
+        for (f, a, b, value) in [
+            ("x^3", -1.0, 1.0, 0.0),
+            ("sin(x)", -half_pi, half_pi, 0.0),
+            ("x*cos(x)^2", -2.0, 2.0, 0.0),
+        ] {
+            let q = quad(f, a, b).unwrap();
+            assert!((q.value - value).abs() <= 1e-9, "{f}: {q:?}");
+        }
+    }
+
+    #[test]
+    fn backward_intervals_subdivide_like_forward_ones() {
+        // (each needs pieces smaller than the whole interval)
+        for (f, a, b) in [("sqrt(x)", 0.0, 1.0), ("sin(30*x)*x^x", 0.0, 2.0)] {
+            let forward = quad(f, a, b).unwrap();
+            let backward = quad(f, b, a).unwrap();
+            assert!(
+                (forward.value + backward.value).abs() <= 1e-12,
+                "{f}: {forward:?} {backward:?}"
+            );
+        }
+        assert!(quad("1/(x-1/3)^2", 1.0, 0.0).is_err());
+        assert_eq!(quad("x^x", 1.0, 1.0).unwrap().value, 0.0);
     }
 }

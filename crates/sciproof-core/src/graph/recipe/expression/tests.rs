@@ -756,6 +756,20 @@ fn divergent_integrals_are_never_ok() {
         assert_eq!(o, Outcome::Failed, "∫_0^1 {f}: {d}");
         assert!(d.contains(pole) && d.contains("does not exist"), "{d}");
     }
+    // Poles at ends no pole proof reaches (π/2 is not rational), odd about the midpoint: one
+    // Gauss–Kronrod rule over the whole interval cancels them to 0 with an error estimate of
+    // 0, so quadrature never settles on the whole interval's estimate.
+    for (f, a, b) in [
+        ("tan(x)", "-pi/2", "pi/2"),
+        ("sin(x)/cos(x)^2", "-pi/2", "pi/2"),
+        ("tan(x) - tan(1-x)", "1/2-pi/2", "1/2+pi/2"),
+    ] {
+        let (o, d) = integral(f, a, b, "0");
+        assert!(
+            matches!(o, Outcome::Failed | Outcome::Inconclusive),
+            "∫_{a}^{b} {f}: {o:?} {d}"
+        );
+    }
     // Roots of a polynomial below the line: rational ones at the ends (x² − 1 at ±1), and
     // irrational ones inside, shown by a sign change (x² − 2 at ±√2), odd integrands whose
     // halves quadrature would cancel.
