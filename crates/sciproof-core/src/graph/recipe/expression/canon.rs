@@ -268,29 +268,45 @@ fn merged_square_roots(e: &Expr, budget: &mut Budget) -> Result<Option<Expr>, No
     if !has_root(e, budget)? {
         return Ok(None);
     }
-    let half = BigRational::new(1.into(), 2.into());
-    merged_roots(e, &half, budget)
+    merged_roots(e, budget)
 }
 
-/// Whether `e` has a factor [`merged_roots`] may merge: a square root (or `(√A)^-1`, or a
-/// power `1/2` or `-1/2`) of an expression that is not a number.
+/// `x` as a factor [`merged_roots`] merges: `(A, 1)` for `√A` or `A^(1/2)`, `(A, -1)` for
+/// `A^(-1/2)` or `(√A)^-1`, where `A` is not a number.
+fn root_factor(x: &Expr) -> Option<(&Expr, i8)> {
+    let (base, sign) = match x {
+        Expr::Call(Func::Sqrt, xs) => (&xs[0], 1),
+        // (most powers are integer powers of something else: no exact value to build)
+        Expr::Pow(p)
+            if matches!(p.1, Expr::Int(_)) && !matches!(p.0, Expr::Call(Func::Sqrt, _)) =>
+        {
+            return None;
+        }
+        Expr::Pow(p) => match super::expr::exact_value(&p.1) {
+            Some(k) if k.denom() == &BigInt::from(2) && k.numer().abs().is_one() => {
+                (&p.0, if k.is_positive() { 1 } else { -1 })
+            }
+            Some(k) if k == -BigRational::one() => match &p.0 {
+                Expr::Call(Func::Sqrt, xs) => (&xs[0], -1),
+                _ => return None,
+            },
+            _ => return None,
+        },
+        _ => return None,
+    };
+    super::expr::exact_value(base)
+        .is_none()
+        .then_some((base, sign))
+}
+
+/// Whether `e` has a [`root_factor`] anywhere.
 fn has_root(e: &Expr, budget: &mut Budget) -> Result<bool, NotExact> {
     budget.step().map_err(|_| NotExact::TooLarge)?;
-    let symbolic = |x: &Expr| super::expr::exact_value(x).is_none();
+    if root_factor(e).is_some() {
+        return Ok(true);
+    }
     Ok(match e {
-        Expr::Call(Func::Sqrt, xs) if symbolic(&xs[0]) => true,
-        Expr::Pow(p) => {
-            let k = match &p.1 {
-                Expr::Int(k) => Some(BigRational::from_integer((**k).clone())),
-                k => super::expr::exact_value(k),
-            };
-            let half = |k: &BigRational| k.denom() == &BigInt::from(2) && k.numer().abs().is_one();
-            let root_below = matches!(&p.0, Expr::Call(Func::Sqrt, xs) if symbolic(&xs[0]));
-            let root = k.is_some_and(|k| {
-                half(&k) && symbolic(&p.0) || k == -BigRational::one() && root_below
-            });
-            root || has_root(&p.0, budget)? || has_root(&p.1, budget)?
-        }
+        Expr::Pow(p) => has_root(&p.0, budget)? || has_root(&p.1, budget)?,
         Expr::Add(xs) | Expr::Mul(xs) | Expr::Call(_, xs) => {
             for x in xs.iter() {
                 if has_root(x, budget)? {
@@ -303,40 +319,14 @@ fn has_root(e: &Expr, budget: &mut Budget) -> Result<bool, NotExact> {
     })
 }
 
-/// [`merged_square_roots`] of a tree with a root, `half` being 1/2.
-fn merged_roots(
-    e: &Expr,
-    half: &BigRational,
-    budget: &mut Budget,
-) -> Result<Option<Expr>, NotExact> {
+/// [`merged_square_roots`] of a tree with a root.
+fn merged_roots(e: &Expr, budget: &mut Budget) -> Result<Option<Expr>, NotExact> {
     budget.step().map_err(|_| NotExact::TooLarge)?;
-    // (base, +1 for √base, −1 for 1/√base)
-    let root = |x: &Expr| -> Option<(Expr, i8)> {
-        let (base, sign) = match x {
-            Expr::Call(Func::Sqrt, xs) => (xs[0].clone(), 1),
-            Expr::Pow(p)
-                if matches!(p.1, Expr::Int(_)) && !matches!(p.0, Expr::Call(Func::Sqrt, _)) =>
-            {
-                return None;
-            }
-            Expr::Pow(p) => match super::expr::exact_value(&p.1) {
-                Some(k) if k == *half => (p.0.clone(), 1),
-                Some(k) if k.is_negative() && -k.clone() == *half => (p.0.clone(), -1),
-                Some(k) if k == -BigRational::one() => match &p.0 {
-                    Expr::Call(Func::Sqrt, xs) => (xs[0].clone(), -1),
-                    _ => return None,
-                },
-                _ => return None,
-            },
-            _ => return None,
-        };
-        (super::expr::exact_value(&base).is_none()).then_some((base, sign))
-    };
     let mut changed = false;
     let mut all = |xs: &[Expr], budget: &mut Budget| -> Result<Vec<Expr>, NotExact> {
         let mut out = Vec::with_capacity(xs.len());
         for x in xs {
-            match merged_roots(x, half, budget)? {
+            match merged_roots(x, budget)? {
                 Some(y) => {
                     changed = true;
                     out.push(y);
@@ -352,9 +342,9 @@ fn merged_roots(
             let mut out = Vec::with_capacity(xs.len());
             let (mut above, mut below) = (Vec::new(), Vec::new());
             for x in xs {
-                match root(&x) {
-                    Some((base, 1)) => above.push(base),
-                    Some((base, _)) => below.push(base),
+                match root_factor(&x) {
+                    Some((base, 1)) => above.push(base.clone()),
+                    Some((base, _)) => below.push(base.clone()),
                     None => out.push(x),
                 }
             }
