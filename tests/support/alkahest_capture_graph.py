@@ -43,6 +43,8 @@ expressions += [parse(text, pool) for text in [
     # values with asin/acos/atan of the angles of pi/12, roots singular at 0 (and at both
     # ends on [0, 1]), atan(x)^2 by parts
     "x*acos(x)^2", "asin(sqrt(x))", "acos(sqrt(x))", "x*atan(x)^2", "x^3*atan(x)^2",
+    # partial fractions over Q(sqrt 2), and a root continuous up to its domain's end at 0
+    "sqrt(tan(x))",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:

@@ -478,8 +478,8 @@ impl<'a, A: Arith> Evaluator<'a, A> {
     }
 
     /// [`Evaluator::over`] the interval between the exact numbers `a` and `b`; a power of a
-    /// linear function of `var` (`√x`, `(1 − x)^(3/2)`) is then taken at the two ends
-    /// (it is monotone: its hull of the two holds it).
+    /// monotone function of `var` (`√x`, `(1 − x)^(3/2)`, `√tan x`: [`Evaluator::monotone_power`])
+    /// is then taken at the two ends (the hull of the two holds it).
     pub fn over_exactly(
         &mut self,
         var: &str,
@@ -525,9 +525,12 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         ball
     }
 
-    /// Whether `e` is `√u` or `u^r` (`r > 0` exact, not an integer) of a linear function `u` of
-    /// the interval's variable: monotone wherever it is defined.
-    fn power_of_linear(&self, e: &Expr, budget: &mut Budget) -> bool {
+    /// Whether `e` is `√u` or `u^r` (`r > 0` exact, not an integer) of a `u` monotone over the
+    /// interval: a linear function of the interval's variable, or `tan`, `exp`, `sinh`, `tanh`,
+    /// `atan` or `asinh` of one, shown to have a ball over the interval (so `tan` meets no
+    /// pole there and increases between its ends). Such an `e` is monotone wherever it is
+    /// defined.
+    fn monotone_power(&mut self, e: &Expr, budget: &mut Budget) -> bool {
         let Some((name, _)) = &self.interval else {
             return false;
         };
@@ -542,10 +545,19 @@ impl<'a, A: Arith> Evaluator<'a, A> {
             }
             _ => return false,
         };
-        matches!(super::integrate::linear(base, name, budget), Ok(Some(_)))
+        let linear = |u: &Expr, budget: &mut Budget| {
+            matches!(super::integrate::linear(u, name, budget), Ok(Some(_)))
+        };
+        match base {
+            Expr::Call(
+                Func::Tan | Func::Exp | Func::Sinh | Func::Tanh | Func::Atan | Func::Asinh,
+                xs,
+            ) if linear(&xs[0], budget) => self.node(base, budget).is_ok(),
+            u => linear(u, budget),
+        }
     }
 
-    /// A monotone `e` ([`Evaluator::power_of_linear`]) over the interval: the hull of its
+    /// A monotone `e` ([`Evaluator::monotone_power`]) over the interval: the hull of its
     /// values at the two exact ends, which holds every value between. A ball over `[0, b]` has
     /// no derivative bound for `√x` at 0, where the value at the end is exactly 0.
     fn over_ends(&mut self, e: &Expr, budget: &mut Budget) -> Result<Ball<A::Mid>, BallError> {
@@ -568,7 +580,7 @@ impl<'a, A: Arith> Evaluator<'a, A> {
     /// milliseconds).
     fn node(&mut self, e: &Expr, budget: &mut Budget) -> Result<Ball<A::Mid>, BallError> {
         if self.ends.is_some()
-            && self.power_of_linear(e, budget)
+            && self.monotone_power(e, budget)
             && let Ok(ball) = self.over_ends(e, budget)
         {
             return Ok(ball);
@@ -832,8 +844,10 @@ impl<'a, A: Arith> Evaluator<'a, A> {
 
     /// The value at a point exactly on the closed end of a function's domain (`sqrt(0) = 0`,
     /// `asin(±1) = ±π/2`, `acos(1) = 0`, `acos(−1) = π`, `acosh(1) = 0`), which the derivative
-    /// bound of [`Evaluator::unary`] cannot give: its slope is unbounded there. `None` for any
-    /// other ball (a ball with a radius is never treated so).
+    /// bound of [`Evaluator::unary`] cannot give: its slope is unbounded there; and the exact 0
+    /// of an odd function at exactly 0 (`tan 0`), so that a root of it (`√tan x` at 0) is
+    /// taken at its domain's end too. `None` for any other ball (a ball with a radius is never
+    /// treated so).
     fn at_domain_end(
         &mut self,
         f: Func,
@@ -854,6 +868,18 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         };
         Ok(Some(match (f, end) {
             (Func::Sqrt, 0.0) | (Func::Acos | Func::Acosh, 1.0) => self.exactly(0.0),
+            (
+                Func::Sin
+                | Func::Tan
+                | Func::Sinh
+                | Func::Tanh
+                | Func::Asin
+                | Func::Atan
+                | Func::Asinh
+                | Func::Atanh
+                | Func::Erf,
+                0.0,
+            ) => self.exactly(0.0),
             (Func::Asin, 1.0) => pi_times(self, 0.5)?,
             (Func::Asin, -1.0) => pi_times(self, -0.5)?,
             (Func::Acos, -1.0) => pi_times(self, 1.0)?,

@@ -799,6 +799,12 @@ fn power(
         let half = n / BigRational::from_integer(2.into());
         return power(&xs[0], &number(&half), var, budget);
     }
+    if let (Expr::Call(Func::Tan, xs), Some(n)) = (base, &n)
+        && *n == BigRational::new(1.into(), 2.into())
+        && let Some((a, b)) = linear(&xs[0], var, budget)?
+    {
+        return Ok(vec![root_of_tangent(&a, &b, var)]);
+    }
     if let Some((a, b)) = linear(base, var, budget)? {
         let u = lin(&a, &b, var);
         let ai = number(&a.recip());
@@ -1283,6 +1289,43 @@ fn sine_cosine_powers(m: i64, n: i64, a: &BigRational, u: &Expr) -> Option<Expr>
         binomial = binomial * BigInt::from(k - j) / BigInt::from(j + 1);
     }
     Some(Expr::add(terms))
+}
+
+/// `∫ √tan(u) dx` for `u = ax + b`: with `s = √tan u`, `dx = 2s/(a(1 + s⁴)) ds`, and
+/// `1 + s⁴ = (s² − √2·s + 1)(s² + √2·s + 1)` (over `Q(√2)`, which the partial fractions of
+/// [`pf`] do not reach) gives `∫ 2s²/(1 + s⁴) ds = (√2/2)(atan(√2·s − 1) + atan(√2·s + 1)) +
+/// (√2/4)(log(s² − √2·s + 1) − log(s² + √2·s + 1))`, divided by `a`: alkahest's form, so
+/// that its recorded values compare term by term. Defined and continuous wherever
+/// `tan u ≥ 0` is (both quadratics are at least 1/2).
+fn root_of_tangent(a: &BigRational, b: &BigRational, var: &str) -> Expr {
+    let s = Expr::call(Func::Sqrt, Expr::call(Func::Tan, lin(a, b, var)));
+    let root2 = Expr::call(Func::Sqrt, Expr::int(2));
+    let quadratic = |sign: i64| {
+        Expr::add(vec![
+            square(&s),
+            Expr::mul(vec![Expr::int(sign), root2.clone(), s.clone()]),
+            Expr::int(1),
+        ])
+    };
+    let arctangent = |shift: i64| {
+        Expr::call(
+            Func::Atan,
+            Expr::add(vec![
+                Expr::mul(vec![root2.clone(), s.clone()]),
+                Expr::int(shift),
+            ]),
+        )
+    };
+    Expr::mul(vec![
+        number(&a.recip()),
+        root2.clone(),
+        Expr::add(vec![
+            Expr::mul(vec![Expr::rat(1, 2), arctangent(-1)]),
+            Expr::mul(vec![Expr::rat(1, 2), arctangent(1)]),
+            Expr::mul(vec![Expr::rat(1, 4), Expr::call(Func::Log, quadratic(-1))]),
+            Expr::mul(vec![Expr::rat(-1, 4), Expr::call(Func::Log, quadratic(1))]),
+        ]),
+    ])
 }
 
 /// `∫ tan(u)^k dx` for `u = ax + b` and `k ≥ 0`, by `tan^k = tan^(k−2)·(sec² − 1)`:
@@ -2192,6 +2235,11 @@ impl DefiniteIntegral<'_> {
         }
         let none = Bindings::new();
         let mut evaluator = Evaluator::new(128, &none);
+        // Exact ends let a monotone root be taken at them (`√tan x` from 0, where a ball of
+        // `tan` over `[0, h]` reaches below 0): [`Evaluator::over_exactly`].
+        if let (Some(a), Some(b)) = (exact_value(self.lower), exact_value(self.upper)) {
+            return self.covered_exactly(&mut evaluator, f, &a, &b, CONTINUITY_DEPTH, budget);
+        }
         let (Ok(a), Ok(b)) = (
             evaluator.ball(self.lower, budget),
             evaluator.ball(self.upper, budget),
@@ -2199,6 +2247,33 @@ impl DefiniteIntegral<'_> {
             return Ok(false);
         };
         self.covered(&mut evaluator, f, &a, &b, CONTINUITY_DEPTH, budget)
+    }
+
+    /// [`DefiniteIntegral::covered`] between exact ends, halved exactly.
+    fn covered_exactly(
+        &self,
+        evaluator: &mut Evaluator<'_>,
+        f: &Expr,
+        a: &BigRational,
+        b: &BigRational,
+        depth: u32,
+        budget: &mut Budget,
+    ) -> Result<bool, TooLarge> {
+        if evaluator.over_exactly(self.var, a, b, budget).is_ok()
+            && evaluator.ball(f, budget).is_ok()
+            && evaluator.ball(self.integrand, budget).is_ok()
+        {
+            return Ok(true);
+        }
+        budget.step()?;
+        if depth == 0 {
+            return Ok(false);
+        }
+        let m = (a + b) / BigRational::from_integer(2.into());
+        Ok(
+            self.covered_exactly(evaluator, f, a, &m, depth - 1, budget)?
+                && self.covered_exactly(evaluator, f, &m, b, depth - 1, budget)?,
+        )
     }
 
     fn covered(
@@ -2655,8 +2730,16 @@ mod tests {
             assert!(antiderivative(f, "0", "1").is_some(), "{f}");
         }
         assert!(antiderivative("sqrt(x)", "1", "4").is_some());
-        // A domain boundary at a bound (sqrt at 0) is not shown continuous: quadrature decides.
-        assert!(antiderivative("sqrt(x)", "0", "1").is_none());
+        // A domain boundary at an exact bound: a monotone root there is the hull of its values
+        // at the ends (sqrt at 0, √tan at 0, where a ball of tan reaches below 0); past it,
+        // nothing is continuous.
+        assert!(antiderivative("sqrt(x)", "0", "1").is_some());
+        assert!(antiderivative("sqrt(tan(x))", "0", "1").is_some());
+        assert!(antiderivative("sqrt(tan(2*x+1))", "-1/2", "0").is_some());
+        assert!(antiderivative("sqrt(x)", "-1/1000", "1").is_none());
+        assert!(antiderivative("sqrt(tan(x))", "-1/1000", "1").is_none());
+        // (tan 4 > 0, but the pole at π/2 lies between)
+        assert!(antiderivative("sqrt(tan(x))", "0", "4").is_none());
     }
 
     #[test]

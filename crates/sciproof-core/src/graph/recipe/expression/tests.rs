@@ -602,6 +602,19 @@ fn integrals_alkahest_integrates_are_exact_here_too() {
             "1/2",
             "((-1 * sqrt(0)^2 * asin(sqrt(0))) + (-1/2 * sqrt(0) * sqrt((1 + (-1 * sqrt(0)^2)))) + (1/2 * asin(sqrt(0))) + (asin(sqrt(1/2)) * sqrt(1/2)^2) + (1/2 * sqrt(1/2) * sqrt((1 + (-1 * sqrt(1/2)^2)))) + (-1/2 * asin(sqrt(1/2))))",
         ),
+        // √tan: 2s²/(1 + s⁴) over Q(√2), continuous from 0 (√tan taken at its end)
+        (
+            "sqrt(tan(x))",
+            "0",
+            "1",
+            "((1/4 * sqrt(2) * log((1 + sqrt(tan(1))^2 + (-1 * sqrt(2) * sqrt(tan(1)))))) + (1/2 * sqrt(2) * atan((sqrt(2) * ((-1/2 * sqrt(2)) + sqrt(tan(1)))))) + (-1/4 * sqrt(2) * log((1 + sqrt(tan(1))^2 + (sqrt(2) * sqrt(tan(1)))))) + (1/2 * sqrt(2) * atan((sqrt(2) * ((1/2 * sqrt(2)) + sqrt(tan(1)))))) + (-1/4 * sqrt(2) * log((1 + sqrt(0)^2 + (-1 * sqrt(2) * sqrt(0))))) + (-1/2 * sqrt(2) * atan((sqrt(2) * ((-1/2 * sqrt(2)) + sqrt(0))))) + (1/4 * sqrt(2) * log((1 + sqrt(0)^2 + (sqrt(2) * sqrt(0))))) + (-1/2 * sqrt(2) * atan((sqrt(2) * ((1/2 * sqrt(2)) + sqrt(0))))))",
+        ),
+        (
+            "sqrt(tan(x))",
+            "0",
+            "1/2",
+            "((-1/4 * sqrt(2) * log((1 + sqrt(0)^2 + (-1 * sqrt(2) * sqrt(0))))) + (-1/2 * sqrt(2) * atan((sqrt(2) * ((-1/2 * sqrt(2)) + sqrt(0))))) + (1/4 * sqrt(2) * log((1 + sqrt(0)^2 + (sqrt(2) * sqrt(0))))) + (-1/2 * sqrt(2) * atan((sqrt(2) * ((1/2 * sqrt(2)) + sqrt(0))))) + (1/4 * sqrt(2) * log((1 + sqrt(tan(1/2))^2 + (-1 * sqrt(2) * sqrt(tan(1/2)))))) + (1/2 * sqrt(2) * atan((sqrt(2) * ((-1/2 * sqrt(2)) + sqrt(tan(1/2)))))) + (-1/4 * sqrt(2) * log((1 + sqrt(tan(1/2))^2 + (sqrt(2) * sqrt(tan(1/2)))))) + (1/2 * sqrt(2) * atan((sqrt(2) * ((1/2 * sqrt(2)) + sqrt(tan(1/2)))))))",
+        ),
     ] {
         let (o, d) = integral(f, a, b, v);
         assert_eq!(o, Outcome::Ok, "∫_{a}^{b} {f} = {v}: {d}");
