@@ -674,7 +674,7 @@ fn inverse_sines_cosines_and_tangents_of_the_angles_of_pi_over_12_are_exact() {
 }
 
 #[test]
-fn roots_of_linear_arguments_are_bounded_by_their_values_at_the_ends() {
+fn roots_of_monotone_arguments_are_bounded_by_their_values_at_the_ends() {
     // √x over [0, b] has no derivative bound at 0; its values at the ends bound it (it is
     // monotone), so asin(√x) is continuous up to 0 and its antiderivative has a limit there.
     for (f, a, b, v) in [
@@ -682,6 +682,11 @@ fn roots_of_linear_arguments_are_bounded_by_their_values_at_the_ends() {
         ("asin(sqrt(x))", "0", "1", "pi/4"),
         ("asin(sqrt(1-x))", "0", "1", "pi/4"),
         ("acos(sqrt(x))", "0", "1", "pi/4"),
+        // and roots of functions monotone over the interval, 0 at 0
+        ("sqrt(sinh(x))*cosh(x)", "0", "1", "2/3*sinh(1)^(3/2)"),
+        ("sqrt(tan(x))*(1+tan(x)^2)", "0", "1", "2/3*tan(1)^(3/2)"),
+        ("sqrt(atan(x))/(1+x^2)", "0", "1", "2/3*(pi/4)^(3/2)"),
+        ("sqrt(tanh(x))*(1-tanh(x)^2)", "0", "1", "2/3*tanh(1)^(3/2)"),
     ] {
         let (o, d) = integral(f, a, b, v);
         assert_eq!(o, Outcome::Ok, "∫_{a}^{b} {f} = {v}: {d}");
@@ -694,6 +699,10 @@ fn roots_of_linear_arguments_are_bounded_by_their_values_at_the_ends() {
         ("asin(sqrt(x))", "0", "2"),
         ("asin(sqrt(x))", "-1", "0"),
         ("sqrt(x)", "-1/2", "1/2"),
+        ("sqrt(tan(x))", "-1/2", "1/2"),
+        // (tan 4 > 0 at both ends, with a pole between)
+        ("sqrt(tan(x))*(1+tan(x)^2)", "0", "4"),
+        ("sqrt(sinh(x))*cosh(x)", "-1", "1"),
     ] {
         let (o, d) = integral(f, a, b, "pi/4");
         assert_ne!(o, Outcome::Ok, "∫_{a}^{b} {f}: {d}");
