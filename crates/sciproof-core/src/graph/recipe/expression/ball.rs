@@ -844,10 +844,10 @@ impl<'a, A: Arith> Evaluator<'a, A> {
 
     /// The value at a point exactly on the closed end of a function's domain (`sqrt(0) = 0`,
     /// `asin(±1) = ±π/2`, `acos(1) = 0`, `acos(−1) = π`, `acosh(1) = 0`), which the derivative
-    /// bound of [`Evaluator::unary`] cannot give: its slope is unbounded there; and the exact 0
-    /// of an odd function at exactly 0 (`tan 0`), so that a root of it (`√tan x` at 0) is
-    /// taken at its domain's end too. `None` for any other ball (a ball with a radius is never
-    /// treated so).
+    /// bound of [`Evaluator::unary`] cannot give: its slope is unbounded there; and a function's
+    /// exact value at exactly 0 ([`super::canon::at_zero`]: `tan 0 = 0`), so that a root of it
+    /// (`√tan x` at 0) is taken at its domain's end too. `None` for any other ball (a ball with
+    /// a radius is never treated so).
     fn at_domain_end(
         &mut self,
         f: Func,
@@ -866,20 +866,13 @@ impl<'a, A: Arith> Evaluator<'a, A> {
             let mid = this.arith.mul(&pi, &k);
             this.exact(mid)
         };
+        if end == 0.0
+            && let Some(v) = super::canon::at_zero(f)
+        {
+            return Ok(Some(self.exactly(v as f64)));
+        }
         Ok(Some(match (f, end) {
             (Func::Sqrt, 0.0) | (Func::Acos | Func::Acosh, 1.0) => self.exactly(0.0),
-            (
-                Func::Sin
-                | Func::Tan
-                | Func::Sinh
-                | Func::Tanh
-                | Func::Asin
-                | Func::Atan
-                | Func::Asinh
-                | Func::Atanh
-                | Func::Erf,
-                0.0,
-            ) => self.exactly(0.0),
             (Func::Asin, 1.0) => pi_times(self, 0.5)?,
             (Func::Asin, -1.0) => pi_times(self, -0.5)?,
             (Func::Acos, -1.0) => pi_times(self, 1.0)?,

@@ -2540,7 +2540,7 @@ fn parity(f: Func) -> Option<bool> {
 }
 
 /// `f(0)` for the functions whose value at zero is an integer.
-fn at_zero(f: Func) -> Option<i64> {
+pub(super) fn at_zero(f: Func) -> Option<i64> {
     match f {
         Func::Sin
         | Func::Tan
