@@ -525,36 +525,94 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         ball
     }
 
-    /// Whether `e` is `√u` or `u^r` (`r > 0` exact, not an integer) of a `u` monotone over the
-    /// interval: a linear function of the interval's variable, or `tan`, `exp`, `sinh`, `tanh`,
-    /// `atan` or `asinh` of one, shown to have a ball over the interval (so `tan` meets no
-    /// pole there and increases between its ends). Such an `e` is monotone wherever it is
-    /// defined.
+    /// Whether `e` is `√u` or `u^r` (`r > 0` exact, not an integer) of a `u` that has a ball over
+    /// the interval (so no pole or domain boundary lies inside) and is monotone there by its
+    /// form ([`Evaluator::direction`]: `x`, `tan x`, `exp(x) − 1`, `1 − x^3`). Such an `e` is
+    /// monotone wherever it is defined.
     fn monotone_power(&mut self, e: &Expr, budget: &mut Budget) -> bool {
-        let Some((name, _)) = &self.interval else {
+        let Some(base) = root_base(e) else {
             return false;
         };
-        let base = match e {
-            Expr::Call(Func::Sqrt, xs) => &xs[0],
-            Expr::Pow(p)
-                if integer_exponent(&p.1).is_none()
-                    && super::expr::exact_value(&p.1)
-                        .is_some_and(|r| num_traits::Signed::is_positive(&r)) =>
-            {
-                &p.0
-            }
-            _ => return false,
+        matches!(self.direction(base, budget), Ok(Some(1 | -1))) && self.node(base, budget).is_ok()
+    }
+
+    /// `1` when `u` increases with the interval's variable by its form, `-1` when it decreases,
+    /// `0` when it is constant; `None` when its form does not say. Each rule holds on any
+    /// interval where `u` has a ball (no pole of `tan` or `1/v` inside, every argument in its
+    /// function's domain, which is an interval): a function increasing or decreasing on its
+    /// domain (or between two poles) of a monotone argument; a sum of terms that do not go
+    /// opposite ways; a product of one monotone factor and constants of known sign; an odd
+    /// power or a positive fractional power of a monotone base.
+    fn direction(&mut self, u: &Expr, budget: &mut Budget) -> Result<Option<i8>, BallError> {
+        budget.step().map_err(|_| BallError::TooLarge)?;
+        let varies = match &self.interval {
+            Some((name, _)) => u.contains(name, budget).map_err(|_| BallError::TooLarge)?,
+            None => return Ok(None),
         };
-        let linear = |u: &Expr, budget: &mut Budget| {
-            matches!(super::integrate::linear(u, name, budget), Ok(Some(_)))
-        };
-        match base {
-            Expr::Call(
-                Func::Tan | Func::Exp | Func::Sinh | Func::Tanh | Func::Atan | Func::Asinh,
-                xs,
-            ) if linear(&xs[0], budget) => self.node(base, budget).is_ok(),
-            u => linear(u, budget),
+        if !varies {
+            return Ok(Some(0));
         }
+        Ok(match u {
+            Expr::Sym(_) => Some(1),
+            Expr::Call(f, xs) if xs.len() == 1 => {
+                let turn = match f {
+                    Func::Exp
+                    | Func::Log
+                    | Func::Sqrt
+                    | Func::Sinh
+                    | Func::Tanh
+                    | Func::Tan
+                    | Func::Atan
+                    | Func::Asin
+                    | Func::Asinh
+                    | Func::Acosh
+                    | Func::Atanh
+                    | Func::Erf => 1,
+                    Func::Acos | Func::Erfc => -1,
+                    _ => return Ok(None),
+                };
+                self.direction(&xs[0], budget)?.map(|d| turn * d)
+            }
+            Expr::Add(xs) => {
+                let mut way = 0;
+                for x in xs.iter() {
+                    match self.direction(x, budget)? {
+                        None => return Ok(None),
+                        Some(0) => {}
+                        Some(d) if way == 0 || way == d => way = d,
+                        Some(_) => return Ok(None),
+                    }
+                }
+                Some(way)
+            }
+            Expr::Mul(xs) => {
+                let mut way = None;
+                let mut sign = 1;
+                for x in xs.iter() {
+                    match self.direction(x, budget)? {
+                        Some(0) => {
+                            let b = self.node(x, budget)?;
+                            match b.sign() {
+                                0 => return Ok(None),
+                                s => sign *= s,
+                            }
+                        }
+                        Some(d) if way.is_none() => way = Some(d),
+                        _ => return Ok(None),
+                    }
+                }
+                way.map(|d| d * sign)
+            }
+            Expr::Pow(p) => {
+                let odd = integer_exponent(&p.1).is_some_and(|k| k > 0 && k % 2 == 1);
+                if odd || root_base(u).is_some() {
+                    self.direction(&p.0, budget)?
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        })
     }
 
     /// A monotone `e` ([`Evaluator::monotone_power`]) over the interval: the hull of its
@@ -579,6 +637,26 @@ impl<'a, A: Arith> Evaluator<'a, A> {
     /// a special function's value is charged here, before it is computed, since one can take
     /// milliseconds).
     fn node(&mut self, e: &Expr, budget: &mut Budget) -> Result<Ball<A::Mid>, BallError> {
+        match self.node_of(e, budget) {
+            // A root whose base is defined here, with a ball about 0 that no root can take,
+            // and that the exact test shows is exactly 0 (`exp(0) − 1`, `log(1)`, as an
+            // antiderivative at an end writes them): the root is 0.
+            Err(BallError::Undecided) => match root_base(e) {
+                Some(base)
+                    if self.node_of(base, budget).is_ok_and(|b| b.sign() == 0)
+                        && super::canon::constant_value(base, budget)
+                            .is_ok_and(|v| v.is_some_and(|v| num_traits::Zero::is_zero(&v))) =>
+                {
+                    Ok(self.exactly(0.0))
+                }
+                _ => Err(BallError::Undecided),
+            },
+            other => other,
+        }
+    }
+
+    /// [`Evaluator::node`] by the form of `e`.
+    fn node_of(&mut self, e: &Expr, budget: &mut Budget) -> Result<Ball<A::Mid>, BallError> {
         if self.ends.is_some()
             && self.monotone_power(e, budget)
             && let Ok(ball) = self.over_ends(e, budget)
@@ -1235,6 +1313,21 @@ pub fn over_interval(
     evaluator.ball(e, budget).ok()
 }
 
+/// `u` when `e` is `√u` or `u^r` for an exact `r > 0` that is not an integer.
+fn root_base(e: &Expr) -> Option<&Expr> {
+    match e {
+        Expr::Call(Func::Sqrt, xs) => Some(&xs[0]),
+        Expr::Pow(p)
+            if integer_exponent(&p.1).is_none()
+                && super::expr::exact_value(&p.1)
+                    .is_some_and(|r| num_traits::Signed::is_positive(&r)) =>
+        {
+            Some(&p.0)
+        }
+        _ => None,
+    }
+}
+
 /// The exact value of a numeric `e` ([`super::expr::exact_value`]), with the square roots of
 /// squares of rationals taken (`sqrt(1)`, `sqrt(1/4)`), as the limit of an antiderivative at an
 /// end writes them (`asin(sqrt(1))`). `None` for anything else.
@@ -1655,6 +1748,38 @@ mod tests {
             let m = lo + t * (hi - lo);
             let r = m.abs().max(1.0) * 10f64.powf(width);
             holds_every_point(text, m, r)?;
+        }
+    }
+
+    #[test]
+    fn roots_of_bases_monotone_by_form_are_bounded_at_exact_ends() {
+        let r = |n: i64, d: i64| num_rational::BigRational::new(n.into(), d.into());
+        let over = |text: &str, a, b| {
+            let e = parse(text, &mut Default::default()).unwrap();
+            over_interval("x", &a, &b, &e, &mut Budget::standard())
+        };
+        for (text, a, b) in [
+            ("sqrt(tan(x))", r(0, 1), r(1, 32)),
+            ("sqrt(exp(x) - 1)", r(0, 1), r(1, 2)),
+            ("sqrt(1 - x^3)", r(0, 1), r(1, 1)),
+            ("(2*atan(x) + sinh(x))^(3/2)", r(0, 1), r(1, 4)),
+            ("sqrt(log(x))", r(1, 1), r(2, 1)),
+            ("sqrt(-3*(x - 1))", r(0, 1), r(1, 1)),
+        ] {
+            let ball = over(text, a.clone(), b.clone());
+            assert!(ball.is_some(), "{text} over [{a}, {b}]");
+        }
+        // not monotone by form, a pole of tan between the ends, or past the domain
+        for (text, a, b) in [
+            ("sqrt(x^3 - x)", r(0, 1), r(1, 2)),
+            ("sqrt(x - x^2)", r(0, 1), r(1, 1)),
+            ("sqrt(tan(x))", r(0, 1), r(4, 1)),
+            ("sqrt(exp(x) - 2)", r(0, 1), r(1, 1)),
+        ] {
+            assert!(
+                over(text, a.clone(), b.clone()).is_none(),
+                "{text} over [{a}, {b}]"
+            );
         }
     }
 }

@@ -687,6 +687,16 @@ fn roots_of_monotone_arguments_are_bounded_by_their_values_at_the_ends() {
         ("sqrt(tan(x))*(1+tan(x)^2)", "0", "1", "2/3*tan(1)^(3/2)"),
         ("sqrt(atan(x))/(1+x^2)", "0", "1", "2/3*(pi/4)^(3/2)"),
         ("sqrt(tanh(x))*(1-tanh(x)^2)", "0", "1", "2/3*tanh(1)^(3/2)"),
+        // monotone by form (a sum, a function of a monotone argument), 0 at an end where
+        // the exact test shows the base is 0 (`exp(0) − 1`, `log(1)`)
+        ("exp(x)*sqrt(exp(x)-1)", "0", "1", "2/3*(exp(1)-1)^(3/2)"),
+        ("sqrt(log(x))/x", "1", "2", "2/3*log(2)^(3/2)"),
+        (
+            "sqrt(asin(x))/sqrt(1-x^2)",
+            "0",
+            "1/2",
+            "2/3*asin(1/2)^(3/2)",
+        ),
     ] {
         let (o, d) = integral(f, a, b, v);
         assert_eq!(o, Outcome::Ok, "∫_{a}^{b} {f} = {v}: {d}");
@@ -703,6 +713,8 @@ fn roots_of_monotone_arguments_are_bounded_by_their_values_at_the_ends() {
         // (tan 4 > 0 at both ends, with a pole between)
         ("sqrt(tan(x))*(1+tan(x)^2)", "0", "4"),
         ("sqrt(sinh(x))*cosh(x)", "-1", "1"),
+        ("sqrt(exp(x)-2)", "0", "1"),
+        ("sqrt(x^3-x)", "-1", "1"),
     ] {
         let (o, d) = integral(f, a, b, "pi/4");
         assert_ne!(o, Outcome::Ok, "∫_{a}^{b} {f}: {d}");
