@@ -32,6 +32,7 @@ use super::diff::derivative;
 use super::eval::Bindings;
 use super::expr::{Budget, Expr};
 use super::integrate::DefiniteIntegral;
+use num_rational::BigRational;
 
 /// The most pieces an enclosure is refined into (each costs three ball evaluations).
 pub const MAX_PIECES: usize = 256;
@@ -174,6 +175,11 @@ impl Pieces<'_, '_, '_> {
     fn end(&mut self, bound: &Ball) -> Option<f64> {
         let middle = self.evaluator.exactly(bound.approx());
         let distance = (bound.radius() + bound.approx().abs() * 2e-15) * (1.0 + SLACK);
+        if distance == 0.0 {
+            // (a bound of exactly 0: no stretch to bound, and the integrand need not be
+            // defined on both sides of it, as `√x` is not)
+            return Some(0.0);
+        }
         let f = self.over(self.integral.integrand, bound, &middle)?;
         let end = distance * f.upper() * (1.0 + SLACK);
         end.is_finite().then_some(end)
@@ -220,9 +226,18 @@ impl Pieces<'_, '_, '_> {
         (mid.is_finite() && rad.is_finite()).then_some(Enclosure { mid, rad })
     }
 
+    /// The piece by the integrand's range over it. Its f64 ends are exact numbers, so a
+    /// monotone root is taken at them ([`Evaluator::over_exactly`]: `tan(x)^(3/2)` from 0,
+    /// where a ball of `tan` reaches below 0).
     fn first_order(&mut self, l: f64, h: f64) -> Option<Enclosure> {
-        let (lb, hb) = (self.evaluator.exactly(l), self.evaluator.exactly(h));
-        let f = self.over(self.integral.integrand, &lb, &hb)?;
+        let (a, b) = (BigRational::from_float(l)?, BigRational::from_float(h)?);
+        self.evaluator
+            .over_exactly(self.integral.var, &a, &b, self.budget)
+            .ok()?;
+        let f = self
+            .evaluator
+            .ball(self.integral.integrand, self.budget)
+            .ok()?;
         let width = h - l;
         let mid = width * f.approx();
         let rad = (width * (1.0 + SLACK) * (f.radius() + f.approx().abs() * 2e-15)

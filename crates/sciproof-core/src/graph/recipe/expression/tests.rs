@@ -858,6 +858,22 @@ fn divergent_integrals_are_never_ok() {
 }
 
 #[test]
+fn enclosures_take_roots_at_an_end_of_exactly_0() {
+    // No antiderivative here; quadrature's estimate is confirmed by an enclosure whose first
+    // piece starts at 0, where √x and tan(x)^(3/2) have no derivative bound but are monotone.
+    for (f, truth) in [
+        ("sqrt(x)*exp(x^2)", "1.0707401221080689"),
+        ("tan(x)^(3/2)", "0.5691462524484640"),
+    ] {
+        let (o, d) = integral(f, "0", "1", truth);
+        assert_eq!(o, Outcome::NumericOk, "∫_0^1 {f} = {truth}: {d}");
+        let (o, d) = integral(f, "0", "1", &format!("{truth} - 1/10"));
+        assert_eq!(o, Outcome::Failed, "∫_0^1 {f} = {truth} - 1/10: {d}");
+        assert!(d.contains("validated 128-bit enclosure"), "{d}");
+    }
+}
+
+#[test]
 fn an_antiderivative_with_a_jump_does_not_refute_a_true_integral() {
     let (o, d) = integral("1/(2+cos(x))", "0", "2*pi", "2*pi/sqrt(3)");
     assert_eq!(o, Outcome::NumericOk, "{d}");
@@ -1438,14 +1454,18 @@ fn the_chain_rule_read_backwards_integrates_exactly() {
 fn a_search_for_an_antiderivative_that_runs_out_leaves_quadrature_the_rest() {
     // Nested roots send the inverse substitution down one level per root: the search may
     // spend half the budget, then quadrature decides (here: the value 1 is not the integral,
-    // whose estimate cannot be confirmed, so not refuted), never "too large" for the recipe.
+    // about 1.618, and a validated enclosure confirms it, √x taken at its end 0), never "too
+    // large" for the recipe.
     let mut nested = "sqrt(x)".to_string();
     for _ in 0..8 {
         nested = format!("sqrt({nested}+1)");
     }
     let (o, d) = integral(&nested, "0", "1", "1");
-    assert_eq!(o, Outcome::Inconclusive, "{d}");
-    assert!(d.contains("quadrature"), "{d}");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    assert!(
+        d.contains("= 0.61794") && d.contains("confirmed by a validated 128-bit enclosure"),
+        "{d}"
+    );
     // P·exp·sin in closed form, one term per derivative of P (by parts twice per degree, the
     // terms would double with each: 2^30 here)
     let (o, d) = integral("x^30*exp(x)*sin(x)", "0", "1", "1");
