@@ -2237,29 +2237,35 @@ impl DefiniteIntegral<'_> {
         let mut evaluator = Evaluator::new(128, &none);
         // Exact ends let a monotone root be taken at them (`√tan x` from 0, where a ball of
         // `tan` over `[0, h]` reaches below 0): [`Evaluator::over_exactly`].
-        if let (Some(a), Some(b)) = (exact_value(self.lower), exact_value(self.upper)) {
-            return self.covered_exactly(&mut evaluator, f, &a, &b, CONTINUITY_DEPTH, budget);
-        }
-        let (Ok(a), Ok(b)) = (
-            evaluator.ball(self.lower, budget),
-            evaluator.ball(self.upper, budget),
-        ) else {
-            return Ok(false);
+        let ends = match (exact_value(self.lower), exact_value(self.upper)) {
+            (Some(a), Some(b)) => Ends::Exact(a, b),
+            _ => match (
+                evaluator.ball(self.lower, budget),
+                evaluator.ball(self.upper, budget),
+            ) {
+                (Ok(a), Ok(b)) => Ends::Balls(a, b),
+                _ => return Ok(false),
+            },
         };
-        self.covered(&mut evaluator, f, &a, &b, CONTINUITY_DEPTH, budget)
+        self.covered(&mut evaluator, f, ends, CONTINUITY_DEPTH, budget)
     }
 
-    /// [`DefiniteIntegral::covered`] between exact ends, halved exactly.
-    fn covered_exactly(
+    fn covered(
         &self,
         evaluator: &mut Evaluator<'_>,
         f: &Expr,
-        a: &BigRational,
-        b: &BigRational,
+        ends: Ends,
         depth: u32,
         budget: &mut Budget,
     ) -> Result<bool, TooLarge> {
-        if evaluator.over_exactly(self.var, a, b, budget).is_ok()
+        let set = match &ends {
+            Ends::Exact(a, b) => evaluator.over_exactly(self.var, a, b, budget).is_ok(),
+            Ends::Balls(a, b) => {
+                evaluator.over(self.var, a, b);
+                true
+            }
+        };
+        if set
             && evaluator.ball(f, budget).is_ok()
             && evaluator.ball(self.integrand, budget).is_ok()
         {
@@ -2269,35 +2275,40 @@ impl DefiniteIntegral<'_> {
         if depth == 0 {
             return Ok(false);
         }
-        let m = (a + b) / BigRational::from_integer(2.into());
-        Ok(
-            self.covered_exactly(evaluator, f, a, &m, depth - 1, budget)?
-                && self.covered_exactly(evaluator, f, &m, b, depth - 1, budget)?,
-        )
-    }
-
-    fn covered(
-        &self,
-        evaluator: &mut Evaluator<'_>,
-        f: &Expr,
-        a: &Ball<BigFloat>,
-        b: &Ball<BigFloat>,
-        depth: u32,
-        budget: &mut Budget,
-    ) -> Result<bool, TooLarge> {
-        evaluator.over(self.var, a, b);
-        if evaluator.ball(f, budget).is_ok() && evaluator.ball(self.integrand, budget).is_ok() {
-            return Ok(true);
-        }
-        budget.step()?;
-        let middle = 0.5 * (a.approx() + b.approx());
-        if depth == 0 || !middle.is_finite() {
+        let Some((low, high)) = ends.halves(evaluator) else {
             return Ok(false);
-        }
-        // The halves share the f64 point `middle`, so together they cover the interval.
-        let m = evaluator.exactly(middle);
-        Ok(self.covered(evaluator, f, a, &m, depth - 1, budget)?
-            && self.covered(evaluator, f, &m, b, depth - 1, budget)?)
+        };
+        Ok(self.covered(evaluator, f, low, depth - 1, budget)?
+            && self.covered(evaluator, f, high, depth - 1, budget)?)
+    }
+}
+
+/// The ends of a piece of [`DefiniteIntegral::continuous`]'s interval.
+enum Ends {
+    /// Both exact: halved exactly.
+    Exact(BigRational, BigRational),
+    /// Balls (a bound such as `pi/2`): halved at an f64 point, which both halves share, so
+    /// that together they cover the piece.
+    Balls(Ball<BigFloat>, Ball<BigFloat>),
+}
+
+impl Ends {
+    /// The two halves; `None` when the f64 middle is not finite.
+    fn halves(self, evaluator: &mut Evaluator<'_>) -> Option<(Ends, Ends)> {
+        Some(match self {
+            Ends::Exact(a, b) => {
+                let m = (&a + &b) / BigRational::from_integer(2.into());
+                (Ends::Exact(a, m.clone()), Ends::Exact(m, b))
+            }
+            Ends::Balls(a, b) => {
+                let middle = 0.5 * (a.approx() + b.approx());
+                if !middle.is_finite() {
+                    return None;
+                }
+                let m = evaluator.exactly(middle);
+                (Ends::Balls(a, m.clone()), Ends::Balls(m, b))
+            }
+        })
     }
 }
 
