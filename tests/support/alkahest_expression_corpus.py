@@ -175,7 +175,8 @@ NUMERIC_RELATION = [
 ]
 
 # Hazards found by trying hostile recipes: powers too large to multiply out, special values,
-# integrals whose peak quadrature cannot see, integrands alkahest integrates through erf.
+# integrals whose peak quadrature cannot see, integrands alkahest integrates through erf, Si
+# and Ei.
 def gauss(integrand, lower, upper, value):
     return {"kind": "definite_integral", "integrand": integrand, "var": "x", "lower": lower, "upper": upper, "value": value}
 
@@ -202,6 +203,12 @@ EDGE = [
     gauss("x*log(x)", "0", "1", "-1/4"),
     gauss("log(x)^2", "0", "1", "2"),
     gauss("1/sqrt(x)", "0", "1", "2.1"),
+    # Si, Shi and the like: across a removable singularity at 0, and away from 0
+    gauss("sin(x)/x", "-1", "1", "2*Si(1)"),
+    gauss("sin(x)/x", "-1", "1", "2*Si(1) + 1/1000"),
+    gauss("sinh(x)/x", "-1", "2", "Shi(2) + Shi(1)"),
+    gauss("exp(x)/x", "1", "2", "Ei(2) - Ei(1)"),
+    gauss("cos(x)/x", "1", "2", "Ci(2) - Ci(1) + 1/1000"),
 ]
 
 MAKERS = [identity, zero, derivative, antiderivative, definite_integral, special, malformed]

@@ -1471,6 +1471,9 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         let log = |e: Expr| Expr::mul(vec![number(&k), Expr::call(Func::Log, e)]);
         return Ok(vec![log(pw.0.clone()), log(Expr::negated(pw.0.clone()))]);
     }
+    if let Some(found) = integral_function(factors, var, budget)? {
+        return Ok(vec![found]);
+    }
     // P(x)·h(ax + b): ∫ P·h = P·H/a − ∫ P'·H/a, down to P' = 0.
     let mut polynomial_part = Vec::new();
     let mut others = Vec::new();
@@ -1986,6 +1989,43 @@ fn parts_through_rational(
         .collect())
 }
 
+/// `∫ h(u)/v dx` for `h` one of `sin`, `cos`, `sinh`, `cosh`, `exp` and linear `u = ax + b`,
+/// `v = cx + d` with `u = (a/c)·v`: `S(u)/c` for the integral function `S` of `h` (`Si`,
+/// `Ci`, `Shi`, `Chi`, `Ei`, as alkahest writes `∫ sin(x)/x`), since `S'(t) = h(t)/t`. `None`
+/// for any other product.
+fn integral_function(
+    factors: &[Expr],
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<Expr>, TooLarge> {
+    let ([Expr::Call(h, xs), Expr::Pow(pw)] | [Expr::Pow(pw), Expr::Call(h, xs)]) = factors else {
+        return Ok(None);
+    };
+    let integral = match h {
+        Func::Sin => Func::Si,
+        Func::Cos => Func::Ci,
+        Func::Sinh => Func::Shi,
+        Func::Cosh => Func::Chi,
+        Func::Exp => Func::Ei,
+        _ => return Ok(None),
+    };
+    if exact_value(&pw.1) != Some(-BigRational::one()) {
+        return Ok(None);
+    }
+    let (Some((a, b)), Some((c, d))) = (linear(&xs[0], var, budget)?, linear(&pw.0, var, budget)?)
+    else {
+        return Ok(None);
+    };
+    // u = (a/c)·v exactly when b = (a/c)·d
+    if &b * &c != &a * &d {
+        return Ok(None);
+    }
+    Ok(Some(Expr::mul(vec![
+        number(&c.recip()),
+        Expr::call(integral, lin(&a, &b, var)),
+    ])))
+}
+
 /// The constant `k` with `q = k·p'`, for polynomials `p`, `q` in `var` with numeric
 /// coefficients.
 fn ratio_to_derivative(
@@ -2097,8 +2137,10 @@ pub struct DefiniteIntegral<'e> {
 
 impl DefiniteIntegral<'_> {
     /// An antiderivative for which `F(upper) − F(lower)` is the integral: one the table
-    /// proposes, that differentiates exactly to the integrand, and that (with the integrand)
-    /// is continuous on the closed interval. `None` when no candidate qualifies.
+    /// proposes, that differentiates exactly to the integrand, and that is continuous on the
+    /// closed interval, where the integrand is continuous but at finitely many points (the
+    /// roots of a polynomial denominator: `sin(x)/x` across 0, [`defined_but_at_finitely_many`]).
+    /// `None` when no candidate qualifies.
     pub fn antiderivative(&self, budget: &mut Budget) -> Result<Option<Expr>, TooLarge> {
         for f in proposals(self.integrand, self.var, budget)? {
             let Ok(d) = derivative(&f, self.var, budget) else {
@@ -2216,8 +2258,9 @@ impl DefiniteIntegral<'_> {
             .any(|s| s != self.var && constant(s).is_none()))
     }
 
-    /// Whether `f` and the integrand are shown finite and continuous on the whole interval by
-    /// ball evaluations over it: over the whole, or else over its halves, down to
+    /// Whether `f` is shown finite and continuous on the whole interval, and the integrand
+    /// on it but at finitely many points ([`defined_but_at_finitely_many`]), by ball
+    /// evaluations over it: over the whole, or else over its halves, down to
     /// `2^CONTINUITY_DEPTH` pieces (a ball over a wide interval is coarse: `sin` over
     /// `[0, 3/2]` spans `[−0.07, 1.43]`, and `√(1 − sin²x/2)` would seem to leave its domain).
     /// The bounds and both expressions may contain no symbol but the variable, `pi` and `e` (a
@@ -2267,7 +2310,7 @@ impl DefiniteIntegral<'_> {
         };
         if set
             && evaluator.ball(f, budget).is_ok()
-            && evaluator.ball(self.integrand, budget).is_ok()
+            && defined_but_at_finitely_many(evaluator, self.integrand, self.var, budget)?
         {
             return Ok(true);
         }
@@ -2309,6 +2352,48 @@ impl Ends {
                 (Ends::Balls(a, m.clone()), Ends::Balls(m, b))
             }
         })
+    }
+}
+
+/// Whether `e` is shown defined and continuous on the evaluator's interval but at finitely
+/// many points: by its ball over the interval, or, term by term, factor by factor, through
+/// natural powers and entire functions, with each negative integer power of a polynomial in
+/// `var` with exact coefficients, not identically zero, left out (it is undefined only at
+/// that polynomial's roots). So
+/// `sin(x)/x` qualifies on `[−1, 1]`, where its ball cannot: an antiderivative continuous on
+/// the closed interval then gives the integral across those points, as an improper integral
+/// between each two of them (`Si(1) − Si(−1)`); a pole that is not integrable leaves the
+/// antiderivative discontinuous there (`−1/x` for `1/x²`), and that ball fails.
+fn defined_but_at_finitely_many(
+    evaluator: &mut Evaluator<'_>,
+    e: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<bool, TooLarge> {
+    budget.step()?;
+    if evaluator.ball(e, budget).is_ok() {
+        return Ok(true);
+    }
+    match e {
+        Expr::Add(xs) | Expr::Mul(xs) => {
+            for x in xs.iter() {
+                if !defined_but_at_finitely_many(evaluator, x, var, budget)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        }
+        Expr::Pow(_) => match integer_power(e) {
+            Some((base, n)) if n < 0 => Ok(numeric_polynomial(&base, var, budget)?
+                .is_some_and(|p| p.iter().any(|c| !c.is_zero()))),
+            Some((base, n)) if n > 0 => defined_but_at_finitely_many(evaluator, &base, var, budget),
+            _ => Ok(false),
+        },
+        // (an entire function of such an argument: `exp(sin(x)/x)`)
+        Expr::Call(h, xs) if h.entire() && xs.len() == 1 => {
+            defined_but_at_finitely_many(evaluator, &xs[0], var, budget)
+        }
+        _ => Ok(false),
     }
 }
 

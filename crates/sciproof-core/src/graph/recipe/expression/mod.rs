@@ -23,7 +23,8 @@
 //!    tolerance decides (`constant_residual`).
 //! 5. A definite integral is `F(upper) − F(lower) − value` only for an antiderivative that
 //!    differentiates exactly to the integrand and is shown continuous, with the integrand, on
-//!    the closed interval, or on it but for one end where `F` has a one-sided limit
+//!    the closed interval (the integrand but at the roots of a polynomial denominator, so
+//!    `sin(x)/x` across 0), or on it but for one end where `F` has a one-sided limit
 //!    ([`limit`]: an improper integral). Otherwise a proved non-integrable pole in the
 //!    interval is `failed` (the integral does not exist), and anything else goes to
 //!    quadrature, at most `numeric_ok`; a quadrature estimate never refutes alone, `failed`
