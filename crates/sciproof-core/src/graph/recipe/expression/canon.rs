@@ -2262,8 +2262,57 @@ impl<'b> Canon<'b> {
 
     /// Replaces `sin(u)^2k` by `(1 − cos(u)^2)^k` and `sinh(u)^2k` by `(cosh(u)^2 − 1)^k` until
     /// no term has either (so the atom left is the one that may stand in a denominator: `tan`
-    /// and `tanh` are read with `cos` and `cosh` below the line).
-    fn pythagoras(&mut self, mut p: Poly) -> Result<Poly, NotExact> {
+    /// and `tanh` are read with `cos` and `cosh` below the line). Negative powers of `sin` or
+    /// `sinh` (a one-term denominator kept as a monomial, [`normalise`]) are first multiplied
+    /// out by an even power of the atom and restored afterwards, so `1 + cos²/sin² − 1/sin²`
+    /// meets its zero as `sin² + cos² − 1` does (the derivative of `−cot x` against `csc² x`).
+    fn pythagoras(&mut self, p: Poly) -> Result<Poly, NotExact> {
+        let shift: Mono = self.negative_sines(&p);
+        if shift.is_empty() {
+            return self.squares_of_sines(p);
+        }
+        let back: Mono = shift.iter().map(|&(a, e)| (a, -e)).collect();
+        let shifted = Poly::from_terms(
+            p.0.into_iter()
+                .map(|(m, c)| (mono_mul(&m, &shift), c))
+                .collect(),
+        );
+        let reduced = self.squares_of_sines(shifted)?;
+        Ok(Poly::from_terms(
+            reduced
+                .0
+                .into_iter()
+                .map(|(m, c)| (mono_mul(&m, &back), c))
+                .collect(),
+        ))
+    }
+
+    /// For each `sin` or `sinh` atom with a negative power in `p`, the atom to the least even
+    /// power that makes every power of it non-negative.
+    fn negative_sines(&self, p: &Poly) -> Mono {
+        let mut lowest: Mono = Vec::new();
+        for (m, _) in &p.0 {
+            for &(a, e) in m {
+                if e < 0
+                    && matches!(
+                        self.atoms[a as usize].trig,
+                        Some((Trig::Sin | Trig::Sinh, _))
+                    )
+                {
+                    match lowest.binary_search_by(|(b, _)| b.cmp(&a)) {
+                        Ok(at) => lowest[at].1 = lowest[at].1.min(e),
+                        Err(at) => lowest.insert(at, (a, e)),
+                    }
+                }
+            }
+        }
+        lowest
+            .into_iter()
+            .map(|(a, e)| (a, (-e + 1) / 2 * 2))
+            .collect()
+    }
+
+    fn squares_of_sines(&mut self, mut p: Poly) -> Result<Poly, NotExact> {
         loop {
             let found = p.0.iter().find_map(|(m, _)| {
                 m.iter()
@@ -2662,6 +2711,12 @@ mod tests {
         assert!(zero("sin(-x) + sin(x)"));
         assert!(zero("tan(x)*cos(x) - sin(x)"));
         assert!(zero("1 + tan(x)^2 - sec(x)^2"));
+        // sin and sinh below the line: 1 + cot² = csc², coth² − 1 = csch²
+        assert!(zero("1 + cos(x)^2/sin(x)^2 - 1/sin(x)^2"));
+        assert!(zero("1 + cot(x)^2 - csc(x)^2"));
+        assert!(zero("cosh(x)^2/sinh(x)^2 - 1 - 1/sinh(x)^2"));
+        assert!(zero("cos(x)^3/sin(x)^3 + cos(x)/sin(x) - cos(x)/sin(x)^3"));
+        assert!(!zero("1 + cos(x)^2/sin(x)^2 - 1/sin(x)^3"));
         // tanh read as sinh/cosh, with sinh² the square replaced (as sin² is)
         assert!(zero("1 - tanh(x)^2 - sech(x)^2"));
         assert!(zero("tanh(x)*cosh(x) - sinh(x)"));

@@ -918,6 +918,27 @@ fn integral_functions_integrate_exactly_across_a_removable_singularity() {
 }
 
 #[test]
+fn cosecant_squared_integrates_exactly() {
+    // −cot x differentiates to (sin² + cos²)/sin², which the exact test now meets with csc²
+    // (alkahest: ok; we had numeric_ok by quadrature).
+    for f in ["1/sin(x)^2", "(sin(x)^-1)^2", "csc(x)^2"] {
+        let (o, d) = integral(f, "1", "2", "cos(1)/sin(1) - cos(2)/sin(2)");
+        assert_eq!(o, Outcome::Ok, "∫_1^2 {f}: {d}");
+        let (o, d) = integral(f, "1", "2", "cos(1)/sin(1) - cos(2)/sin(2) + 1/10^6");
+        assert_eq!(o, Outcome::Failed, "∫_1^2 {f} + 1/10^6: {d}");
+    }
+    let (o, d) = run(
+        "antiderivative",
+        &[
+            ("integrand", "1/sin(x)^2"),
+            ("antiderivative", "-cos(x)/sin(x)"),
+            ("var", "x"),
+        ],
+    );
+    assert_eq!(o, Outcome::Ok, "{d}");
+}
+
+#[test]
 fn an_antiderivative_with_a_jump_does_not_refute_a_true_integral() {
     let (o, d) = integral("1/(2+cos(x))", "0", "2*pi", "2*pi/sqrt(3)");
     assert_eq!(o, Outcome::NumericOk, "{d}");
