@@ -45,6 +45,10 @@ expressions += [parse(text, pool) for text in [
     "x*acos(x)^2", "asin(sqrt(x))", "acos(sqrt(x))", "x*atan(x)^2", "x^3*atan(x)^2",
     # partial fractions over Q(sqrt 2), and a root continuous up to its domain's end at 0
     "sqrt(tan(x))",
+    # through Si, across csc^2 = 1 + cot^2, and by a substitution: t = tan(x/2) for rational
+    # functions of sin and cos, t = sin x for cos(x) times one of sin
+    "sin(x)/x", "csc(x)^2", "1/(1+sin(x))", "1/(2+sin(x))", "1/(5+4*cos(x))",
+    "cos(x)/(1+sin(x)^2)", "cos(x)^3/(1+sin(x)^2)",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:

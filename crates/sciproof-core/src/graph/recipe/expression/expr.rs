@@ -310,6 +310,80 @@ impl Expr {
         Expr::Sym(name.into())
     }
 
+    /// The subtrees one level down: terms, factors, arguments, or a power's base and exponent.
+    pub fn children(&self) -> impl Iterator<Item = &Expr> {
+        let (list, pair): (&[Expr], Option<&(Expr, Expr)>) = match self {
+            Expr::Add(xs) | Expr::Mul(xs) | Expr::Call(_, xs) => (xs, None),
+            Expr::Pow(p) => (&[], Some(p)),
+            Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => (&[], None),
+        };
+        list.iter()
+            .chain(pair.into_iter().flat_map(|p| [&p.0, &p.1]))
+    }
+
+    /// The factors of the product with their integer powers, products and integer powers
+    /// (up to 2^20) taken apart: `(x·y^2)^-1·z` is `x^-1`, `y^-2`, `z`.
+    pub fn power_factors(&self, budget: &mut Budget) -> Result<Vec<(Expr, i64)>, TooLarge> {
+        fn gather(
+            e: &Expr,
+            n: i64,
+            out: &mut Vec<(Expr, i64)>,
+            budget: &mut Budget,
+        ) -> Result<(), TooLarge> {
+            budget.step()?;
+            let power = match e {
+                Expr::Pow(p) => exact_value(&p.1)
+                    .filter(BigRational::is_integer)
+                    .and_then(|m| m.to_integer().to_i64())
+                    .and_then(|m| m.checked_mul(n))
+                    .filter(|m| m.abs() <= 1 << 20),
+                _ => None,
+            };
+            match (e, power) {
+                (Expr::Mul(xs), _) => {
+                    for x in xs.iter() {
+                        gather(x, n, out, budget)?;
+                    }
+                }
+                (Expr::Pow(p), Some(m)) => gather(&p.0, m, out, budget)?,
+                (e, _) => out.push((e.clone(), n)),
+            }
+            Ok(())
+        }
+        let mut out = Vec::new();
+        gather(self, 1, &mut out, budget)?;
+        Ok(out)
+    }
+
+    /// Whether the two trees are the same, node for node (numbers by value, decimals as
+    /// written).
+    pub fn identical(&self, other: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        budget.step()?;
+        let all = |xs: &[Expr], ys: &[Expr], budget: &mut Budget| -> Result<bool, TooLarge> {
+            if xs.len() != ys.len() {
+                return Ok(false);
+            }
+            for (x, y) in xs.iter().zip(ys) {
+                if !x.identical(y, budget)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        };
+        Ok(match (self, other) {
+            (Expr::Int(a), Expr::Int(b)) => a == b,
+            (Expr::Rat(a), Expr::Rat(b)) => a == b,
+            (Expr::Float(a), Expr::Float(b)) => a.text == b.text,
+            (Expr::Sym(a), Expr::Sym(b)) => a == b,
+            (Expr::Add(xs), Expr::Add(ys)) | (Expr::Mul(xs), Expr::Mul(ys)) => all(xs, ys, budget)?,
+            (Expr::Pow(p), Expr::Pow(q)) => {
+                p.0.identical(&q.0, budget)? && p.1.identical(&q.1, budget)?
+            }
+            (Expr::Call(f, xs), Expr::Call(g, ys)) => f == g && all(xs, ys, budget)?,
+            _ => false,
+        })
+    }
+
     /// Whether `var` occurs in the tree.
     pub fn contains(&self, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
         budget.step()?;

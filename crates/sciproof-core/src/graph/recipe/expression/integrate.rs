@@ -298,8 +298,9 @@ pub(super) fn proposals(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<
 }
 
 /// What is tried where the table has nothing: partial fractions for a rational function with
-/// exact coefficients ([`pf`]), a rational function of `exp`, [`substitution`], then an
-/// inverse substitution (`t = √(ax + b)`, `t = log(ax)`: [`super::inverse_substitution`]).
+/// exact coefficients ([`pf`]), a rational function of `exp`, [`substitution`], an inverse
+/// substitution (`t = √(ax + b)`, `t = log(ax)`: [`super::inverse_substitution`]), then a
+/// forward one (`t = sin x`, `t = tan(x/2)`: [`super::forward_substitution`]).
 fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
     if let Some((n, d)) = rational_function(f, var, budget)?
         && d.len() > 1
@@ -317,7 +318,11 @@ fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLa
     if !found.is_empty() {
         return Ok(found);
     }
-    super::inverse_substitution::antiderivatives(f, var, budget)
+    let found = super::inverse_substitution::antiderivatives(f, var, budget)?;
+    if !found.is_empty() {
+        return Ok(found);
+    }
+    super::forward_substitution::antiderivatives(f, var, budget)
 }
 
 /// The stand-in for `exp(a·x)` in [`exponential_rational`] (no parsed symbol has this name).
@@ -2142,26 +2147,61 @@ impl DefiniteIntegral<'_> {
     /// roots of a polynomial denominator: `sin(x)/x` across 0, [`defined_but_at_finitely_many`]).
     /// `None` when no candidate qualifies.
     pub fn antiderivative(&self, budget: &mut Budget) -> Result<Option<Expr>, TooLarge> {
-        for f in proposals(self.integrand, self.var, budget)? {
-            let Ok(d) = derivative(&f, self.var, budget) else {
-                continue;
-            };
-            if canon::is_zero_in(
-                &Expr::minus(d, self.integrand.clone()),
-                Some(self.var),
-                budget,
-            ) != Ok(true)
-            {
-                continue;
-            }
-            if (continuous_everywhere(&f, self.var, budget)?
+        self.each_exact(budget, &mut |f, budget| {
+            let continuous = (continuous_everywhere(f, self.var, budget)?
                 && continuous_everywhere(self.integrand, self.var, budget)?)
-                || self.continuous(&f, budget)?
-            {
-                return Ok(Some(f));
+                || self.continuous(f, budget)?;
+            Ok(continuous.then(|| f.clone()))
+        })
+    }
+
+    /// The first of `take`'s answers for the proposed antiderivatives that differentiate
+    /// exactly to the integrand, in turn: the table's, then, when none of those did (a rule of
+    /// the table that matched the form but not the integrand: `cos(x)^3/(1 + sin(x)^2)` as a
+    /// product), what [`fallback`] proposes.
+    fn each_exact<T>(
+        &self,
+        budget: &mut Budget,
+        take: &mut Take<'_, T>,
+    ) -> Result<Option<T>, TooLarge> {
+        let table = candidates(self.integrand, self.var, budget)?;
+        let from_table = !table.is_empty();
+        let first = if from_table {
+            table
+        } else {
+            fallback(self.integrand, self.var, budget)?
+        };
+        let mut exact = false;
+        for f in first {
+            if self.differentiates_to_integrand(&f, budget)? {
+                exact = true;
+                if let Some(answer) = take(&f, budget)? {
+                    return Ok(Some(answer));
+                }
+            }
+        }
+        if from_table && !exact {
+            for f in fallback(self.integrand, self.var, budget)? {
+                if self.differentiates_to_integrand(&f, budget)?
+                    && let Some(answer) = take(&f, budget)?
+                {
+                    return Ok(Some(answer));
+                }
             }
         }
         Ok(None)
+    }
+
+    /// Whether the exact test shows `d/dvar f` is the integrand.
+    fn differentiates_to_integrand(&self, f: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        let Ok(d) = derivative(f, self.var, budget) else {
+            return Ok(false);
+        };
+        Ok(canon::is_zero_in(
+            &Expr::minus(d, self.integrand.clone()),
+            Some(self.var),
+            budget,
+        ) == Ok(true))
     }
 
     /// `F(upper)` and `F(lower)` for an antiderivative `F` ([`DefiniteIntegral::antiderivative`]),
@@ -2181,18 +2221,7 @@ impl DefiniteIntegral<'_> {
         if lower == upper || self.parameters(budget)? {
             return Ok(None);
         }
-        for f in proposals(self.integrand, self.var, budget)? {
-            let Ok(d) = derivative(&f, self.var, budget) else {
-                continue;
-            };
-            if canon::is_zero_in(
-                &Expr::minus(d, self.integrand.clone()),
-                Some(self.var),
-                budget,
-            ) != Ok(true)
-            {
-                continue;
-            }
+        self.each_exact(budget, &mut |f, budget| {
             for (c, other, singular_at_lower) in [(&lower, &upper, true), (&upper, &lower, false)] {
                 let end = super::limit::End {
                     var: self.var,
@@ -2204,7 +2233,7 @@ impl DefiniteIntegral<'_> {
                 if !end.continuous(self.integrand, budget)? {
                     continue;
                 }
-                let Some(limit) = end.limit(&f, budget)? else {
+                let Some(limit) = end.limit(f, budget)? else {
                     continue;
                 };
                 let at_other = f.substitute(
@@ -2235,16 +2264,15 @@ impl DefiniteIntegral<'_> {
                 if !end.continuous(self.integrand, budget)? {
                     break;
                 }
-                let Some(limit) = end.limit(&f, budget)? else {
+                let Some(limit) = end.limit(f, budget)? else {
                     break;
                 };
                 limits.push(limit);
             }
-            if let Ok([at_upper, at_lower]) = <[Expr; 2]>::try_from(limits) {
-                return Ok(Some((at_upper, at_lower)));
-            }
-        }
-        Ok(None)
+            Ok(<[Expr; 2]>::try_from(limits)
+                .ok()
+                .map(|[at_upper, at_lower]| (at_upper, at_lower)))
+        })
     }
 
     /// Whether the integral has a symbol besides the variable, `pi` and `e`.
@@ -2260,9 +2288,11 @@ impl DefiniteIntegral<'_> {
 
     /// Whether `f` is shown finite and continuous on the whole interval, and the integrand
     /// on it but at finitely many points ([`defined_but_at_finitely_many`]), by ball
-    /// evaluations over it: over the whole, or else over its halves, down to
-    /// `2^CONTINUITY_DEPTH` pieces (a ball over a wide interval is coarse: `sin` over
-    /// `[0, 3/2]` spans `[−0.07, 1.43]`, and `√(1 − sin²x/2)` would seem to leave its domain).
+    /// evaluations over it: over the whole, or else over its halves, and so on where a piece
+    /// fails, down to a `2^−CONTINUITY_DEPTH` of it, in at most `CONTINUITY_SPLITS` halvings
+    /// (a ball over a wide interval is coarse: `sin` over `[0, 3/2]` spans `[−0.07, 1.43]`,
+    /// and `√(1 − sin²x/2)` would seem to leave its domain; near a pole just outside, only the
+    /// pieces beside it need to be small: `1/(1 + cos x)` up to 3, 0.14 from π).
     /// The bounds and both expressions may contain no symbol but the variable, `pi` and `e` (a
     /// parameter's sample value proves nothing about the claim).
     fn continuous(&self, f: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
@@ -2290,7 +2320,15 @@ impl DefiniteIntegral<'_> {
                 _ => return Ok(false),
             },
         };
-        self.covered(&mut evaluator, f, ends, CONTINUITY_DEPTH, budget)
+        let mut splits = CONTINUITY_SPLITS;
+        self.covered(
+            &mut evaluator,
+            f,
+            ends,
+            CONTINUITY_DEPTH,
+            &mut splits,
+            budget,
+        )
     }
 
     fn covered(
@@ -2299,6 +2337,7 @@ impl DefiniteIntegral<'_> {
         f: &Expr,
         ends: Ends,
         depth: u32,
+        splits: &mut u32,
         budget: &mut Budget,
     ) -> Result<bool, TooLarge> {
         let set = match &ends {
@@ -2315,16 +2354,21 @@ impl DefiniteIntegral<'_> {
             return Ok(true);
         }
         budget.step()?;
-        if depth == 0 {
+        if depth == 0 || *splits == 0 {
             return Ok(false);
         }
+        *splits -= 1;
         let Some((low, high)) = ends.halves(evaluator) else {
             return Ok(false);
         };
-        Ok(self.covered(evaluator, f, low, depth - 1, budget)?
-            && self.covered(evaluator, f, high, depth - 1, budget)?)
+        Ok(self.covered(evaluator, f, low, depth - 1, splits, budget)?
+            && self.covered(evaluator, f, high, depth - 1, splits, budget)?)
     }
 }
+
+/// What [`DefiniteIntegral::each_exact`] asks of each exact antiderivative: an answer, or
+/// `None` to go on to the next.
+type Take<'a, T> = dyn FnMut(&Expr, &mut Budget) -> Result<Option<T>, TooLarge> + 'a;
 
 /// The ends of a piece of [`DefiniteIntegral::continuous`]'s interval.
 enum Ends {
@@ -2397,8 +2441,12 @@ fn defined_but_at_finitely_many(
     }
 }
 
-/// How often [`DefiniteIntegral::continuous`] may halve the interval (at most 32 pieces).
-const CONTINUITY_DEPTH: u32 = 5;
+/// How often [`DefiniteIntegral::continuous`] may halve a piece of the interval (down to a
+/// 4096th of it).
+const CONTINUITY_DEPTH: u32 = 12;
+/// How many halvings [`DefiniteIntegral::continuous`] may make in all (as many as 32 even
+/// pieces take).
+const CONTINUITY_SPLITS: u32 = 31;
 
 /// The value at `c` of `e` when `e` is a polynomial in `var` with exact coefficients.
 pub fn polynomial_value_at(

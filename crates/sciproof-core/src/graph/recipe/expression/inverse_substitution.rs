@@ -17,7 +17,7 @@
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::{lin, linear, number, numeric_polynomial, proposals};
 use num_rational::BigRational;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{ToPrimitive, Zero};
 
 /// The highest multiple `k` of `t` whose `sin(kt)` (and the like) is written back in `x`, by
 /// the addition theorems (the terms double with each step).
@@ -91,17 +91,8 @@ fn arguments(
         }
         return Ok(());
     }
-    match e {
-        Expr::Add(xs) | Expr::Mul(xs) | Expr::Call(_, xs) => {
-            for x in xs.iter() {
-                arguments(x, var, out, budget)?;
-            }
-        }
-        Expr::Pow(p) => {
-            arguments(&p.0, var, out, budget)?;
-            arguments(&p.1, var, out, budget)?;
-        }
-        Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => {}
+    for x in e.children() {
+        arguments(x, var, out, budget)?;
     }
     Ok(())
 }
@@ -309,11 +300,16 @@ fn exponentials_as_powers(
 }
 
 /// What [`mapped`] puts in place of a subtree, or `None` to keep walking into it.
-type Replacement<'a> = dyn FnMut(&Expr, &mut Budget) -> Result<Option<Expr>, TooLarge> + 'a;
+pub(super) type Replacement<'a> =
+    dyn FnMut(&Expr, &mut Budget) -> Result<Option<Expr>, TooLarge> + 'a;
 
 /// `e` with each subtree for which `replace` gives an expression replaced by it (the subtrees
 /// of a replaced one are not visited), and the rest rebuilt around the replacements.
-fn mapped(e: &Expr, budget: &mut Budget, replace: &mut Replacement<'_>) -> Result<Expr, TooLarge> {
+pub(super) fn mapped(
+    e: &Expr,
+    budget: &mut Budget,
+    replace: &mut Replacement<'_>,
+) -> Result<Expr, TooLarge> {
     budget.step()?;
     if let Some(r) = replace(e, budget)? {
         return Ok(r);
@@ -375,14 +371,15 @@ fn distributed(e: &Expr, t: &str, depth: usize, budget: &mut Budget) -> Result<E
 /// (dropped when it is `exp(0)`): nested products flattened, and integer powers of products
 /// and of `exp` taken apart (`(exp(t)/a)^2 = exp(2t)·a^−2`).
 fn merged(e: &Expr, t: &str, budget: &mut Budget) -> Result<Expr, TooLarge> {
-    let mut factors = Vec::new();
-    flattened(e, &BigRational::one(), &mut factors, budget)?;
     let mut exponent = Vec::new();
     let mut rest = Vec::new();
-    for f in factors {
+    for (f, n) in e.power_factors(budget)? {
         match f {
-            Expr::Call(Func::Exp, xs) => exponent.push(xs[0].clone()),
-            f => rest.push(f),
+            Expr::Call(Func::Exp, xs) => {
+                exponent.push(Expr::mul(vec![Expr::int(n), xs[0].clone()]))
+            }
+            f if n == 1 => rest.push(f),
+            f => rest.push(Expr::pow(f, Expr::int(n))),
         }
     }
     if !exponent.is_empty() {
@@ -401,31 +398,4 @@ fn merged(e: &Expr, t: &str, budget: &mut Budget) -> Result<Expr, TooLarge> {
         }
     }
     Ok(Expr::mul(rest))
-}
-
-/// The factors of `e^n` (`n` an integer), products and integer powers taken apart.
-fn flattened(
-    e: &Expr,
-    n: &BigRational,
-    out: &mut Vec<Expr>,
-    budget: &mut Budget,
-) -> Result<(), TooLarge> {
-    budget.step()?;
-    match e {
-        Expr::Mul(xs) => {
-            for x in xs.iter() {
-                flattened(x, n, out, budget)?;
-            }
-        }
-        Expr::Pow(p) if let Some(m) = exact_value(&p.1).filter(BigRational::is_integer) => {
-            flattened(&p.0, &(n * m), out, budget)?;
-        }
-        Expr::Call(Func::Exp, xs) => out.push(Expr::call(
-            Func::Exp,
-            Expr::mul(vec![number(n), xs[0].clone()]),
-        )),
-        e if n.is_one() => out.push(e.clone()),
-        e => out.push(Expr::pow(e.clone(), number(n))),
-    }
-    Ok(())
 }

@@ -39,6 +39,7 @@ pub mod elementary;
 pub mod enclosure;
 pub mod eval;
 pub mod expr;
+pub mod forward_substitution;
 pub mod integrate;
 pub mod inverse_substitution;
 pub mod limit;

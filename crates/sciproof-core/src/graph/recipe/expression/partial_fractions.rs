@@ -127,6 +127,20 @@ pub fn derivative(p: &[BigRational]) -> Poly {
     )
 }
 
+/// The monic greatest common divisor of `a` and `b` (Euclid's algorithm over the rationals;
+/// empty when both are zero).
+pub fn gcd(a: &[BigRational], b: &[BigRational]) -> Poly {
+    let (mut a, mut b) = (trimmed(a.to_vec()), trimmed(b.to_vec()));
+    while !b.is_empty() {
+        let r = divide(&a, &b).1;
+        (a, b) = (b, r);
+    }
+    match a.last().cloned() {
+        Some(lead) => a.iter().map(|c| c / &lead).collect(),
+        None => a,
+    }
+}
+
 /// `p(x)`, by Horner's rule.
 pub fn value_at(p: &[BigRational], x: &BigRational) -> BigRational {
     p.iter()
@@ -365,9 +379,21 @@ pub fn antiderivatives(
     var: &str,
     budget: &mut Budget,
 ) -> Result<Vec<Expr>, TooLarge> {
-    let (num, den) = (trimmed(num.to_vec()), trimmed(den.to_vec()));
+    let (mut num, mut den) = (trimmed(num.to_vec()), trimmed(den.to_vec()));
     if den.len() < 2 || den.len() > MAX_DEGREE + 1 || num.len() > 2 * MAX_DEGREE + 1 {
         return Ok(Vec::new());
+    }
+    // A factor common to both is cancelled first (a substitution leaves `(1 + t²)` above and
+    // below the line), so that the denominator factors as this module can.
+    budget.steps((num.len() * den.len()) as u64)?;
+    let common = gcd(&num, &den);
+    if common.len() > 1 {
+        num = divide(&num, &common).0;
+        den = divide(&den, &common).0;
+        if let [c] = den.as_slice() {
+            let quotient: Poly = num.iter().map(|n| n / c).collect();
+            return Ok(vec![expression(&integral(&quotient), var)]);
+        }
     }
     // (the division and the elimination below: about deg² and deg³ steps)
     let degree = den.len() as u64;
