@@ -49,6 +49,8 @@ expressions += [parse(text, pool) for text in [
     # functions of sin and cos, t = sin x for cos(x) times one of sin
     "sin(x)/x", "csc(x)^2", "1/(1+sin(x))", "1/(2+sin(x))", "1/(5+4*cos(x))",
     "cos(x)/(1+sin(x)^2)", "cos(x)^3/(1+sin(x)^2)",
+    # exp times cosh, as exponentials
+    "exp(2*x)*cosh(x)",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:

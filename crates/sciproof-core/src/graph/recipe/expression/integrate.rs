@@ -1495,6 +1495,11 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     {
         return candidates(&spread(&polynomial_part, terms), var, budget);
     }
+    // P·exp(αx + β)·cosh(γx + δ) (or sinh): the hyperbolic as exponentials, so a sum of
+    // P·exp(linear) terms
+    if let Some(terms) = exponential_and_hyperbolic(&others, var, budget)? {
+        return candidates(&spread(&polynomial_part, terms), var, budget);
+    }
     // P·exp(αx + β)·sin(γx + δ) (or cos), in closed form (P = 1 included)
     if let Some((e, h, t)) = exponential_and_trigonometric(&others)
         && let (Some((alpha, beta)), Some((gamma, delta))) =
@@ -1806,6 +1811,44 @@ fn exponential_and_trigonometric(factors: &[Expr]) -> Option<(&Expr, Func, &Expr
         ] => Some((&e[0], *h, &t[0])),
         _ => None,
     }
+}
+
+/// `exp(u)·cosh(v)` as `exp(u + v)/2 + exp(u − v)/2` (`sinh`: `−` between), for linear `u`,
+/// `v` and the factors in either order; `None` for any other.
+fn exponential_and_hyperbolic(
+    factors: &[Expr],
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<Vec<Expr>>, TooLarge> {
+    let ([
+        Expr::Call(Func::Exp, e),
+        Expr::Call(h @ (Func::Sinh | Func::Cosh), t),
+    ]
+    | [
+        Expr::Call(h @ (Func::Sinh | Func::Cosh), t),
+        Expr::Call(Func::Exp, e),
+    ]) = factors
+    else {
+        return Ok(None);
+    };
+    let (Some((a, b)), Some((c, d))) = (linear(&e[0], var, budget)?, linear(&t[0], var, budget)?)
+    else {
+        return Ok(None);
+    };
+    // (exp(x)·sinh(x) has a constant term: exp(0)/2)
+    let half = |sign: i64, (slope, shift): (BigRational, BigRational)| {
+        let exponent = if slope.is_zero() {
+            number(&shift)
+        } else {
+            lin(&slope, &shift, var)
+        };
+        Expr::mul(vec![Expr::rat(sign, 2), Expr::call(Func::Exp, exponent)])
+    };
+    let minus = if *h == Func::Cosh { 1 } else { -1 };
+    Ok(Some(vec![
+        half(1, (&a + &c, &b + &d)),
+        half(minus, (&a - &c, &b - &d)),
+    ]))
 }
 
 /// `∫ P(x)·exp(αx + β)·sin(γx + δ) dx` (`h` = sin) or `·cos` for a polynomial `P` (coefficients

@@ -985,6 +985,22 @@ fn substitutions_through_a_function_and_the_half_angle_are_exact() {
 }
 
 #[test]
+fn exponentials_times_hyperbolics_integrate_as_exponentials() {
+    // alkahest: ok by parts; we had numeric_ok by quadrature.
+    for (f, v) in [
+        ("cosh(x)*exp(2*x)", "(exp(3)-1)/6 + (exp(1)-1)/2"),
+        ("exp(-x)*sinh(x)", "1/2 - (1-exp(-2))/4"),
+        ("x*exp(x)*cosh(x)", "(exp(2)+1)/8 + 1/4"),
+        ("exp(x)*sinh(x)", "(exp(2)-1)/4 - 1/2"),
+    ] {
+        let (o, d) = integral(f, "0", "1", v);
+        assert_eq!(o, Outcome::Ok, "∫_0^1 {f} = {v}: {d}");
+        let (o, d) = integral(f, "0", "1", &format!("-({v})"));
+        assert_eq!(o, Outcome::Failed, "∫_0^1 {f} = -({v}): {d}");
+    }
+}
+
+#[test]
 fn an_antiderivative_with_a_jump_does_not_refute_a_true_integral() {
     let (o, d) = integral("1/(2+cos(x))", "0", "2*pi", "2*pi/sqrt(3)");
     assert_eq!(o, Outcome::NumericOk, "{d}");
