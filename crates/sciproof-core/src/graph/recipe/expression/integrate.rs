@@ -829,6 +829,16 @@ fn power(
             None => Vec::new(),
         });
     }
+    // 1/log(u) = li(u)'/a for a linear u (as alkahest integrates it)
+    if let (Some(n), Expr::Call(Func::Log, xs)) = (&n, base)
+        && *n == -BigRational::one()
+        && let Some((a, b)) = linear(&xs[0], var, budget)?
+    {
+        return Ok(vec![Expr::mul(vec![
+            number(&a.recip()),
+            Expr::call(Func::Li, lin(&a, &b, var)),
+        ])]);
+    }
     // log(u)^n = (u/a)·Σ_(j≤n) (−1)^(n−j) n!/j! log(u)^j, for a linear u and a small n.
     if let (Some(n), Expr::Call(Func::Log, xs)) = (&n, base)
         && n.is_integer()

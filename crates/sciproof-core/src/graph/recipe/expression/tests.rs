@@ -903,6 +903,19 @@ fn integral_functions_integrate_exactly_across_a_removable_singularity() {
         let (o, d) = integral(f, a, b, &format!("{v} + 1/10^6"));
         assert_eq!(o, Outcome::Failed, "∫_{a}^{b} {f} = {v} + 1/10^6: {d}");
     }
+    // 1/log(u) through li (alkahest writes it so); across x = 1 the pole is proved.
+    for (f, a, b, v) in [
+        ("1/log(x)", "2", "3", "li(3) - li(2)"),
+        ("1/log(2*x+1)", "1", "2", "(li(5) - li(3))/2"),
+    ] {
+        let (o, d) = integral(f, a, b, v);
+        assert_eq!(o, Outcome::Ok, "∫_{a}^{b} {f} = {v}: {d}");
+        let (o, d) = integral(f, a, b, &format!("{v} + 1/10^6"));
+        assert_eq!(o, Outcome::Failed, "∫_{a}^{b} {f} = {v} + 1/10^6: {d}");
+    }
+    let (o, d) = integral("1/log(x)", "0", "1", "li(1)");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    assert!(d.contains("does not exist"), "{d}");
     // A pole that is not removable leaves every antiderivative discontinuous there:
     // ∫_{-1}^{1} exp(x)/x and cos(x)/x do not exist (alkahest: ok for Ei(1) − Ei(−1), the
     // principal value), nor does ∫ 1/x^2; sign(x)/x jumps as well as having the pole.
