@@ -29,6 +29,14 @@ fn integral(integrand: &str, lower: &str, upper: &str, value: &str) -> (Outcome,
     )
 }
 
+/// `∫_a^b f = v` is `ok`, and the value `v + off` is refuted.
+fn exact_and_off_refuted(f: &str, a: &str, b: &str, v: &str, off: &str) {
+    let (o, d) = integral(f, a, b, v);
+    assert_eq!(o, Outcome::Ok, "∫_{a}^{b} {f} = {v}: {d}");
+    let (o, d) = integral(f, a, b, &format!("{v} + {off}"));
+    assert_eq!(o, Outcome::Failed, "∫_{a}^{b} {f} = {v} + {off}: {d}");
+}
+
 #[test]
 fn alkahest_sanity_cases() {
     assert_eq!(
@@ -698,10 +706,7 @@ fn roots_of_monotone_arguments_are_bounded_by_their_values_at_the_ends() {
             "2/3*asin(1/2)^(3/2)",
         ),
     ] {
-        let (o, d) = integral(f, a, b, v);
-        assert_eq!(o, Outcome::Ok, "∫_{a}^{b} {f} = {v}: {d}");
-        let (o, d) = integral(f, a, b, &format!("{v} + 1/1000"));
-        assert_eq!(o, Outcome::Failed, "∫_{a}^{b} {f} = {v} + 1/1000: {d}");
+        exact_and_off_refuted(f, a, b, v, "1/1000");
     }
     // Past the root's domain (x < 0) or asin's (√x > 1): never exact.
     for (f, a, b) in [
@@ -898,20 +903,14 @@ fn integral_functions_integrate_exactly_across_a_removable_singularity() {
         ("sinh(x)/x", "-1", "2", "Shi(2) + Shi(1)"),
         ("sin(2*x+1)/(4*x+2)", "-1", "0", "(Si(1) + Si(1))/4"),
     ] {
-        let (o, d) = integral(f, a, b, v);
-        assert_eq!(o, Outcome::Ok, "∫_{a}^{b} {f} = {v}: {d}");
-        let (o, d) = integral(f, a, b, &format!("{v} + 1/10^6"));
-        assert_eq!(o, Outcome::Failed, "∫_{a}^{b} {f} = {v} + 1/10^6: {d}");
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
     }
     // 1/log(u) through li (alkahest writes it so); across x = 1 the pole is proved.
     for (f, a, b, v) in [
         ("1/log(x)", "2", "3", "li(3) - li(2)"),
         ("1/log(2*x+1)", "1", "2", "(li(5) - li(3))/2"),
     ] {
-        let (o, d) = integral(f, a, b, v);
-        assert_eq!(o, Outcome::Ok, "∫_{a}^{b} {f} = {v}: {d}");
-        let (o, d) = integral(f, a, b, &format!("{v} + 1/10^6"));
-        assert_eq!(o, Outcome::Failed, "∫_{a}^{b} {f} = {v} + 1/10^6: {d}");
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
     }
     let (o, d) = integral("1/log(x)", "0", "1", "li(1)");
     assert_eq!(o, Outcome::Failed, "{d}");
@@ -982,10 +981,7 @@ fn substitutions_through_a_function_and_the_half_angle_are_exact() {
             "-3*atan(3/2)*atan(erf(7))/2 + 3*atan(3/2)*atan(erf(2))/2 + 5",
         ),
     ] {
-        let (o, d) = integral(f, a, b, v);
-        assert_eq!(o, Outcome::Ok, "∫_{a}^{b} {f} = {v}: {d}");
-        let (o, d) = integral(f, a, b, &format!("{v} + 1/10^6"));
-        assert_eq!(o, Outcome::Failed, "∫_{a}^{b} {f} = {v} + 1/10^6: {d}");
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
     }
     // Across x = π, where tan(x/2) has its pole, the half-angle antiderivative jumps: the
     // true value is left to quadrature, and the jump's value (1.5, off by 0.257) refuted only
