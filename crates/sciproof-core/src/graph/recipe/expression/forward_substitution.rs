@@ -19,7 +19,7 @@
 
 use super::diff::derivative;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
-use super::integrate::{lin, linear, number, proposals};
+use super::integrate::{already, each_call, lin, linear, number, proposals};
 use super::inverse_substitution::mapped;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
@@ -94,25 +94,18 @@ fn through_a_function(
 /// `sqrt` or a power (the table's chain rule takes powers of any factor), and not a linear
 /// `exp` (a rational function of `exp(ax)` has its own substitution).
 fn calls_of(e: &Expr, var: &str, out: &mut Vec<Expr>, budget: &mut Budget) -> Result<(), TooLarge> {
-    budget.step()?;
-    if let Expr::Call(h, xs) = e
-        && xs.len() == 1
-        && *h != Func::Sqrt
-        && xs[0].contains(var, budget)?
-        && !(*h == Func::Exp && linear(&xs[0], var, budget)?.is_some())
-    {
-        let mut seen = false;
-        for c in out.iter() {
-            seen = seen || c.identical(e, budget)?;
+    each_call(e, budget, &mut |call, budget| {
+        if let Expr::Call(h, xs) = call
+            && xs.len() == 1
+            && *h != Func::Sqrt
+            && xs[0].contains(var, budget)?
+            && !(*h == Func::Exp && linear(&xs[0], var, budget)?.is_some())
+            && !already(out, call, budget)?
+        {
+            out.push(call.clone());
         }
-        if !seen {
-            out.push(e.clone());
-        }
-    }
-    for x in e.children() {
-        calls_of(x, var, out, budget)?;
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// `e` with `call` written `t`, and an integer power of its partner in `cos² + sin² = 1` or

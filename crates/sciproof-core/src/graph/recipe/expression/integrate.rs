@@ -614,7 +614,7 @@ fn inner_calls(
             )
             && xs[0].contains(var, budget)?
             && linear(&xs[0], var, budget)?.is_none()
-            && !out.iter().any(|o| o.to_string() == call.to_string())
+            && !already(out, call, budget)?
         {
             out.push(call.clone());
         }
@@ -622,30 +622,28 @@ fn inner_calls(
     })
 }
 
+/// Whether `e` is one of `seen`, node for node.
+pub(super) fn already(seen: &[Expr], e: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+    for s in seen {
+        if s.identical(e, budget)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// `visit` on every call in `e`, outer calls before the calls in their arguments.
-fn each_call(
+pub(super) fn each_call(
     e: &Expr,
     budget: &mut Budget,
     visit: &mut dyn FnMut(&Expr, &mut Budget) -> Result<(), TooLarge>,
 ) -> Result<(), TooLarge> {
     budget.step()?;
-    match e {
-        Expr::Call(_, xs) => {
-            visit(e, budget)?;
-            for x in xs.iter() {
-                each_call(x, budget, visit)?;
-            }
-        }
-        Expr::Add(xs) | Expr::Mul(xs) => {
-            for x in xs.iter() {
-                each_call(x, budget, visit)?;
-            }
-        }
-        Expr::Pow(p) => {
-            each_call(&p.0, budget, visit)?;
-            each_call(&p.1, budget, visit)?;
-        }
-        Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => {}
+    if let Expr::Call(..) = e {
+        visit(e, budget)?;
+    }
+    for x in e.children() {
+        each_call(x, budget, visit)?;
     }
     Ok(())
 }
