@@ -1,0 +1,174 @@
+//! Sums of logarithms of positive numbers: `Σ kᵢ·log Aᵢ = 0` when `Π Aᵢ^kᵢ = 1`.
+//!
+//! The canonical form keeps `log A` as an atom keyed by its canonical argument and never takes
+//! a logarithm of a product apart (`log(ab) = log a + log b` fails where `a, b < 0`), so two
+//! ways of writing one number's logarithm stay two unknowns: `log(1 + tan²(1/2))` and
+//! `log 2 − log(1 + cos 1)` (both `−2 log cos(1/2)`), or `log((1 − cos 2)/sin 2)` and
+//! `log tan 1`. Definite integrals meet exactly these: the antiderivative at the bounds is a
+//! sum of logarithms of numbers, written one way by us and another by the recorder.
+//!
+//! For *numbers* the sign is a fact that can be proven: when every `Aᵢ` is shown positive by a
+//! ball (a rigorous enclosure that excludes 0), `Σ kᵢ·log Aᵢ = log Π Aᵢ^kᵢ` holds exactly, and
+//! it is 0 exactly when `Π Aᵢ^kᵢ = 1`, which the canonical form decides as it decides any
+//! identity (with the half-angle and other rewrites of the whole form). The logarithms are
+//! grouped by the rest of their term (`x·(log a − log b)` is one group with the factor `x`),
+//! and the numerator is zero when every group is. Nothing here is numeric but the sign proof;
+//! an argument whose sign the ball cannot settle, or that holds a symbol (`pi` included),
+//! leaves the form as it was.
+
+use super::{Canon, Frac, Mono, NotExact, Poly, Trig, constant, negated};
+use crate::graph::recipe::expression::ball::Evaluator;
+use crate::graph::recipe::expression::eval::Bindings;
+use crate::graph::recipe::expression::expr::{Expr, Func};
+use crate::graph::recipe::expression::integrate::number;
+use crate::graph::recipe::expression::rational::Q;
+use num_integer::Integer;
+use num_traits::ToPrimitive;
+
+/// The largest power of an argument multiplied out (`k·lcm` of the coefficients' denominators).
+const MAX_LOG_EXPONENT: i64 = 12;
+/// The precision of the sign proofs (the arguments are small expressions of small numbers).
+const SIGN_BITS: usize = 128;
+
+impl Canon<'_> {
+    /// Whether the numerator `num` is zero because its logarithms of positive numbers cancel
+    /// (see the module documentation). `Ok(false)` means "not shown".
+    pub(super) fn logarithms_cancel(&mut self, num: &Poly) -> Result<bool, NotExact> {
+        if num.0.is_empty() {
+            return Ok(false);
+        }
+        // the rest of each term → its logarithms with their coefficients
+        let mut groups: Vec<(Mono, Vec<(u32, Q)>)> = Vec::new();
+        for (m, c) in &num.0 {
+            let mut logs = m
+                .iter()
+                .filter(|&&(a, _)| self.called(a) == Some(Func::Log));
+            let (Some(&(log, 1)), None) = (logs.next(), logs.next()) else {
+                return Ok(false);
+            };
+            let rest: Mono = m.iter().filter(|(a, _)| *a != log).copied().collect();
+            match groups.iter_mut().find(|(r, _)| *r == rest) {
+                Some((_, logs)) => logs.push((log, c.clone())),
+                None => groups.push((rest, vec![(log, c.clone())])),
+            }
+        }
+        for (_, logs) in &groups {
+            if !self.product_is_one(logs)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether `Σ k·log A = 0` over `logs` (atoms `log A` with their coefficients `k`): every
+    /// `A` a number shown positive, and `Π A^(k·d) = 1` for `d` the lcm of the denominators.
+    fn product_is_one(&mut self, logs: &[(u32, Q)]) -> Result<bool, NotExact> {
+        let mut lcm = 1i64;
+        for (_, k) in logs {
+            let k = k.to_big();
+            let Some(d) = k.denom().to_i64().filter(|d| *d <= MAX_LOG_EXPONENT) else {
+                return Ok(false);
+            };
+            lcm = lcm.lcm(&d);
+            if lcm > MAX_LOG_EXPONENT {
+                return Ok(false);
+            }
+        }
+        let (mut above, mut below) = (constant(Q::one()), constant(Q::one()));
+        for (log, k) in logs {
+            let n = (k.to_big() * num_rational::BigRational::from_integer(lcm.into()))
+                .to_integer()
+                .to_i64()
+                .filter(|n| n.abs() <= MAX_LOG_EXPONENT);
+            let Some(n) = n else {
+                return Ok(false);
+            };
+            let argument = self.argument(*log);
+            if !self.positive_number(&argument) {
+                return Ok(false);
+            }
+            let power = self.frac_powi(argument, n.abs())?;
+            if n > 0 {
+                above = self.frac_mul(above, power)?;
+            } else {
+                below = self.frac_mul(below, power)?;
+            }
+        }
+        // Π A^n = 1 exactly when the numerator of (above − below) is zero (below > 0)
+        let difference = self.frac_add(above, negated(below))?;
+        let numerator = Frac {
+            num: difference.num,
+            den: None,
+        };
+        let (plain, _) = self.finished(numerator.clone())?;
+        if plain.0.is_empty() {
+            return Ok(true);
+        }
+        let rewrites = self.rewrites_over_finest().unwrap_or_default();
+        if rewrites.is_empty() {
+            return Ok(false);
+        }
+        let rewritten = self.with_rewrites(numerator, &rewrites)?;
+        Ok(self.finished(rewritten)?.0.0.is_empty())
+    }
+
+    /// Whether `f` is a number (no symbol in it) that a ball shows to be positive.
+    fn positive_number(&mut self, f: &Frac) -> bool {
+        let Some(e) = self.frac_expr(f) else {
+            return false;
+        };
+        let bindings = Bindings::new();
+        let mut evaluator = Evaluator::new(SIGN_BITS, &bindings);
+        evaluator
+            .ball(&e, &mut *self.budget)
+            .is_ok_and(|b| b.sign() == 1)
+    }
+
+    /// The expression `f` stands for, when every atom in it is a number (a function of a
+    /// number, or a root of one).
+    fn frac_expr(&self, f: &Frac) -> Option<Expr> {
+        let num = self.poly_expr(&f.num)?;
+        Some(match &f.den {
+            None => num,
+            Some(den) => Expr::mul(vec![num, Expr::pow(self.poly_expr(den)?, Expr::int(-1))]),
+        })
+    }
+
+    fn poly_expr(&self, p: &Poly) -> Option<Expr> {
+        let mut terms = Vec::with_capacity(p.0.len());
+        for (m, c) in &p.0 {
+            let mut factors = vec![number(&c.to_big())];
+            for &(a, e) in m {
+                factors.push(Expr::pow(self.atom_expr(a)?, Expr::int(e)));
+            }
+            terms.push(Expr::mul(factors));
+        }
+        Some(Expr::add(terms))
+    }
+
+    /// The number atom `a` stands for; `None` for a symbol or an atom of any other kind. (An
+    /// atom's argument was put in form before the atom was made, so this ends.)
+    fn atom_expr(&self, a: u32) -> Option<Expr> {
+        let atom = &self.atoms[a as usize];
+        if let Some((func, arg)) = &atom.call {
+            return Some(Expr::call(*func, self.frac_expr(arg)?));
+        }
+        // (`sin`/`cos` atoms of an argument `D/q` keep that direction, not a call)
+        if let (Some((trig, _)), Some(d)) = (&atom.trig, &atom.direction) {
+            let func = match trig {
+                Trig::Sin => Func::Sin,
+                Trig::Cos => Func::Cos,
+                Trig::Sinh => Func::Sinh,
+                Trig::Cosh => Func::Cosh,
+            };
+            let q = num_rational::BigRational::new(1.into(), d.q.into());
+            let arg = Expr::mul(vec![number(&q), self.poly_expr(&d.primitive)?]);
+            return Some(Expr::call(func, arg));
+        }
+        let (q, base) = atom.root.as_ref()?;
+        Some(Expr::pow(
+            self.poly_expr(base)?,
+            number(&num_rational::BigRational::new(1.into(), (*q).into())),
+        ))
+    }
+}
