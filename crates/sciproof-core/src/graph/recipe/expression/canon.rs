@@ -124,9 +124,9 @@ struct Direction {
 /// The largest denominator `q` of a `sin`/`cos` argument `D/q` that is related to others of
 /// the same `D`.
 const MAX_ANGLE_DENOMINATOR: u64 = 1 << 20;
-/// The largest multiple of an angle expanded (`cos(12u)` is a polynomial of 13 terms in
-/// `sin u`, `cos u`).
-const MAX_ANGLE_MULTIPLE: u64 = 12;
+/// The largest multiple of an angle expanded (`cos(16u)` is a polynomial of 17 terms in
+/// `sin u`, `cos u`; alkahest writes `∫_2^3 cos²x sin³x dx` with `cos 15` beside `cos 2`).
+const MAX_ANGLE_MULTIPLE: u64 = 16;
 /// The most terms of a `sin`/`cos` argument expanded by the addition theorems (the expansion
 /// of `n` terms has `2^(n−1)` products).
 const MAX_ANGLE_TERMS: usize = 6;

@@ -960,7 +960,8 @@ fn cosecant_squared_integrates_exactly() {
 #[test]
 fn logarithms_of_numbers_written_two_ways_meet() {
     // alkahest's records (capture=True) of these integrals: ok there; numeric_ok here before,
-    // our antiderivative's logarithms at the bounds being other logarithms of the same numbers
+    // our antiderivative's values at the bounds being other logarithms (and other multiples
+    // of the angle) of the same numbers
     for (f, a, b, v) in [
         ("sin(x)/(1+cos(x))", "0", "1", "log(1 + tan(1/2)^2)"),
         (
@@ -980,6 +981,14 @@ fn logarithms_of_numbers_written_two_ways_meet() {
             "2",
             "3",
             "log((1 - cos(3))/sin(3)) - log((1 - cos(2))/sin(2))",
+        ),
+        // (cos 15 = cos(15·1), a multiple past 12 of the angle 1 that cos 2 and cos 3 are
+        // written over)
+        (
+            "cos(x)^2*sin(x)^3",
+            "2",
+            "3",
+            "-cos(3)/8 + cos(15)/80 - cos(-9)/48 + cos(2)/8 - cos(10)/80 + cos(-6)/48",
         ),
     ] {
         exact_and_off_refuted(f, a, b, v, "1/10^6");
