@@ -7,7 +7,7 @@
 //! applied to a linear `k(x − c)` that is positive toward `d`, or to a polynomial
 //! `(x − c)·Q(x)` whose `Q` keeps that sign over the interval (by a ball); and `asin`, `acos`
 //! of a `u` whose `1 − u²` vanishes so (`asin(x)` at 1, `asin(√x)` too: `(√v)²` is read as
-//! `v` where the root is continuous). Everything else must have a ball over the closed
+//! `v` where the root is continuous), and `acosh` of a `u` whose `u − 1` does (`acosh(x)` at 1). Everything else must have a ball over the closed
 //! interval (where a root of a linear argument is bounded by its values at the two exact
 //! ends, [`super::ball::Evaluator::over_exactly`]). Then, with `t = |x − c| → 0`, each subexpression is classed
 //! by how it behaves (`Near`): continuous at `c` with a known value, vanishing like
@@ -108,6 +108,13 @@ impl End<'_> {
             Expr::Call(Func::Asin | Func::Acos, xs) => {
                 // (1 − u², which `vanishing` reads as 1 − v for u = √v: `asin(√x)` at 1)
                 let inside = Expr::minus(Expr::int(1), Expr::pow(xs[0].clone(), Expr::int(2)));
+                (self.continuous(&xs[0], budget)? && self.vanishing(&inside, budget)?)
+                    || self.ball_exists(e, budget)
+            }
+            // acosh is continuous on [1, ∞): so where u − 1 vanishes at c and is positive beside
+            // it (`acosh(x)` at 1), for a continuous u.
+            Expr::Call(Func::Acosh, xs) => {
+                let inside = Expr::minus(xs[0].clone(), Expr::int(1));
                 (self.continuous(&xs[0], budget)? && self.vanishing(&inside, budget)?)
                     || self.ball_exists(e, budget)
             }

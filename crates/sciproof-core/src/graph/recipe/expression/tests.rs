@@ -728,6 +728,36 @@ fn roots_of_monotone_arguments_are_bounded_by_their_values_at_the_ends() {
 }
 
 #[test]
+fn acosh_is_continuous_from_the_end_of_its_domain() {
+    // acosh(u) where u − 1 vanishes at the end and is positive beside it: continuous from
+    // there, so u·acosh(u) − √(u² − 1) gives the integral (alkahest: ok with its values;
+    // we had numeric_ok by quadrature)
+    for (f, a, b, v) in [
+        ("acosh(x)", "1", "2", "2*acosh(2) - sqrt(3)"),
+        (
+            "acosh(x+2)",
+            "-1",
+            "1",
+            "3*acosh(3) - sqrt(8) - acosh(1) + sqrt(0)",
+        ),
+        ("acosh(-x)", "-2", "-1", "2*acosh(2) - sqrt(3)"),
+        ("acosh(2*x-1)", "1", "3/2", "(2*acosh(2) - sqrt(3))/2"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+    // Past the end (u < 1) there is no value: never exact.
+    for (f, a, b) in [
+        ("acosh(x)", "0", "2"),
+        ("acosh(-x)", "-2", "0"),
+        ("acosh(x^2)", "-1", "1"),
+    ] {
+        let (o, d) = integral(f, a, b, "1");
+        assert_ne!(o, Outcome::Ok, "∫_{a}^{b} {f}: {d}");
+        assert_ne!(o, Outcome::NumericOk, "∫_{a}^{b} {f}: {d}");
+    }
+}
+
+#[test]
 fn squares_of_arctangents_integrate_by_parts_where_the_rest_is_elementary() {
     // ∫P·atan(u)² = (Q − β/a)·atan(u)² − 2∫S·atan(u) when Q·a = S·(1 + u²) + β (Q = ∫P).
     for (f, value) in [
