@@ -209,6 +209,13 @@ EDGE = [
     gauss("sinh(x)/x", "-1", "2", "Shi(2) + Shi(1)"),
     gauss("exp(x)/x", "1", "2", "Ei(2) - Ei(1)"),
     gauss("cos(x)/x", "1", "2", "Ci(2) - Ci(1) + 1/1000"),
+    # by parts into an integral function; logarithms of numbers written two ways; acosh from
+    # the end of its domain
+    gauss("sin(x)*log(x)", "1", "2", "-cos(2)*log(2) + Ci(2) - Ci(1)"),
+    gauss("exp(x)*log(x)", "1", "2", "exp(2)*log(2) - Ei(2) + Ei(1) + 1/1000"),
+    gauss("sin(x)/(1+cos(x))", "0", "1", "log(1 + tan(1/2)^2)"),
+    gauss("1/sin(x)", "1", "2", "log((1 - cos(2))/sin(2)) - log((1 - cos(1))/sin(1)) + 1/1000"),
+    gauss("acosh(x)", "1", "2", "2*acosh(2) - sqrt(3)"),
 ]
 
 MAKERS = [identity, zero, derivative, antiderivative, definite_integral, special, malformed]

@@ -16,7 +16,8 @@
 //! `sec^k` and `csc^k` (reduction formulas), `sec^n·tan`, `sin^2m·cos^2n`, `q^(−3/2)`,
 //! `P·exp·sin`, `P·exp·cos` (closed form), `P` times a product of sines and cosines or of
 //! `sinh` and `cosh` (product to sum), `(px + q)·sec^2` and `(px + q)·tan^2` (by parts),
-//! `P·h(u)` and `P·exp(u)·sin(u)` for polynomials with `P = Q(u)·u'`. Where the table has
+//! `P·h(u)` and `P·exp(u)·sin(u)` for polynomials with `P = Q(u)·u'`, `h(u)/v` through `Si`,
+//! `Ci`, `Shi`, `Chi`, `Ei` and `h(u)·log(v)` by parts into them. Where the table has
 //! nothing: any rational function with exact coefficients whose denominator has rational
 //! roots and at most one quadratic factor ([`super::partial_fractions`]), a rational function
 //! of `exp(ax)`, the chain rule read backwards (`c·h(u)·u'`, `c·g^n·g'`), and an inverse
@@ -1487,6 +1488,9 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     if let Some(found) = integral_function(factors, var, budget)? {
         return Ok(vec![found]);
     }
+    if let Some(found) = times_logarithm(factors, var, budget)? {
+        return Ok(vec![found]);
+    }
     // P(x)·h(ax + b): ∫ P·h = P·H/a − ∫ P'·H/a, down to P' = 0.
     let mut polynomial_part = Vec::new();
     let mut others = Vec::new();
@@ -2079,6 +2083,50 @@ fn integral_function(
     Ok(Some(Expr::mul(vec![
         number(&c.recip()),
         Expr::call(integral, lin(&a, &b, var)),
+    ])))
+}
+
+/// `∫ h(u)·log(w) dx` for `h` one of `sin`, `cos`, `sinh`, `cosh`, `exp` and linear
+/// `u = ax + b`, `w = cx + d` with `u` a multiple of `w`, by parts: with `∫ h(u) dx = s·H(u)/a`
+/// (`s·H' = h`), it is `(s/a)·(H(u)·log(w) − c·∫ H(u)/w dx)`, the rest an integral function
+/// ([`integral_function`]): `∫ sin(x)·log(x) dx = Ci(x) − cos(x)·log(x)`, as alkahest writes
+/// it. `None` for any other product.
+fn times_logarithm(
+    factors: &[Expr],
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<Expr>, TooLarge> {
+    let ([Expr::Call(h, xs), Expr::Call(Func::Log, ws)]
+    | [Expr::Call(Func::Log, ws), Expr::Call(h, xs)]) = factors
+    else {
+        return Ok(None);
+    };
+    let (integral, sign) = match h {
+        Func::Sin => (Func::Cos, -1),
+        Func::Cos => (Func::Sin, 1),
+        Func::Sinh => (Func::Cosh, 1),
+        Func::Cosh => (Func::Sinh, 1),
+        Func::Exp => (Func::Exp, 1),
+        _ => return Ok(None),
+    };
+    let (Some((a, _)), Some((c, _))) = (linear(&xs[0], var, budget)?, linear(&ws[0], var, budget)?)
+    else {
+        return Ok(None);
+    };
+    if a.is_zero() || c.is_zero() {
+        return Ok(None);
+    }
+    let antiderivative = Expr::call(integral, xs[0].clone());
+    let over_w = Expr::pow(ws[0].clone(), Expr::int(-1));
+    let Some(rest) = integral_function(&[antiderivative.clone(), over_w], var, budget)? else {
+        return Ok(None);
+    };
+    Ok(Some(Expr::mul(vec![
+        number(&(BigRational::from_integer(sign.into()) / a)),
+        Expr::minus(
+            Expr::mul(vec![antiderivative, Expr::call(Func::Log, ws[0].clone())]),
+            Expr::mul(vec![number(&c), rest]),
+        ),
     ])))
 }
 

@@ -1026,6 +1026,61 @@ fn logarithms_of_numbers_written_two_ways_meet() {
 }
 
 #[test]
+fn an_elementary_function_times_a_logarithm_integrates_by_parts() {
+    // ∫ h(u)·log(w) = (H(u)·log(w) − c·∫ H(u)/w)/a, the rest an integral function (alkahest:
+    // ok; numeric_ok here by quadrature before)
+    for (f, a, b, v) in [
+        ("sin(x)*log(x)", "1", "2", "-cos(2)*log(2) + Ci(2) - Ci(1)"),
+        (
+            "sin(x)*log(x)",
+            "2",
+            "3",
+            "cos(2)*log(2) - cos(3)*log(3) + Ci(3) - Ci(2)",
+        ),
+        (
+            "cos(2*x)*log(x)",
+            "1",
+            "2",
+            "sin(4)*log(2)/2 - Si(4)/2 + Si(2)/2",
+        ),
+        ("exp(x)*log(x)", "1", "2", "exp(2)*log(2) - Ei(2) + Ei(1)"),
+        (
+            "log(2*x+2)*sinh(x+1)",
+            "0",
+            "1",
+            "cosh(2)*log(4) - Chi(2) - cosh(1)*log(2) + Chi(1)",
+        ),
+        // (through t = log x: ∫ exp(t)·log(t) dt = exp(t)·log(t) − Ei(t), Ei(log x) = li(x))
+        (
+            "log(log(x))",
+            "2",
+            "3",
+            "li(2) + 3*log(log(3)) - li(3) - 2*log(log(2))",
+        ),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+    let (o, d) = run(
+        "antiderivative",
+        &[
+            ("integrand", "sin(x)*log(x)"),
+            ("antiderivative", "Ci(x) - cos(x)*log(x)"),
+            ("var", "x"),
+        ],
+    );
+    assert_eq!(o, Outcome::Ok, "{d}");
+    // sin(x) against log(x + 1): the rest, cos(x)/(x + 1), is no integral function of x + 1
+    // (its argument is no multiple of x + 1), so quadrature decides
+    let (o, d) = integral(
+        "sin(x)*log(x+1)",
+        "0",
+        "1",
+        "0.226535365291777388764315092327",
+    );
+    assert_eq!(o, Outcome::NumericOk, "{d}");
+}
+
+#[test]
 fn substitutions_through_a_function_and_the_half_angle_are_exact() {
     // alkahest: ok for each (its integrator substitutes); we had numeric_ok by quadrature.
     for (f, a, b, v) in [
