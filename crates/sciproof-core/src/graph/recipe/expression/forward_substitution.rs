@@ -69,7 +69,7 @@ fn through_a_function(
             continue;
         };
         let quotient = Expr::mul(vec![f.clone(), Expr::recip(dt)]);
-        let in_t = cancelled(&written_in(&quotient, &call, t, budget)?, budget)?;
+        let in_t = cancelled(&written_in(&quotient, &call, var, t, budget)?, budget)?;
         if in_t.contains(var, budget)? {
             let Ok(slope) = derivative(&in_t, var, budget) else {
                 continue;
@@ -91,27 +91,43 @@ fn through_a_function(
 }
 
 /// The calls `h(v)` of `f` with `v` depending on `var`, each once, outermost first; not
-/// `sqrt` or a power (the table's chain rule takes powers of any factor), and not a linear
-/// `exp` (a rational function of `exp(ax)` has its own substitution).
+/// `sqrt` or a power (the table's chain rule takes powers of any factor). A linear `exp`
+/// comes after the others (a rational function of `exp(ax)` has its own substitution; this
+/// one serves the rest, `exp(2x)/√(1 + exp x)` at `t = exp x`).
 fn calls_of(e: &Expr, var: &str, out: &mut Vec<Expr>, budget: &mut Budget) -> Result<(), TooLarge> {
+    let mut exponentials = Vec::new();
     each_call(e, budget, &mut |call, budget| {
         if let Expr::Call(h, xs) = call
             && xs.len() == 1
             && *h != Func::Sqrt
             && xs[0].contains(var, budget)?
-            && !(*h == Func::Exp && linear(&xs[0], var, budget)?.is_some())
-            && !already(out, call, budget)?
         {
-            out.push(call.clone());
+            let linear_exp = *h == Func::Exp && linear(&xs[0], var, budget)?.is_some();
+            let list = if linear_exp {
+                &mut exponentials
+            } else {
+                &mut *out
+            };
+            if !already(list, call, budget)? {
+                list.push(call.clone());
+            }
         }
         Ok(())
-    })
+    })?;
+    out.append(&mut exponentials);
+    Ok(())
 }
 
 /// `e` with `call` written `t`, and an integer power of its partner in `cos² + sin² = 1` or
 /// `cosh² − sinh² = 1` written in `t` but for one factor of an odd power
 /// (`cos(v)^(2k+1) = cos(v)·(1 − t²)^k` at `t = sin v`, `cos(v)^−3 = cos(v)^−1·(1 − t²)^−1`).
-fn written_in(e: &Expr, call: &Expr, t: &str, budget: &mut Budget) -> Result<Expr, TooLarge> {
+fn written_in(
+    e: &Expr,
+    call: &Expr,
+    var: &str,
+    t: &str,
+    budget: &mut Budget,
+) -> Result<Expr, TooLarge> {
     let Expr::Call(h, xs) = call else {
         return Ok(e.clone());
     };
@@ -133,6 +149,17 @@ fn written_in(e: &Expr, call: &Expr, t: &str, budget: &mut Budget) -> Result<Exp
     mapped(e, budget, &mut |e, budget| {
         if e.identical(call, budget)? {
             return Ok(Some(Expr::sym(t)));
+        }
+        // exp(k·v) = t^k for t = exp(v) and a rational k (v and k·v linear: exp(2x) = t² at
+        // t = exp(x))
+        if *h == Func::Exp
+            && let Expr::Call(Func::Exp, ys) = e
+            && let (Some((a, b)), Some((c, d))) =
+                (linear(&xs[0], var, budget)?, linear(&ys[0], var, budget)?)
+            && !a.is_zero()
+            && &c / &a * &b == d
+        {
+            return Ok(Some(Expr::pow(Expr::sym(t), number(&(c / a)))));
         }
         let Some((other, square)) = &partner else {
             return Ok(None);

@@ -17,7 +17,8 @@
 //! `P·exp·sin`, `P·exp·cos` (closed form), `P` times a product of sines and cosines or of
 //! `sinh` and `cosh` (product to sum), `(px + q)·sec^2` and `(px + q)·tan^2` (by parts),
 //! `P·h(u)` and `P·exp(u)·sin(u)` for polynomials with `P = Q(u)·u'`, `h(u)/v` through `Si`,
-//! `Ci`, `Shi`, `Chi`, `Ei` and `h(u)·log(v)` by parts into them. Where the table has
+//! `Ci`, `Shi`, `Chi`, `Ei`, and `log(w)` or `atan(w)` times anything the table integrates
+//! twice over by parts ([`by_parts`]). Where the table has
 //! nothing: any rational function with exact coefficients whose denominator has rational
 //! roots and at most one quadratic factor ([`super::partial_fractions`]), a rational function
 //! of `exp(ax)`, the chain rule read backwards (`c·h(u)·u'`, `c·g^n·g'`), and an inverse
@@ -1488,8 +1489,9 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     if let Some(found) = integral_function(factors, var, budget)? {
         return Ok(vec![found]);
     }
-    if let Some(found) = times_logarithm(factors, var, budget)? {
-        return Ok(vec![found]);
+    let found = by_parts(factors, var, budget)?;
+    if !found.is_empty() {
+        return Ok(found);
     }
     // P(x)·h(ax + b): ∫ P·h = P·H/a − ∫ P'·H/a, down to P' = 0.
     let mut polynomial_part = Vec::new();
@@ -1530,6 +1532,12 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     {
         let p = if sign > 0 { pf::mul(&p, &qc) } else { p };
         return Ok(polynomial_over_root(&p, &qc, q, var));
+    }
+    // P·(ax + b)^r for a rational r that is no integer (x·(x + 1)^(1/3))
+    if let [power] = &others[..]
+        && let Some(found) = polynomial_times_linear_power(&polynomial_part, power, var, budget)?
+    {
+        return Ok(vec![found]);
     }
     // (px + q)·sec(u)^2 = (px + q)·tan(u)/a − (p/a)·∫ tan u, and (px + q)·tan(u)^2 as
     // (px + q)·sec(u)^2 − (px + q)
@@ -2086,48 +2094,132 @@ fn integral_function(
     ])))
 }
 
-/// `∫ h(u)·log(w) dx` for `h` one of `sin`, `cos`, `sinh`, `cosh`, `exp` and linear
-/// `u = ax + b`, `w = cx + d` with `u` a multiple of `w`, by parts: with `∫ h(u) dx = s·H(u)/a`
-/// (`s·H' = h`), it is `(s/a)·(H(u)·log(w) − c·∫ H(u)/w dx)`, the rest an integral function
-/// ([`integral_function`]): `∫ sin(x)·log(x) dx = Ci(x) − cos(x)·log(x)`, as alkahest writes
-/// it. `None` for any other product.
-fn times_logarithm(
-    factors: &[Expr],
+/// `∫ h(w)·G dx = Q·h(w) − ∫ Q·(h(w))' dx` for `h` one of `log`, `atan` (of any argument) and
+/// a `G` that is no polynomial (a polynomial times `log` or `atan` has its own rules above):
+/// `Q` among the proposals for `G`, the rest among those for `Q·(h(w))'`. So
+/// `∫ sin(x)·log(x) = Ci(x) − cos(x)·log(x)` (the rest an integral function, as alkahest
+/// writes it), `∫ log(x)/(x + 1)^2` and `∫ atan(x)/x^2` (the rest a rational function),
+/// `∫ log(x)/√x`. A `Q` with a `log` or `atan` in it is passed over: its rest could be the
+/// same kind of product again (`∫ log(x)/x` would turn on itself), and a rest without them
+/// is never given to this rule, so the recursion ends. Proposals only, like every candidate.
+fn by_parts(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let mut at = None;
+    for (i, f) in factors.iter().enumerate() {
+        if let Expr::Call(Func::Log | Func::Atan, xs) = f
+            && xs.len() == 1
+            && xs[0].contains(var, budget)?
+        {
+            if at.is_some() {
+                return Ok(Vec::new());
+            }
+            at = Some(i);
+        }
+    }
+    let Some(at) = at else {
+        return Ok(Vec::new());
+    };
+    let h = &factors[at];
+    let g = Expr::mul(
+        factors
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != at)
+            .map(|(_, f)| f.clone())
+            .collect(),
+    );
+    if polynomial(&g, var, budget)?.is_some() {
+        return Ok(Vec::new());
+    }
+    let Ok(dh) = derivative(h, var, budget) else {
+        return Ok(Vec::new());
+    };
+    let mut found = Vec::new();
+    for q in proposals(&g, var, budget)?.into_iter().take(BY_PARTS_TRIED) {
+        if has_log_or_atan(&q, budget)? {
+            continue;
+        }
+        // (one flat product without factors 1, so that the table's product rules see its
+        // factors)
+        let mut flat = Vec::new();
+        flattened(&q, &mut flat);
+        flattened(&dh, &mut flat);
+        let rest = Expr::mul(flat);
+        // (every rest: partial fractions give one per gap between the poles)
+        for r in proposals(&rest, var, budget)? {
+            found.push(Expr::minus(Expr::mul(vec![q.clone(), h.clone()]), r));
+        }
+    }
+    Ok(found)
+}
+
+/// The factors of `e` as one list: nested products taken apart, factors 1 left out.
+fn flattened(e: &Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::Mul(xs) => xs.iter().for_each(|x| flattened(x, out)),
+        _ if exact_value(e).is_some_and(|v| v.is_one()) => {}
+        _ => out.push(e.clone()),
+    }
+}
+
+/// How many antiderivatives of `G` [`by_parts`] tries.
+const BY_PARTS_TRIED: usize = 2;
+
+/// Whether `e` has a `log` or `atan` call anywhere.
+fn has_log_or_atan(e: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+    let mut found = false;
+    each_call(e, budget, &mut |call, _| {
+        found |= matches!(call, Expr::Call(Func::Log | Func::Atan, _));
+        Ok(())
+    })?;
+    Ok(found)
+}
+
+/// `∫ P(x)·u^r dx` for a polynomial `P` (the product of `polynomial_part`), `u = ax + b` and a
+/// rational `r` that is no integer (`power` is `u^r` or `√u`): `P` written in powers of `u`,
+/// `P = Σ c_k·u^k`, integrates term by term to `Σ c_k·u^(k + r + 1)/((k + r + 1)·a)` (no
+/// `k + r + 1` is 0). `None` for any other `power`.
+fn polynomial_times_linear_power(
+    polynomial_part: &[Expr],
+    power: &Expr,
     var: &str,
     budget: &mut Budget,
 ) -> Result<Option<Expr>, TooLarge> {
-    let ([Expr::Call(h, xs), Expr::Call(Func::Log, ws)]
-    | [Expr::Call(Func::Log, ws), Expr::Call(h, xs)]) = factors
-    else {
-        return Ok(None);
-    };
-    let (integral, sign) = match h {
-        Func::Sin => (Func::Cos, -1),
-        Func::Cos => (Func::Sin, 1),
-        Func::Sinh => (Func::Cosh, 1),
-        Func::Cosh => (Func::Sinh, 1),
-        Func::Exp => (Func::Exp, 1),
+    let (base, r) = match power {
+        Expr::Pow(p) => match exact_value(&p.1) {
+            Some(r) if !r.is_integer() => (&p.0, r),
+            _ => return Ok(None),
+        },
+        Expr::Call(Func::Sqrt, xs) => (&xs[0], BigRational::new(1.into(), 2.into())),
         _ => return Ok(None),
     };
-    let (Some((a, _)), Some((c, _))) = (linear(&xs[0], var, budget)?, linear(&ws[0], var, budget)?)
-    else {
+    let Some((a, b)) = linear(base, var, budget)? else {
         return Ok(None);
     };
-    if a.is_zero() || c.is_zero() {
+    let Some(p) = numeric_polynomial(&Expr::mul(polynomial_part.to_vec()), var, budget)? else {
+        return Ok(None);
+    };
+    if a.is_zero() || p.len() > MAX_DEGREE {
         return Ok(None);
     }
-    let antiderivative = Expr::call(integral, xs[0].clone());
-    let over_w = Expr::pow(ws[0].clone(), Expr::int(-1));
-    let Some(rest) = integral_function(&[antiderivative.clone(), over_w], var, budget)? else {
-        return Ok(None);
-    };
-    Ok(Some(Expr::mul(vec![
-        number(&(BigRational::from_integer(sign.into()) / a)),
-        Expr::minus(
-            Expr::mul(vec![antiderivative, Expr::call(Func::Log, ws[0].clone())]),
-            Expr::mul(vec![number(&c), rest]),
-        ),
-    ])))
+    budget.steps((p.len() * p.len()) as u64)?;
+    // P((u − b)/a) by Horner's rule, in powers of u
+    let x_of_u = [-&b / &a, a.recip()];
+    let mut in_u: Vec<BigRational> = Vec::new();
+    for c in p.iter().rev() {
+        in_u = pf::add(&pf::mul(&in_u, &x_of_u), std::slice::from_ref(c));
+    }
+    let mut terms = Vec::with_capacity(in_u.len());
+    for (k, c) in in_u.iter().enumerate() {
+        if c.is_zero() {
+            continue;
+        }
+        let e = BigRational::from_integer(k.into()) + &r + BigRational::one();
+        terms.push(Expr::mul(vec![
+            number(&(c / (&e * &a))),
+            Expr::pow(base.clone(), number(&e)),
+        ]));
+    }
+    Ok(Some(Expr::add(terms)))
 }
 
 /// The constant `k` with `q = k·p'`, for polynomials `p`, `q` in `var` with numeric

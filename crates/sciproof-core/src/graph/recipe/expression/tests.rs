@@ -1026,10 +1026,23 @@ fn logarithms_of_numbers_written_two_ways_meet() {
 }
 
 #[test]
-fn an_elementary_function_times_a_logarithm_integrates_by_parts() {
-    // ∫ h(u)·log(w) = (H(u)·log(w) − c·∫ H(u)/w)/a, the rest an integral function (alkahest:
-    // ok; numeric_ok here by quadrature before)
+fn logarithms_and_arctangents_times_anything_integrate_by_parts() {
+    // ∫ h(w)·G = Q·h(w) − ∫ Q·h(w)' for h = log, atan: the rest an integral function or a
+    // rational function (alkahest: ok; numeric_ok here by quadrature before)
     for (f, a, b, v) in [
+        ("log(x)/(x+1)^2", "1", "2", "-log(3) + 5/3*log(2)"),
+        (
+            "log(x)/sqrt(x)",
+            "1",
+            "2",
+            "4 + 2*log(2)*sqrt(2) - 4*sqrt(2)",
+        ),
+        (
+            "atan(x)/x^2",
+            "1",
+            "2",
+            "atan(1) - atan(2)/2 - log(5)/2 + log(2)*3/2",
+        ),
         ("sin(x)*log(x)", "1", "2", "-cos(2)*log(2) + Ci(2) - Ci(1)"),
         (
             "sin(x)*log(x)",
@@ -1078,6 +1091,45 @@ fn an_elementary_function_times_a_logarithm_integrates_by_parts() {
         "0.226535365291777388764315092327",
     );
     assert_eq!(o, Outcome::NumericOk, "{d}");
+}
+
+#[test]
+fn a_polynomial_times_a_power_of_a_linear_argument_is_exact() {
+    // P written in powers of u = ax + b, term by term (alkahest: ok; numeric_ok here before);
+    // through t = exp x for the last (exp(2x) = t²)
+    for (f, a, b, v) in [
+        (
+            "x*(x+1)^(1/3)",
+            "0",
+            "1",
+            "9/28 + 3/4*(2^(1/3))^4 - 9/28*(2^(1/3))^7",
+        ),
+        // (the base 0 at the lower end)
+        (
+            "x*(x+1)^(1/3)",
+            "-1",
+            "1",
+            "3/4*(2^(1/3))^4 - 9/28*(2^(1/3))^7",
+        ),
+        (
+            "x^2*sqrt(2*x+1)",
+            "0",
+            "1",
+            "3^(7/2)/28 - 3^(5/2)/10 + 3^(3/2)/12 - 1/28 + 1/10 - 1/12",
+        ),
+        (
+            "exp(2*x)/sqrt(1+exp(x))",
+            "0",
+            "1",
+            "2/3*(1+exp(1))^(3/2) - 2*(1+exp(1))^(1/2) - 2/3*2^(3/2) + 2*sqrt(2)",
+        ),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+    // Past the base's domain (x + 1 < 0): never exact.
+    let (o, d) = integral("x*(x+1)^(1/3)", "-2", "0", "0");
+    assert_ne!(o, Outcome::Ok, "{d}");
+    assert_ne!(o, Outcome::NumericOk, "{d}");
 }
 
 #[test]
