@@ -262,6 +262,50 @@ fn reduced(
     Ok(first)
 }
 
+/// `atan(tan q)`, `asin(sin q)` and `acos(cos q)` for a rational `q` (alkahest writes
+/// `atan(tan(1))` for `∫ tan^4` on `[0, 1]`) as `sign·(q − kπ)`, `(k, sign, q)`: the
+/// principal value is `q` shifted by a multiple of π into `(−π/2, π/2)` (`atan`), the same
+/// with the sign of `(−1)^k` (`asin`: `sin q = (−1)^k sin(q − kπ)`), or by a multiple of 2π and
+/// its absolute value into `[0, π]` (`acos`). `k` is found in f64 and kept only with a margin
+/// that the f64 errors cannot cross (|q| ≤ 10^6: a relative error of 10^-16 in `q` and in `kπ`
+/// is below 10^-9, and `q − kπ` must stay 10^-6 inside the range); `None` otherwise.
+#[inline(never)]
+fn inverse_at_number(func: Func, u: &Expr) -> Option<(i64, i64, Q)> {
+    let inner = match func {
+        Func::Atan => Func::Tan,
+        Func::Asin => Func::Sin,
+        _ => Func::Cos,
+    };
+    let Expr::Call(g, xs) = u else {
+        return None;
+    };
+    let q = super::expr::exact_value(&xs[0]).filter(|_| *g == inner)?;
+    let x = q.to_f64().filter(|x| x.abs() <= 1e6)?;
+    let pi = std::f64::consts::PI;
+    const MARGIN: f64 = 1e-6;
+    let (k, sign) = match func {
+        Func::Acos => {
+            // acos(cos q) = |q − 2πm| for the m that puts it in [0, π]
+            let m = (x / (2.0 * pi)).round();
+            let r = x - 2.0 * pi * m;
+            if r.abs() > pi - MARGIN || (r.abs() < MARGIN && r != 0.0) {
+                return None;
+            }
+            let sign = if r < 0.0 { -1 } else { 1 };
+            (2 * m as i64, sign)
+        }
+        _ => {
+            let k = (x / pi).round();
+            if (x - k * pi).abs() > pi / 2.0 - MARGIN {
+                return None;
+            }
+            let odd = (k as i64) % 2 != 0;
+            (k as i64, if func == Func::Asin && odd { -1 } else { 1 })
+        }
+    };
+    Some((k, sign, Q::from_big(q)))
+}
+
 /// `e` with every product of two or more square roots of the same sign merged into one
 /// (`√A·√B = √(AB)`, `1/(√A·√B) = 1/√(AB)`), or `None` when it has no such product. Each
 /// merge holds wherever its left side is defined (there `A, B ≥ 0`, or `> 0` below the line),
@@ -840,12 +884,27 @@ impl<'b> Canon<'b> {
             {
                 self.frac(&logarithm_of_inverse_hyperbolic(*func, &xs[0]))?
             }
+            Expr::Call(func @ (Func::Atan | Func::Asin | Func::Acos), xs)
+                if self.variable != Some("pi")
+                    && let Some((k, sign, q)) = inverse_at_number(*func, &xs[0]) =>
+            {
+                self.shifted_by_multiple_of_pi(k, sign, q)?
+            }
             Expr::Call(func, xs) => {
                 self.arc_hyperbolic |= matches!(func, Func::Asinh | Func::Acosh | Func::Atanh);
                 let fracs = xs.iter().map(|x| self.frac(x)).collect::<Result<_, _>>()?;
                 self.function_of(*func, fracs)?
             }
         })
+    }
+
+    /// `sign·(q − k·π)`, π being the constant ([`inverse_at_number`]). (Apart from
+    /// [`Canon::frac`] and never inlined there, like [`Canon::function_of`].)
+    #[inline(never)]
+    fn shifted_by_multiple_of_pi(&mut self, k: i64, sign: i64, q: Q) -> Result<Frac, NotExact> {
+        let pi = self.atom("pi".to_string(), None);
+        let angle = self.frac_add(constant(q), scaled_frac(pi, &Q::int(-k)))?;
+        Ok(scaled_frac(angle, &Q::int(sign)))
     }
 
     /// `func` of arguments in canonical form. (Apart from [`Canon::frac`], and never inlined
@@ -2945,6 +3004,34 @@ mod tests {
             "log(x^2) - 2*log(x)",
             "log(x*y) - log(x) - log(y)",
             "log(pi^2) - 2*log(pi)",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn inverse_functions_of_their_functions_at_numbers_are_shifted_by_pi() {
+        // the principal value: q shifted by a multiple of π into the inverse's range
+        for text in [
+            "atan(tan(1)) - 1",
+            "atan(tan(3)) - 3 + pi",
+            "atan(tan(-2)) + 2 - pi",
+            "asin(sin(2)) - pi + 2",
+            "asin(sin(-3)) - 3 + pi",
+            "asin(sin(1/2)) - 1/2",
+            "acos(cos(4)) - 2*pi + 4",
+            "acos(cos(-1)) - 1",
+            "acos(cos(0))",
+            "atan(tan(3)) - atan(tan(2)) - 1",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            "atan(tan(3)) - 3",
+            "acos(cos(4)) - 4",
+            "asin(sin(2)) - 2",
+            // (a variable is no number: atan(tan x) = x only on (−π/2, π/2))
+            "atan(tan(x)) - x",
         ] {
             assert!(!zero(text), "{text}");
         }
