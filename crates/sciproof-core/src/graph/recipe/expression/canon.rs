@@ -124,9 +124,10 @@ struct Direction {
 /// The largest denominator `q` of a `sin`/`cos` argument `D/q` that is related to others of
 /// the same `D`.
 const MAX_ANGLE_DENOMINATOR: u64 = 1 << 20;
-/// The largest multiple of an angle expanded (`cos(16u)` is a polynomial of 17 terms in
-/// `sin u`, `cos u`; alkahest writes `∫_2^3 cos²x sin³x dx` with `cos 15` beside `cos 2`).
-const MAX_ANGLE_MULTIPLE: u64 = 16;
+/// The largest multiple of an angle expanded (`cos(24u)` is a polynomial of 25 terms in
+/// `sin u`, `cos u`; alkahest writes `∫_2^3 cos²x sin³x dx` with `cos 15` beside `cos 2`, and
+/// `∫_2^3 sin^4 cos^3` with `sin 21`).
+const MAX_ANGLE_MULTIPLE: u64 = 24;
 /// The most terms of a `sin`/`cos` argument expanded by the addition theorems (the expansion
 /// of `n` terms has `2^(n−1)` products).
 const MAX_ANGLE_TERMS: usize = 6;
@@ -139,6 +140,9 @@ const MAX_EXP_MULTIPLE: i64 = 1 << 20;
 /// One canonicalisation: the table of atoms met so far, and a work budget.
 pub struct Canon<'b> {
     atoms: Vec<Atom>,
+    /// Atoms whose value is known exactly, as polynomials in other atoms (`atan(tan 3)` is
+    /// `3 − π`), put in once the whole form is made ([`Canon::inverse_of_own_function`]).
+    values: Vec<(u32, Poly)>,
     ids: HashMap<String, u32>,
     budget: &'b mut Budget,
     /// Whether this is the expanded form: `sin`/`cos` of a sum by the addition theorems
@@ -262,28 +266,27 @@ fn reduced(
     Ok(first)
 }
 
-/// `atan(tan q)`, `asin(sin q)` and `acos(cos q)` for a rational `q` (alkahest writes
-/// `atan(tan(1))` for `∫ tan^4` on `[0, 1]`) as `sign·(q − kπ)`, `(k, sign, q)`: the
+/// The function `func` (`atan`, `asin`, `acos`) is the inverse of.
+fn own_function(func: Func) -> Func {
+    match func {
+        Func::Atan => Func::Tan,
+        Func::Asin => Func::Sin,
+        _ => Func::Cos,
+    }
+}
+
+/// For `atan(tan q)`, `asin(sin q)` and `acos(cos q)` of a rational `q` (alkahest writes
+/// `atan(tan(1))` for `∫ tan^4` on `[0, 1]`), `(k, sign)` with the value `sign·(q − kπ)`: the
 /// principal value is `q` shifted by a multiple of π into `(−π/2, π/2)` (`atan`), the same
 /// with the sign of `(−1)^k` (`asin`: `sin q = (−1)^k sin(q − kπ)`), or by a multiple of 2π and
 /// its absolute value into `[0, π]` (`acos`). `k` is found in f64 and kept only with a margin
 /// that the f64 errors cannot cross (|q| ≤ 10^6: a relative error of 10^-16 in `q` and in `kπ`
 /// is below 10^-9, and `q − kπ` must stay 10^-6 inside the range); `None` otherwise.
-#[inline(never)]
-fn inverse_at_number(func: Func, u: &Expr) -> Option<(i64, i64, Q)> {
-    let inner = match func {
-        Func::Atan => Func::Tan,
-        Func::Asin => Func::Sin,
-        _ => Func::Cos,
-    };
-    let Expr::Call(g, xs) = u else {
-        return None;
-    };
-    let q = super::expr::exact_value(&xs[0]).filter(|_| *g == inner)?;
+fn principal_shift(func: Func, q: &BigRational) -> Option<(i64, i64)> {
     let x = q.to_f64().filter(|x| x.abs() <= 1e6)?;
     let pi = std::f64::consts::PI;
     const MARGIN: f64 = 1e-6;
-    let (k, sign) = match func {
+    Some(match func {
         Func::Acos => {
             // acos(cos q) = |q − 2πm| for the m that puts it in [0, π]
             let m = (x / (2.0 * pi)).round();
@@ -291,8 +294,7 @@ fn inverse_at_number(func: Func, u: &Expr) -> Option<(i64, i64, Q)> {
             if r.abs() > pi - MARGIN || (r.abs() < MARGIN && r != 0.0) {
                 return None;
             }
-            let sign = if r < 0.0 { -1 } else { 1 };
-            (2 * m as i64, sign)
+            (2 * m as i64, if r < 0.0 { -1 } else { 1 })
         }
         _ => {
             let k = (x / pi).round();
@@ -302,8 +304,7 @@ fn inverse_at_number(func: Func, u: &Expr) -> Option<(i64, i64, Q)> {
             let odd = (k as i64) % 2 != 0;
             (k as i64, if func == Func::Asin && odd { -1 } else { 1 })
         }
-    };
-    Some((k, sign, Q::from_big(q)))
+    })
 }
 
 /// `e` with every product of two or more square roots of the same sign merged into one
@@ -569,6 +570,7 @@ impl<'b> Canon<'b> {
     fn new(budget: &'b mut Budget, expanded: bool) -> Canon<'b> {
         Canon {
             atoms: Vec::new(),
+            values: Vec::new(),
             ids: HashMap::new(),
             budget,
             expanded,
@@ -590,6 +592,11 @@ impl<'b> Canon<'b> {
         decided: impl Fn(&Form) -> bool,
     ) -> Result<Form, NotExact> {
         let mut form = self.frac(expr)?;
+        if !self.values.is_empty() {
+            let mut values = std::mem::take(&mut self.values);
+            values.sort_unstable_by_key(|(a, _)| *a);
+            form = self.with_rewrites(form, &values)?;
+        }
         // Without a denominator only the numerator's zeros count, and it may be multiplied by
         // anything nonzero where the expression is defined; with one, every such factor goes
         // below the line too (so 1 stands there explicitly).
@@ -886,9 +893,9 @@ impl<'b> Canon<'b> {
             }
             Expr::Call(func @ (Func::Atan | Func::Asin | Func::Acos), xs)
                 if self.variable != Some("pi")
-                    && let Some((k, sign, q)) = inverse_at_number(*func, &xs[0]) =>
+                    && matches!(&xs[0], Expr::Call(g, ys) if ys.len() == 1 && *g == own_function(*func)) =>
             {
-                self.shifted_by_multiple_of_pi(k, sign, q)?
+                self.inverse_of_own_function(*func, &xs[0])?
             }
             Expr::Call(func, xs) => {
                 self.arc_hyperbolic |= matches!(func, Func::Asinh | Func::Acosh | Func::Atanh);
@@ -898,13 +905,36 @@ impl<'b> Canon<'b> {
         })
     }
 
-    /// `sign·(q − k·π)`, π being the constant ([`inverse_at_number`]). (Apart from
+    /// `func(call)` for `call` the function `func` inverts (`atan(tan u)`): an atom as any call
+    /// is, whose value, for a `u` whose form is a rational `q`, is `sign·(q − k·π)`
+    /// ([`principal_shift`]), π being the constant. The value is recorded in
+    /// [`Canon::values`] and put in for the atom once the whole form is made, so that any other
+    /// way of writing the same argument (`atan(2·tan(3)/√4)`) meets it too. (Apart from
     /// [`Canon::frac`] and never inlined there, like [`Canon::function_of`].)
     #[inline(never)]
-    fn shifted_by_multiple_of_pi(&mut self, k: i64, sign: i64, q: Q) -> Result<Frac, NotExact> {
-        let pi = self.atom("pi".to_string(), None);
-        let angle = self.frac_add(constant(q), scaled_frac(pi, &Q::int(-k)))?;
-        Ok(scaled_frac(angle, &Q::int(sign)))
+    fn inverse_of_own_function(&mut self, func: Func, call: &Expr) -> Result<Frac, NotExact> {
+        let arg = self.frac(call)?;
+        let result = self.function_of(func, vec![arg])?;
+        let Expr::Call(_, ys) = call else {
+            return Ok(result);
+        };
+        let u = self.frac(&ys[0])?;
+        if let (None, Some(q)) = (&u.den, u.num.as_constant())
+            && let Some((k, sign)) = principal_shift(func, &q.to_big())
+            && let (None, [(m, c)]) = (&result.den, result.num.0.as_slice())
+            && let [(id, 1)] = m.as_slice()
+            && c.is_unit()
+        {
+            let pi = self.atom("pi".to_string(), None);
+            let angle = self.frac_add(constant(q), scaled_frac(pi, &Q::int(-k)))?;
+            // (the atom is c times the call's value: the parity rule may have taken a sign out)
+            let value = scaled(angle.num, &(&Q::int(sign) * c));
+            let id = *id;
+            if !self.values.iter().any(|(a, _)| *a == id) {
+                self.values.push((id, value));
+            }
+        }
+        Ok(result)
     }
 
     /// `func` of arguments in canonical form. (Apart from [`Canon::frac`], and never inlined
@@ -3023,6 +3053,9 @@ mod tests {
             "acos(cos(-1)) - 1",
             "acos(cos(0))",
             "atan(tan(3)) - atan(tan(2)) - 1",
+            // (another way of writing the same argument meets the same value)
+            "atan(tan(3)) - atan(2*tan(3)/sqrt(4))",
+            "atan(2*tan(3)/sqrt(4)) + atan(tan(3)) - 6 + 2*pi",
         ] {
             assert!(zero(text), "{text}");
         }

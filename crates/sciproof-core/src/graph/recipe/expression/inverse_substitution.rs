@@ -2,7 +2,9 @@
 //! nothing for the integrand as written but has for it in a new variable `t`:
 //!
 //! - `t = √(ax + b)`, so `x = (t² − b)/a` and `dx = (2t/a) dt`: `exp(√x)` becomes `2t·exp(t)`,
-//!   `sin(√x)` `2t·sin(t)`, `1/(1 + √x)` the rational `2t/(1 + t)`;
+//!   `sin(√x)` `2t·sin(t)`, `1/(1 + √x)` the rational `2t/(1 + t)`; likewise
+//!   `t = (ax + b)^(1/q)` for the least common index `q` of the roots of one base (up to 12):
+//!   `x^(1/3)/(1 + x^(2/3))` becomes `3t^3/(1 + t^2)`;
 //! - `t = log(ax)`, so `x = exp(t)/a` and `dx = (exp(t)/a) dt`: `sin(log x)` becomes
 //!   `exp(t)·sin(t)`, `x·log(x)²` `t²·exp(2t)` (the exponentials of a product merged into one);
 //! - `t = asin(ax + b)`, `acos(ax + b)` or `asinh(ax + b)`, so `x = (sin(t) − b)/a` and
@@ -53,8 +55,8 @@ pub fn antiderivatives(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<E
 /// One substitution `t = g(x)`, `g` linear inside.
 #[derive(Debug, Clone, PartialEq)]
 enum Substitution {
-    /// `t = √(ax + b)`.
-    Root(BigRational, BigRational),
+    /// `t = (ax + b)^(1/q)` (`q = 2`: `√(ax + b)`).
+    Root(BigRational, BigRational, i64),
     /// `t = log(ax)`.
     Log(BigRational),
     /// `t = f(ax + b)` for `f` = asin, acos or asinh.
@@ -72,10 +74,10 @@ fn arguments(
     budget.step()?;
     let found = match e {
         Expr::Call(Func::Sqrt, xs) => {
-            linear(&xs[0], var, budget)?.map(|(a, b)| Substitution::Root(a, b))
+            linear(&xs[0], var, budget)?.map(|(a, b)| Substitution::Root(a, b, 2))
         }
-        Expr::Pow(p) if half_odd(&p.1).is_some() => {
-            linear(&p.0, var, budget)?.map(|(a, b)| Substitution::Root(a, b))
+        Expr::Pow(p) if let Some(q) = root_index(&p.1) => {
+            linear(&p.0, var, budget)?.map(|(a, b)| Substitution::Root(a, b, q))
         }
         Expr::Call(Func::Log, xs) => linear(&xs[0], var, budget)?
             .filter(|(_, b)| b.is_zero())
@@ -86,7 +88,15 @@ fn arguments(
         _ => None,
     };
     if let Some(s) = found {
-        if !out.contains(&s) {
+        // (roots of one base over the least common index: x^(1/3) and x^(2/3) at t = x^(1/3),
+        // √x and x^(1/3) at t = x^(1/6))
+        if let Substitution::Root(a, b, q) = &s
+            && let Some(Substitution::Root(.., p)) = out
+                .iter_mut()
+                .find(|o| matches!(o, Substitution::Root(c, d, _) if c == a && d == b))
+        {
+            *p = num_integer::lcm(*p, *q).min(MAX_ROOT_INDEX + 1);
+        } else if !out.contains(&s) {
             out.push(s);
         }
         return Ok(());
@@ -97,11 +107,21 @@ fn arguments(
     Ok(())
 }
 
-/// `k` for an exponent `k/2` with `k` odd.
-fn half_odd(exponent: &Expr) -> Option<BigRational> {
-    let twice = exact_value(exponent)? * BigRational::from_integer(2.into());
-    (twice.is_integer() && !(&twice / BigRational::from_integer(2.into())).is_integer())
-        .then_some(twice)
+/// The largest root index `q` substituted (`t = (ax + b)^(1/q)`).
+const MAX_ROOT_INDEX: i64 = 12;
+
+/// The denominator `q` of an exponent `p/q` that is no integer, up to [`MAX_ROOT_INDEX`].
+fn root_index(exponent: &Expr) -> Option<i64> {
+    exact_value(exponent)?
+        .denom()
+        .to_i64()
+        .filter(|q| (2..=MAX_ROOT_INDEX).contains(q))
+}
+
+/// `k` with `exponent = k/q`, when that is an integer.
+fn in_root_index(exponent: &Expr, q: i64) -> Option<BigRational> {
+    let k = exact_value(exponent)? * BigRational::from_integer(q.into());
+    k.is_integer().then_some(k)
 }
 
 impl Substitution {
@@ -115,13 +135,21 @@ impl Substitution {
     ) -> Result<Option<Expr>, TooLarge> {
         let tt = Expr::sym(t);
         let (x, dx) = match self {
-            Substitution::Root(a, b) => (
-                // (t² − b)/a and 2t/a
+            Substitution::Root(_, _, q) if *q > MAX_ROOT_INDEX => return Ok(None),
+            Substitution::Root(a, b, q) => (
+                // (t^q − b)/a and q·t^(q−1)/a
                 Expr::mul(vec![
                     number(&a.recip()),
-                    Expr::add(vec![Expr::pow(tt.clone(), Expr::int(2)), number(&-b)]),
+                    Expr::add(vec![Expr::pow(tt.clone(), Expr::int(*q)), number(&-b)]),
                 ]),
-                Expr::mul(vec![number(&(BigRational::from_integer(2.into()) / a)), tt]),
+                Expr::mul(vec![
+                    number(&(BigRational::from_integer((*q).into()) / a)),
+                    if *q == 2 {
+                        tt
+                    } else {
+                        Expr::pow(tt, Expr::int(q - 1))
+                    },
+                ]),
             ),
             Substitution::Log(a) => {
                 // exp(t)/a, twice
@@ -162,7 +190,7 @@ impl Substitution {
     ) -> Result<Expr, TooLarge> {
         let same = |u: &Expr, budget: &mut Budget| -> Result<bool, TooLarge> {
             Ok(match (self, linear(u, var, budget)?) {
-                (Substitution::Root(a, b), Some((c, d))) => *a == c && *b == d,
+                (Substitution::Root(a, b, _), Some((c, d))) => *a == c && *b == d,
                 (Substitution::Log(a), Some((c, d))) => *a == c && d.is_zero(),
                 (Substitution::Inverse(_, a, b), Some((c, d))) => *a == c && *b == d,
                 _ => false,
@@ -170,11 +198,19 @@ impl Substitution {
         };
         mapped(e, budget, &mut |e, budget| {
             Ok(match (self, e) {
-                (Substitution::Root(..), Expr::Call(Func::Sqrt, xs)) if same(&xs[0], budget)? => {
+                (Substitution::Root(.., 2), Expr::Call(Func::Sqrt, xs))
+                    if same(&xs[0], budget)? =>
+                {
                     Some(Expr::sym(t))
                 }
-                (Substitution::Root(..), Expr::Pow(p))
-                    if let Some(k) = half_odd(&p.1)
+                (Substitution::Root(.., q), Expr::Call(Func::Sqrt, xs))
+                    if q % 2 == 0 && same(&xs[0], budget)? =>
+                {
+                    Some(Expr::pow(Expr::sym(t), Expr::int(q / 2)))
+                }
+                (Substitution::Root(.., q), Expr::Pow(p))
+                    if let Some(k) = in_root_index(&p.1, *q)
+                        && !(&k / BigRational::from_integer((*q).into())).is_integer()
                         && same(&p.0, budget)? =>
                 {
                     Some(Expr::pow(Expr::sym(t), number(&k)))
@@ -196,8 +232,12 @@ impl Substitution {
     /// An antiderivative `h` in `t` written in `x`.
     fn back(&self, h: &Expr, var: &str, t: &str, budget: &mut Budget) -> Result<Expr, TooLarge> {
         match self {
-            Substitution::Root(a, b) => {
+            Substitution::Root(a, b, 2) => {
                 let root = Expr::call(Func::Sqrt, lin(a, b, var));
+                h.substitute(t, &root, budget)
+            }
+            Substitution::Root(a, b, q) => {
+                let root = Expr::pow(lin(a, b, var), Expr::rat(1, *q));
                 h.substitute(t, &root, budget)
             }
             Substitution::Log(a) => {

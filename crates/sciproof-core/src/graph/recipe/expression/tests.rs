@@ -1012,6 +1012,22 @@ fn logarithms_of_numbers_written_two_ways_meet() {
             "3",
             "log((1 - cos(3))/sin(3)) - log((1 - cos(2))/sin(2))",
         ),
+        // atan(tan 3) = 3 − π: alkahest's value of ∫ tan^4, and of ∫ cot^2 against ours,
+        // −cot x − atan(2·tan(x)/√4)
+        ("tan(x)^4", "0", "1", "atan(tan(1)) - tan(1) + tan(1)^3/3"),
+        (
+            "(tan(x)^-1)^2",
+            "2",
+            "3",
+            "-1*tan(3)^-1 - atan(tan(3)) + tan(2)^-1 + atan(tan(2))",
+        ),
+        // sin(18) and sin(21) beside sin(2), sin(3): multiples of the angle 1 up to 24
+        (
+            "sin(x)^6",
+            "2",
+            "3",
+            "5/16 - 5/32*sin(6) + 5/64*sin(-6) - 1/128*sin(-12) - 1/192*sin(18) + 5/32*sin(4) - 5/64*sin(-4) - 5/128*sin(8) + 1/128*sin(-8) + 17/384*sin(12)",
+        ),
         // (cos 15 = cos(15·1), a multiple past 12 of the angle 1 that cos 2 and cos 3 are
         // written over)
         (
@@ -1110,6 +1126,13 @@ fn a_polynomial_times_a_power_of_a_linear_argument_is_exact() {
             "-1",
             "1",
             "3/4*(2^(1/3))^4 - 9/28*(2^(1/3))^7",
+        ),
+        // through t = x^(1/3), the least common index of x^(1/3) and x^(2/3)
+        (
+            "x^(1/3)/(1+x^(2/3))",
+            "1",
+            "2",
+            "-3/2 + 3/2*(2^(1/3))^2 - 3/2*log(1 + (2^(1/3))^2) + 3/2*log(2)",
         ),
         (
             "x^2*sqrt(2*x+1)",
