@@ -1012,6 +1012,13 @@ fn logarithms_of_numbers_written_two_ways_meet() {
             "3",
             "log((1 - cos(3))/sin(3)) - log((1 - cos(2))/sin(2))",
         ),
+        // (the cleared denominators repeat one combination of logarithms over many terms)
+        (
+            "(sin(x)^-1)^3",
+            "2",
+            "3",
+            "1/2*log((1 - cos(3))/sin(3)) - 1/2*cos(3)*sin(3)^-2 - 1/2*log((1 - cos(2))/sin(2)) + 1/2*cos(2)*sin(2)^-2",
+        ),
         // atan(tan 3) = 3 − π: alkahest's value of ∫ tan^4, and of ∫ cot^2 against ours,
         // −cot x − atan(2·tan(x)/√4)
         ("tan(x)^4", "0", "1", "atan(tan(1)) - tan(1) + tan(1)^3/3"),

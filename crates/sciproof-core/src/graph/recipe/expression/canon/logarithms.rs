@@ -52,38 +52,30 @@ impl Canon<'_> {
                 None => groups.push((rest, vec![(log, c.clone())])),
             }
         }
+        // (a cleared denominator repeats one combination in many groups, scaled: each is
+        // decided once)
+        let mut decided: Vec<Vec<(u32, i64)>> = Vec::new();
         for (_, logs) in &groups {
-            if !self.product_is_one(logs)? {
+            let Some(exponents) = exponents(logs) else {
+                return Ok(false);
+            };
+            if decided.contains(&exponents) {
+                continue;
+            }
+            if !self.product_is_one(&exponents)? {
                 return Ok(false);
             }
+            decided.push(exponents);
         }
         Ok(true)
     }
 
-    /// Whether `Σ k·log A = 0` over `logs` (atoms `log A` with their coefficients `k`): every
-    /// `A` a number shown positive, and `Π A^(k·d) = 1` for `d` the lcm of the denominators.
-    fn product_is_one(&mut self, logs: &[(u32, Q)]) -> Result<bool, NotExact> {
-        let mut lcm = 1i64;
-        for (_, k) in logs {
-            let k = k.to_big();
-            let Some(d) = k.denom().to_i64().filter(|d| *d <= MAX_LOG_EXPONENT) else {
-                return Ok(false);
-            };
-            lcm = lcm.lcm(&d);
-            if lcm > MAX_LOG_EXPONENT {
-                return Ok(false);
-            }
-        }
+    /// Whether `Σ n·log A = 0` over `exponents` (atoms `log A` with integers `n`): every `A` a
+    /// number shown positive, and `Π A^n = 1`.
+    fn product_is_one(&mut self, exponents: &[(u32, i64)]) -> Result<bool, NotExact> {
         let (mut above, mut below) = (constant(Q::one()), constant(Q::one()));
-        for (log, k) in logs {
-            let n = (k.to_big() * num_rational::BigRational::from_integer(lcm.into()))
-                .to_integer()
-                .to_i64()
-                .filter(|n| n.abs() <= MAX_LOG_EXPONENT);
-            let Some(n) = n else {
-                return Ok(false);
-            };
-            let argument = self.argument(*log);
+        for &(log, n) in exponents {
+            let argument = self.argument(log);
             if !self.positive_number(&argument) {
                 return Ok(false);
             }
@@ -171,4 +163,43 @@ impl Canon<'_> {
             number(&num_rational::BigRational::new(1.into(), (*q).into())),
         ))
     }
+}
+
+/// The coefficients `k` of `logs` as integers `k·d` (`d` the lcm of their denominators),
+/// divided by their gcd and with the first (in atom order) positive, so that one combination
+/// scaled is one key; `None` past [`MAX_LOG_EXPONENT`].
+fn exponents(logs: &[(u32, Q)]) -> Option<Vec<(u32, i64)>> {
+    let mut lcm = 1i64;
+    for (_, k) in logs {
+        let d = k
+            .to_big()
+            .denom()
+            .to_i64()
+            .filter(|d| *d <= MAX_LOG_EXPONENT)?;
+        lcm = lcm.lcm(&d);
+        if lcm > MAX_LOG_EXPONENT {
+            return None;
+        }
+    }
+    let mut out = Vec::with_capacity(logs.len());
+    for (log, k) in logs {
+        let n = (k.to_big() * num_rational::BigRational::from_integer(lcm.into()))
+            .to_integer()
+            .to_i64()
+            .filter(|n| n.abs() <= MAX_LOG_EXPONENT)?;
+        out.push((*log, n));
+    }
+    out.sort_unstable();
+    let g = out.iter().fold(0i64, |g, (_, n)| g.gcd(n));
+    let sign = if out.first().is_some_and(|(_, n)| *n < 0) {
+        -1
+    } else {
+        1
+    };
+    if g > 0 {
+        for (_, n) in &mut out {
+            *n = *n / g * sign;
+        }
+    }
+    Some(out)
 }
