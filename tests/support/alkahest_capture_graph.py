@@ -51,6 +51,12 @@ expressions += [parse(text, pool) for text in [
     "cos(x)/(1+sin(x)^2)", "cos(x)^3/(1+sin(x)^2)",
     # exp times cosh, as exponentials
     "exp(2*x)*cosh(x)",
+    # logarithms of numbers written two ways, atan(tan(1)), multiples of an angle past 12,
+    # P times a root of a linear argument, t = exp(x) and t = x^(1/3), log and atan times
+    # a rational function or a root by parts
+    "sin(x)/(1+cos(x))", "tan(x)^4", "cos(x)^2*sin(x)^3", "sin(x)^6", "sin(x)^4*cos(x)^3",
+    "x*(x+1)^(1/3)", "x^2*sqrt(2*x+1)", "exp(2*x)/sqrt(1+exp(x))", "x^(1/3)/(1+x^(2/3))",
+    "log(x)/sqrt(x)", "log(x+1)/(x+2)^2", "atan(x)/(x+1)^2",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:
