@@ -120,7 +120,8 @@ fn calls_of(e: &Expr, var: &str, out: &mut Vec<Expr>, budget: &mut Budget) -> Re
 
 /// `e` with `call` written `t`, and an integer power of its partner in `cos² + sin² = 1` or
 /// `cosh² − sinh² = 1` written in `t` but for one factor of an odd power
-/// (`cos(v)^(2k+1) = cos(v)·(1 − t²)^k` at `t = sin v`, `cos(v)^−3 = cos(v)^−1·(1 − t²)^−1`).
+/// (`cos(v)^(2k+1) = cos(v)·(1 − t²)^k` at `t = sin v`, `cos(v)^−3 = cos(v)^−1·(1 − t²)^−1`),
+/// and for `t = exp(v)` an `exp(k·v)` written `t^k`.
 fn written_in(
     e: &Expr,
     call: &Expr,
