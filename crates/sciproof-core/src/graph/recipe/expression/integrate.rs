@@ -2100,8 +2100,9 @@ fn integral_function(
 /// `∫ sin(x)·log(x) = Ci(x) − cos(x)·log(x)` (the rest an integral function, as alkahest
 /// writes it), `∫ log(x)/(x + 1)^2` and `∫ atan(x)/x^2` (the rest a rational function),
 /// `∫ log(x)/√x`. A `Q` with a `log` or `atan` in it is passed over: its rest could be the
-/// same kind of product again (`∫ log(x)/x` would turn on itself), and a rest without them
-/// is never given to this rule, so the recursion ends. Proposals only, like every candidate.
+/// same product again (`∫ log(x)/x` would turn on itself). A rest can still hold a `log`
+/// factor through `w'` (`w = x·log(x) − x`), so deeper chains are possible; each proposal
+/// spends the work budget, which bounds them. Proposals only, like every candidate.
 fn by_parts(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
     let mut at = None;
     for (i, f) in factors.iter().enumerate() {
