@@ -310,6 +310,15 @@ impl Expr {
         Expr::Sym(name.into())
     }
 
+    /// The factors of a product with nested products taken apart, appended to `out` (any
+    /// other expression is its one factor).
+    pub fn flat_factors(&self, out: &mut Vec<Expr>) {
+        match self {
+            Expr::Mul(xs) => xs.iter().for_each(|x| x.flat_factors(out)),
+            _ => out.push(self.clone()),
+        }
+    }
+
     /// The subtrees one level down: terms, factors, arguments, or a power's base and exponent.
     pub fn children(&self) -> impl Iterator<Item = &Expr> {
         let (list, pair): (&[Expr], Option<&(Expr, Expr)>) = match self {

@@ -248,6 +248,13 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
             }
             combine(per_term)
         }
+        // A product of products is one product to the rules below (`[1, [−1, cos x], x^−1]`,
+        // from by parts, is `cos x·x^−1` times constants).
+        Expr::Mul(xs) if xs.iter().any(|x| matches!(x, Expr::Mul(_))) => {
+            let mut flat = Vec::with_capacity(xs.len() + 2);
+            f.flat_factors(&mut flat);
+            candidates(&Expr::mul(flat), var, budget)?
+        }
         Expr::Mul(xs) => {
             let mut constant_factors = Vec::new();
             let mut rest = Vec::new();
@@ -2139,27 +2146,13 @@ fn by_parts(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr
         if has_log_or_atan(&q, budget)? {
             continue;
         }
-        // (one flat product without factors 1, so that the table's product rules see its
-        // factors)
-        let mut flat = Vec::new();
-        flattened(&q, &mut flat);
-        flattened(&dh, &mut flat);
-        let rest = Expr::mul(flat);
+        let rest = Expr::mul(vec![q.clone(), dh.clone()]);
         // (every rest: partial fractions give one per gap between the poles)
         for r in proposals(&rest, var, budget)? {
             found.push(Expr::minus(Expr::mul(vec![q.clone(), h.clone()]), r));
         }
     }
     Ok(found)
-}
-
-/// The factors of `e` as one list: nested products taken apart, factors 1 left out.
-fn flattened(e: &Expr, out: &mut Vec<Expr>) {
-    match e {
-        Expr::Mul(xs) => xs.iter().for_each(|x| flattened(x, out)),
-        _ if exact_value(e).is_some_and(|v| v.is_one()) => {}
-        _ => out.push(e.clone()),
-    }
 }
 
 /// How many antiderivatives of `G` [`by_parts`] tries.
