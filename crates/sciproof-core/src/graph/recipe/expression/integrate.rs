@@ -20,7 +20,7 @@
 //! `Ci`, `Shi`, `Chi`, `Ei`, and `log(w)` or `atan(w)` times anything the table integrates
 //! twice over by parts ([`by_parts`]). Where the table has
 //! nothing: any rational function with exact coefficients whose denominator has rational
-//! roots and at most one quadratic factor ([`super::partial_fractions`]), a rational function
+//! roots and powers of quadratic factors ([`super::partial_fractions`]), a rational function
 //! of `exp(ax)`, the chain rule read backwards (`c·h(u)·u'`, `c·g^n·g'`), and an inverse
 //! substitution ([`super::inverse_substitution`]). A candidate is
 //! never trusted as proposed: [`DefiniteIntegral::antiderivative`] keeps one only if

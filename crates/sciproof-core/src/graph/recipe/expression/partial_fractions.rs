@@ -3,13 +3,15 @@
 //!
 //! `N/D` is divided (`N = S·D + R`), `D` is factored into `(x − r)^m` for its rational roots
 //! (the rational root theorem, over the divisors of its integer form's end coefficients) and
-//! at most one quadratic without real roots (or its square), and `R/D` is written as
-//! `Σ A/(x − r)^k + (Bx + C)/q` by solving the linear system of its coefficients. Then
-//! `∫ A/(x − r) = A·log(±(x − r))`, `∫ A/(x − r)^k = A·(x − r)^(1−k)/(1 − k)` and
-//! `∫ (Bx + C)/(x² + βx + γ) = (B/2)·log(x² + βx + γ) + (2C − Bβ)/√Δ·atan((2x + β)/√Δ)` with
-//! `Δ = 4γ − β² > 0` (and a square of such a quadratic by the reduction formula). A
-//! denominator that does not factor so (an irrational root, a cube or a second quadratic)
-//! gives nothing.
+//! powers of quadratics `q` without real roots and with rational coefficients (square-free
+//! parts by Yun's algorithm, each part's roots in f64 paired with their conjugates, every
+//! quadratic rounded to the rationals it must have and divided out exactly), and `R/D` is
+//! written as `Σ A/(x − r)^k + Σ (Bx + C)/q^j` by solving the linear system of its
+//! coefficients. Then `∫ A/(x − r) = A·log(±(x − r))`, `∫ A/(x − r)^k = A·(x − r)^(1−k)/(1 − k)`
+//! and `∫ (Bx + C)/(x² + βx + γ) = (B/2)·log(x² + βx + γ) + (2C − Bβ)/√Δ·atan((2x + β)/√Δ)`
+//! with `Δ = 4γ − β² > 0` (higher powers of such a quadratic by the reduction formula). A
+//! denominator that does not factor so (an irrational root, a factor of degree four or more
+//! that is irreducible over the rationals, such as `x⁴ + 1`) gives nothing.
 //!
 //! Written here rather than taken from a computer-algebra crate: the coefficients must stay
 //! exact `BigRational`s and the result an [`Expr`] of the re-checker's own grammar, and the
@@ -172,14 +174,15 @@ fn divisors(n: &BigInt) -> Option<Vec<u64>> {
 enum Factor {
     /// `(x − r)^m`.
     Root(BigRational, usize),
-    /// `(x² + βx + γ)^m` (monic) with `4γ − β² > 0`, `m` 1 or 2.
+    /// `(x² + βx + γ)^m` (monic) with `4γ − β² > 0`.
     Quadratic(BigRational, BigRational, usize),
 }
 
 /// The rational roots of `p` (of degree at most [`MAX_DEGREE`]) that the rational root theorem
 /// finds, and `extra` numbers that are roots too, each with its multiplicity and `p` with every
-/// such root divided out. Roots it cannot reach (`p` with a second irreducible quadratic, or
-/// end coefficients past [`MAX_END_COEFFICIENT`]) are missing, the `extra` ones aside.
+/// such root divided out. Roots it cannot reach (`p` with an irrational root or a factor of
+/// degree four or more irreducible over the rationals, or end coefficients past
+/// [`MAX_END_COEFFICIENT`]) are missing, the `extra` ones aside.
 pub fn rational_roots(
     p: &[BigRational],
     extra: &[&BigRational],
@@ -227,10 +230,13 @@ fn take_root(rest: &mut Poly, r: &BigRational, factors: &mut Vec<Factor>) {
     }
 }
 
-/// `d` (monic) as its factors, if it factors into rational roots and at most one quadratic (or its square)
-/// without real roots.
+/// The monic factors of `d` (not zero), if it factors into rational roots and powers of
+/// quadratics without real roots ([`quadratics`]).
 fn factored(d: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>>, TooLarge> {
-    let mut rest = d.to_vec();
+    let Some(lead) = d.last().filter(|c| !c.is_zero()) else {
+        return Ok(None);
+    };
+    let mut rest: Poly = d.iter().map(|c| c / lead).collect();
     let mut factors: Vec<Factor> = Vec::new();
     take_root(&mut rest, &BigRational::zero(), &mut factors);
     if rest.len() > 2 {
@@ -300,42 +306,173 @@ fn factored(d: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>
             let r = -&rest[0] / &rest[1];
             factors.push(Factor::Root(r, 1));
         }
-        3 => {
-            let (gamma, beta) = (&rest[0] / &rest[2], &rest[1] / &rest[2]);
-            let discriminant = &beta * &beta - BigRational::from_integer(4.into()) * &gamma;
-            if discriminant.is_negative() {
-                factors.push(Factor::Quadratic(beta, gamma, 1));
-            } else {
-                let Some(root) = exact_square_root(&discriminant) else {
-                    return Ok(None);
-                };
-                let two = BigRational::from_integer(2.into());
-                for r in [(-&beta + &root) / &two, (-&beta - &root) / &two] {
-                    if !factors
-                        .iter()
-                        .any(|f| matches!(f, Factor::Root(s, _) if *s == r))
-                    {
-                        take_root(&mut rest, &r, &mut factors);
-                    }
+        // (rest is monic: x² + βx + γ; with real roots, rational ones or none)
+        3 if !discriminant(&rest[1], &rest[0]).is_negative() => {
+            let (beta, gamma) = (rest[1].clone(), rest[0].clone());
+            let Some(root) = exact_square_root(&discriminant(&beta, &gamma)) else {
+                return Ok(None);
+            };
+            let two = BigRational::from_integer(2.into());
+            for r in [(-&beta + &root) / &two, (-&beta - &root) / &two] {
+                if !factors
+                    .iter()
+                    .any(|f| matches!(f, Factor::Root(s, _) if *s == r))
+                {
+                    take_root(&mut rest, &r, &mut factors);
                 }
             }
         }
-        5 => {
-            // the square of a quadratic without real roots: x⁴ + a3x³ + a2x² + a1x + a0 with
-            // β = a3/2, γ = (a2 − β²)/2, 2βγ = a1 and γ² = a0 (rest is monic)
-            let two = BigRational::from_integer(2.into());
-            let beta = &rest[3] / &two;
-            let gamma = (&rest[2] - &beta * &beta) / &two;
-            let square = &two * &beta * &gamma == rest[1] && &gamma * &gamma == rest[0];
-            let discriminant = &beta * &beta - BigRational::from_integer(4.into()) * &gamma;
-            if !(rest[4].is_one() && square && discriminant.is_negative()) {
-                return Ok(None);
-            }
-            factors.push(Factor::Quadratic(beta, gamma, 2));
-        }
-        _ => return Ok(None),
+        _ => match quadratics(&rest, budget)? {
+            Some(quadratics) => factors.extend(quadratics),
+            None => return Ok(None),
+        },
     }
     Ok(Some(factors))
+}
+
+/// `β² − 4γ`, the discriminant of `x² + βx + γ`.
+fn discriminant(beta: &BigRational, gamma: &BigRational) -> BigRational {
+    beta * beta - BigRational::from_integer(4.into()) * gamma
+}
+
+/// `p − q`.
+fn sub(p: &[BigRational], q: &[BigRational]) -> Poly {
+    let negated: Poly = q.iter().map(|c| -c).collect();
+    add(p, &negated)
+}
+
+/// The monic `rest` (degree at least 2, no rational root) as powers of quadratics without real
+/// roots and with rational coefficients, if it is such a product: `(x² + 1)^3`,
+/// `(x² + 1)(x² + 4)`. Its square-free parts come from Yun's algorithm (exact); each part's
+/// roots are found in f64 and paired with their conjugates, and each pair's quadratic
+/// `x² − 2·Re z·x + |z|²` is rounded to the only rationals it can have (over the common
+/// denominator `L` of `rest`'s coefficients, `β·L` and `γ·L²` are integers by Gauss's lemma)
+/// and divided out exactly. f64 only proposes: a factor is kept only when it divides exactly.
+fn quadratics(rest: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>>, TooLarge> {
+    let common = rest.iter().fold(BigInt::one(), |l, c| l.lcm(c.denom()));
+    let mut out = Vec::new();
+    for (mut part, m) in square_free_parts(rest, budget)? {
+        if part.len() == 3 {
+            // (a quadratic part is exact as it is)
+            if !discriminant(&part[1], &part[0]).is_negative() {
+                return Ok(None);
+            }
+            out.push(Factor::Quadratic(part[1].clone(), part[0].clone(), m));
+            continue;
+        }
+        let Some(scale) = common.to_f64().filter(|l| *l < 1e6) else {
+            return Ok(None);
+        };
+        let approximate: Vec<f64> = part
+            .iter()
+            .map(|c| c.to_f64().unwrap_or(f64::NAN))
+            .collect();
+        budget.ticks((ROOT_ITERATIONS * approximate.len() * approximate.len()) as u64)?;
+        let Some(roots) = complex_roots(&approximate) else {
+            return Ok(None);
+        };
+        for (re, im) in roots.into_iter().filter(|&(_, im)| im > 0.0) {
+            let round = |v: f64, power: u32| {
+                let scaled = (v * scale.powi(power as i32)).round();
+                (scaled.abs() < 1e15)
+                    .then(|| BigRational::new(BigInt::from(scaled as i64), common.pow(power)))
+            };
+            // β = −2·Re z, γ = |z|²
+            let (Some(beta), Some(gamma)) = (round(-2.0 * re, 1), round(re * re + im * im, 2))
+            else {
+                return Ok(None);
+            };
+            budget.steps(part.len() as u64)?;
+            let (q, r) = divide(&part, &[gamma.clone(), beta.clone(), BigRational::one()]);
+            if !r.is_empty() || !discriminant(&beta, &gamma).is_negative() {
+                return Ok(None);
+            }
+            part = q;
+            out.push(Factor::Quadratic(beta, gamma, m));
+        }
+        if part.len() != 1 {
+            // (a real root, or a pair that does not divide)
+            return Ok(None);
+        }
+    }
+    Ok(Some(out))
+}
+
+/// The square-free parts of the monic `f` with their multiplicities (Yun's algorithm):
+/// `f = Π a_i^i`, each `a_i` monic and square-free, the constant ones left out.
+fn square_free_parts(
+    f: &[BigRational],
+    budget: &mut Budget,
+) -> Result<Vec<(Poly, usize)>, TooLarge> {
+    let degree = f.len() as u64;
+    budget.steps(degree.pow(3))?;
+    let df = derivative(f);
+    let a = gcd(f, &df);
+    let mut b = divide(f, &a).0;
+    let mut d = sub(&divide(&df, &a).0, &derivative(&b));
+    let mut out = Vec::new();
+    let mut i = 1;
+    while b.len() > 1 {
+        budget.steps(degree.pow(2))?;
+        let a = gcd(&b, &d);
+        b = divide(&b, &a).0;
+        d = sub(&divide(&d, &a).0, &derivative(&b));
+        if a.len() > 1 {
+            out.push((a, i));
+        }
+        i += 1;
+    }
+    Ok(out)
+}
+
+/// How many Durand–Kerner sweeps [`complex_roots`] makes at most.
+const ROOT_ITERATIONS: usize = 500;
+
+/// The complex roots `(re, im)` of the monic `p` (coefficients from the constant term up), by
+/// Durand–Kerner iteration in f64; `None` when it does not settle. Approximations only: the
+/// caller checks what it makes of them exactly.
+fn complex_roots(p: &[f64]) -> Option<Vec<(f64, f64)>> {
+    let n = p.len().checked_sub(1).filter(|&n| n > 0)?;
+    if p.iter().any(|c| !c.is_finite()) {
+        return None;
+    }
+    let mul = |(a, b): (f64, f64), (c, d): (f64, f64)| (a * c - b * d, a * d + b * c);
+    let bound = 1.0 + p[..n].iter().fold(0.0f64, |m, c| m.max(c.abs()));
+    // (starting points on a circle, turned off the real axis)
+    let mut z: Vec<(f64, f64)> = (0..n)
+        .map(|k| {
+            let angle = 0.4 + std::f64::consts::TAU * k as f64 / n as f64;
+            (bound * angle.cos(), bound * angle.sin())
+        })
+        .collect();
+    for _ in 0..ROOT_ITERATIONS {
+        let mut largest = 0.0f64;
+        for k in 0..n {
+            let value = p.iter().rev().fold((0.0, 0.0), |acc, &c| {
+                let (re, im) = mul(acc, z[k]);
+                (re + c, im)
+            });
+            let mut below = (1.0, 0.0);
+            for j in (0..n).filter(|&j| j != k) {
+                below = mul(below, (z[k].0 - z[j].0, z[k].1 - z[j].1));
+            }
+            let size = below.0 * below.0 + below.1 * below.1;
+            if size == 0.0 {
+                return None;
+            }
+            // value / below
+            let step = mul(value, (below.0 / size, -below.1 / size));
+            z[k] = (z[k].0 - step.0, z[k].1 - step.1);
+            largest = largest.max(step.0.hypot(step.1));
+        }
+        if largest <= 1e-14 * bound {
+            return z
+                .iter()
+                .all(|w| w.0.is_finite() && w.1.is_finite())
+                .then_some(z);
+        }
+    }
+    None
 }
 
 /// `√r` when it is rational (`r ≥ 0`).
@@ -475,52 +612,71 @@ pub fn antiderivatives(
                 }
             }
             Factor::Quadratic(beta, gamma, m) => {
-                let b = next.next().expect("B").clone();
-                let c = next.next().expect("C").clone();
                 let two = BigRational::from_integer(2.into());
-                let q = Expr::add(vec![
-                    Expr::pow(x(), Expr::int(2)),
-                    Expr::mul(vec![number(beta), x()]),
-                    number(gamma),
-                ]);
+                let q = || {
+                    Expr::add(vec![
+                        Expr::pow(x(), Expr::int(2)),
+                        Expr::mul(vec![number(beta), x()]),
+                        number(gamma),
+                    ])
+                };
                 let delta = BigRational::from_integer(4.into()) * gamma - beta * beta;
                 let s = || Expr::add(vec![Expr::mul(vec![number(&two), x()]), number(beta)]);
-                let atan = || {
-                    Expr::call(
-                        Func::Atan,
-                        // (1/√Δ written so: the form alkahest's values have, `sqrt(3)^-1`)
-                        Expr::mul(vec![
-                            s(),
-                            Expr::pow(Expr::pow(number(&delta), Expr::rat(1, 2)), Expr::int(-1)),
-                        ]),
-                    )
-                };
-                // (Dx + E)/q², with E' = E − Dβ/2 and Δ = 4γ − β²:
-                // −D/(2q) + E'·(2x + β)/(Δq) + 4E'·Δ^(−3/2)·atan((2x + β)/√Δ)
-                if *m == 2 {
+                // (Dx + E)/q^j = (D/2)·(2x + β)/q^j + E'/q^j with E' = E − Dβ/2; the first
+                // part integrates to (D/2)·log q (j = 1) or (D/2)·q^(1−j)/(1 − j), the second
+                // to E'·I_j by the reduction formula (Δ = 4γ − β²):
+                // I_1 = 2Δ^(−1/2)·atan((2x + β)/√Δ),
+                // I_j = (2x + β)/((j − 1)Δ·q^(j−1)) + 2(2j − 3)/((j − 1)Δ)·I_(j−1).
+                // `over[i]` gathers the coefficient of (2x + β)/q^i, `at` that of
+                // Δ^(−1/2)·atan(...).
+                let mut over = vec![BigRational::zero(); *m];
+                let mut at = BigRational::zero();
+                for j in 1..=*m {
                     let d = next.next().expect("D").clone();
                     let e = next.next().expect("E").clone() - &d * beta / &two;
-                    let over_q = || Expr::pow(q.clone(), Expr::int(-1));
-                    fixed.push(Expr::mul(vec![number(&(-&d / &two)), over_q()]));
-                    fixed.push(Expr::mul(vec![number(&(&e / &delta)), s(), over_q()]));
+                    if j == 1 && !d.is_zero() {
+                        fixed.push(Expr::mul(vec![
+                            number(&(&d / &two)),
+                            Expr::call(Func::Log, q()),
+                        ]));
+                    } else if !d.is_zero() {
+                        let e = BigRational::from_integer(BigInt::from(1 - j as i64));
+                        fixed.push(Expr::mul(vec![
+                            number(&(&d / &two / &e)),
+                            Expr::pow(q(), number(&e)),
+                        ]));
+                    }
+                    let mut factor = e;
+                    for i in (2..=j).rev() {
+                        let below = BigRational::from_integer(BigInt::from(i - 1)) * &delta;
+                        over[i - 1] += &factor / &below;
+                        factor =
+                            factor * BigRational::from_integer(BigInt::from(4 * i - 6)) / below;
+                    }
+                    at += &two * factor;
+                }
+                for (i, c) in over.iter().enumerate().filter(|(_, c)| !c.is_zero()) {
                     fixed.push(Expr::mul(vec![
-                        number(&(BigRational::from_integer(4.into()) * &e)),
-                        Expr::pow(number(&delta), Expr::rat(-3, 2)),
-                        atan(),
+                        number(c),
+                        s(),
+                        Expr::pow(q(), Expr::int(-(i as i64))),
                     ]));
                 }
-                if !b.is_zero() {
+                if !at.is_zero() {
                     fixed.push(Expr::mul(vec![
-                        number(&(&b / &two)),
-                        Expr::call(Func::Log, q),
-                    ]));
-                }
-                let k = &two * &c - &b * beta;
-                if !k.is_zero() {
-                    fixed.push(Expr::mul(vec![
-                        number(&k),
+                        number(&at),
                         Expr::pow(number(&delta), Expr::rat(-1, 2)),
-                        atan(),
+                        Expr::call(
+                            Func::Atan,
+                            // (1/√Δ written so: the form alkahest's values have, `sqrt(3)^-1`)
+                            Expr::mul(vec![
+                                s(),
+                                Expr::pow(
+                                    Expr::pow(number(&delta), Expr::rat(1, 2)),
+                                    Expr::int(-1),
+                                ),
+                            ]),
+                        ),
                     ]));
                 }
             }
@@ -582,9 +738,56 @@ mod tests {
             f.iter()
                 .any(|f| matches!(f, Factor::Root(r, 2) if r.is_one()))
         );
-        // x^2 − 2 has irrational roots; x^4 + 1 two quadratics
+        // x^2 − 2 has irrational roots; x^4 + 1 two quadratics over Q(√2) only, and
+        // (x^2 − 2)(x^2 + 1) an irrational root beside its quadratic
         assert!(factored(&p(&[-2, 0, 1]), &mut b()).unwrap().is_none());
         assert!(factored(&p(&[1, 0, 0, 0, 1]), &mut b()).unwrap().is_none());
+        assert!(
+            factored(&p(&[-2, 0, -1, 0, 1]), &mut b())
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn several_quadratics_and_their_powers_are_factors() {
+        let quadratics = |d: &Poly| -> Vec<(BigRational, BigRational, usize)> {
+            let mut out: Vec<_> = factored(d, &mut b())
+                .unwrap()
+                .expect("factors")
+                .into_iter()
+                .map(|f| match f {
+                    Factor::Quadratic(beta, gamma, m) => (beta, gamma, m),
+                    Factor::Root(..) => panic!("no rational root"),
+                })
+                .collect();
+            out.sort();
+            out
+        };
+        let r = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+        // (x^2 + 1)^3
+        let cube = mul(&mul(&p(&[1, 0, 1]), &p(&[1, 0, 1])), &p(&[1, 0, 1]));
+        assert_eq!(quadratics(&cube), [(r(0, 1), r(1, 1), 3)]);
+        // (x^2 + 1)(x^2 + 4)
+        assert_eq!(
+            quadratics(&p(&[4, 0, 5, 0, 1])),
+            [(r(0, 1), r(1, 1), 1), (r(0, 1), r(4, 1), 1)]
+        );
+        // (x^2 + x + 1)^2·(x^2 + 1/4)
+        let d = mul(
+            &mul(&p(&[1, 1, 1]), &p(&[1, 1, 1])),
+            &[r(1, 4), r(0, 1), r(1, 1)],
+        );
+        assert_eq!(
+            quadratics(&d),
+            [(r(0, 1), r(1, 4), 1), (r(1, 1), r(1, 1), 2)]
+        );
+        // x^6 + 1 = (x^2 + 1)(x^4 − x^2 + 1), the second irreducible over Q
+        assert!(
+            factored(&p(&[1, 0, 0, 0, 0, 0, 1]), &mut b())
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[test]

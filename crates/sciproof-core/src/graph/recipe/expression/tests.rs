@@ -1163,6 +1163,22 @@ fn a_polynomial_times_a_power_of_a_linear_argument_is_exact() {
 }
 
 #[test]
+fn powers_and_products_of_quadratics_are_exact() {
+    // Partial fractions over several quadratics without real roots, and their powers by the
+    // reduction formula (alkahest: ok; numeric_ok by quadrature here before).
+    for (f, v) in [
+        ("1/(1+x^2)^3", "3*pi/32 + 1/4"),
+        ("1/(x^2+1)^4", "11/48 + 5*pi/64"),
+        ("1/((1+x^2)*(x^2+4))", "pi/12 - atan(1/2)/6"),
+        ("x/(x^4+5*x^2+4)", "log(8/5)/6"),
+        // (rational coefficients: x² + 1/4 and x² + 9/4)
+        ("1/((x^2+1/4)*(x^2+9/4))", "atan(2) - atan(2/3)/3"),
+    ] {
+        exact_and_off_refuted(f, "0", "1", v, "1/10^6");
+    }
+}
+
+#[test]
 fn substitutions_through_a_function_and_the_half_angle_are_exact() {
     // alkahest: ok for each (its integrator substitutes); we had numeric_ok by quadrature.
     for (f, a, b, v) in [
