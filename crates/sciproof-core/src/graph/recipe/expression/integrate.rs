@@ -426,7 +426,7 @@ fn in_powers_of_exp(
 
 /// `(N, D)` with `e = N/D` for polynomials `N`, `D` in `var` with exact coefficients, when `e`
 /// is built from such by sums, products and integer powers (within the degree limits).
-fn rational_function(
+pub(super) fn rational_function(
     e: &Expr,
     var: &str,
     budget: &mut Budget,

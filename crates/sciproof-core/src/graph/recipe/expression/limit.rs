@@ -2,18 +2,19 @@
 //! `F(1) − lim_(x→0+) F(x)` with `F = x log x − x`, whose value at 0 does not exist but whose
 //! limit does (alkahest gets `ok` here by reading `0·log 0` as 0).
 //!
-//! The end `c` is an exact number and the interval runs from it toward `d`. The only
-//! singularities allowed at `c` are *vanishing arguments*: `log`, `sqrt`, a fractional power
-//! applied to a linear `k(x − c)` that is positive toward `d`, or to a polynomial
-//! `(x − c)·Q(x)` whose `Q` keeps that sign over the interval (by a ball); and `asin`, `acos`
-//! of a `u` whose `1 − u²` vanishes so (`asin(x)` at 1, `asin(√x)` too: `(√v)²` is read as
-//! `v` where the root is continuous), and `acosh` of a `u` whose `u − 1` does (`acosh(x)` at 1). Everything else must have a ball over the closed
-//! interval (where a root of a linear argument is bounded by its values at the two exact
-//! ends, [`super::ball::Evaluator::over_exactly`]). Then, with `t = |x − c| → 0`, each subexpression is classed
-//! by how it behaves (`Near`): continuous at `c` with a known value, vanishing like
-//! `t^α |log t|^k` (α > 0), or bounded by `|log t|^k` (a bounded function such as `sin`
-//! of anything continuous there is, with k = 0). A sum has a limit only when no term is
-//! of the last class; nothing else is guessed.
+//! The end `c` is an exact number and the interval runs from it toward `d`. The only singularities
+//! allowed at `c` are *vanishing arguments*: `log`, `sqrt`, a fractional power applied to a linear
+//! `k(x − c)` that is positive toward `d`, or to a polynomial `(x − c)·Q(x)` whose `Q` keeps that
+//! sign over the interval (by a ball); and `asin`, `acos` of a `u` whose `1 − u²` vanishes so
+//! (`asin(x)` at 1, `asin(√x)` too: `(√v)²` is read as `v` where the root is continuous), and
+//! `acosh` of a `u` whose `u − 1` does (`acosh(x)` at 1). Everything else must have a ball over the closed interval (where a root of a
+//! linear argument is bounded by its values at the two exact ends,
+//! [`super::ball::Evaluator::over_exactly`]). Then, with `t = |x − c| → 0`, each subexpression is
+//! classed by how it behaves (`Near`): continuous at `c` with a known value, vanishing like `t^α
+//! |log t|^k` (α > 0), or bounded by `|log t|^k` (a bounded function such as `sin` of anything
+//! continuous there is, with k = 0). A sum has a limit only when no term is of the last class, or
+//! when its logarithms cancel (`R·log t` with a rational `R` that is 0 at `c`:
+//! [`End::logarithms_cancelled`]); nothing else is guessed.
 
 use super::ball::Ball;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
@@ -263,10 +264,15 @@ impl End<'_> {
                     }
                 }
                 // A sum of terms bounded by powers of |log t| is bounded by one (no limit
-                // claimed: a product with a vanishing factor still vanishes).
-                Some(if logarithmic {
-                    Near::Logarithmic
-                } else if finite.is_empty() {
+                // claimed: a product with a vanishing factor still vanishes), unless its
+                // logarithms cancel to a vanishing multiple of log t.
+                if logarithmic {
+                    return Ok(Some(
+                        self.logarithms_cancelled(e, budget)?
+                            .unwrap_or(Near::Logarithmic),
+                    ));
+                }
+                Some(if finite.is_empty() {
                     Near::Vanishing
                 } else {
                     Near::Finite(Expr::add(finite))
@@ -335,6 +341,155 @@ impl End<'_> {
             },
             _ => None,
         })
+    }
+}
+
+/// A term of a sum written over `log t` (`t = |x − c|`): `coefficient·log t`, or, when
+/// `logarithm` is false, a term with the same limit as `coefficient`.
+struct Term {
+    coefficient: Expr,
+    logarithm: bool,
+}
+
+/// The most terms [`End::over_log`] writes out.
+const MAX_TERMS: usize = 64;
+
+impl End<'_> {
+    /// The behaviour of a sum whose terms hold logarithms of arguments vanishing at `c`, when
+    /// those logarithms cancel: each `log u` is `log t + log |u/(x − c)|`, the second part
+    /// continuous at `c` (`u = k(x − c)`, or `(x − c)·Q` with `Q` of one sign, as
+    /// [`End::vanishing`] shows), so the sum is `R·log t` plus terms with limits; when `R` is a
+    /// rational function with exact coefficients that is 0 at `c` (its denominator not), `R`
+    /// is `O(t)` and `R·log t` vanishes. So `−log(x)/(x + 1) + log(x)` at 0 (`R = x/(x + 1)`),
+    /// and `x·log(x² − 1) − log(x − 1)` at 1 (`R = x − 1`). `None` when that is not shown.
+    fn logarithms_cancelled(
+        &self,
+        e: &Expr,
+        budget: &mut Budget,
+    ) -> Result<Option<Near>, TooLarge> {
+        let Some(terms) = self.over_log(e, budget)? else {
+            return Ok(None);
+        };
+        let (mut multiple, mut finite) = (Vec::new(), Vec::new());
+        for term in terms {
+            if term.logarithm {
+                multiple.push(term.coefficient);
+                continue;
+            }
+            match self.near(&term.coefficient, budget)? {
+                Some(Near::Finite(v)) => finite.push(v),
+                Some(Near::Vanishing) => {}
+                _ => return Ok(None),
+            }
+        }
+        let multiple = Expr::add(multiple);
+        let Some((n, d)) = super::integrate::rational_function(&multiple, self.var, budget)? else {
+            return Ok(None);
+        };
+        use super::partial_fractions::value_at;
+        if !value_at(&n, self.c).is_zero() || value_at(&d, self.c).is_zero() {
+            return Ok(None);
+        }
+        Ok(Some(if finite.is_empty() {
+            Near::Vanishing
+        } else {
+            Near::Finite(Expr::add(finite))
+        }))
+    }
+
+    /// `e` as a sum of [`Term`]s (products multiplied out, at most [`MAX_TERMS`] of them, none
+    /// with `log t` twice); `None` when it cannot be written so.
+    fn over_log(&self, e: &Expr, budget: &mut Budget) -> Result<Option<Vec<Term>>, TooLarge> {
+        budget.step()?;
+        let plain_term = |e: &Expr| {
+            vec![Term {
+                coefficient: e.clone(),
+                logarithm: false,
+            }]
+        };
+        if !e.contains(self.var, budget)? {
+            return Ok(Some(plain_term(e)));
+        }
+        Ok(Some(match e {
+            Expr::Add(xs) => {
+                let mut out = Vec::new();
+                for x in xs.iter() {
+                    let Some(terms) = self.over_log(x, budget)? else {
+                        return Ok(None);
+                    };
+                    out.extend(terms);
+                    if out.len() > MAX_TERMS {
+                        return Ok(None);
+                    }
+                }
+                out
+            }
+            Expr::Mul(xs) => {
+                let mut out = vec![Term {
+                    coefficient: Expr::int(1),
+                    logarithm: false,
+                }];
+                for x in xs.iter() {
+                    let Some(terms) = self.over_log(x, budget)? else {
+                        return Ok(None);
+                    };
+                    if out.len() * terms.len() > MAX_TERMS {
+                        return Ok(None);
+                    }
+                    let mut next = Vec::with_capacity(out.len() * terms.len());
+                    for a in &out {
+                        for b in &terms {
+                            if a.logarithm && b.logarithm {
+                                return Ok(None);
+                            }
+                            next.push(Term {
+                                coefficient: Expr::mul(vec![
+                                    a.coefficient.clone(),
+                                    b.coefficient.clone(),
+                                ]),
+                                logarithm: a.logarithm || b.logarithm,
+                            });
+                        }
+                    }
+                    out = next;
+                }
+                out
+            }
+            Expr::Call(Func::Log, xs) => match self.log_of_vanishing(&xs[0], budget)? {
+                // log u = log t + log |u/(x − c)|, the second part's limit log |u/(x − c)|(c)
+                Some(rest) => vec![
+                    Term {
+                        coefficient: Expr::int(1),
+                        logarithm: true,
+                    },
+                    Term {
+                        coefficient: Expr::call(Func::Log, number(&rest)),
+                        logarithm: false,
+                    },
+                ],
+                None => plain_term(e),
+            },
+            _ => plain_term(e),
+        }))
+    }
+
+    /// `|u/(x − c)|` at `c` (not 0) when `u` vanishes at `c` as [`End::vanishing`] shows:
+    /// `|k|` for `u = k(x − c)`, `|Q(c)|` for `u = (x − c)·Q`.
+    fn log_of_vanishing(
+        &self,
+        u: &Expr,
+        budget: &mut Budget,
+    ) -> Result<Option<BigRational>, TooLarge> {
+        if !self.vanishing(u, budget)? {
+            return Ok(None);
+        }
+        let u = plain(u, budget)?;
+        let Some(p) = super::integrate::numeric_polynomial(&u, self.var, budget)? else {
+            return Ok(None);
+        };
+        let (q, _) = super::partial_fractions::divide(&p, &[-self.c.clone(), BigRational::one()]);
+        let at_c = super::partial_fractions::value_at(&q, self.c).abs();
+        Ok((!at_c.is_zero()).then_some(at_c))
     }
 }
 
@@ -410,4 +565,40 @@ fn plain(u: &Expr, budget: &mut Budget) -> Result<Expr, TooLarge> {
         }
         _ => u.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::recipe::expression::parse::parse;
+
+    fn limit_at(e: &str, c: i64, d: i64) -> Option<String> {
+        let e = parse(e, &mut Default::default()).unwrap();
+        let (c, d) = (
+            BigRational::from_integer(c.into()),
+            BigRational::from_integer(d.into()),
+        );
+        let end = End {
+            var: "x",
+            c: &c,
+            d: &d,
+        };
+        end.limit(&e, &mut Budget::standard())
+            .unwrap()
+            .map(|v| v.to_string())
+    }
+
+    #[test]
+    fn logarithms_cancel_only_to_a_vanishing_multiple() {
+        // R = x/(x + 1), x − 1, x^2: each 0 at the end
+        assert!(limit_at("-log(x)/(x+1) + log(x) - log(x+1)", 0, 1).is_some());
+        assert!(limit_at("x*log(x^2-1) - log(x-1)", 1, 2).is_some());
+        assert!(limit_at("log(2*x) - log(x) + x^2*log(x)", 0, 1).is_some());
+        // R = 2, 1, −1 at the end: log t survives
+        assert_eq!(limit_at("log(x) + log(2*x)", 0, 1), None);
+        assert_eq!(limit_at("log(x) - log(x+1)", 0, 1), None);
+        assert_eq!(limit_at("x*log(x) - log(x)", 0, 1), None);
+        // a product of two such logarithms is not taken apart
+        assert_eq!(limit_at("log(x)*log(2*x) - log(x)^2", 0, 1), None);
+    }
 }
