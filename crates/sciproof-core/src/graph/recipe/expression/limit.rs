@@ -6,8 +6,9 @@
 //! allowed at `c` are *vanishing arguments*: `log`, `sqrt`, a fractional power applied to a linear
 //! `k(x − c)` that is positive toward `d`, or to a polynomial `(x − c)·Q(x)` whose `Q` keeps that
 //! sign over the interval (by a ball); and `asin`, `acos` of a `u` whose `1 − u²` vanishes so
-//! (`asin(x)` at 1, `asin(√x)` too: `(√v)²` is read as `v` where the root is continuous), and
-//! `acosh` of a `u` whose `u − 1` does (`acosh(x)` at 1). Everything else must have a ball over the closed interval (where a root of a
+//! (`asin(x)` at 1, `asin(√x)` too: `(√v)²` is read as `v` where the root is continuous), `acosh`
+//! of a `u` whose `u − 1` does (`acosh(x)` at 1), and `li` of a vanishing argument that stays below
+//! 1 (`li(x)` at 0). Everything else must have a ball over the closed interval (where a root of a
 //! linear argument is bounded by its values at the two exact ends,
 //! [`super::ball::Evaluator::over_exactly`]). Then, with `t = |x − c| → 0`, each subexpression is
 //! classed by how it behaves (`Near`): continuous at `c` with a known value, vanishing like `t^α
@@ -94,7 +95,7 @@ impl End<'_> {
                 match n {
                     Some(n) if n.is_integer() && !n.is_negative() => true,
                     Some(n) if n.is_integer() => {
-                        self.positive_beside(&p.0, budget)? || self.ball_exists(e, budget)
+                        self.nonzero_beside(&p.0, budget)? || self.ball_exists(e, budget)
                     }
                     Some(_) => self.positive_beside(&p.0, budget)? || self.ball_exists(e, budget),
                     None => false,
@@ -119,6 +120,16 @@ impl End<'_> {
                 (self.continuous(&xs[0], budget)? && self.vanishing(&inside, budget)?)
                     || self.ball_exists(e, budget)
             }
+            // li is continuous on (0, 1): so where u vanishes at c, is positive beside it
+            // and stays below 1 over the closed interval (`li(x)` at 0).
+            Expr::Call(Func::Li, xs) => {
+                (self.continuous(&xs[0], budget)?
+                    && self.vanishing(&xs[0], budget)?
+                    && self
+                        .ball_of(&xs[0], budget)
+                        .is_some_and(|b| b.upper() < 1.0))
+                    || self.ball_exists(e, budget)
+            }
             Expr::Call(f, xs) if f.entire() => self.continuous(&xs[0], budget)?,
             _ => self.ball_exists(e, budget),
         })
@@ -128,6 +139,24 @@ impl End<'_> {
     /// ([`Sign`]).
     fn positive_beside(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
         Ok(self.sign_beside(u, budget)? == Some(Sign::Positive))
+    }
+
+    /// Whether `u`, continuous on the half-open interval, is not 0 there by its form: positive
+    /// ([`End::sign_beside`]), or the logarithm of a vanishing argument below 1 over the closed
+    /// interval, so negative (`1/log(x)` from 0).
+    fn nonzero_beside(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        if self.positive_beside(u, budget)? {
+            return Ok(true);
+        }
+        Ok(match u {
+            Expr::Call(Func::Log, xs) => {
+                self.vanishing(&xs[0], budget)?
+                    && self
+                        .ball_of(&xs[0], budget)
+                        .is_some_and(|b| b.upper() < 1.0)
+            }
+            _ => false,
+        })
     }
 
     /// The sign of a continuous `u` on the half-open interval, when its form shows one: a
@@ -324,6 +353,8 @@ impl End<'_> {
             }
             Expr::Call(Func::Log, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Logarithmic),
             Expr::Call(Func::Sqrt, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Vanishing),
+            // |li(u)| ≤ u/|log u| for 0 < u < 1 (|log s| ≥ |log u| for s ≤ u), and u = O(t)
+            Expr::Call(Func::Li, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Vanishing),
             Expr::Call(f, xs) if xs.len() == 1 => match self.near(&xs[0], budget)? {
                 Some(Near::Finite(v)) => Some(Near::Finite(Expr::call(*f, v))),
                 // (continuous on a neighbourhood of 0)
@@ -594,6 +625,11 @@ mod tests {
         assert!(limit_at("-log(x)/(x+1) + log(x) - log(x+1)", 0, 1).is_some());
         assert!(limit_at("x*log(x^2-1) - log(x-1)", 1, 2).is_some());
         assert!(limit_at("log(2*x) - log(x) + x^2*log(x)", 0, 1).is_some());
+        // li of a vanishing argument below 1 vanishes, and 1/log(x) is continuous from 0
+        assert_eq!(limit_at("li(x/2) + 1", 0, 1).as_deref(), Some("1"));
+        assert!(limit_at("li(x) + 1", 0, 1).is_none()); // (up to li's pole at 1)
+        assert!(limit_at("1/log(x)", 0, 1).is_none());
+        assert!(limit_at("li(x)", 1, 2).is_none());
         // R = 2, 1, −1 at the end: log t survives
         assert_eq!(limit_at("log(x) + log(2*x)", 0, 1), None);
         assert_eq!(limit_at("log(x) - log(x+1)", 0, 1), None);

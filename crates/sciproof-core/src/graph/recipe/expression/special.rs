@@ -457,8 +457,12 @@ pub fn ei(x: f64) -> R {
     Ok(EULER_GAMMA + x.abs().ln() + s)
 }
 
-/// li(x) = Ei(log x), x > 0, x ≠ 1.
+/// li(x) = Ei(log x), x ≥ 0, x ≠ 1.
 pub fn li(x: f64) -> R {
+    // li(0) = Ei(−∞) = 0, as alkahest evaluates it (an intermediate infinity is allowed)
+    if x == 0.0 {
+        return Ok(0.0);
+    }
     domain(x > 0.0 && x != 1.0)?;
     ei(x.ln())
 }

@@ -748,6 +748,29 @@ fn logarithms_that_cancel_at_an_end_leave_a_limit() {
 }
 
 #[test]
+fn the_logarithmic_integral_is_continuous_from_0() {
+    // li(u) of a vanishing u below 1 vanishes at the end (|li(u)| ≤ u/|log u|), and 1/log(u)
+    // is continuous from there (log u < 0): alkahest records ∫_0^(1/2) 1/log x as
+    // li(1/2) − li(0) (ok); we had inconclusive (no antiderivative from 0, and the value
+    // li(0) kept quadrature from deciding).
+    for (f, b, v) in [
+        ("1/log(x)", "1/2", "li(1/2) - li(0)"),
+        ("1/log(x)", "1/2", "li(1/2)"),
+        ("1/log(2*x)", "1/4", "li(1/2)/2"),
+    ] {
+        exact_and_off_refuted(f, "0", b, v, "1/10^6");
+    }
+    // li(0) is 0 in f64 too, as alkahest evaluates it: li(0) = 1 is refuted (it was
+    // inconclusive, with no numeric sample; alkahest: failed)
+    let (o, d) = identity("li(0)", "1");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    // Up to 1, where li has its pole: the integral does not exist.
+    let (o, d) = integral("1/log(x)", "0", "1", "li(1)");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    assert!(d.contains("does not exist"), "{d}");
+}
+
+#[test]
 fn acosh_is_continuous_from_the_end_of_its_domain() {
     // acosh(u) where u − 1 vanishes at the end and is positive beside it: continuous from
     // there, so u·acosh(u) − √(u² − 1) gives the integral (alkahest: ok with its values;

@@ -122,6 +122,8 @@ pub fn value(f: Func, x: &BigFloat, p: usize, cc: &mut Consts) -> Option<Valued>
         Func::Ci if xf > 0.0 => cosine_integral(x, w, true, cc),
         Func::Chi if xf > 0.0 => cosine_integral(x, w, false, cc),
         Func::Ei if !x.is_zero() => ei(x, w, cc),
+        // li(0) = 0 exactly (the limit from the right; alkahest's value there)
+        Func::Li if x.is_zero() => Some((BigFloat::from_u8(0, 64), 0.0)),
         Func::Li if xf > 0.0 => {
             // Ei(ln x); the rounding of ln x moves Ei by at most |Δy| e^|y| / (|y| − |Δy|).
             let y = super::elementary::ln(x, w, cc);
