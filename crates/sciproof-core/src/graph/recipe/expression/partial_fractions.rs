@@ -231,7 +231,7 @@ fn take_root(rest: &mut Poly, r: &BigRational, factors: &mut Vec<Factor>) {
 }
 
 /// The monic factors of `d` (not zero), if it factors into rational roots and powers of
-/// quadratics without real roots ([`quadratics`]).
+/// quadratics without real roots ([`from_roots`]).
 fn factored(d: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>>, TooLarge> {
     let Some(lead) = d.last().filter(|c| !c.is_zero()) else {
         return Ok(None);
@@ -243,11 +243,14 @@ fn factored(d: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>
         // The integer form: denominators cleared.
         let lcm = rest.iter().fold(BigInt::one(), |l, c| l.lcm(c.denom()));
         let integers: Vec<BigInt> = rest.iter().map(|c| (c * &lcm).to_integer()).collect();
-        let (Some(first), Some(last)) = (
+        // (past MAX_END_COEFFICIENT no divisor is tried: the roots are then found in f64,
+        // [`from_roots`])
+        let (first, last) = match (
             divisors(&integers[0]),
             divisors(integers.last().expect("nonempty")),
-        ) else {
-            return Ok(None);
+        ) {
+            (Some(first), Some(last)) => (first, last),
+            _ => (Vec::new(), Vec::new()),
         };
         // Every root lies within Cauchy's bound 1 + max |a_k/a_n|; a candidate is tried
         // exactly only when f64 puts it near a root (|P(r)| within 10^-6 of the size of its
@@ -322,8 +325,8 @@ fn factored(d: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>
                 }
             }
         }
-        _ => match quadratics(&rest, budget)? {
-            Some(quadratics) => factors.extend(quadratics),
+        _ => match from_roots(&rest, budget)? {
+            Some(found) => factors.extend(found),
             None => return Ok(None),
         },
     }
@@ -341,22 +344,21 @@ fn sub(p: &[BigRational], q: &[BigRational]) -> Poly {
     add(p, &negated)
 }
 
-/// The monic `rest` (degree at least 2, no rational root) as powers of quadratics without real
-/// roots and with rational coefficients, if it is such a product: `(x² + 1)^3`,
-/// `(x² + 1)(x² + 4)`. Its square-free parts come from Yun's algorithm (exact); each part's
-/// roots are found in f64 and paired with their conjugates, and each pair's quadratic
-/// `x² − 2·Re z·x + |z|²` is rounded to the only rationals it can have (over the common
-/// denominator `L` of `rest`'s coefficients, `β·L` and `γ·L²` are integers by Gauss's lemma)
-/// and divided out exactly. f64 only proposes: a factor is kept only when it divides exactly.
-fn quadratics(rest: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>>, TooLarge> {
+/// The monic `rest` (degree at least 2) as powers of `x − r` for rational `r` and of
+/// quadratics without real roots and with rational coefficients, if it is such a product:
+/// `(x² + 1)^3`, `(x² + 1)(x² + 4)`, `(x − 3)(x² − x + 24)^3` (whose end coefficients have too
+/// many divisors to try). Its square-free parts come from Yun's algorithm (exact); a quadratic
+/// part is taken as it is, a larger one has its roots found in f64: a real root is rounded to
+/// the only rational it can be, a complex one paired with its conjugate, and that pair's
+/// quadratic `x² − 2·Re z·x + |z|²` rounded to the only rationals it can have (over the common
+/// denominator `L` of `rest`'s coefficients, `r·L`, `β·L` and `γ·L²` are integers by Gauss's
+/// lemma). f64 only proposes: a factor is kept only when it divides exactly.
+fn from_roots(rest: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>>, TooLarge> {
     let common = rest.iter().fold(BigInt::one(), |l, c| l.lcm(c.denom()));
     let mut out = Vec::new();
     for (mut part, m) in square_free_parts(rest, budget)? {
-        if part.len() == 3 {
+        if part.len() == 3 && discriminant(&part[1], &part[0]).is_negative() {
             // (a quadratic part is exact as it is)
-            if !discriminant(&part[1], &part[0]).is_negative() {
-                return Ok(None);
-            }
             out.push(Factor::Quadratic(part[1].clone(), part[0].clone(), m));
             continue;
         }
@@ -371,27 +373,40 @@ fn quadratics(rest: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Fa
         let Some(roots) = complex_roots(&approximate) else {
             return Ok(None);
         };
-        for (re, im) in roots.into_iter().filter(|&(_, im)| im > 0.0) {
-            let round = |v: f64, power: u32| {
-                let scaled = (v * scale.powi(power as i32)).round();
-                (scaled.abs() < 1e15)
-                    .then(|| BigRational::new(BigInt::from(scaled as i64), common.pow(power)))
-            };
-            // β = −2·Re z, γ = |z|²
-            let (Some(beta), Some(gamma)) = (round(-2.0 * re, 1), round(re * re + im * im, 2))
-            else {
-                return Ok(None);
-            };
+        let round = |v: f64, power: u32| {
+            let scaled = (v * scale.powi(power as i32)).round();
+            (scaled.abs() < 1e15)
+                .then(|| BigRational::new(BigInt::from(scaled as i64), common.pow(power)))
+        };
+        for (re, im) in roots {
             budget.steps(part.len() as u64)?;
-            let (q, r) = divide(&part, &[gamma.clone(), beta.clone(), BigRational::one()]);
-            if !r.is_empty() || !discriminant(&beta, &gamma).is_negative() {
-                return Ok(None);
+            if im.abs() <= 1e-6 * (1.0 + re.abs()) {
+                // a real root: rational, or the part is not a product of such factors
+                let Some(r) = round(re, 1) else {
+                    return Ok(None);
+                };
+                let (q, remainder) = divide(&part, &[-r.clone(), BigRational::one()]);
+                if !remainder.is_empty() {
+                    return Ok(None);
+                }
+                part = q;
+                out.push(Factor::Root(r, m));
+            } else if im > 0.0 {
+                // β = −2·Re z, γ = |z|²
+                let (Some(beta), Some(gamma)) = (round(-2.0 * re, 1), round(re * re + im * im, 2))
+                else {
+                    return Ok(None);
+                };
+                let (q, r) = divide(&part, &[gamma.clone(), beta.clone(), BigRational::one()]);
+                if !r.is_empty() || !discriminant(&beta, &gamma).is_negative() {
+                    return Ok(None);
+                }
+                part = q;
+                out.push(Factor::Quadratic(beta, gamma, m));
             }
-            part = q;
-            out.push(Factor::Quadratic(beta, gamma, m));
         }
         if part.len() != 1 {
-            // (a real root, or a pair that does not divide)
+            // (a pair that does not divide)
             return Ok(None);
         }
     }
@@ -781,6 +796,19 @@ mod tests {
         assert_eq!(
             quadratics(&d),
             [(r(0, 1), r(1, 4), 1), (r(1, 1), r(1, 1), 2)]
+        );
+        // (x − 3/2)(x^2 − x + 24)^3 (x^2 + 5x + 30)^2: end coefficients past
+        // MAX_END_COEFFICIENT, so the rational root is found in f64 too
+        let q = p(&[24, -1, 1]);
+        let mut d = mul(&[r(-3, 2), r(1, 1)], &mul(&mul(&q, &q), &q));
+        d = mul(&d, &mul(&p(&[30, 5, 1]), &p(&[30, 5, 1])));
+        let mut f = factored(&d, &mut b()).unwrap().expect("factors");
+        f.sort_by_key(|f| matches!(f, Factor::Quadratic(..)));
+        assert!(matches!(&f[0], Factor::Root(x, 1) if *x == r(3, 2)));
+        assert!(
+            matches!(&f[1..], [Factor::Quadratic(_, g, 3), Factor::Quadratic(_, h, 2)]
+            | [Factor::Quadratic(_, h, 2), Factor::Quadratic(_, g, 3)]
+            if *g == r(24, 1) && *h == r(30, 1))
         );
         // x^6 + 1 = (x^2 + 1)(x^4 − x^2 + 1), the second irreducible over Q
         assert!(
