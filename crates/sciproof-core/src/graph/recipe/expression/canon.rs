@@ -387,10 +387,15 @@ fn merged_roots(e: &Expr, budget: &mut Budget) -> Result<Option<Expr>, NotExact>
     };
     let rebuilt = match e {
         Expr::Mul(xs) => {
-            let xs = all(xs, budget)?;
-            let mut out = Vec::with_capacity(xs.len());
+            // (a product of products is one product: the roots of `(2·√A)·√B` merge too, as
+            // the chain rule writes them)
+            let mut flat = Vec::with_capacity(xs.len());
+            for x in all(xs, budget)? {
+                x.flat_factors(&mut flat);
+            }
+            let mut out = Vec::with_capacity(flat.len());
             let (mut above, mut below) = (Vec::new(), Vec::new());
-            for x in xs {
+            for x in flat {
                 match root_factor(&x) {
                     Some((base, 1)) => above.push(base.clone()),
                     Some((base, _)) => below.push(base.clone()),
@@ -409,7 +414,17 @@ fn merged_roots(e: &Expr, budget: &mut Budget) -> Result<Option<Expr>, NotExact>
             }
             Expr::mul(out)
         }
-        Expr::Add(xs) => Expr::add(all(xs, budget)?),
+        Expr::Add(xs) => {
+            // (without the terms 0 the chain rule leaves, `(0 + √B/2)·√A` is a product of
+            // roots too)
+            let mut terms = all(xs, budget)?;
+            let before = terms.len();
+            terms.retain(|t| !matches!(t, Expr::Int(n) if n.is_zero()));
+            if terms.len() != before && terms.len() == 1 {
+                changed = true;
+            }
+            Expr::add(terms)
+        }
         Expr::Call(f, xs) => Expr::Call(*f, all(xs, budget)?.into()),
         Expr::Pow(p) => {
             let parts = all(&[p.0.clone(), p.1.clone()], budget)?;
@@ -3135,6 +3150,11 @@ mod tests {
             "sqrt(x)*x^(1/4)*y^(1/3) - x^(3/4)*y^(1/3)",
             // (the base's sin(x)^2 reduced after the root's power: `1 + sin^2 = 2 − cos^2`)
             "((1+sin(x)^2)^(1/5))^9 - (1+sin(x)^2)^(9/5)",
+            // roots in nested products, and beside a term 0, merge as in a flat one (the
+            // chain rule's d/dx sqrt(1 + sqrt(x)) against alkahest's value)
+            "(2*(1 + sqrt(x))^(-1/2)) * (x^(-1/2)) - 2*sqrt(x)^-1*sqrt(1+sqrt(x))^-1",
+            "((1/2 * (1 + sqrt(x))^(-1/2)) * (0 + ((1/2 * x^(-1/2)) * 1))) \
+             - 1/4*sqrt(x)^-1*sqrt(1+sqrt(x))^-1",
         ] {
             assert!(zero(text), "{text}");
         }
