@@ -60,8 +60,9 @@ expressions += [parse(text, pool) for text in [
     # partial fractions over a cube of a quadratic and over two quadratics; by parts, its
     # logarithms cancelling at 0
     "1/(1+x^2)^3", "1/((1+x^2)*(x^2+4))", "log(x)/(x+1)^2",
-    # a root of a root: its derivative's roots merge in nested products
-    "sqrt(1+sqrt(x))",
+    # a root of a root: its derivative's roots merge in nested products; three sines, and a
+    # sum times exp, multiplied out
+    "sqrt(1+sqrt(x))", "sin(x)*cos(2*x)*cos(3*x)", "exp(x)*(sin(x)+cos(x))",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:

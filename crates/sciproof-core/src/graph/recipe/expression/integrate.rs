@@ -1618,6 +1618,9 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
             Expr::pow(Expr::call(Func::Cos, lin(&a, &b, var)), Expr::int(-n)),
         ])]);
     }
+    if let Some(sum) = multiplied_out(factors, var, budget)? {
+        return candidates(&sum, var, budget);
+    }
     if others.len() > 1 {
         return Ok(Vec::new());
     }
@@ -1756,6 +1759,49 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
         h = big_h;
     }
     Ok(Vec::new())
+}
+
+/// The most terms of a sum that [`multiplied_out`] spreads a product over.
+const MAX_SPREAD: usize = 12;
+
+/// A product that the rules above leave, written as a sum each of whose terms is simpler: a
+/// pair of `sin`/`cos` (or `sinh`/`cosh`) factors of linear arguments as a sum
+/// (`sin(x)·cos(2x)·cos(3x)`), or else a factor that is a sum (of at most [`MAX_SPREAD`]
+/// terms) but no polynomial (the rules above take those) with the other factors spread over it
+/// (`(sin x + cos x)·exp(x)`). `None` when neither applies.
+fn multiplied_out(
+    factors: &[Expr],
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<Expr>, TooLarge> {
+    let without = |skip: &[usize]| -> Vec<Expr> {
+        factors
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !skip.contains(i))
+            .map(|(_, f)| f.clone())
+            .collect()
+    };
+    if factors.len() > 2 {
+        for i in 0..factors.len() {
+            for j in i + 1..factors.len() {
+                let pair = [factors[i].clone(), factors[j].clone()];
+                if let Some(terms) = product_to_sum(&pair, var, budget)? {
+                    return Ok(Some(spread(&without(&[i, j]), terms)));
+                }
+            }
+        }
+    }
+    for (k, f) in factors.iter().enumerate() {
+        if let Expr::Add(terms) = f
+            && terms.len() <= MAX_SPREAD
+            && f.contains(var, budget)?
+            && polynomial(f, var, budget)?.is_none()
+        {
+            return Ok(Some(spread(&without(&[k]), terms.to_vec())));
+        }
+    }
+    Ok(None)
 }
 
 /// `factors · Σ terms` multiplied out, as a sum of flat products (a term that is a product

@@ -1229,6 +1229,21 @@ fn powers_and_products_of_quadratics_are_exact() {
 }
 
 #[test]
+fn products_of_three_sines_or_with_a_sum_multiply_out() {
+    // A pair of sin/cos factors as a sum, or a sum factor with the rest spread over it
+    // (alkahest: ok; numeric_ok by quadrature here before).
+    for (f, v) in [
+        (
+            "sin(x)*cos(2*x)*cos(3*x)",
+            "(1 - cos(6))/24 - (1 - cos(4))/16 + (1 - cos(2))/8",
+        ),
+        ("(sin(x) + cos(x))*exp(x)", "exp(1)*sin(1)"),
+    ] {
+        exact_and_off_refuted(f, "0", "1", v, "1/10^6");
+    }
+}
+
+#[test]
 fn substitutions_through_a_function_and_the_half_angle_are_exact() {
     // alkahest: ok for each (its integrator substitutes); we had numeric_ok by quadrature.
     for (f, a, b, v) in [
