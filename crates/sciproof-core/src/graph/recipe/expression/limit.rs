@@ -226,9 +226,28 @@ impl End<'_> {
     /// Whether `u` is zero at `c` and positive on the half-open interval: `k(x − c)` with
     /// `k(d − c) > 0`, or a polynomial with exact coefficients `(x − c)·Q(x)` whose `Q` a ball
     /// over the closed interval shows of the sign of `d − c` throughout (`1 − x²` at `c = 1`
-    /// toward 0).
+    /// toward 0), or `f(v)` of such a `v` for an `f` among [`odd_through_0`] that stays
+    /// positive over `v`'s ball (`sin(x)` at 0 toward 1); each at least `m·t` and at most
+    /// `M·t` beside `c`.
     fn vanishing(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
         let u = &plain(u, budget)?;
+        // f(v) for an f that is 0 at 0 and positive right of it, up to where the ball of v
+        // over the closed interval ends (`sin(x)` at 0 toward 1: `log(sin x)` has its end
+        // there)
+        if let Expr::Call(f, xs) = u
+            && xs.len() == 1
+            && odd_through_0(*f)
+        {
+            let reach = match f {
+                Func::Sin => std::f64::consts::PI,
+                Func::Tan => std::f64::consts::FRAC_PI_2,
+                _ => f64::INFINITY,
+            };
+            return Ok(self.vanishing(&xs[0], budget)?
+                && self
+                    .ball_of(&xs[0], budget)
+                    .is_some_and(|b| b.upper() < reach * (1.0 - 1e-9)));
+        }
         if let Some((slope, intercept)) = super::integrate::linear(u, self.var, budget)? {
             let at_c = &slope * self.c + &intercept;
             return Ok(at_c.is_zero() && (&slope * (self.d - self.c)).is_positive());
@@ -357,6 +376,8 @@ impl End<'_> {
             Expr::Call(Func::Li, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Vanishing),
             Expr::Call(f, xs) if xs.len() == 1 => match self.near(&xs[0], budget)? {
                 Some(Near::Finite(v)) => Some(Near::Finite(Expr::call(*f, v))),
+                // (0 at 0 and Lipschitz about it: |f(u)| ≤ C·|u|, so it vanishes with u)
+                Some(Near::Vanishing) if odd_through_0(*f) => Some(Near::Vanishing),
                 // (continuous on a neighbourhood of 0)
                 Some(Near::Vanishing)
                     if f.entire()
@@ -524,6 +545,25 @@ impl End<'_> {
     }
 }
 
+/// Whether `f` is 0 at 0, increasing through it and Lipschitz about it (`|f(u)| ≤ C·|u|` for
+/// small `u`, of the sign of `u`).
+fn odd_through_0(f: Func) -> bool {
+    matches!(
+        f,
+        Func::Sin
+            | Func::Tan
+            | Func::Sinh
+            | Func::Tanh
+            | Func::Asin
+            | Func::Atan
+            | Func::Asinh
+            | Func::Atanh
+            | Func::Erf
+            | Func::Si
+            | Func::Shi
+    )
+}
+
 /// `u` without the factors 1, the terms 0 and the powers 0 and 1 an antiderivative's
 /// construction leaves (`(1·x + 0)·1`), and with `(√v)^2k` as `v^k`: the same function where
 /// `u` is defined, which is all [`End::vanishing`] asks of it (it is given continuous `u`, so
@@ -630,6 +670,17 @@ mod tests {
         assert!(limit_at("li(x) + 1", 0, 1).is_none()); // (up to li's pole at 1)
         assert!(limit_at("1/log(x)", 0, 1).is_none());
         assert!(limit_at("li(x)", 1, 2).is_none());
+        // sin, tan, ... of a vanishing argument vanish, and are vanishing arguments themselves
+        // while they stay positive: sin(x) up to π, not to 4
+        assert_eq!(
+            limit_at("sin(x)*log(sin(x)) + 1", 0, 1).as_deref(),
+            Some("1")
+        );
+        assert_eq!(limit_at("atan(x)*log(x) + 1", 0, 1).as_deref(), Some("1"));
+        assert!(limit_at("sqrt(tan(x))", 0, 1).is_some());
+        assert!(limit_at("sqrt(sin(x))", 0, 3).is_some());
+        assert!(limit_at("sqrt(sin(x))", 0, 4).is_none());
+        assert!(limit_at("log(sin(x))", 0, 1).is_none());
         // R = 2, 1, −1 at the end: log t survives
         assert_eq!(limit_at("log(x) + log(2*x)", 0, 1), None);
         assert_eq!(limit_at("log(x) - log(x+1)", 0, 1), None);

@@ -748,6 +748,22 @@ fn logarithms_that_cancel_at_an_end_leave_a_limit() {
 }
 
 #[test]
+fn functions_through_0_of_a_vanishing_argument_vanish() {
+    // sin(x)·log(sin(x)) − sin(x) at 0: sin of a vanishing argument vanishes (and is one
+    // itself, so log(sin x) is bounded by |log t|); alkahest: ok, numeric_ok here before.
+    for (f, b, v) in [
+        ("cos(x)*log(sin(x))", "1", "sin(1)*log(sin(1)) - sin(1)"),
+        (
+            "cos(x)*log(sin(x))",
+            "1/2",
+            "sin(1/2)*log(sin(1/2)) - sin(1/2)",
+        ),
+    ] {
+        exact_and_off_refuted(f, "0", b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn the_logarithmic_integral_is_continuous_from_0() {
     // li(u) of a vanishing u below 1 vanishes at the end (|li(u)| ≤ u/|log u|), and 1/log(u)
     // is continuous from there (log u < 0): alkahest records ∫_0^(1/2) 1/log x as
