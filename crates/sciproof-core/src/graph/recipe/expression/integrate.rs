@@ -1618,6 +1618,10 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
             Expr::pow(Expr::call(Func::Cos, lin(&a, &b, var)), Expr::int(-n)),
         ])]);
     }
+    // exp(ax + b)·R(x) = (exp(ax + b)·S(x))' for rational R and S
+    if let Some(found) = super::exponential_times_rational::antiderivative(factors, var, budget)? {
+        return Ok(vec![found]);
+    }
     if let Some(sum) = multiplied_out(factors, var, budget)? {
         return candidates(&sum, var, budget);
     }

@@ -38,6 +38,7 @@ pub mod diff;
 pub mod elementary;
 pub mod enclosure;
 pub mod eval;
+pub mod exponential_times_rational;
 pub mod expr;
 pub mod forward_substitution;
 pub mod integrate;

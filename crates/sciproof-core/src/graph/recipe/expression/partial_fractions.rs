@@ -339,7 +339,7 @@ fn discriminant(beta: &BigRational, gamma: &BigRational) -> BigRational {
 }
 
 /// `p − q`.
-fn sub(p: &[BigRational], q: &[BigRational]) -> Poly {
+pub fn sub(p: &[BigRational], q: &[BigRational]) -> Poly {
     let negated: Poly = q.iter().map(|c| -c).collect();
     add(p, &negated)
 }

@@ -1260,6 +1260,23 @@ fn products_of_three_sines_or_with_a_sum_multiply_out() {
 }
 
 #[test]
+fn an_exponential_times_a_rational_function_is_exact_when_its_antiderivative_is() {
+    // exp(ax + b)·R = (exp(ax + b)·S)' with S' + aS = R (alkahest: ok; numeric_ok by
+    // quadrature here before)
+    for (f, v) in [
+        ("x*exp(x)/(x+1)^2", "exp(1)/2 - 1"),
+        ("exp(2*x)*(2*x - 1)/x^2", "exp(4)/2 - exp(2)"),
+    ] {
+        let (a, b) = if f.contains("/x^2") {
+            ("1", "2")
+        } else {
+            ("0", "1")
+        };
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn substitutions_through_a_function_and_the_half_angle_are_exact() {
     // alkahest: ok for each (its integrator substitutes); we had numeric_ok by quadrature.
     for (f, a, b, v) in [
