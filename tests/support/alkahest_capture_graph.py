@@ -65,6 +65,8 @@ expressions += [parse(text, pool) for text in [
     "sqrt(1+sqrt(x))", "sin(x)*cos(2*x)*cos(3*x)", "exp(x)*(sin(x)+cos(x))",
     # log of sin, which vanishes at 0 like its argument; exp times a rational function
     "cos(x)*log(sin(x))", "x*exp(x)/(1+x)^2",
+    # partial fractions over a quadratic with irrational roots
+    "1/(x^2+x-1)",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:

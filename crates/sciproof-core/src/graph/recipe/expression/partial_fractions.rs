@@ -10,8 +10,10 @@
 //! coefficients. Then `∫ A/(x − r) = A·log(±(x − r))`, `∫ A/(x − r)^k = A·(x − r)^(1−k)/(1 − k)`
 //! and `∫ (Bx + C)/(x² + βx + γ) = (B/2)·log(x² + βx + γ) + (2C − Bβ)/√Δ·atan((2x + β)/√Δ)`
 //! with `Δ = 4γ − β² > 0` (higher powers of such a quadratic by the reduction formula). A
-//! denominator that does not factor so (an irrational root, a factor of degree four or more
-//! that is irreducible over the rationals, such as `x⁴ + 1`) gives nothing.
+//! quadratic factor with two irrational real roots (`x² − 2`, not a power of one) gives
+//! `(B/2)·log|q| + (C − Bβ/2)/√Δ'·log|(2x + β − √Δ')/(2x + β + √Δ')|`, `Δ' = β² − 4γ`. A
+//! denominator that does not factor so (another irrational root, a factor of degree four or
+//! more that is irreducible over the rationals, such as `x⁴ + 1`) gives nothing.
 //!
 //! Written here rather than taken from a computer-algebra crate: the coefficients must stay
 //! exact `BigRational`s and the result an [`Expr`] of the re-checker's own grammar, and the
@@ -176,6 +178,8 @@ enum Factor {
     Root(BigRational, usize),
     /// `(x² + βx + γ)^m` (monic) with `4γ − β² > 0`.
     Quadratic(BigRational, BigRational, usize),
+    /// `x² + βx + γ` (monic) with two irrational real roots: `β² − 4γ > 0` and no square.
+    RealPair(BigRational, BigRational),
 }
 
 /// The rational roots of `p` (of degree at most [`MAX_DEGREE`]) that the rational root theorem
@@ -199,7 +203,7 @@ pub fn rational_roots(
         .into_iter()
         .filter_map(|f| match f {
             Factor::Root(r, _) => Some(r),
-            Factor::Quadratic(..) => None,
+            Factor::Quadratic(..) | Factor::RealPair(..) => None,
         })
         .collect();
     candidates.extend(extra.iter().map(|&r| r.clone()));
@@ -313,7 +317,8 @@ fn factored(d: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>
         3 if !discriminant(&rest[1], &rest[0]).is_negative() => {
             let (beta, gamma) = (rest[1].clone(), rest[0].clone());
             let Some(root) = exact_square_root(&discriminant(&beta, &gamma)) else {
-                return Ok(None);
+                factors.push(Factor::RealPair(beta, gamma));
+                return Ok(Some(factors));
             };
             let two = BigRational::from_integer(2.into());
             for r in [(-&beta + &root) / &two, (-&beta - &root) / &two] {
@@ -360,6 +365,14 @@ fn from_roots(rest: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Fa
         if part.len() == 3 && discriminant(&part[1], &part[0]).is_negative() {
             // (a quadratic part is exact as it is)
             out.push(Factor::Quadratic(part[1].clone(), part[0].clone(), m));
+            continue;
+        }
+        if part.len() == 3
+            && m == 1
+            && exact_square_root(&discriminant(&part[1], &part[0])).is_none()
+        {
+            // (two irrational real roots: x² − 2)
+            out.push(Factor::RealPair(part[1].clone(), part[0].clone()));
             continue;
         }
         let Some(scale) = common.to_f64().filter(|l| *l < 1e6) else {
@@ -522,6 +535,16 @@ fn solve(mut rows: Vec<Vec<BigRational>>, mut rhs: Vec<BigRational>) -> Option<V
     Some((0..n).map(|i| &rhs[i] / &rows[i][i]).collect())
 }
 
+/// The two logarithms of a [`Factor::RealPair`]'s term: `half_b·log(±q) +
+/// k·over_root·log(±ratio)`.
+struct RealPairTerms {
+    half_b: BigRational,
+    q: Expr,
+    k: BigRational,
+    ratio: Expr,
+    over_root: Expr,
+}
+
 /// Antiderivatives of `num/den` in `var`: one per placement of the variable among the real
 /// roots of `den` (left of all, between two, right of all), which decides the sign inside each
 /// `log`. Empty when `den` does not factor as the module documentation says.
@@ -570,6 +593,11 @@ pub fn antiderivatives(
                     basis.push(divide(&den, &power).0);
                 }
             }
+            Factor::RealPair(beta, gamma) => {
+                let cofactor = divide(&den, &[gamma.clone(), beta.clone(), BigRational::one()]).0;
+                basis.push(mul(&cofactor, &[BigRational::zero(), BigRational::one()]));
+                basis.push(cofactor);
+            }
             Factor::Quadratic(beta, gamma, m) => {
                 let q = [gamma.clone(), beta.clone(), BigRational::one()];
                 let mut power = vec![BigRational::one()];
@@ -605,9 +633,36 @@ pub fn antiderivatives(
     let mut fixed = vec![expression(&integral(&whole), var)];
     // The simple poles, whose logs take the sign of x − r where the variable lies.
     let mut logs: Vec<(BigRational, BigRational)> = Vec::new();
+    // (Bx + C)/q with irrational real roots r1 > r2 of q: (B/2)·log|q| +
+    // (C − Bβ/2)/√Δ'·log|(2x + β − √Δ')/(2x + β + √Δ')|, Δ' = β² − 4γ; both arguments have
+    // the sign of (x − r1)(x − r2): one term for either sign.
+    let mut pairs: Vec<RealPairTerms> = Vec::new();
     let mut next = coefficients.iter();
     for f in &factors {
         match f {
+            Factor::RealPair(beta, gamma) => {
+                let b = next.next().expect("B").clone();
+                let c = next.next().expect("C").clone();
+                let two = BigRational::from_integer(2.into());
+                let root = Expr::pow(number(&discriminant(beta, gamma)), Expr::rat(1, 2));
+                let s = || Expr::add(vec![Expr::mul(vec![number(&two), x()]), number(beta)]);
+                let q = Expr::add(vec![
+                    Expr::pow(x(), Expr::int(2)),
+                    Expr::mul(vec![number(beta), x()]),
+                    number(gamma),
+                ]);
+                let ratio = Expr::mul(vec![
+                    Expr::minus(s(), root.clone()),
+                    Expr::pow(Expr::add(vec![s(), root.clone()]), Expr::int(-1)),
+                ]);
+                pairs.push(RealPairTerms {
+                    half_b: &b / &two,
+                    q,
+                    k: &c - &b * beta / &two,
+                    ratio,
+                    over_root: Expr::pow(root, Expr::int(-1)),
+                });
+            }
             Factor::Root(r, m) => {
                 let shifted = || Expr::add(vec![x(), number(&-r)]);
                 for k in 1..=*m {
@@ -697,9 +752,46 @@ pub fn antiderivatives(
             }
         }
     }
+    // (each pair doubles the candidates: at most two pairs)
+    if pairs.len() > 2 {
+        return Ok(Vec::new());
+    }
+    let mut signed = vec![fixed];
+    for RealPairTerms {
+        half_b,
+        q,
+        k,
+        ratio,
+        over_root,
+    } in &pairs
+    {
+        let mut next = Vec::with_capacity(2 * signed.len());
+        for terms in &signed {
+            for sign in [1, -1] {
+                let mut terms = terms.clone();
+                let inside = |e: &Expr| Expr::mul(vec![Expr::int(sign), e.clone()]);
+                if !half_b.is_zero() {
+                    terms.push(Expr::mul(vec![
+                        number(half_b),
+                        Expr::call(Func::Log, inside(q)),
+                    ]));
+                }
+                if !k.is_zero() {
+                    terms.push(Expr::mul(vec![
+                        number(k),
+                        over_root.clone(),
+                        Expr::call(Func::Log, inside(ratio)),
+                    ]));
+                }
+                next.push(terms);
+            }
+        }
+        signed = next;
+    }
     logs.sort_by(|a, b| a.0.cmp(&b.0));
     Ok((0..=logs.len())
-        .map(|right_of| {
+        .flat_map(|right_of| signed.iter().map(move |fixed| (right_of, fixed)))
+        .map(|(right_of, fixed)| {
             let mut terms = fixed.clone();
             for (i, (r, a)) in logs.iter().enumerate() {
                 // x − r where the variable is right of r, r − x where it is left of it
@@ -753,9 +845,14 @@ mod tests {
             f.iter()
                 .any(|f| matches!(f, Factor::Root(r, 2) if r.is_one()))
         );
-        // x^2 − 2 has irrational roots; x^4 + 1 two quadratics over Q(√2) only, and
-        // (x^2 − 2)(x^2 + 1) an irrational root beside its quadratic
-        assert!(factored(&p(&[-2, 0, 1]), &mut b()).unwrap().is_none());
+        // x^2 − 2 has two irrational roots, a pair; x^4 + 1 two quadratics over Q(√2) only,
+        // and (x^2 − 2)(x^2 + 1) is taken apart only as its square-free parts are: not here
+        assert!(matches!(
+            factored(&p(&[-2, 0, 1]), &mut b()).unwrap().as_deref(),
+            Some([Factor::RealPair(..)])
+        ));
+        // (x^2 − 2)^2: no power of a pair
+        assert!(factored(&p(&[4, 0, -4, 0, 1]), &mut b()).unwrap().is_none());
         assert!(factored(&p(&[1, 0, 0, 0, 1]), &mut b()).unwrap().is_none());
         assert!(
             factored(&p(&[-2, 0, -1, 0, 1]), &mut b())
@@ -773,7 +870,7 @@ mod tests {
                 .into_iter()
                 .map(|f| match f {
                     Factor::Quadratic(beta, gamma, m) => (beta, gamma, m),
-                    Factor::Root(..) => panic!("no rational root"),
+                    Factor::Root(..) | Factor::RealPair(..) => panic!("no real root"),
                 })
                 .collect();
             out.sort();
@@ -849,10 +946,12 @@ mod tests {
         let only = antiderivatives(&p(&[1]), &p(&[1, 0, 1]), "x", &mut b()).unwrap();
         assert_eq!(only.len(), 1);
         assert!(only[0].to_string().contains("atan"), "{}", only[0]);
-        assert!(
+        // 1/(x^2 − 2): one for either sign of x^2 − 2
+        assert_eq!(
             antiderivatives(&p(&[1]), &p(&[-2, 0, 1]), "x", &mut b())
                 .unwrap()
-                .is_empty()
+                .len(),
+            2
         );
     }
 }

@@ -1277,6 +1277,29 @@ fn an_exponential_times_a_rational_function_is_exact_when_its_antiderivative_is(
 }
 
 #[test]
+fn quadratics_with_irrational_roots_are_exact() {
+    // (Bx + C)/q with q's roots irrational: (B/2)·log|q| + k·log|(2x + β − √Δ)/(2x + β + √Δ)|
+    // (alkahest: ok; numeric_ok by quadrature here before)
+    for (f, a, b, v) in [
+        (
+            "1/(x^2-2)",
+            "0",
+            "1",
+            "log((sqrt(8)-2)/(sqrt(8)+2))/sqrt(8)",
+        ),
+        (
+            "1/(x^2+x-1)",
+            "1",
+            "2",
+            "(log((5-sqrt(5))/(5+sqrt(5))) - log((3-sqrt(5))/(3+sqrt(5))))/sqrt(5)",
+        ),
+        ("x/(x^2-3)", "2", "3", "log(6)/2"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn substitutions_through_a_function_and_the_half_angle_are_exact() {
     // alkahest: ok for each (its integrator substitutes); we had numeric_ok by quadrature.
     for (f, a, b, v) in [
