@@ -95,7 +95,7 @@ pub fn antiderivative(
         .max()
         .unwrap_or(0);
     budget.steps((rows * columns.len() * columns.len()) as u64)?;
-    let Some(p) = solved(&columns, &rhs, rows) else {
+    let Some(p) = pf::solve(&columns, &rhs, rows) else {
         return Ok(None);
     };
     Ok(Some(Expr::mul(vec![
@@ -103,47 +103,6 @@ pub fn antiderivative(
         pf::expression(&p, var),
         Expr::pow(pf::expression(&g, var), Expr::int(-1)),
     ])))
-}
-
-/// The `x` with `Σ x_j·columns[j] = rhs` in each of the `rows` coefficients, when there is
-/// exactly one (Gaussian elimination on the rectangular system, every equation checked).
-fn solved(columns: &[Poly], rhs: &[BigRational], rows: usize) -> Option<Vec<BigRational>> {
-    let at = |p: &[BigRational], i: usize| p.get(i).cloned().unwrap_or_default();
-    let unknowns = columns.len();
-    let mut matrix: Vec<Vec<BigRational>> = (0..rows)
-        .map(|i| {
-            let mut row: Vec<BigRational> = columns.iter().map(|c| at(c, i)).collect();
-            row.push(at(rhs, i));
-            row
-        })
-        .collect();
-    let mut pivot_row = 0;
-    for col in 0..unknowns {
-        let pivot = (pivot_row..rows).find(|&r| !matrix[r][col].is_zero())?;
-        matrix.swap(pivot_row, pivot);
-        let lead = matrix[pivot_row][col].clone();
-        for v in matrix[pivot_row].iter_mut() {
-            *v = &*v / &lead;
-        }
-        let pivot_values = matrix[pivot_row].clone();
-        for (r, row) in matrix.iter_mut().enumerate() {
-            if r != pivot_row && !row[col].is_zero() {
-                let f = row[col].clone();
-                for (v, p) in row.iter_mut().zip(&pivot_values) {
-                    *v -= &f * p;
-                }
-            }
-        }
-        pivot_row += 1;
-    }
-    // (the equations left over must hold as they are: 0 = 0)
-    if matrix[pivot_row..]
-        .iter()
-        .any(|row| !row[unknowns].is_zero())
-    {
-        return None;
-    }
-    Some((0..unknowns).map(|i| matrix[i][unknowns].clone()).collect())
 }
 
 #[cfg(test)]

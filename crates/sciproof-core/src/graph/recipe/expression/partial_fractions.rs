@@ -513,26 +513,45 @@ pub fn exact_square_root(r: &BigRational) -> Option<BigRational> {
     (&sn * &sn == *n && &sd * &sd == *d).then(|| BigRational::new(sn, sd))
 }
 
-/// The solution of the square system `rows·x = rhs` (Gaussian elimination), if unique.
-fn solve(mut rows: Vec<Vec<BigRational>>, mut rhs: Vec<BigRational>) -> Option<Vec<BigRational>> {
-    let n = rhs.len();
-    for col in 0..n {
-        let pivot = (col..n).find(|&r| !rows[r][col].is_zero())?;
-        rows.swap(col, pivot);
-        rhs.swap(col, pivot);
-        for r in 0..n {
-            if r != col && !rows[r][col].is_zero() {
-                let f = &rows[r][col] / &rows[col][col];
-                let pivot_row = rows[col].clone();
-                for (target, p) in rows[r].iter_mut().zip(&pivot_row).skip(col) {
-                    *target -= &f * p;
+/// The `x` with `Σ x_j·columns[j] = rhs` in each of the `rows` coefficients, when there is
+/// exactly one (Gaussian elimination on the rectangular system, every equation checked).
+pub fn solve(columns: &[Poly], rhs: &[BigRational], rows: usize) -> Option<Vec<BigRational>> {
+    let at = |p: &[BigRational], i: usize| p.get(i).cloned().unwrap_or_default();
+    let unknowns = columns.len();
+    let mut matrix: Vec<Vec<BigRational>> = (0..rows)
+        .map(|i| {
+            let mut row: Vec<BigRational> = columns.iter().map(|c| at(c, i)).collect();
+            row.push(at(rhs, i));
+            row
+        })
+        .collect();
+    let mut pivot_row = 0;
+    for col in 0..unknowns {
+        let pivot = (pivot_row..rows).find(|&r| !matrix[r][col].is_zero())?;
+        matrix.swap(pivot_row, pivot);
+        let lead = matrix[pivot_row][col].clone();
+        for v in matrix[pivot_row].iter_mut() {
+            *v = &*v / &lead;
+        }
+        let pivot_values = matrix[pivot_row].clone();
+        for (r, row) in matrix.iter_mut().enumerate() {
+            if r != pivot_row && !row[col].is_zero() {
+                let f = row[col].clone();
+                for (v, p) in row.iter_mut().zip(&pivot_values) {
+                    *v -= &f * p;
                 }
-                let sub = &f * &rhs[col];
-                rhs[r] -= sub;
             }
         }
+        pivot_row += 1;
     }
-    Some((0..n).map(|i| &rhs[i] / &rows[i][i]).collect())
+    // (the equations left over must hold as they are: 0 = 0)
+    if matrix[pivot_row..]
+        .iter()
+        .any(|row| !row[unknowns].is_zero())
+    {
+        return None;
+    }
+    Some((0..unknowns).map(|i| matrix[i][unknowns].clone()).collect())
 }
 
 /// The two logarithms of a [`Factor::RealPair`]'s term: `half_b·log(±q) +
@@ -614,18 +633,7 @@ pub fn antiderivatives(
     if basis.len() != n {
         return Ok(Vec::new());
     }
-    let rows: Vec<Vec<BigRational>> = (0..n)
-        .map(|power| {
-            basis
-                .iter()
-                .map(|b| b.get(power).cloned().unwrap_or_default())
-                .collect()
-        })
-        .collect();
-    let rhs: Vec<BigRational> = (0..n)
-        .map(|power| remainder.get(power).cloned().unwrap_or_default())
-        .collect();
-    let Some(coefficients) = solve(rows, rhs) else {
+    let Some(coefficients) = solve(&basis, &remainder, n) else {
         return Ok(Vec::new());
     };
     let x = || Expr::sym(var);
