@@ -12,8 +12,10 @@
 //! with `Δ = 4γ − β² > 0` (higher powers of such a quadratic by the reduction formula). A
 //! quadratic factor with two irrational real roots (`x² − 2`, not a power of one) gives
 //! `(B/2)·log|q| + (C − Bβ/2)/√Δ'·log|(2x + β − √Δ')/(2x + β + √Δ')|`, `Δ' = β² − 4γ`. A
-//! denominator that does not factor so (another irrational root, a factor of degree four or
-//! more that is irreducible over the rationals, such as `x⁴ + 1`) gives nothing.
+//! square-free factor `P` that is no product of these (`x⁴ + 1`, irreducible over the
+//! rationals) is given one unknown only, a term `c·P'/P` that integrates to `c·log|P|`; the
+//! system then has more equations than unknowns and a solution is kept only when all hold
+//! (`1/(x(x⁴ + 1))`, not `1/(x⁴ + 1)`). A repeated such factor gives nothing.
 //!
 //! Written here rather than taken from a computer-algebra crate: the coefficients must stay
 //! exact `BigRational`s and the result an [`Expr`] of the re-checker's own grammar, and the
@@ -180,6 +182,9 @@ enum Factor {
     Quadratic(BigRational, BigRational, usize),
     /// `x² + βx + γ` (monic) with two irrational real roots: `β² − 4γ > 0` and no square.
     RealPair(BigRational, BigRational),
+    /// A monic square-free factor of degree three or more that is no product of the above
+    /// (`x⁴ + 1`), not repeated: its term is tried as `c·P'/P` only.
+    Irreducible(Poly),
 }
 
 /// The rational roots of `p` (of degree at most [`MAX_DEGREE`]) that the rational root theorem
@@ -203,7 +208,7 @@ pub fn rational_roots(
         .into_iter()
         .filter_map(|f| match f {
             Factor::Root(r, _) => Some(r),
-            Factor::Quadratic(..) | Factor::RealPair(..) => None,
+            Factor::Quadratic(..) | Factor::RealPair(..) | Factor::Irreducible(..) => None,
         })
         .collect();
     candidates.extend(extra.iter().map(|&r| r.clone()));
@@ -361,7 +366,7 @@ pub fn sub(p: &[BigRational], q: &[BigRational]) -> Poly {
 fn from_roots(rest: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Factor>>, TooLarge> {
     let common = rest.iter().fold(BigInt::one(), |l, c| l.lcm(c.denom()));
     let mut out = Vec::new();
-    for (mut part, m) in square_free_parts(rest, budget)? {
+    for (part, m) in square_free_parts(rest, budget)? {
         if part.len() == 3 && discriminant(&part[1], &part[0]).is_negative() {
             // (a quadratic part is exact as it is)
             out.push(Factor::Quadratic(part[1].clone(), part[0].clone(), m));
@@ -375,55 +380,70 @@ fn from_roots(rest: &[BigRational], budget: &mut Budget) -> Result<Option<Vec<Fa
             out.push(Factor::RealPair(part[1].clone(), part[0].clone()));
             continue;
         }
-        let Some(scale) = common.to_f64().filter(|l| *l < 1e6) else {
-            return Ok(None);
-        };
-        let approximate: Vec<f64> = part
-            .iter()
-            .map(|c| c.to_f64().unwrap_or(f64::NAN))
-            .collect();
-        budget.ticks((ROOT_ITERATIONS * approximate.len() * approximate.len()) as u64)?;
-        let Some(roots) = complex_roots(&approximate) else {
-            return Ok(None);
-        };
-        let round = |v: f64, power: u32| {
-            let scaled = (v * scale.powi(power as i32)).round();
-            (scaled.abs() < 1e15)
-                .then(|| BigRational::new(BigInt::from(scaled as i64), common.pow(power)))
-        };
-        for (re, im) in roots {
-            budget.steps(part.len() as u64)?;
-            if im.abs() <= 1e-6 * (1.0 + re.abs()) {
-                // a real root: rational, or the part is not a product of such factors
-                let Some(r) = round(re, 1) else {
-                    return Ok(None);
-                };
-                let (q, remainder) = divide(&part, &[-r.clone(), BigRational::one()]);
-                if !remainder.is_empty() {
-                    return Ok(None);
-                }
-                part = q;
-                out.push(Factor::Root(r, m));
-            } else if im > 0.0 {
-                // β = −2·Re z, γ = |z|²
-                let (Some(beta), Some(gamma)) = (round(-2.0 * re, 1), round(re * re + im * im, 2))
-                else {
-                    return Ok(None);
-                };
-                let (q, r) = divide(&part, &[gamma.clone(), beta.clone(), BigRational::one()]);
-                if !r.is_empty() || !discriminant(&beta, &gamma).is_negative() {
-                    return Ok(None);
-                }
-                part = q;
-                out.push(Factor::Quadratic(beta, gamma, m));
-            }
-        }
-        if part.len() != 1 {
-            // (a pair that does not divide)
-            return Ok(None);
+        match roots_of_part(part.clone(), m, &common, budget)? {
+            Some(found) => out.extend(found),
+            // (a part of no such factors, not repeated: its term is tried as c·P'/P)
+            None if m == 1 => out.push(Factor::Irreducible(part)),
+            None => return Ok(None),
         }
     }
     Ok(Some(out))
+}
+
+/// The square-free `part` (of multiplicity `m`) as rational roots and quadratics, by its f64
+/// roots as [`from_roots`] says; `None` when they are not all so.
+fn roots_of_part(
+    mut part: Poly,
+    m: usize,
+    common: &BigInt,
+    budget: &mut Budget,
+) -> Result<Option<Vec<Factor>>, TooLarge> {
+    let Some(scale) = common.to_f64().filter(|l| *l < 1e6) else {
+        return Ok(None);
+    };
+    let approximate: Vec<f64> = part
+        .iter()
+        .map(|c| c.to_f64().unwrap_or(f64::NAN))
+        .collect();
+    budget.ticks((ROOT_ITERATIONS * approximate.len() * approximate.len()) as u64)?;
+    let Some(roots) = complex_roots(&approximate) else {
+        return Ok(None);
+    };
+    let round = |v: f64, power: u32| {
+        let scaled = (v * scale.powi(power as i32)).round();
+        (scaled.abs() < 1e15)
+            .then(|| BigRational::new(BigInt::from(scaled as i64), common.pow(power)))
+    };
+    let mut out = Vec::new();
+    for (re, im) in roots {
+        budget.steps(part.len() as u64)?;
+        if im.abs() <= 1e-6 * (1.0 + re.abs()) {
+            // a real root: rational, or the part is not a product of such factors
+            let Some(r) = round(re, 1) else {
+                return Ok(None);
+            };
+            let (q, remainder) = divide(&part, &[-r.clone(), BigRational::one()]);
+            if !remainder.is_empty() {
+                return Ok(None);
+            }
+            part = q;
+            out.push(Factor::Root(r, m));
+        } else if im > 0.0 {
+            // β = −2·Re z, γ = |z|²
+            let (Some(beta), Some(gamma)) = (round(-2.0 * re, 1), round(re * re + im * im, 2))
+            else {
+                return Ok(None);
+            };
+            let (q, r) = divide(&part, &[gamma.clone(), beta.clone(), BigRational::one()]);
+            if !r.is_empty() || !discriminant(&beta, &gamma).is_negative() {
+                return Ok(None);
+            }
+            part = q;
+            out.push(Factor::Quadratic(beta, gamma, m));
+        }
+    }
+    // (a pair that does not divide leaves part)
+    Ok((part.len() == 1).then_some(out))
 }
 
 /// The square-free parts of the monic `f` with their multiplicities (Yun's algorithm):
@@ -554,15 +574,10 @@ pub fn solve(columns: &[Poly], rhs: &[BigRational], rows: usize) -> Option<Vec<B
     Some((0..unknowns).map(|i| matrix[i][unknowns].clone()).collect())
 }
 
-/// The two logarithms of a [`Factor::RealPair`]'s term: `half_b·log(±q) +
-/// k·over_root·log(±ratio)`.
-struct RealPairTerms {
-    half_b: BigRational,
-    q: Expr,
-    k: BigRational,
-    ratio: Expr,
-    over_root: Expr,
-}
+/// Logarithms whose arguments share one sign that is not known in advance: `Σ c·log(±u)` for
+/// each `(c, u)`, written for either sign (the term of a [`Factor::RealPair`] or of a
+/// [`Factor::Irreducible`]).
+type SignedLogarithms = Vec<(Expr, Expr)>;
 
 /// Antiderivatives of `num/den` in `var`: one per placement of the variable among the real
 /// roots of `den` (left of all, between two, right of all), which decides the sign inside each
@@ -617,6 +632,8 @@ pub fn antiderivatives(
                 basis.push(mul(&cofactor, &[BigRational::zero(), BigRational::one()]));
                 basis.push(cofactor);
             }
+            // c·P'/P: one unknown, so the system has more equations than unknowns
+            Factor::Irreducible(p) => basis.push(mul(&derivative(p), &divide(&den, p).0)),
             Factor::Quadratic(beta, gamma, m) => {
                 let q = [gamma.clone(), beta.clone(), BigRational::one()];
                 let mut power = vec![BigRational::one()];
@@ -630,7 +647,8 @@ pub fn antiderivatives(
         }
     }
     let n = den.len() - 1;
-    if basis.len() != n {
+    let irreducible = factors.iter().any(|f| matches!(f, Factor::Irreducible(_)));
+    if basis.len() > n || (basis.len() < n && !irreducible) {
         return Ok(Vec::new());
     }
     let Some(coefficients) = solve(&basis, &remainder, n) else {
@@ -644,10 +662,16 @@ pub fn antiderivatives(
     // (Bx + C)/q with irrational real roots r1 > r2 of q: (B/2)·log|q| +
     // (C − Bβ/2)/√Δ'·log|(2x + β − √Δ')/(2x + β + √Δ')|, Δ' = β² − 4γ; both arguments have
     // the sign of (x − r1)(x − r2): one term for either sign.
-    let mut pairs: Vec<RealPairTerms> = Vec::new();
+    let mut signed_logarithms: Vec<SignedLogarithms> = Vec::new();
     let mut next = coefficients.iter();
     for f in &factors {
         match f {
+            Factor::Irreducible(p) => {
+                let c = next.next().expect("c");
+                if !c.is_zero() {
+                    signed_logarithms.push(vec![(number(c), expression(p, var))]);
+                }
+            }
             Factor::RealPair(beta, gamma) => {
                 let b = next.next().expect("B").clone();
                 let c = next.next().expect("C").clone();
@@ -663,13 +687,18 @@ pub fn antiderivatives(
                     Expr::minus(s(), root.clone()),
                     Expr::pow(Expr::add(vec![s(), root.clone()]), Expr::int(-1)),
                 ]);
-                pairs.push(RealPairTerms {
-                    half_b: &b / &two,
-                    q,
-                    k: &c - &b * beta / &two,
-                    ratio,
-                    over_root: Expr::pow(root, Expr::int(-1)),
-                });
+                let (half_b, k) = (&b / &two, &c - &b * beta / &two);
+                let mut both = Vec::with_capacity(2);
+                if !half_b.is_zero() {
+                    both.push((number(&half_b), q));
+                }
+                if !k.is_zero() {
+                    both.push((
+                        Expr::mul(vec![number(&k), Expr::pow(root, Expr::int(-1))]),
+                        ratio,
+                    ));
+                }
+                signed_logarithms.push(both);
             }
             Factor::Root(r, m) => {
                 let shifted = || Expr::add(vec![x(), number(&-r)]);
@@ -760,36 +789,19 @@ pub fn antiderivatives(
             }
         }
     }
-    // (each pair doubles the candidates: at most two pairs)
-    if pairs.len() > 2 {
+    // (each group doubles the candidates: at most two groups)
+    if signed_logarithms.len() > 2 {
         return Ok(Vec::new());
     }
     let mut signed = vec![fixed];
-    for RealPairTerms {
-        half_b,
-        q,
-        k,
-        ratio,
-        over_root,
-    } in &pairs
-    {
+    for group in &signed_logarithms {
         let mut next = Vec::with_capacity(2 * signed.len());
         for terms in &signed {
             for sign in [1, -1] {
                 let mut terms = terms.clone();
-                let inside = |e: &Expr| Expr::mul(vec![Expr::int(sign), e.clone()]);
-                if !half_b.is_zero() {
-                    terms.push(Expr::mul(vec![
-                        number(half_b),
-                        Expr::call(Func::Log, inside(q)),
-                    ]));
-                }
-                if !k.is_zero() {
-                    terms.push(Expr::mul(vec![
-                        number(k),
-                        over_root.clone(),
-                        Expr::call(Func::Log, inside(ratio)),
-                    ]));
+                for (c, u) in group {
+                    let inside = Expr::mul(vec![Expr::int(sign), u.clone()]);
+                    terms.push(Expr::mul(vec![c.clone(), Expr::call(Func::Log, inside)]));
                 }
                 next.push(terms);
             }
@@ -859,14 +871,15 @@ mod tests {
             factored(&p(&[-2, 0, 1]), &mut b()).unwrap().as_deref(),
             Some([Factor::RealPair(..)])
         ));
-        // (x^2 − 2)^2: no power of a pair
+        // (x^2 − 2)^2: no power of a pair, nor of an irreducible part
         assert!(factored(&p(&[4, 0, -4, 0, 1]), &mut b()).unwrap().is_none());
-        assert!(factored(&p(&[1, 0, 0, 0, 1]), &mut b()).unwrap().is_none());
-        assert!(
-            factored(&p(&[-2, 0, -1, 0, 1]), &mut b())
-                .unwrap()
-                .is_none()
-        );
+        // x^4 + 1 and (x^2 − 2)(x^2 + 1): one part left whole (c·P'/P only)
+        for d in [p(&[1, 0, 0, 0, 1]), p(&[-2, 0, -1, 0, 1])] {
+            assert!(matches!(
+                factored(&d, &mut b()).unwrap().as_deref(),
+                Some([Factor::Irreducible(_)])
+            ));
+        }
     }
 
     #[test]
@@ -878,7 +891,9 @@ mod tests {
                 .into_iter()
                 .map(|f| match f {
                     Factor::Quadratic(beta, gamma, m) => (beta, gamma, m),
-                    Factor::Root(..) | Factor::RealPair(..) => panic!("no real root"),
+                    Factor::Root(..) | Factor::RealPair(..) | Factor::Irreducible(..) => {
+                        panic!("no real root")
+                    }
                 })
                 .collect();
             out.sort();
@@ -915,12 +930,13 @@ mod tests {
             | [Factor::Quadratic(_, h, 2), Factor::Quadratic(_, g, 3)]
             if *g == r(24, 1) && *h == r(30, 1))
         );
-        // x^6 + 1 = (x^2 + 1)(x^4 − x^2 + 1), the second irreducible over Q
-        assert!(
+        // x^6 + 1 = (x^2 + 1)(x^4 − x^2 + 1), the second irreducible over Q: left whole
+        assert!(matches!(
             factored(&p(&[1, 0, 0, 0, 0, 0, 1]), &mut b())
                 .unwrap()
-                .is_none()
-        );
+                .as_deref(),
+            Some([Factor::Irreducible(_)])
+        ));
     }
 
     #[test]
@@ -930,7 +946,10 @@ mod tests {
         d.extend(std::iter::repeat_n(BigRational::zero(), 10));
         d.push(BigRational::from_integer(720720.into()));
         let mut budget = Budget::of_steps(200_000);
-        assert!(factored(&d, &mut budget).unwrap().is_none());
+        assert!(matches!(
+            factored(&d, &mut budget).unwrap().as_deref(),
+            Some([Factor::Irreducible(_)])
+        ));
         // a root among many candidates is still found: (2x − 3)·(5040x² + 1)
         let d = mul(&p(&[-3, 2]), &p(&[1, 0, 5040]));
         let f = factored(&d, &mut Budget::of_steps(200_000))
@@ -939,6 +958,21 @@ mod tests {
         assert!(f.iter().any(
             |f| matches!(f, Factor::Root(r, 1) if *r == BigRational::new(3.into(), 2.into()))
         ));
+    }
+
+    #[test]
+    fn an_irreducible_factor_takes_a_multiple_of_its_derivative() {
+        // 1/(x(x^4 + 1)) = 1/x − x^3/(x^4 + 1): log|x| − log(x^4 + 1)/4, for either sign of
+        // each (x^4 + 1 > 0, so two of the four are continuous somewhere)
+        let found = antiderivatives(&p(&[1]), &p(&[0, 1, 0, 0, 0, 1]), "x", &mut b()).unwrap();
+        assert_eq!(found.len(), 4);
+        assert!(found[0].to_string().contains("-1/4"), "{}", found[0]);
+        // 1/(x^4 + 1) is no such multiple: nothing
+        assert!(
+            antiderivatives(&p(&[1]), &p(&[1, 0, 0, 0, 1]), "x", &mut b())
+                .unwrap()
+                .is_empty()
+        );
     }
 
     #[test]

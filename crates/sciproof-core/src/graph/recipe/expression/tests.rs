@@ -1277,7 +1277,7 @@ fn an_exponential_times_a_rational_function_is_exact_when_its_antiderivative_is(
 }
 
 #[test]
-fn quadratics_with_irrational_roots_are_exact() {
+fn quadratics_with_irrational_roots_and_irreducible_factors_are_exact() {
     // (Bx + C)/q with q's roots irrational: (B/2)·log|q| + k·log|(2x + β − √Δ)/(2x + β + √Δ)|
     // (alkahest: ok; numeric_ok by quadrature here before)
     for (f, a, b, v) in [
@@ -1294,6 +1294,8 @@ fn quadratics_with_irrational_roots_are_exact() {
             "(log((5-sqrt(5))/(5+sqrt(5))) - log((3-sqrt(5))/(3+sqrt(5))))/sqrt(5)",
         ),
         ("x/(x^2-3)", "2", "3", "log(6)/2"),
+        // x^4 + 1 is irreducible over Q; its term is a multiple of (x^4 + 1)'/(x^4 + 1)
+        ("1/(x+x^5)", "1", "2", "5/4*log(2) - log(17)/4"),
     ] {
         exact_and_off_refuted(f, a, b, v, "1/10^6");
     }
