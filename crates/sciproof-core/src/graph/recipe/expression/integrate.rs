@@ -1510,12 +1510,6 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
             others.push(f.clone());
         }
     }
-    // P·sin(u)·cos(v) (and the like): P times each term of the product as a sum
-    if !polynomial_part.is_empty()
-        && let Some(terms) = product_to_sum(&others, var, budget)?
-    {
-        return candidates(&spread(&polynomial_part, terms), var, budget);
-    }
     // P·exp(αx + β)·cosh(γx + δ) (or sinh): the hyperbolic as exponentials, so a sum of
     // P·exp(linear) terms
     if let Some(terms) = exponential_and_hyperbolic(&others, var, budget)? {
@@ -1769,8 +1763,8 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
 const MAX_SPREAD: usize = 12;
 
 /// A product that the rules above leave, written as a sum each of whose terms is simpler: a
-/// pair of `sin`/`cos` (or `sinh`/`cosh`) factors of linear arguments as a sum
-/// (`sin(x)·cos(2x)·cos(3x)`), or else a factor that is a sum (of at most [`MAX_SPREAD`]
+/// pair of `sin`/`cos` (or `sinh`/`cosh`) factors of linear arguments as a sum, the other
+/// factors spread over it (`P·sin(u)·cos(v)`, `sin(x)·cos(2x)·cos(3x)`), or else a factor that is a sum (of at most [`MAX_SPREAD`]
 /// terms) but no polynomial (the rules above take those) with the other factors spread over it
 /// (`(sin x + cos x)·exp(x)`). `None` when neither applies.
 fn multiplied_out(
