@@ -153,6 +153,26 @@ impl Func {
         )
     }
 
+    /// Whether `f` is 0 at 0, increasing through it with `f'(0) > 0` and Lipschitz about it
+    /// (`m·|u| ≤ |f(u)| ≤ C·|u|` for small `u`, of the sign of `u`): what the limit rules ask of
+    /// a function of a vanishing argument.
+    pub fn increasing_through_0(self) -> bool {
+        matches!(
+            self,
+            Func::Sin
+                | Func::Tan
+                | Func::Sinh
+                | Func::Tanh
+                | Func::Asin
+                | Func::Atan
+                | Func::Asinh
+                | Func::Atanh
+                | Func::Erf
+                | Func::Si
+                | Func::Shi
+        )
+    }
+
     /// Whether it is bounded on the real line (where it is defined): `|sin| ≤ 1`,
     /// `|atan| < π/2`, `0 < erfc < 2`, `|Si| < 1.86`, the Fresnel integrals and the Bessel
     /// functions `J0`, `J1` of the first kind.

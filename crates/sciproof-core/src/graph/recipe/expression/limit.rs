@@ -226,9 +226,9 @@ impl End<'_> {
     /// Whether `u` is zero at `c` and positive on the half-open interval: `k(x − c)` with
     /// `k(d − c) > 0`, or a polynomial with exact coefficients `(x − c)·Q(x)` whose `Q` a ball
     /// over the closed interval shows of the sign of `d − c` throughout (`1 − x²` at `c = 1`
-    /// toward 0), or `f(v)` of such a `v` for an `f` among [`odd_through_0`] that stays
-    /// positive over `v`'s ball (`sin(x)` at 0 toward 1); each at least `m·t` and at most
-    /// `M·t` beside `c`.
+    /// toward 0), or `f(v)` of such a `v` for an `f` with [`Func::increasing_through_0`] that
+    /// stays positive over `v`'s ball (`sin(x)` at 0 toward 1); each at least `m·t` and at
+    /// most `M·t` beside `c`.
     fn vanishing(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
         let u = &plain(u, budget)?;
         // f(v) for an f that is 0 at 0 and positive right of it, up to where the ball of v
@@ -236,7 +236,7 @@ impl End<'_> {
         // there)
         if let Expr::Call(f, xs) = u
             && xs.len() == 1
-            && odd_through_0(*f)
+            && f.increasing_through_0()
         {
             let reach = match f {
                 Func::Sin => std::f64::consts::PI,
@@ -377,7 +377,7 @@ impl End<'_> {
             Expr::Call(f, xs) if xs.len() == 1 => match self.near(&xs[0], budget)? {
                 Some(Near::Finite(v)) => Some(Near::Finite(Expr::call(*f, v))),
                 // (0 at 0 and Lipschitz about it: |f(u)| ≤ C·|u|, so it vanishes with u)
-                Some(Near::Vanishing) if odd_through_0(*f) => Some(Near::Vanishing),
+                Some(Near::Vanishing) if f.increasing_through_0() => Some(Near::Vanishing),
                 // (continuous on a neighbourhood of 0)
                 Some(Near::Vanishing)
                     if f.entire()
@@ -543,25 +543,6 @@ impl End<'_> {
         let at_c = super::partial_fractions::value_at(&q, self.c).abs();
         Ok((!at_c.is_zero()).then_some(at_c))
     }
-}
-
-/// Whether `f` is 0 at 0, increasing through it and Lipschitz about it (`|f(u)| ≤ C·|u|` for
-/// small `u`, of the sign of `u`).
-fn odd_through_0(f: Func) -> bool {
-    matches!(
-        f,
-        Func::Sin
-            | Func::Tan
-            | Func::Sinh
-            | Func::Tanh
-            | Func::Asin
-            | Func::Atan
-            | Func::Asinh
-            | Func::Atanh
-            | Func::Erf
-            | Func::Si
-            | Func::Shi
-    )
 }
 
 /// `u` without the factors 1, the terms 0 and the powers 0 and 1 an antiderivative's
