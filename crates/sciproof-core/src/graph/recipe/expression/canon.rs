@@ -98,6 +98,9 @@ struct Atom {
     /// For `B^(1/q)` with a polynomial `B` (no denominator): `(q, B)`, so that `a^q = B` can
     /// be used.
     root: Option<(i64, Poly)>,
+    /// For `(N/D)^(1/q)` with a denominator `D`: `(q, N, D)`, so that `a^q·D = N` can be used
+    /// ([`Canon::fraction_radicals`]).
+    fraction_root: Option<(i64, Poly, Poly)>,
     /// For `sin`/`cos`/`sinh`/`cosh` atoms: which, and the key of the argument.
     trig: Option<(Trig, String)>,
     /// For `sin`/`cos` atoms whose argument is `D/q`, `exp` atoms whose argument is `m/q` for
@@ -827,6 +830,7 @@ impl<'b> Canon<'b> {
             self.atoms.push(Atom {
                 trig,
                 root: None,
+                fraction_root: None,
                 direction: None,
                 exp_of: None,
                 call: None,
@@ -2029,18 +2033,37 @@ impl<'b> Canon<'b> {
     /// The numerator (and denominator) with powers of roots and `sin(u)^2` reduced, in that
     /// order: a root's base may bring `sin(u)^2` back (`(1 + sin(x)^2)^(1/5)` to the 5th).
     fn finished(&mut self, form: Frac) -> Result<(Poly, Option<Poly>), NotExact> {
-        let roots_of_sums: Vec<u32> = (0..self.atoms.len() as u32)
-            .filter(
-                |&a| matches!(&self.atoms[a as usize].root, Some((_, base)) if base.0.len() >= 2),
-            )
+        let roots_to_clear: Vec<u32> = (0..self.atoms.len() as u32)
+            .filter(|&a| {
+                let atom = &self.atoms[a as usize];
+                matches!(&atom.root, Some((_, base)) if base.0.len() >= 2)
+                    || atom.fraction_root.is_some()
+            })
             .collect();
         // (W(u) and exp(W(u)) below the line are cleared too, so that their pairs meet)
         let pairs = self.lambert_pairs();
         let paired = pairs.iter().flat_map(|&(w, e, _)| [w, e]);
         let (num, den) =
-            self.cleared(form.num, form.den, roots_of_sums.into_iter().chain(paired))?;
+            self.cleared(form.num, form.den, roots_to_clear.into_iter().chain(paired))?;
         let num = self.lambert(num, &pairs)?;
         let den = den.map(|d| self.lambert(d, &pairs)).transpose()?;
+        // (a^q = N/D for the root of a fraction: the D of the numerator's powers goes below
+        // the line, and that of the denominator's above it)
+        let (num, den) = match self.fraction_radicals(num)? {
+            (num, None) => (num, den),
+            (num, Some(below)) => (
+                num,
+                Some(match den {
+                    Some(d) => self.mul(&d, &below)?,
+                    None => below,
+                }),
+            ),
+        };
+        let (num, den) = match den.map(|d| self.fraction_radicals(d)).transpose()? {
+            Some((den, Some(above))) => (self.mul(&num, &above)?, Some(den)),
+            Some((den, None)) => (num, Some(den)),
+            None => (num, None),
+        };
         let num = self.radicals(num)?;
         let den = den.map(|d| self.radicals(d)).transpose()?;
         let num = self.pythagoras(num)?;
@@ -2143,7 +2166,19 @@ impl<'b> Canon<'b> {
                     den: None,
                 }
             }
-            // (a root no exponent can hold, or of a fraction: an atom of its own)
+            // (a root of a fraction N/D is an atom `a` with `a^q·D = N`, used once the whole
+            // form is made: `sqrt(u)^-1 = u^(-1/2)` for `u = (1 − x)/(1 + x)`)
+            (Some(den), Some(p), Some(q)) if i64::try_from(q).is_ok() => {
+                let root = self.atom(format!("pow({base_key},1/{q})"), None);
+                let id = root.num.monomials().next().expect("atom")[0].0;
+                self.atoms[id as usize].fraction_root =
+                    Some((q as i64, base.num.clone(), den.clone()));
+                Frac {
+                    num: Poly::monomial(vec![(id, p)], Q::one()),
+                    den: None,
+                }
+            }
+            // (a root no exponent can hold: an atom of its own)
             _ => self.atom(format!("pow({base_key},{}/{})", f.numer(), f.denom()), None),
         };
         let whole = self.whole_power(base, &k.to_integer())?;
@@ -2316,6 +2351,68 @@ impl<'b> Canon<'b> {
             }
         }
         Ok(out)
+    }
+
+    /// `p` (with no negative power of a root of a fraction: [`Canon::finished`] clears them)
+    /// with each power `a^e`, `e >= q`, of a root `a = (N/D)^(1/q)` written as
+    /// `a^(e mod q)·(N/D)^(e div q)`, over one common denominator: `(p', Some(D^n))` for the
+    /// largest such `n` (or the product of those of several roots), `(p, None)` when no power
+    /// is out of range. Where `a` is defined, `D ≠ 0`, so the zero test of `p'` is that of `p`.
+    fn fraction_radicals(&mut self, mut p: Poly) -> Result<(Poly, Option<Poly>), NotExact> {
+        let mut below: Option<Poly> = None;
+        for a in 0..self.atoms.len() as u32 {
+            let Some((q, n, d)) = self.atoms[a as usize].fraction_root.clone() else {
+                continue;
+            };
+            let whole = |e: i64| e.div_euclid(q).max(0);
+            let most = p
+                .monomials()
+                .filter_map(|m| m.iter().find(|(b, _)| *b == a).map(|&(_, e)| whole(e)))
+                .max()
+                .unwrap_or(0);
+            if most == 0 {
+                continue;
+            }
+            if most > 64 {
+                return Err(NotExact::TooLarge);
+            }
+            let mut powers_n = vec![Poly::constant(Q::one())];
+            let mut powers_d = vec![Poly::constant(Q::one())];
+            for k in 1..=most as usize {
+                let next_n = self.mul(&powers_n[k - 1], &n)?;
+                let next_d = self.mul(&powers_d[k - 1], &d)?;
+                powers_n.push(next_n);
+                powers_d.push(next_d);
+            }
+            let mut out = Poly::default();
+            for (mono, c) in p.0 {
+                self.budget.step()?;
+                let e = mono.iter().find(|(b, _)| *b == a).map_or(0, |&(_, e)| e);
+                let k = whole(e);
+                let kept: Mono = mono
+                    .into_iter()
+                    .filter_map(|(b, f)| match b == a {
+                        false => Some((b, f)),
+                        true => (f - k * q != 0).then_some((b, f - k * q)),
+                    })
+                    .collect();
+                let factor = self.mul(&powers_n[k as usize], &powers_d[(most - k) as usize])?;
+                let term = self.mul(&factor, &Poly::monomial(kept, c))?;
+                for (m, c) in term.0 {
+                    out.add_term(m, c);
+                }
+                if out.0.len() > MAX_TERMS {
+                    return Err(NotExact::TooLarge);
+                }
+            }
+            p = out;
+            let power = powers_d.pop().expect("most >= 1");
+            below = Some(match below {
+                Some(b) => self.mul(&b, &power)?,
+                None => power,
+            });
+        }
+        Ok((p, below))
     }
 
     /// The atoms `W(u)` and `exp(W(u))` that both occur, as `(W, exp, u)`, for each `u` with
@@ -3158,11 +3255,25 @@ mod tests {
         ] {
             assert!(zero(text), "{text}");
         }
+        // the root `a` of a fraction N/D meets its powers through a^q·D = N
+        for text in [
+            "sqrt((1-x)/(1+x))^-1 - ((1-x)/(1+x))^(-1/2)",
+            "sqrt((1-x)/(1+x))^2 - (1-x)/(1+x)",
+            "((x/(x+1))^(1/3))^7*(x+1)^2 - x^2*(x/(x+1))^(1/3)",
+            "sqrt((1-x)/(1+x))^3 + sqrt(x/(x+2))^-2 - (1-x)/(1+x)*sqrt((1-x)/(1+x)) - (x+2)/x",
+            // alkahest's d/dx sqrt((1 − x)/(1 + x)) against the chain rule's
+            "1/2*((-1*(x + 1)^-2*(1 + (x*-1))) + (-1*(x + 1)^-1))*sqrt(((x + 1)^-1*(1 + (x*-1))))^-1 \
+             - 1/2*((x + 1)^-1*(1 - x))^(-1/2)*(-(1 - x)/(x + 1)^2 - 1/(x + 1))",
+        ] {
+            assert!(zero(text), "{text}");
+        }
         for text in [
             "sqrt(x)*x^(1/3) - x^(5/7)",
             "sqrt(x)*(x+1)^(1/3) - x^(5/6)",
             // |x|^(1/2) has a value where sqrt(x) has none
             "(x^2)^(1/4) - sqrt(x)",
+            "sqrt((1-x)/(1+x))^2 - (1+x)/(1-x)",
+            "((x/(x+1))^(1/3))^2 - x/(x+1)",
         ] {
             assert!(!zero(text), "{text}");
         }
