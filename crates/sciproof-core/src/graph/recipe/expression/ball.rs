@@ -542,7 +542,9 @@ impl<'a, A: Arith> Evaluator<'a, A> {
     /// function's domain, which is an interval): a function increasing or decreasing on its
     /// domain (or between two poles) of a monotone argument; a sum of terms that do not go
     /// opposite ways; a product of one monotone factor and constants of known sign; an odd
-    /// power or a positive fractional power of a monotone base.
+    /// power or a positive fractional power of a monotone base; a ratio `(ax + b)/(cx + d)`
+    /// of first-degree polynomials with exact coefficients, whose derivative
+    /// `(ad − bc)/(cx + d)²` has one sign between poles.
     fn direction(&mut self, u: &Expr, budget: &mut Budget) -> Result<Option<i8>, BallError> {
         budget.step().map_err(|_| BallError::TooLarge)?;
         let varies = match &self.interval {
@@ -552,6 +554,18 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         if !varies {
             return Ok(Some(0));
         }
+        Ok(match self.direction_of_parts(u, budget)? {
+            None if matches!(u, Expr::Mul(_) | Expr::Pow(_)) => self.ratio_direction(u, budget)?,
+            by_form => by_form,
+        })
+    }
+
+    /// [`Evaluator::direction`] of a `u` that varies, from the directions of its parts.
+    fn direction_of_parts(
+        &mut self,
+        u: &Expr,
+        budget: &mut Budget,
+    ) -> Result<Option<i8>, BallError> {
         Ok(match u {
             Expr::Sym(_) => Some(1),
             Expr::Call(f, xs) if xs.len() == 1 => {
@@ -613,6 +627,33 @@ impl<'a, A: Arith> Evaluator<'a, A> {
             }
             _ => None,
         })
+    }
+
+    /// The direction of a ratio `(ax + b)/(cx + d)` with `c ≠ 0` (in the interval's variable,
+    /// exact coefficients, in any form: `(1 − x)·(x + 1)^-1`): the sign of `ad − bc`.
+    fn ratio_direction(&mut self, u: &Expr, budget: &mut Budget) -> Result<Option<i8>, BallError> {
+        use num_traits::Signed;
+        let name = self.interval.as_ref().expect("an interval").0.clone();
+        let ratio = super::integrate::rational_function(u, &name, budget)
+            .map_err(|_| BallError::TooLarge)?;
+        let Some((n, d)) = ratio else {
+            return Ok(None);
+        };
+        let zero = num_rational::BigRational::default();
+        let coefficient =
+            |p: &[num_rational::BigRational], k: usize| p.get(k).unwrap_or(&zero).clone();
+        if n.len() > 2 || d.len() != 2 || coefficient(&d, 1) == zero {
+            return Ok(None);
+        }
+        let slope =
+            coefficient(&n, 1) * coefficient(&d, 0) - coefficient(&n, 0) * coefficient(&d, 1);
+        Ok(Some(if slope.is_positive() {
+            1
+        } else if slope.is_negative() {
+            -1
+        } else {
+            0
+        }))
     }
 
     /// A monotone `e` ([`Evaluator::monotone_power`]) over the interval: the hull of its
@@ -1765,6 +1806,10 @@ mod tests {
             ("(2*atan(x) + sinh(x))^(3/2)", r(0, 1), r(1, 4)),
             ("sqrt(log(x))", r(1, 1), r(2, 1)),
             ("sqrt(-3*(x - 1))", r(0, 1), r(1, 1)),
+            // a ratio of first-degree polynomials is monotone between its poles
+            ("sqrt((1 - x)/(1 + x))", r(1, 2), r(1, 1)),
+            ("sqrt((x + 1)^-1 * (1 + (x * -1)))", r(0, 1), r(1, 1)),
+            ("(x/(2*x + 1))^(1/3)", r(0, 1), r(3, 1)),
         ] {
             let ball = over(text, a.clone(), b.clone());
             assert!(ball.is_some(), "{text} over [{a}, {b}]");
@@ -1775,6 +1820,9 @@ mod tests {
             ("sqrt(x - x^2)", r(0, 1), r(1, 1)),
             ("sqrt(tan(x))", r(0, 1), r(4, 1)),
             ("sqrt(exp(x) - 2)", r(0, 1), r(1, 1)),
+            ("sqrt((1 - x)/(1 + x))", r(0, 1), r(2, 1)),
+            ("sqrt((1 - x)/(1 + x)^2)", r(1, 2), r(1, 1)),
+            ("sqrt((1 - x)/(x - 2))", r(0, 1), r(3, 1)),
         ] {
             assert!(
                 over(text, a.clone(), b.clone()).is_none(),
