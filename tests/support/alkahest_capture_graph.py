@@ -67,6 +67,8 @@ expressions += [parse(text, pool) for text in [
     "cos(x)*log(sin(x))", "x*exp(x)/(1+x)^2",
     # partial fractions over a quadratic with irrational roots
     "1/(x^2+x-1)",
+    # t = sqrt((1 - x)/(1 + x)), a root of a ratio; asinh written as its logarithm
+    "sqrt((1-x)/(1+x))", "log(x+sqrt(1+x^2))",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:

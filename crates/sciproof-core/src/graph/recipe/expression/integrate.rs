@@ -309,7 +309,9 @@ pub(super) fn proposals(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<
 /// What is tried where the table has nothing: partial fractions for a rational function with
 /// exact coefficients ([`pf`]), a rational function of `exp`, [`substitution`], an inverse
 /// substitution (`t = √(ax + b)`, `t = log(ax)`: [`super::inverse_substitution`]), then a
-/// forward one (`t = sin x`, `t = tan(x/2)`: [`super::forward_substitution`]).
+/// forward one (`t = sin x`, `t = tan(x/2)`: [`super::forward_substitution`]), and last the
+/// proposals for `f` with its inverse hyperbolic functions written as such
+/// ([`inverse_hyperbolics_named`]).
 fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
     if let Some((n, d)) = rational_function(f, var, budget)?
         && d.len() > 1
@@ -331,7 +333,58 @@ fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLa
     if !found.is_empty() {
         return Ok(found);
     }
-    super::forward_substitution::antiderivatives(f, var, budget)
+    let found = super::forward_substitution::antiderivatives(f, var, budget)?;
+    if !found.is_empty() {
+        return Ok(found);
+    }
+    match inverse_hyperbolics_named(f, var, budget)? {
+        Some(named) => proposals(&named, var, budget),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// `f` with each `log(u + √(u² + 1))` written `asinh(u)` and each `log(u + √(u² − 1))`
+/// `acosh(u)` (the sum in either order, `u² ± 1` in any form the exact test reduces to it),
+/// or `None` when it has neither: `∫ log(x + √(1 + x²))` is then the table's `∫ asinh`. The
+/// first is an identity for every real `u`; the second holds wherever its left side is
+/// defined (`u ≥ 1`). Either way the antiderivatives proposed are verified against `f` as it
+/// is written.
+fn inverse_hyperbolics_named(
+    f: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<Expr>, TooLarge> {
+    let mut named = false;
+    let g = super::inverse_substitution::mapped(f, budget, &mut |e, budget| {
+        let Expr::Call(Func::Log, xs) = e else {
+            return Ok(None);
+        };
+        let Expr::Add(terms) = &xs[0] else {
+            return Ok(None);
+        };
+        let [a, b] = &terms[..] else {
+            return Ok(None);
+        };
+        for (root, u) in [(a, b), (b, a)] {
+            let square = match root {
+                Expr::Call(Func::Sqrt, ys) => &ys[0],
+                Expr::Pow(p) if exact_value(&p.1) == Some(BigRational::new(1.into(), 2.into())) => {
+                    &p.0
+                }
+                _ => continue,
+            };
+            let rest = Expr::minus(square.clone(), Expr::pow(u.clone(), Expr::int(2)));
+            let func = match canon::constant_value_in(&rest, Some(var), budget) {
+                Ok(Some(c)) if c.is_one() => Func::Asinh,
+                Ok(Some(c)) if (-&c).is_one() => Func::Acosh,
+                _ => continue,
+            };
+            named = true;
+            return Ok(Some(Expr::call(func, u.clone())));
+        }
+        Ok(None)
+    })?;
+    Ok(named.then_some(g))
 }
 
 /// The stand-in for `exp(a·x)` in [`exponential_rational`] (no parsed symbol has this name).

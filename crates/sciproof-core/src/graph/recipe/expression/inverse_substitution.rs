@@ -5,6 +5,9 @@
 //!   `sin(√x)` `2t·sin(t)`, `1/(1 + √x)` the rational `2t/(1 + t)`; likewise
 //!   `t = (ax + b)^(1/q)` for the least common index `q` of the roots of one base (up to 12):
 //!   `x^(1/3)/(1 + x^(2/3))` becomes `3t^3/(1 + t^2)`;
+//! - `t = ((ax + b)/(x + d))^(1/q)`, so `x = (b − d·t^q)/(t^q − a)` and
+//!   `dx = q·(ad − b)·t^(q−1)/(t^q − a)² dt`: `√((1 − x)/(1 + x))` becomes the rational
+//!   `−4t²/(t² + 1)²`;
 //! - `t = log(ax)`, so `x = exp(t)/a` and `dx = (exp(t)/a) dt`: `sin(log x)` becomes
 //!   `exp(t)·sin(t)`, `x·log(x)²` `t²·exp(2t)` (the exponentials of a product merged into one);
 //! - `t = asin(ax + b)`, `acos(ax + b)` or `asinh(ax + b)`, so `x = (sin(t) − b)/a` and
@@ -18,6 +21,7 @@
 
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::{lin, linear, number, numeric_polynomial, proposals};
+use super::partial_fractions as pf;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
@@ -52,15 +56,58 @@ pub fn antiderivatives(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<E
     Ok(Vec::new())
 }
 
-/// One substitution `t = g(x)`, `g` linear inside.
-#[derive(Debug, Clone, PartialEq)]
+/// One substitution `t = g(x)`, `g` linear (or a ratio of linear polynomials) inside.
+#[derive(Debug, Clone)]
 enum Substitution {
     /// `t = (ax + b)^(1/q)` (`q = 2`: `√(ax + b)`).
     Root(BigRational, BigRational, i64),
+    /// `t = u^(1/q)` for `u = (ax + b)/(x + d)` with `ad ≠ b`: `(a, b, d)`, `q`, and `u` as
+    /// the integrand writes it (which the antiderivative is written back in, so that its
+    /// root is the integrand's).
+    Fraction(Mobius, i64, Expr),
     /// `t = log(ax)`.
     Log(BigRational),
     /// `t = f(ax + b)` for `f` = asin, acos or asinh.
     Inverse(Func, BigRational, BigRational),
+}
+
+/// Two substitutions are the same when they substitute the same function (however the
+/// integrand writes a ratio's `u`).
+impl PartialEq for Substitution {
+    fn eq(&self, other: &Substitution) -> bool {
+        use Substitution::*;
+        match (self, other) {
+            (Root(a, b, q), Root(c, d, r)) => (a, b, q) == (c, d, r),
+            (Fraction(m, q, _), Fraction(n, r, _)) => (m, q) == (n, r),
+            (Log(a), Log(b)) => a == b,
+            (Inverse(f, a, b), Inverse(g, c, d)) => (f, a, b) == (g, c, d),
+            _ => false,
+        }
+    }
+}
+
+/// `(a, b, d)` of a ratio `(ax + b)/(x + d)` of first-degree polynomials that is no
+/// polynomial and no constant (`ad ≠ b`).
+type Mobius = (BigRational, BigRational, BigRational);
+
+/// `u` as `(ax + b)/(x + d)`, when it is such a ratio ([`Mobius`]), whatever its form
+/// (`(x + 1)^-1·(1 − x)`, `(2 − 2x)/(2x + 2)`).
+fn mobius(u: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Mobius>, TooLarge> {
+    let Some((n, d)) = super::integrate::rational_function(u, var, budget)? else {
+        return Ok(None);
+    };
+    let g = pf::gcd(&n, &d);
+    let (n, d) = (pf::divide(&n, &g).0, pf::divide(&d, &g).0);
+    let (Some(b), [d0, d1]) = (n.first(), d.as_slice()) else {
+        return Ok(None);
+    };
+    let a = match n.as_slice() {
+        [_] => BigRational::zero(),
+        [_, a] => a.clone(),
+        _ => return Ok(None),
+    };
+    let (a, b, d) = (a / d1, b / d1, d0 / d1);
+    Ok((&a * &d != b).then_some((a, b, d)))
 }
 
 /// The substitutions the arguments in `e` suggest, each once: `√(ax + b)` (or a half-integer
@@ -72,13 +119,15 @@ fn arguments(
     budget: &mut Budget,
 ) -> Result<(), TooLarge> {
     budget.step()?;
+    let root = |u: &Expr, q: i64, budget: &mut Budget| -> Result<_, TooLarge> {
+        Ok(match linear(u, var, budget)? {
+            Some((a, b)) => Some(Substitution::Root(a, b, q)),
+            None => mobius(u, var, budget)?.map(|m| Substitution::Fraction(m, q, u.clone())),
+        })
+    };
     let found = match e {
-        Expr::Call(Func::Sqrt, xs) => {
-            linear(&xs[0], var, budget)?.map(|(a, b)| Substitution::Root(a, b, 2))
-        }
-        Expr::Pow(p) if let Some(q) = root_index(&p.1) => {
-            linear(&p.0, var, budget)?.map(|(a, b)| Substitution::Root(a, b, q))
-        }
+        Expr::Call(Func::Sqrt, xs) => root(&xs[0], 2, budget)?,
+        Expr::Pow(p) if let Some(q) = root_index(&p.1) => root(&p.0, q, budget)?,
         Expr::Call(Func::Log, xs) => linear(&xs[0], var, budget)?
             .filter(|(_, b)| b.is_zero())
             .map(|(a, _)| Substitution::Log(a)),
@@ -94,6 +143,12 @@ fn arguments(
             && let Some(Substitution::Root(.., p)) = out
                 .iter_mut()
                 .find(|o| matches!(o, Substitution::Root(c, d, _) if c == a && d == b))
+        {
+            *p = num_integer::lcm(*p, *q).min(MAX_ROOT_INDEX + 1);
+        } else if let Substitution::Fraction(m, q, _) = &s
+            && let Some(Substitution::Fraction(_, p, _)) = out
+                .iter_mut()
+                .find(|o| matches!(o, Substitution::Fraction(n, ..) if n == m))
         {
             *p = num_integer::lcm(*p, *q).min(MAX_ROOT_INDEX + 1);
         } else if !out.contains(&s) {
@@ -135,7 +190,27 @@ impl Substitution {
     ) -> Result<Option<Expr>, TooLarge> {
         let tt = Expr::sym(t);
         let (x, dx) = match self {
-            Substitution::Root(_, _, q) if *q > MAX_ROOT_INDEX => return Ok(None),
+            Substitution::Root(_, _, q) | Substitution::Fraction(_, q, _)
+                if *q > MAX_ROOT_INDEX =>
+            {
+                return Ok(None);
+            }
+            Substitution::Fraction((a, b, d), q, _) => {
+                // (b − d·s)/(s − a) and q·(ad − b)·t^(q−1)/(s − a)² for s = t^q
+                let s = Expr::pow(tt.clone(), Expr::int(*q));
+                let below = Expr::add(vec![s.clone(), number(&-a)]);
+                (
+                    Expr::mul(vec![
+                        Expr::add(vec![number(b), Expr::mul(vec![number(&-d), s])]),
+                        Expr::pow(below.clone(), Expr::int(-1)),
+                    ]),
+                    Expr::mul(vec![
+                        number(&(BigRational::from_integer((*q).into()) * (a * d - b))),
+                        Expr::pow(tt, Expr::int(q - 1)),
+                        Expr::pow(below, Expr::int(-2)),
+                    ]),
+                )
+            }
             Substitution::Root(a, b, q) => (
                 // (t^q − b)/a and q·t^(q−1)/a
                 Expr::mul(vec![
@@ -189,6 +264,9 @@ impl Substitution {
         budget: &mut Budget,
     ) -> Result<Expr, TooLarge> {
         let same = |u: &Expr, budget: &mut Budget| -> Result<bool, TooLarge> {
+            if let Substitution::Fraction(m, ..) = self {
+                return Ok(mobius(u, var, budget)?.as_ref() == Some(m));
+            }
             Ok(match (self, linear(u, var, budget)?) {
                 (Substitution::Root(a, b, _), Some((c, d))) => *a == c && *b == d,
                 (Substitution::Log(a), Some((c, d))) => *a == c && d.is_zero(),
@@ -198,17 +276,17 @@ impl Substitution {
         };
         mapped(e, budget, &mut |e, budget| {
             Ok(match (self, e) {
-                (Substitution::Root(.., 2), Expr::Call(Func::Sqrt, xs))
-                    if same(&xs[0], budget)? =>
-                {
-                    Some(Expr::sym(t))
-                }
-                (Substitution::Root(.., q), Expr::Call(Func::Sqrt, xs))
-                    if q % 2 == 0 && same(&xs[0], budget)? =>
-                {
+                (
+                    Substitution::Root(.., 2) | Substitution::Fraction(_, 2, _),
+                    Expr::Call(Func::Sqrt, xs),
+                ) if same(&xs[0], budget)? => Some(Expr::sym(t)),
+                (
+                    Substitution::Root(.., q) | Substitution::Fraction(_, q, _),
+                    Expr::Call(Func::Sqrt, xs),
+                ) if q % 2 == 0 && same(&xs[0], budget)? => {
                     Some(Expr::pow(Expr::sym(t), Expr::int(q / 2)))
                 }
-                (Substitution::Root(.., q), Expr::Pow(p))
+                (Substitution::Root(.., q) | Substitution::Fraction(_, q, _), Expr::Pow(p))
                     if let Some(k) = in_root_index(&p.1, *q)
                         && !(&k / BigRational::from_integer((*q).into())).is_integer()
                         && same(&p.0, budget)? =>
@@ -239,6 +317,12 @@ impl Substitution {
             Substitution::Root(a, b, q) => {
                 let root = Expr::pow(lin(a, b, var), Expr::rat(1, *q));
                 h.substitute(t, &root, budget)
+            }
+            Substitution::Fraction(_, 2, u) => {
+                h.substitute(t, &Expr::call(Func::Sqrt, u.clone()), budget)
+            }
+            Substitution::Fraction(_, q, u) => {
+                h.substitute(t, &Expr::pow(u.clone(), Expr::rat(1, *q)), budget)
             }
             Substitution::Log(a) => {
                 let powers = exponentials_as_powers(h, a, var, t, budget)?;

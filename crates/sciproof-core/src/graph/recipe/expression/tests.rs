@@ -1302,6 +1302,48 @@ fn quadratics_with_irrational_roots_and_irreducible_factors_are_exact() {
 }
 
 #[test]
+fn roots_of_ratios_and_inverse_hyperbolics_written_as_logarithms_are_exact() {
+    // (alkahest: ok; numeric_ok by quadrature here before)
+    for (f, a, b, v) in [
+        // t = √((1 − x)/(1 + x)): −4t²/(t² + 1)², continuous up to x = 1 where t = 0
+        ("sqrt((1-x)/(1+x))", "0", "1", "pi/2 - 1"),
+        (
+            "sqrt(((x + 1)^-1 * (1 + (x * -1))))",
+            "0",
+            "1/2",
+            "(-1 + (2 * atan(1)) + (2 * (1/3)^(1/2) * (1 + ((1/3)^(1/2))^2)^-1) + (-2 * atan((1/3)^(1/2))))",
+        ),
+        // log(x + √(1 + x²)) is asinh(x), log(x + √(x² − 1)) acosh(x)
+        (
+            "log(x+sqrt(1+x^2))",
+            "0",
+            "1",
+            "log(1+sqrt(2)) - sqrt(2) + 1",
+        ),
+        ("log(sqrt(x^2-1)+x)", "1", "2", "2*acosh(2) - sqrt(3)"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+    // and the derivative alkahest records for the first, against its own value
+    assert_eq!(
+        run(
+            "derivative",
+            &[
+                ("expr", "sqrt(((x + 1)^-1 * (1 + (x * -1))))"),
+                ("var", "x"),
+                (
+                    "value",
+                    "(1/2 * ((-1 * (x + 1)^-2 * (1 + (x * -1))) + (-1 * (x + 1)^-1)) * \
+                     sqrt(((x + 1)^-1 * (1 + (x * -1))))^-1)"
+                )
+            ]
+        )
+        .0,
+        Outcome::Ok
+    );
+}
+
+#[test]
 fn substitutions_through_a_function_and_the_half_angle_are_exact() {
     // alkahest: ok for each (its integrator substitutes); we had numeric_ok by quadrature.
     for (f, a, b, v) in [
