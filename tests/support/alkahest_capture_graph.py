@@ -69,6 +69,8 @@ expressions += [parse(text, pool) for text in [
     "1/(x^2+x-1)",
     # t = sqrt((1 - x)/(1 + x)), a root of a ratio; asinh written as its logarithm
     "sqrt((1-x)/(1+x))", "log(x+sqrt(1+x^2))",
+    # atan of a rational function by parts (improper at 0, where x*atan(1/x) tends to 0)
+    "atan(1/x)",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:

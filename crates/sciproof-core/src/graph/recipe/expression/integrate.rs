@@ -2130,8 +2130,10 @@ fn polynomial_times_log(
 }
 
 /// `∫ P·log(R) dx = Q·log(R) − ∫ Q·R'/R dx` and `∫ P·atan(R) dx = Q·atan(R) − ∫ Q·R'/(1 + R²) dx`
-/// (`Q = ∫P`) for polynomials `P` (coefficients `p`) and `R` with exact coefficients, the
-/// rational integral by partial fractions (one candidate for each of its own).
+/// (`Q = ∫P`) for a polynomial `P` (coefficients `p`) and a rational function `R = N/D` with
+/// exact coefficients, where `R'/R = (N'D − ND')/(ND)` and `R'/(1 + R²) = (N'D − ND')/(D² + N²)`
+/// (`∫ atan(1/x) dx = x·atan(1/x) + log(1 + x²)/2`); the rational integral by partial fractions
+/// (one candidate for each of its own).
 fn parts_through_rational(
     p: &[BigRational],
     h: Func,
@@ -2139,18 +2141,23 @@ fn parts_through_rational(
     var: &str,
     budget: &mut Budget,
 ) -> Result<Vec<Expr>, TooLarge> {
-    let Some(r) = numeric_polynomial(argument, var, budget)? else {
+    let Some((n, d)) = rational_function(argument, var, budget)? else {
         return Ok(Vec::new());
     };
-    if r.len() > MAX_DEGREE / 2 {
+    if n.len() + d.len() > MAX_DEGREE / 2 + 1 {
         return Ok(Vec::new());
     }
-    let (q, dr) = (pf::integral(p), pf::derivative(&r));
+    let q = pf::integral(p);
+    // N'D − ND' (N' when D is 1)
+    let slope = pf::sub(
+        &pf::mul(&pf::derivative(&n), &d),
+        &pf::mul(&n, &pf::derivative(&d)),
+    );
     let denominator = match h {
-        Func::Log => r.clone(),
-        _ => pf::add(&[BigRational::one()], &pf::mul(&r, &r)),
+        Func::Log => pf::mul(&n, &d),
+        _ => pf::add(&pf::mul(&d, &d), &pf::mul(&n, &n)),
     };
-    let rest = pf::antiderivatives(&pf::mul(&q, &dr), &denominator, var, budget)?;
+    let rest = pf::antiderivatives(&pf::mul(&q, &slope), &denominator, var, budget)?;
     let first = Expr::mul(vec![
         pf::expression(&q, var),
         Expr::call(h, argument.clone()),
@@ -2161,10 +2168,13 @@ fn parts_through_rational(
         .collect())
 }
 
-/// `∫ h(u)/v dx` for `h` one of `sin`, `cos`, `sinh`, `cosh`, `exp` and linear `u = ax + b`,
-/// `v = cx + d` with `u = (a/c)·v`: `S(u)/c` for the integral function `S` of `h` (`Si`,
-/// `Ci`, `Shi`, `Chi`, `Ei`, as alkahest writes `∫ sin(x)/x`), since `S'(t) = h(t)/t`. `None`
-/// for any other product.
+/// `∫ h(u)/v^n dx` for `h` one of `sin`, `cos`, `sinh`, `cosh`, `exp`, linear `u = ax + b`,
+/// `v = cx + d` with `u = (a/c)·v` and `1 ≤ n ≤` [`MAX_INTEGRAL_FUNCTION_POWER`]: for `n = 1`,
+/// `S(u)/c` for the integral function `S` of `h` (`Si`, `Ci`, `Shi`, `Chi`, `Ei`, as alkahest
+/// writes `∫ sin(x)/x`), since `S'(t) = h(t)/t`; for `n ≥ 2` by parts, down to `n = 1`:
+/// `−h(u)/(c(n − 1)v^(n−1)) + a/(c(n − 1))·∫ h'(u)/v^(n−1) dx` (`∫ exp(x)/x² = Ei(x) −
+/// exp(x)/x`, `∫ sin(x)/x² = Ci(x) − sin(x)/x`). `v^n` may be written `(v^k)^-m`, as alkahest
+/// writes `1/x²`. `None` for any other product.
 fn integral_function(
     factors: &[Expr],
     var: &str,
@@ -2173,18 +2183,30 @@ fn integral_function(
     let ([Expr::Call(h, xs), Expr::Pow(pw)] | [Expr::Pow(pw), Expr::Call(h, xs)]) = factors else {
         return Ok(None);
     };
-    let integral = match h {
-        Func::Sin => Func::Si,
-        Func::Cos => Func::Ci,
-        Func::Sinh => Func::Shi,
-        Func::Cosh => Func::Chi,
-        Func::Exp => Func::Ei,
-        _ => return Ok(None),
-    };
-    if exact_value(&pw.1) != Some(-BigRational::one()) {
+    if !matches!(
+        h,
+        Func::Sin | Func::Cos | Func::Sinh | Func::Cosh | Func::Exp
+    ) {
         return Ok(None);
     }
-    let (Some((a, b)), Some((c, d))) = (linear(&xs[0], var, budget)?, linear(&pw.0, var, budget)?)
+    let integer = |e: &Expr| {
+        exact_value(e)
+            .filter(BigRational::is_integer)
+            .and_then(|k| k.to_integer().to_i64())
+    };
+    // v^n as v^-n or (v^k)^-m
+    let (v, n) = match (integer(&pw.1), &pw.0) {
+        (Some(m), Expr::Pow(inner)) if m < 0 => match integer(&inner.1) {
+            Some(k) if k > 0 => (&inner.0, k.saturating_mul(-m)),
+            _ => return Ok(None),
+        },
+        (Some(m), v) if m < 0 => (v, -m),
+        _ => return Ok(None),
+    };
+    if n > MAX_INTEGRAL_FUNCTION_POWER {
+        return Ok(None);
+    }
+    let (Some((a, b)), Some((c, d))) = (linear(&xs[0], var, budget)?, linear(v, var, budget)?)
     else {
         return Ok(None);
     };
@@ -2192,10 +2214,46 @@ fn integral_function(
     if &b * &c != &a * &d {
         return Ok(None);
     }
-    Ok(Some(Expr::mul(vec![
-        number(&c.recip()),
-        Expr::call(integral, lin(&a, &b, var)),
-    ])))
+    Ok(Some(over_power(*h, &lin(&a, &b, var), &a, v, &c, n)))
+}
+
+/// The largest power `n` of [`integral_function`]'s `1/v^n` (each step down is one term).
+const MAX_INTEGRAL_FUNCTION_POWER: i64 = 8;
+
+/// [`integral_function`]'s `∫ h(u)/v^n dx`, `u' = a`, `v' = c`.
+fn over_power(h: Func, u: &Expr, a: &BigRational, v: &Expr, c: &BigRational, n: i64) -> Expr {
+    if n == 1 {
+        let integral = match h {
+            Func::Sin => Func::Si,
+            Func::Cos => Func::Ci,
+            Func::Sinh => Func::Shi,
+            Func::Cosh => Func::Chi,
+            _ => Func::Ei,
+        };
+        return Expr::mul(vec![number(&c.recip()), Expr::call(integral, u.clone())]);
+    }
+    // h' as ±g for g among the five
+    let (g, sign) = match h {
+        Func::Sin => (Func::Cos, 1),
+        Func::Cos => (Func::Sin, -1),
+        Func::Sinh => (Func::Cosh, 1),
+        Func::Cosh => (Func::Sinh, 1),
+        _ => (Func::Exp, 1),
+    };
+    let k = c * BigRational::from_integer((n - 1).into());
+    let boundary = Expr::mul(vec![
+        number(&-k.recip()),
+        Expr::call(h, u.clone()),
+        Expr::pow(v.clone(), Expr::int(1 - n)),
+    ]);
+    let rest = over_power(g, u, a, v, c, n - 1);
+    Expr::add(vec![
+        boundary,
+        Expr::mul(vec![
+            number(&(a / &k * BigRational::from_integer(sign.into()))),
+            rest,
+        ]),
+    ])
 }
 
 /// `∫ h(w)·G dx = Q·h(w) − ∫ Q·(h(w))' dx` for `h` one of `log`, `atan` (of any argument) and

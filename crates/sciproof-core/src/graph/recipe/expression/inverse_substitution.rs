@@ -23,7 +23,7 @@ use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::{lin, linear, number, numeric_polynomial, proposals};
 use super::partial_fractions as pf;
 use num_rational::BigRational;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// The highest multiple `k` of `t` whose `sin(kt)` (and the like) is written back in `x`, by
 /// the addition theorems (the terms double with each step).
@@ -498,6 +498,21 @@ fn merged(e: &Expr, t: &str, budget: &mut Budget) -> Result<Expr, TooLarge> {
     let mut exponent = Vec::new();
     let mut rest = Vec::new();
     for (f, n) in e.power_factors(budget)? {
+        // (a root of exponentials, as `t = log x` leaves `√x`: `√(exp t) = exp(t/2)`)
+        let root = match &f {
+            Expr::Call(Func::Sqrt, xs) => Some((&xs[0], BigRational::new(n.into(), 2.into()))),
+            Expr::Pow(p) => exact_value(&p.1)
+                .filter(|r| !r.is_integer())
+                .map(|r| (&p.0, r * BigRational::from_integer(n.into()))),
+            _ => None,
+        };
+        if let Some((base, r)) = root
+            && let Some((exponents, constants)) = root_of_exponentials(base, &r, budget)?
+        {
+            exponent.extend(exponents);
+            rest.extend(constants);
+            continue;
+        }
         match f {
             Expr::Call(Func::Exp, xs) => {
                 exponent.push(Expr::mul(vec![Expr::int(n), xs[0].clone()]))
@@ -522,4 +537,33 @@ fn merged(e: &Expr, t: &str, budget: &mut Budget) -> Result<Expr, TooLarge> {
         }
     }
     Ok(Expr::mul(rest))
+}
+
+/// What [`root_of_exponentials`] writes a root as: exponents and constant factors.
+type ExponentsAndConstants = (Vec<Expr>, Vec<Expr>);
+
+/// `base^r` for a product `base` of exponentials and positive numbers, as the exponents
+/// `r·k·u` of its factors `exp(u)^k` and the constants `c^(r·k)` of its numbers `c^k`
+/// (`(c·exp u)^r = c^r·exp(r·u)` for `c > 0`); `None` for any other base.
+fn root_of_exponentials(
+    base: &Expr,
+    r: &BigRational,
+    budget: &mut Budget,
+) -> Result<Option<ExponentsAndConstants>, TooLarge> {
+    let (mut exponents, mut constants) = (Vec::new(), Vec::new());
+    for (g, k) in base.power_factors(budget)? {
+        let rk = r * BigRational::from_integer(k.into());
+        match &g {
+            Expr::Call(Func::Exp, xs) => {
+                exponents.push(Expr::mul(vec![number(&rk), xs[0].clone()]))
+            }
+            g if exact_value(g).is_some_and(|c| c.is_positive()) => {
+                if !exact_value(g).is_some_and(|c| c.is_one()) {
+                    constants.push(Expr::pow(g.clone(), number(&rk)));
+                }
+            }
+            _ => return Ok(None),
+        }
+    }
+    Ok((!exponents.is_empty()).then_some((exponents, constants)))
 }

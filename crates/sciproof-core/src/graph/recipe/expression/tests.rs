@@ -1344,6 +1344,70 @@ fn roots_of_ratios_and_inverse_hyperbolics_written_as_logarithms_are_exact() {
 }
 
 #[test]
+fn logarithms_and_arctangents_of_ratios_go_by_parts() {
+    // Q·h(N/D) − ∫ Q·(N'D − ND')/(ND or D² + N²) (alkahest: ok; numeric_ok by quadrature here
+    // before)
+    for (f, a, b, v) in [
+        (
+            "atan(1/x)",
+            "1",
+            "2",
+            "2*atan(1/2) + log(5)/2 - pi/4 - log(2)/2",
+        ),
+        // improper at 0, where x·atan(1/x) has the limit 0
+        ("atan((1 * x^-1))", "0", "1", "atan(1) + log(2)/2"),
+        ("log((x+1)/x)", "1", "2", "3*log(3) - 4*log(2)"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
+fn integral_functions_over_powers_reduce_by_parts() {
+    // ∫ h(u)/v^n = −h(u)/(c(n − 1)v^(n−1)) + a/(c(n − 1))·∫ h'(u)/v^(n−1), down to Ei, Ci, Si
+    // (alkahest: ok, writing 1/x² as (x^2)^-1; numeric_ok by quadrature here before)
+    for (f, a, b, v) in [
+        (
+            "(exp(x) * (x^2)^-1)",
+            "1",
+            "2",
+            "(exp(1) + Ei(2) + (-1/2 * exp(2)) + (-1 * Ei(1)))",
+        ),
+        (
+            "(sin(x) * (x^2)^-1)",
+            "2",
+            "3",
+            "(Ci(3) + (-1/3 * sin(3)) + (-1 * Ci(2)) + (1/2 * sin(2)))",
+        ),
+        (
+            "cos(x)/x^3",
+            "1",
+            "2",
+            "-cos(2)/8 + sin(2)/4 - Ci(2)/2 + cos(1)/2 - sin(1)/2 + Ci(1)/2",
+        ),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
+fn roots_of_the_variable_times_powers_of_its_logarithm_are_exact() {
+    // t = log x leaves √x as √(exp t) = exp(t/2) (alkahest: ok; numeric_ok by quadrature here
+    // before)
+    for (f, a, b, v) in [
+        (
+            "(log(x)^2 * sqrt(x))",
+            "1",
+            "2",
+            "(-16/27 + (2/3 * log(2)^2 * (2^(1/2))^3) + (log(2) * -8/9 * (2^(1/2))^3) + ((2^(1/2))^3 * 16/27))",
+        ),
+        ("log(x)^2/sqrt(x)", "1", "4", "16*log(2)^2 - 32*log(2) + 16"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn substitutions_through_a_function_and_the_half_angle_are_exact() {
     // alkahest: ok for each (its integrator substitutes); we had numeric_ok by quadrature.
     for (f, a, b, v) in [
