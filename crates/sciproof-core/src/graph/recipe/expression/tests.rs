@@ -1344,6 +1344,29 @@ fn roots_of_ratios_and_inverse_hyperbolics_written_as_logarithms_are_exact() {
 }
 
 #[test]
+fn alkahests_false_record_of_x_sqrt_q_is_refuted_and_the_true_value_is_exact() {
+    // alkahest 3.12's integrator takes a third of ∫ sqrt(x^2 + 2x + 2) where it needs all of
+    // it; with capture=True it records this value, and its re-check, which integrates again
+    // with the same integrator, says ok. The integral is 0.9739 (mpmath), this value 2.1806.
+    let (o, d) = integral(
+        "(x * sqrt((2 + (x * 2) + x^2)))",
+        "0",
+        "1",
+        "((sqrt(5) * 5/3) + (-1/3 * (sqrt(5) + (1/2 * log((4 + (2 * sqrt(5))))))) + \
+         (sqrt(2) * -2/3) + (1/3 * ((1/2 * sqrt(2)) + (1/2 * log((2 + (2 * sqrt(2))))))))",
+    );
+    assert_eq!(o, Outcome::Failed, "{d}");
+    assert!(d.contains("128-bit ball arithmetic"), "{d}");
+    exact_and_off_refuted(
+        "x*sqrt(x^2+2*x+2)",
+        "0",
+        "1",
+        "2*sqrt(5)/3 - sqrt(2)/6 - asinh(2)/2 + asinh(1)/2",
+        "1/10^6",
+    );
+}
+
+#[test]
 fn logarithms_and_arctangents_of_ratios_go_by_parts() {
     // Q·h(N/D) − ∫ Q·(N'D − ND')/(ND or D² + N²) (alkahest: ok; numeric_ok by quadrature here
     // before)
