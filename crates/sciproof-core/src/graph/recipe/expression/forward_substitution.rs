@@ -192,7 +192,7 @@ fn written_in(
 /// A product with its factors of the same base (integer powers of products taken apart)
 /// gathered into one power, and those whose powers cancel dropped: `cos(x)·(1 − t²)·(cos(x)·1)^−1`
 /// is `(1 − t²)`. Anything but a product is returned as it is.
-fn cancelled(e: &Expr, budget: &mut Budget) -> Result<Expr, TooLarge> {
+pub(super) fn cancelled(e: &Expr, budget: &mut Budget) -> Result<Expr, TooLarge> {
     if !matches!(e, Expr::Mul(_)) {
         return Ok(e.clone());
     }

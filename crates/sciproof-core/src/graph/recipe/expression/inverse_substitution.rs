@@ -8,6 +8,8 @@
 //! - `t = ((ax + b)/(x + d))^(1/q)`, so `x = (b − d·t^q)/(t^q − a)` and
 //!   `dx = q·(ad − b)·t^(q−1)/(t^q − a)² dt`: `√((1 − x)/(1 + x))` becomes the rational
 //!   `−4t²/(t² + 1)²`;
+//! - `t = √(ax² + c)` for an integrand `x·G(x², √(ax² + c))`, so `x² = (t² − c)/a` and
+//!   `x dx = (t/a) dt`: `√(x² − 1)/x` becomes `t²/(t² + 1)`, `1/(x·√(1 + x²))` `1/(t² − 1)`;
 //! - `t = log(ax)`, so `x = exp(t)/a` and `dx = (exp(t)/a) dt`: `sin(log x)` becomes
 //!   `exp(t)·sin(t)`, `x·log(x)²` `t²·exp(2t)` (the exponentials of a product merged into one);
 //! - `t = asin(ax + b)`, `acos(ax + b)` or `asinh(ax + b)`, so `x = (sin(t) − b)/a` and
@@ -65,6 +67,8 @@ enum Substitution {
     /// the integrand writes it (which the antiderivative is written back in, so that its
     /// root is the integrand's).
     Fraction(Mobius, i64, Expr),
+    /// `t = √(ax² + c)` (`a, c ≠ 0`): `(a, c)` and the root as the integrand writes it.
+    EvenRoot(BigRational, BigRational, Expr),
     /// `t = log(ax)`.
     Log(BigRational),
     /// `t = f(ax + b)` for `f` = asin, acos or asinh.
@@ -79,6 +83,7 @@ impl PartialEq for Substitution {
         match (self, other) {
             (Root(a, b, q), Root(c, d, r)) => (a, b, q) == (c, d, r),
             (Fraction(m, q, _), Fraction(n, r, _)) => (m, q) == (n, r),
+            (EvenRoot(a, c, _), EvenRoot(b, d, _)) => (a, c) == (b, d),
             (Log(a), Log(b)) => a == b,
             (Inverse(f, a, b), Inverse(g, c, d)) => (f, a, b) == (g, c, d),
             _ => false,
@@ -110,6 +115,20 @@ fn mobius(u: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Mobius>, To
     Ok((&a * &d != b).then_some((a, b, d)))
 }
 
+/// `(a, c)` of `u = ax² + c` with `a, c ≠ 0` (exact coefficients).
+fn even_quadratic(
+    u: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<(BigRational, BigRational)>, TooLarge> {
+    Ok(match numeric_polynomial(u, var, budget)?.as_deref() {
+        Some([c, b, a]) if b.is_zero() && !a.is_zero() && !c.is_zero() => {
+            Some((a.clone(), c.clone()))
+        }
+        _ => None,
+    })
+}
+
 /// The substitutions the arguments in `e` suggest, each once: `√(ax + b)` (or a half-integer
 /// power of `ax + b`), `log(ax)`, and `asin`, `acos` or `asinh` of `ax + b`.
 fn arguments(
@@ -126,7 +145,11 @@ fn arguments(
         })
     };
     let found = match e {
-        Expr::Call(Func::Sqrt, xs) => root(&xs[0], 2, budget)?,
+        Expr::Call(Func::Sqrt, xs) => match root(&xs[0], 2, budget)? {
+            None => even_quadratic(&xs[0], var, budget)?
+                .map(|(a, c)| Substitution::EvenRoot(a, c, e.clone())),
+            found => found,
+        },
         Expr::Pow(p) if let Some(q) = root_index(&p.1) => root(&p.0, q, budget)?,
         Expr::Call(Func::Log, xs) => linear(&xs[0], var, budget)?
             .filter(|(_, b)| b.is_zero())
@@ -190,6 +213,9 @@ impl Substitution {
     ) -> Result<Option<Expr>, TooLarge> {
         let tt = Expr::sym(t);
         let (x, dx) = match self {
+            Substitution::EvenRoot(a, c, root) => {
+                return even_root_integrand(f, var, t, (a, c, root), budget);
+            }
             Substitution::Root(_, _, q) | Substitution::Fraction(_, q, _)
                 if *q > MAX_ROOT_INDEX =>
             {
@@ -318,6 +344,7 @@ impl Substitution {
                 let root = Expr::pow(lin(a, b, var), Expr::rat(1, *q));
                 h.substitute(t, &root, budget)
             }
+            Substitution::EvenRoot(.., root) => h.substitute(t, root, budget),
             Substitution::Fraction(_, 2, u) => {
                 h.substitute(t, &Expr::call(Func::Sqrt, u.clone()), budget)
             }
@@ -335,6 +362,54 @@ impl Substitution {
             }
         }
     }
+}
+
+/// `f(x)·dx` in `t = √(ax² + c)`: `(f/x)·(t/a)`, with `√(ax² + c)` (and its powers) written `t`
+/// and each even power `x^2k` written `((t² − c)/a)^k` once the powers of `x` in the product
+/// `f/x` are gathered; `None` when an odd power of `x` is left (`f` is not
+/// `x·G(x², √(ax² + c))`).
+fn even_root_integrand(
+    f: &Expr,
+    var: &str,
+    t: &str,
+    (a, c, root): (&BigRational, &BigRational, &Expr),
+    budget: &mut Budget,
+) -> Result<Option<Expr>, TooLarge> {
+    let Expr::Call(Func::Sqrt, under) = root else {
+        return Ok(None);
+    };
+    let square = Expr::mul(vec![
+        number(&a.recip()),
+        Expr::add(vec![Expr::pow(Expr::sym(t), Expr::int(2)), number(&-c)]),
+    ]);
+    let over_x = Expr::mul(vec![f.clone(), Expr::recip(Expr::sym(var))]);
+    let over_x = super::forward_substitution::cancelled(&over_x, budget)?;
+    let two = BigRational::from_integer(2.into());
+    let in_t = mapped(&over_x, budget, &mut |e, budget| {
+        Ok(match e {
+            Expr::Call(Func::Sqrt, xs) if xs[0].identical(&under[0], budget)? => Some(Expr::sym(t)),
+            Expr::Pow(p)
+                if let Some(k) = in_root_index(&p.1, 2)
+                    && p.0.identical(&under[0], budget)? =>
+            {
+                Some(Expr::pow(Expr::sym(t), number(&k)))
+            }
+            Expr::Pow(p)
+                if matches!(&p.0, Expr::Sym(s) if &**s == var)
+                    && let Some(k) = exact_value(&p.1)
+                        .map(|n| n / &two)
+                        .filter(BigRational::is_integer) =>
+            {
+                Some(Expr::pow(square.clone(), number(&k)))
+            }
+            _ => None,
+        })
+    })?;
+    let g = Expr::mul(vec![in_t, Expr::sym(t), number(&a.recip())]);
+    if g.contains(var, budget)? {
+        return Ok(None);
+    }
+    Ok(Some(distributed(&g, t, DISTRIBUTED, budget)?))
 }
 
 /// `e` with `sin(kt)`, `cos(kt)` (or `sinh(kt)`, `cosh(kt)`), `1 ≤ k ≤` [`MULTIPLE`], written

@@ -1367,6 +1367,29 @@ fn alkahests_false_record_of_x_sqrt_q_is_refuted_and_the_true_value_is_exact() {
 }
 
 #[test]
+fn an_odd_integrand_in_a_root_of_an_even_quadratic_is_substituted() {
+    // t = √(ax² + c) for x·G(x², √(ax² + c)) (alkahest: ok on [1, 2]; numeric_ok by
+    // quadrature here before)
+    for (f, a, b, v) in [
+        (
+            "(x^-1 * sqrt(((1 * -1) + x^2)))",
+            "1",
+            "2",
+            "sqrt(3) - pi/3",
+        ),
+        (
+            "1/(x*sqrt(1+x^2))",
+            "1",
+            "2",
+            "(log((sqrt(5)-1)/(sqrt(5)+1)) - log((sqrt(2)-1)/(sqrt(2)+1)))/2",
+        ),
+        ("x^3/sqrt(x^2+4)", "0", "1", "16/3 - 7*sqrt(5)/3"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn logarithms_and_arctangents_of_ratios_go_by_parts() {
     // Q·h(N/D) − ∫ Q·(N'D − ND')/(ND or D² + N²) (alkahest: ok; numeric_ok by quadrature here
     // before)
