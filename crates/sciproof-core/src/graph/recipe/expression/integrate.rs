@@ -1852,6 +1852,19 @@ fn multiplied_out(
             return Ok(Some(spread(&without(&[k]), terms.to_vec())));
         }
     }
+    // an even power of sin or cos of a linear argument reduced to cosines of the double angle
+    // (`cos(x)^2·sin(2x)` as `sin(2x)/2 + cos(2x)·sin(2x)/2`)
+    if factors.len() >= 2 {
+        for (k, f) in factors.iter().enumerate() {
+            if let Expr::Pow(p) = f
+                && let Expr::Call(h @ (Func::Sin | Func::Cos), xs) = &p.0
+                && let Some(n) = exact_value(&p.1)
+                && let Some(terms) = even_power_reduced(*h, &xs[0], &n, var, budget)?
+            {
+                return Ok(Some(spread(&without(&[k]), terms)));
+            }
+        }
+    }
     Ok(None)
 }
 
@@ -2256,19 +2269,22 @@ fn over_power(h: Func, u: &Expr, a: &BigRational, v: &Expr, c: &BigRational, n: 
     ])
 }
 
-/// `∫ h(w)·G dx = Q·h(w) − ∫ Q·(h(w))' dx` for `h` one of `log`, `atan` (of any argument) and
-/// a `G` that is no polynomial (a polynomial times `log` or `atan` has its own rules above):
+/// `∫ h(w)·G dx = Q·h(w) − ∫ Q·(h(w))' dx` for `h` one of `log`, `atan`, `asin`, `acos`,
+/// `asinh`, `acosh`, `atanh` (of any argument; their derivatives are algebraic) and a `G` that
+/// is no polynomial (a polynomial times one of them has its own rules above):
 /// `Q` among the proposals for `G`, the rest among those for `Q·(h(w))'`. So
 /// `∫ sin(x)·log(x) = Ci(x) − cos(x)·log(x)` (the rest an integral function, as alkahest
 /// writes it), `∫ log(x)/(x + 1)^2` and `∫ atan(x)/x^2` (the rest a rational function),
-/// `∫ log(x)/√x`. A `Q` with a `log` or `atan` in it is passed over: its rest could be the
-/// same product again (`∫ log(x)/x` would turn on itself). A rest can still hold a `log`
+/// `∫ log(x)/√x`, `∫ acosh(x)/x^2` (the rest `1/(x·√(x^2 − 1))`). A `Q` with one of these
+/// functions in it is passed over: its rest could be the same product again (`∫ log(x)/x`
+/// through `Q = log x`, `∫ asin(x)/√(1 − x^2)` through `Q = asin x`). A rest can still hold a `log`
 /// factor through `w'` (`w = x·log(x) − x`), so deeper chains are possible; each proposal
 /// spends the work budget, which bounds them. Proposals only, like every candidate.
 fn by_parts(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
     let mut at = None;
     for (i, f) in factors.iter().enumerate() {
-        if let Expr::Call(Func::Log | Func::Atan, xs) = f
+        if let Expr::Call(h, xs) = f
+            && PARTED.contains(h)
             && xs.len() == 1
             && xs[0].contains(var, budget)?
         {
@@ -2296,9 +2312,24 @@ fn by_parts(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr
     let Ok(dh) = derivative(h, var, budget) else {
         return Ok(Vec::new());
     };
+    // (acosh' = 1/(√(w − 1)·√(w + 1)) as one root, 1/√(w² − 1), which it is wherever acosh is
+    // defined: so the rest is a root of one quadratic, for a substitution to take)
+    let dh = match h {
+        Expr::Call(Func::Acosh, ws) => match derivative(&ws[0], var, budget) {
+            Ok(dw) => Expr::mul(vec![
+                dw,
+                Expr::pow(
+                    Expr::add(vec![square(&ws[0]), Expr::int(-1)]),
+                    Expr::rat(-1, 2),
+                ),
+            ]),
+            Err(_) => return Ok(Vec::new()),
+        },
+        _ => dh,
+    };
     let mut found = Vec::new();
     for q in proposals(&g, var, budget)?.into_iter().take(BY_PARTS_TRIED) {
-        if has_log_or_atan(&q, budget)? {
+        if has_parted(&q, budget)? {
             continue;
         }
         let rest = Expr::mul(vec![q.clone(), dh.clone()]);
@@ -2313,15 +2344,26 @@ fn by_parts(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr
 /// How many antiderivatives of `G` [`by_parts`] tries.
 const BY_PARTS_TRIED: usize = 2;
 
-/// Whether `e` has a `log` or `atan` call anywhere.
-fn has_log_or_atan(e: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+/// Whether `e` has a call of one of the [`PARTED`] functions anywhere.
+fn has_parted(e: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
     let mut found = false;
     each_call(e, budget, &mut |call, _| {
-        found |= matches!(call, Expr::Call(Func::Log | Func::Atan, _));
+        found |= matches!(call, Expr::Call(h, _) if PARTED.contains(h));
         Ok(())
     })?;
     Ok(found)
 }
+
+/// The functions [`by_parts`] differentiates away (their derivatives are algebraic).
+const PARTED: [Func; 7] = [
+    Func::Log,
+    Func::Atan,
+    Func::Asin,
+    Func::Acos,
+    Func::Asinh,
+    Func::Acosh,
+    Func::Atanh,
+];
 
 /// `∫ P(x)·u^r dx` for a polynomial `P` (the product of `polynomial_part`), `u = ax + b` and a
 /// rational `r` that is no integer (`power` is `u^r` or `√u`): `P` written in powers of `u`,

@@ -67,7 +67,7 @@ enum Substitution {
     /// the integrand writes it (which the antiderivative is written back in, so that its
     /// root is the integrand's).
     Fraction(Mobius, i64, Expr),
-    /// `t = √(ax² + c)` (`a, c ≠ 0`): `(a, c)` and the root as the integrand writes it.
+    /// `t = √(ax² + c)` (`a, c ≠ 0`): `(a, c)` and `ax² + c` as the integrand writes it.
     EvenRoot(BigRational, BigRational, Expr),
     /// `t = log(ax)`.
     Log(BigRational),
@@ -147,10 +147,14 @@ fn arguments(
     let found = match e {
         Expr::Call(Func::Sqrt, xs) => match root(&xs[0], 2, budget)? {
             None => even_quadratic(&xs[0], var, budget)?
-                .map(|(a, c)| Substitution::EvenRoot(a, c, e.clone())),
+                .map(|(a, c)| Substitution::EvenRoot(a, c, xs[0].clone())),
             found => found,
         },
-        Expr::Pow(p) if let Some(q) = root_index(&p.1) => root(&p.0, q, budget)?,
+        Expr::Pow(p) if let Some(q) = root_index(&p.1) => match root(&p.0, q, budget)? {
+            None if q == 2 => even_quadratic(&p.0, var, budget)?
+                .map(|(a, c)| Substitution::EvenRoot(a, c, p.0.clone())),
+            found => found,
+        },
         Expr::Call(Func::Log, xs) => linear(&xs[0], var, budget)?
             .filter(|(_, b)| b.is_zero())
             .map(|(a, _)| Substitution::Log(a)),
@@ -213,8 +217,8 @@ impl Substitution {
     ) -> Result<Option<Expr>, TooLarge> {
         let tt = Expr::sym(t);
         let (x, dx) = match self {
-            Substitution::EvenRoot(a, c, root) => {
-                return even_root_integrand(f, var, t, (a, c, root), budget);
+            Substitution::EvenRoot(a, c, under) => {
+                return even_root_integrand(f, var, t, (a, c, under), budget);
             }
             Substitution::Root(_, _, q) | Substitution::Fraction(_, q, _)
                 if *q > MAX_ROOT_INDEX =>
@@ -344,7 +348,9 @@ impl Substitution {
                 let root = Expr::pow(lin(a, b, var), Expr::rat(1, *q));
                 h.substitute(t, &root, budget)
             }
-            Substitution::EvenRoot(.., root) => h.substitute(t, root, budget),
+            Substitution::EvenRoot(.., under) => {
+                h.substitute(t, &Expr::call(Func::Sqrt, under.clone()), budget)
+            }
             Substitution::Fraction(_, 2, u) => {
                 h.substitute(t, &Expr::call(Func::Sqrt, u.clone()), budget)
             }
@@ -365,32 +371,57 @@ impl Substitution {
 }
 
 /// `f(x)·dx` in `t = √(ax² + c)`: `(f/x)·(t/a)`, with `√(ax² + c)` (and its powers) written `t`
-/// and each even power `x^2k` written `((t² − c)/a)^k` once the powers of `x` in the product
-/// `f/x` are gathered; `None` when an odd power of `x` is left (`f` is not
-/// `x·G(x², √(ax² + c))`).
+/// and `x²` written `(t² − c)/a`: the factors of `f/x` that are polynomials in `x` are
+/// gathered into one reduced ratio `N/D`, which must be even (or odd over odd) in `x`, and an
+/// even power `x^2k` elsewhere is written `((t² − c)/a)^k`; `None` when `x` is left
+/// (`f` is not `x·G(x², √(ax² + c))`).
 fn even_root_integrand(
     f: &Expr,
     var: &str,
     t: &str,
-    (a, c, root): (&BigRational, &BigRational, &Expr),
+    (a, c, under): (&BigRational, &BigRational, &Expr),
     budget: &mut Budget,
 ) -> Result<Option<Expr>, TooLarge> {
-    let Expr::Call(Func::Sqrt, under) = root else {
-        return Ok(None);
-    };
     let square = Expr::mul(vec![
         number(&a.recip()),
         Expr::add(vec![Expr::pow(Expr::sym(t), Expr::int(2)), number(&-c)]),
     ]);
     let over_x = Expr::mul(vec![f.clone(), Expr::recip(Expr::sym(var))]);
-    let over_x = super::forward_substitution::cancelled(&over_x, budget)?;
+    let (mut n, mut d) = (vec![BigRational::one()], vec![BigRational::one()]);
+    let mut others = Vec::new();
+    for (base, k) in over_x.power_factors(budget)? {
+        match numeric_polynomial(&base, var, budget)? {
+            Some(p) if p.len() <= MAX_EVEN_DEGREE => {
+                for _ in 0..k.unsigned_abs().min(MAX_EVEN_DEGREE as u64) {
+                    let side = if k > 0 { &mut n } else { &mut d };
+                    *side = pf::mul(side, &p);
+                    if side.len() > MAX_EVEN_DEGREE {
+                        return Ok(None);
+                    }
+                }
+            }
+            Some(_) => return Ok(None),
+            None => others.push(Expr::pow(base, Expr::int(k))),
+        }
+    }
+    let common = pf::gcd(&n, &d);
+    let (n, d) = (pf::divide(&n, &common).0, pf::divide(&d, &common).0);
+    let (Some(n), Some(d)) = (in_square(&n), in_square(&d)) else {
+        return Ok(None);
+    };
+    // x² = s = (t² − c)/a, as a polynomial in t
+    let s = [-c / a, BigRational::zero(), a.recip()];
+    let ratio = Expr::mul(vec![
+        pf::expression(&composed(&n, &s), t),
+        Expr::recip(pf::expression(&composed(&d, &s), t)),
+    ]);
     let two = BigRational::from_integer(2.into());
-    let in_t = mapped(&over_x, budget, &mut |e, budget| {
+    let rest = mapped(&Expr::mul(others), budget, &mut |e, budget| {
         Ok(match e {
-            Expr::Call(Func::Sqrt, xs) if xs[0].identical(&under[0], budget)? => Some(Expr::sym(t)),
+            Expr::Call(Func::Sqrt, xs) if xs[0].identical(under, budget)? => Some(Expr::sym(t)),
             Expr::Pow(p)
                 if let Some(k) = in_root_index(&p.1, 2)
-                    && p.0.identical(&under[0], budget)? =>
+                    && p.0.identical(under, budget)? =>
             {
                 Some(Expr::pow(Expr::sym(t), number(&k)))
             }
@@ -405,11 +436,42 @@ fn even_root_integrand(
             _ => None,
         })
     })?;
-    let g = Expr::mul(vec![in_t, Expr::sym(t), number(&a.recip())]);
+    let g = Expr::mul(vec![ratio, rest, Expr::sym(t), number(&a.recip())]);
     if g.contains(var, budget)? {
         return Ok(None);
     }
     Ok(Some(distributed(&g, t, DISTRIBUTED, budget)?))
+}
+
+/// The largest degree of the ratio [`even_root_integrand`] gathers.
+const MAX_EVEN_DEGREE: usize = 24;
+
+/// `q` with `p(x) = q(x²)` when `p` is even, or `p(x) = x·q(x²)` when it is odd (the `x` of an
+/// odd ratio cancels: [`even_root_integrand`] takes both sides of it odd or both even);
+/// `None` when `p` is neither.
+fn in_square(p: &[BigRational]) -> Option<Vec<BigRational>> {
+    let odd = p
+        .iter()
+        .enumerate()
+        .any(|(i, c)| i % 2 == 1 && !c.is_zero());
+    let even = p
+        .iter()
+        .enumerate()
+        .any(|(i, c)| i % 2 == 0 && !c.is_zero());
+    if odd && even {
+        return None;
+    }
+    let start = usize::from(odd);
+    Some(p.iter().skip(start).step_by(2).cloned().collect())
+}
+
+/// `q(s(t))` for polynomials `q` and `s`, by Horner's rule.
+fn composed(q: &[BigRational], s: &[BigRational]) -> Vec<BigRational> {
+    let mut out = Vec::new();
+    for c in q.iter().rev() {
+        out = pf::add(&pf::mul(&out, s), std::slice::from_ref(c));
+    }
+    out
 }
 
 /// `e` with `sin(kt)`, `cos(kt)` (or `sinh(kt)`, `cosh(kt)`), `1 ≤ k ≤` [`MULTIPLE`], written

@@ -1390,6 +1390,33 @@ fn an_odd_integrand_in_a_root_of_an_even_quadratic_is_substituted() {
 }
 
 #[test]
+fn inverse_functions_over_non_polynomials_go_by_parts_and_even_powers_of_cosines_spread() {
+    // (alkahest: ok; numeric_ok by quadrature here before)
+    for (f, a, b, v) in [
+        // acosh(x)/x² by parts, the rest 1/(x·√(x² − 1)) through t = √(x² − 1); improper
+        // at 1, where √(x² − 1) vanishes
+        ("((x^2)^-1 * acosh(x))", "1", "2", "pi/3 - acosh(2)/2"),
+        // cos² reduced to (1 + cos 2x)/2 and spread over sin(2x)
+        (
+            "(cos(x)^2 * sin((x * 2)))",
+            "0",
+            "1",
+            "((-1/4 * cos(2)) + (-1/16 * cos(4)) + 5/16)",
+        ),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+    // and the rules that were there before stay first: Q = asin(x) is passed over
+    exact_and_off_refuted(
+        "(sqrt((1 + (-1 * x^2)))^-1 * asin(x))",
+        "0",
+        "1/2",
+        "(1/2 * asin(1/2)^2)",
+        "1/10^6",
+    );
+}
+
+#[test]
 fn logarithms_and_arctangents_of_ratios_go_by_parts() {
     // Q·h(N/D) − ∫ Q·(N'D − ND')/(ND or D² + N²) (alkahest: ok; numeric_ok by quadrature here
     // before)
