@@ -10,6 +10,8 @@
 //!   `−4t²/(t² + 1)²`;
 //! - `t = √(ax² + c)` for an integrand `x·G(x², √(ax² + c))`, so `x² = (t² − c)/a` and
 //!   `x dx = (t/a) dt`: `√(x² − 1)/x` becomes `t²/(t² + 1)`, `1/(x·√(1 + x²))` `1/(t² − 1)`;
+//! - `t = x²` for an integrand `x·G(x²)` whose `G` holds a function of an even polynomial
+//!   (`x·log(1 + x²)²` becomes `log(1 + t)²/2`);
 //! - `t = log(ax)`, so `x = exp(t)/a` and `dx = (exp(t)/a) dt`: `sin(log x)` becomes
 //!   `exp(t)·sin(t)`, `x·log(x)²` `t²·exp(2t)` (the exponentials of a product merged into one);
 //! - `t = asin(ax + b)`, `acos(ax + b)` or `asinh(ax + b)`, so `x = (sin(t) − b)/a` and
@@ -40,6 +42,8 @@ const MOST: usize = 2;
 pub fn antiderivatives(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
     let mut found = Vec::new();
     arguments(f, var, &mut found, budget)?;
+    // (t = x² last: the others are more particular)
+    found.sort_by_key(|s| *s == Substitution::Square);
     // The new variable: a name no parsed symbol can have, distinct at each depth.
     let t = format!("{var}·t");
     for substitution in found.into_iter().take(MOST) {
@@ -69,6 +73,8 @@ enum Substitution {
     Fraction(Mobius, i64, Expr),
     /// `t = √(ax² + c)` (`a, c ≠ 0`): `(a, c)` and `ax² + c` as the integrand writes it.
     EvenRoot(BigRational, BigRational, Expr),
+    /// `t = x²`.
+    Square,
     /// `t = log(ax)`.
     Log(BigRational),
     /// `t = f(ax + b)` for `f` = asin, acos or asinh.
@@ -84,6 +90,7 @@ impl PartialEq for Substitution {
             (Root(a, b, q), Root(c, d, r)) => (a, b, q) == (c, d, r),
             (Fraction(m, q, _), Fraction(n, r, _)) => (m, q) == (n, r),
             (EvenRoot(a, c, _), EvenRoot(b, d, _)) => (a, c) == (b, d),
+            (Square, Square) => true,
             (Log(a), Log(b)) => a == b,
             (Inverse(f, a, b), Inverse(g, c, d)) => (f, a, b) == (g, c, d),
             _ => false,
@@ -155,11 +162,27 @@ fn arguments(
                 .map(|(a, c)| Substitution::EvenRoot(a, c, p.0.clone())),
             found => found,
         },
-        Expr::Call(Func::Log, xs) => linear(&xs[0], var, budget)?
-            .filter(|(_, b)| b.is_zero())
-            .map(|(a, _)| Substitution::Log(a)),
-        Expr::Call(f @ (Func::Asin | Func::Acos | Func::Asinh), xs) => {
-            linear(&xs[0], var, budget)?.map(|(a, b)| Substitution::Inverse(*f, a, b))
+        Expr::Call(Func::Log, xs)
+            if let Some((a, _)) = linear(&xs[0], var, budget)?.filter(|(_, b)| b.is_zero()) =>
+        {
+            Some(Substitution::Log(a))
+        }
+        Expr::Call(f @ (Func::Asin | Func::Acos | Func::Asinh), xs)
+            if let Some((a, b)) = linear(&xs[0], var, budget)? =>
+        {
+            Some(Substitution::Inverse(*f, a, b))
+        }
+        // (a function of an even polynomial: t = x², after any other this integrand suggests)
+        Expr::Call(_, xs)
+            if xs.len() == 1
+                && numeric_polynomial(&xs[0], var, budget)?
+                    .and_then(|p| in_square(&p).filter(|q| q.len() >= 2 && p.len() % 2 == 1))
+                    .is_some() =>
+        {
+            if !out.contains(&Substitution::Square) {
+                out.push(Substitution::Square);
+            }
+            None
         }
         _ => None,
     };
@@ -218,7 +241,15 @@ impl Substitution {
         let tt = Expr::sym(t);
         let (x, dx) = match self {
             Substitution::EvenRoot(a, c, under) => {
-                return even_root_integrand(f, var, t, (a, c, under), budget);
+                // x² = (t² − c)/a, x dx = (t/a) dt
+                let s = [-c / a, BigRational::zero(), a.recip()];
+                let dt = Expr::mul(vec![tt, number(&a.recip())]);
+                return in_square_of_x(f, var, t, &s, dt, Some(under), budget);
+            }
+            Substitution::Square => {
+                // x² = t, x dx = dt/2
+                let s = [BigRational::zero(), BigRational::one()];
+                return in_square_of_x(f, var, t, &s, Expr::rat(1, 2), None, budget);
             }
             Substitution::Root(_, _, q) | Substitution::Fraction(_, q, _)
                 if *q > MAX_ROOT_INDEX =>
@@ -351,6 +382,9 @@ impl Substitution {
             Substitution::EvenRoot(.., under) => {
                 h.substitute(t, &Expr::call(Func::Sqrt, under.clone()), budget)
             }
+            Substitution::Square => {
+                h.substitute(t, &Expr::pow(Expr::sym(var), Expr::int(2)), budget)
+            }
             Substitution::Fraction(_, 2, u) => {
                 h.substitute(t, &Expr::call(Func::Sqrt, u.clone()), budget)
             }
@@ -370,22 +404,22 @@ impl Substitution {
     }
 }
 
-/// `f(x)·dx` in `t = √(ax² + c)`: `(f/x)·(t/a)`, with `√(ax² + c)` (and its powers) written `t`
-/// and `x²` written `(t² − c)/a`: the factors of `f/x` that are polynomials in `x` are
-/// gathered into one reduced ratio `N/D`, which must be even (or odd over odd) in `x`, and an
-/// even power `x^2k` elsewhere is written `((t² − c)/a)^k`; `None` when `x` is left
-/// (`f` is not `x·G(x², √(ax² + c))`).
-fn even_root_integrand(
+/// `f(x)·dx` for an `f = x·G(x²)`, in a `t` with `x² = s(t)` and `x dx = dt_factor·dt`
+/// (`t = √(ax² + c)`: `s = (t² − c)/a`, `x dx = (t/a) dt`; `t = x²`: `s = t`, `x dx = dt/2`):
+/// `(f/x)·dt_factor` with `x²` written `s(t)` and, for the first, `√(ax² + c)` (and its
+/// powers) written `t`. The factors of `f/x` that are polynomials in `x` are gathered into
+/// one reduced ratio `N/D`, which must be even (or odd over odd) in `x`, and an even power
+/// `x^2k` elsewhere is written `s^k`; `None` when `x` is left (`f` is not `x·G(x²)`).
+fn in_square_of_x(
     f: &Expr,
     var: &str,
     t: &str,
-    (a, c, under): (&BigRational, &BigRational, &Expr),
+    s: &[BigRational],
+    dt_factor: Expr,
+    root: Option<&Expr>,
     budget: &mut Budget,
 ) -> Result<Option<Expr>, TooLarge> {
-    let square = Expr::mul(vec![
-        number(&a.recip()),
-        Expr::add(vec![Expr::pow(Expr::sym(t), Expr::int(2)), number(&-c)]),
-    ]);
+    let square = pf::expression(s, t);
     let over_x = Expr::mul(vec![f.clone(), Expr::recip(Expr::sym(var))]);
     let (mut n, mut d) = (vec![BigRational::one()], vec![BigRational::one()]);
     let mut others = Vec::new();
@@ -409,45 +443,50 @@ fn even_root_integrand(
     let (Some(n), Some(d)) = (in_square(&n), in_square(&d)) else {
         return Ok(None);
     };
-    // x² = s = (t² − c)/a, as a polynomial in t
-    let s = [-c / a, BigRational::zero(), a.recip()];
-    let ratio = Expr::mul(vec![
-        pf::expression(&composed(&n, &s), t),
-        Expr::recip(pf::expression(&composed(&d, &s), t)),
-    ]);
+    let mut factors = vec![pf::expression(&composed(&n, s), t)];
+    if d.len() > 1 || d.first().is_some_and(|c| !c.is_one()) {
+        factors.push(Expr::recip(pf::expression(&composed(&d, s), t)));
+    }
     let two = BigRational::from_integer(2.into());
     let rest = mapped(&Expr::mul(others), budget, &mut |e, budget| {
-        Ok(match e {
-            Expr::Call(Func::Sqrt, xs) if xs[0].identical(under, budget)? => Some(Expr::sym(t)),
-            Expr::Pow(p)
+        Ok(match (e, root) {
+            (Expr::Call(Func::Sqrt, xs), Some(under)) if xs[0].identical(under, budget)? => {
+                Some(Expr::sym(t))
+            }
+            (Expr::Pow(p), Some(under))
                 if let Some(k) = in_root_index(&p.1, 2)
                     && p.0.identical(under, budget)? =>
             {
                 Some(Expr::pow(Expr::sym(t), number(&k)))
             }
-            Expr::Pow(p)
+            (Expr::Pow(p), _)
                 if matches!(&p.0, Expr::Sym(s) if &**s == var)
                     && let Some(k) = exact_value(&p.1)
                         .map(|n| n / &two)
                         .filter(BigRational::is_integer) =>
             {
-                Some(Expr::pow(square.clone(), number(&k)))
+                Some(if k.is_one() {
+                    square.clone()
+                } else {
+                    Expr::pow(square.clone(), number(&k))
+                })
             }
             _ => None,
         })
     })?;
-    let g = Expr::mul(vec![ratio, rest, Expr::sym(t), number(&a.recip())]);
+    factors.extend([rest, dt_factor]);
+    let g = Expr::mul(factors);
     if g.contains(var, budget)? {
         return Ok(None);
     }
     Ok(Some(distributed(&g, t, DISTRIBUTED, budget)?))
 }
 
-/// The largest degree of the ratio [`even_root_integrand`] gathers.
+/// The largest degree of the ratio [`in_square_of_x`] gathers.
 const MAX_EVEN_DEGREE: usize = 24;
 
 /// `q` with `p(x) = q(x²)` when `p` is even, or `p(x) = x·q(x²)` when it is odd (the `x` of an
-/// odd ratio cancels: [`even_root_integrand`] takes both sides of it odd or both even);
+/// odd ratio cancels: [`in_square_of_x`] takes both sides of it odd or both even);
 /// `None` when `p` is neither.
 fn in_square(p: &[BigRational]) -> Option<Vec<BigRational>> {
     let odd = p

@@ -98,10 +98,18 @@ pub fn expression(p: &[BigRational], var: &str) -> Expr {
         .enumerate()
         .filter(|(_, c)| !c.is_zero())
         .map(|(k, c)| {
-            Expr::mul(vec![
-                number(c),
-                Expr::pow(Expr::sym(var), Expr::Int(std::rc::Rc::new(BigInt::from(k)))),
-            ])
+            // (as written by hand: no x^0, x^1 or factor 1, which a rule matching forms
+            // would have to see through)
+            let power = match k {
+                0 => return number(c),
+                1 => Expr::sym(var),
+                _ => Expr::pow(Expr::sym(var), Expr::Int(std::rc::Rc::new(BigInt::from(k)))),
+            };
+            if c.is_one() {
+                power
+            } else {
+                Expr::mul(vec![number(c), power])
+            }
         })
         .collect();
     if terms.is_empty() {

@@ -1367,7 +1367,7 @@ fn alkahests_false_record_of_x_sqrt_q_is_refuted_and_the_true_value_is_exact() {
 }
 
 #[test]
-fn an_odd_integrand_in_a_root_of_an_even_quadratic_is_substituted() {
+fn an_odd_integrand_in_the_square_or_a_root_of_an_even_quadratic_is_substituted() {
     // t = √(ax² + c) for x·G(x², √(ax² + c)) (alkahest: ok on [1, 2]; numeric_ok by
     // quadrature here before)
     for (f, a, b, v) in [
@@ -1384,6 +1384,13 @@ fn an_odd_integrand_in_a_root_of_an_even_quadratic_is_substituted() {
             "(log((sqrt(5)-1)/(sqrt(5)+1)) - log((sqrt(2)-1)/(sqrt(2)+1)))/2",
         ),
         ("x^3/sqrt(x^2+4)", "0", "1", "16/3 - 7*sqrt(5)/3"),
+        // and t = x² for x·G(x²) with a function of an even polynomial in G
+        (
+            "(x * log((1 + x^2))^2)",
+            "0",
+            "1",
+            "(1/2 * (2 + (2 * log(2)^2) + (-4 * log(2))))",
+        ),
     ] {
         exact_and_off_refuted(f, a, b, v, "1/10^6");
     }
