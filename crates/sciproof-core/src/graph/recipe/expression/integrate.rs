@@ -337,10 +337,13 @@ fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLa
     if !found.is_empty() {
         return Ok(found);
     }
-    match inverse_hyperbolics_named(f, var, budget)? {
-        Some(named) => proposals(&named, var, budget),
-        None => Ok(Vec::new()),
+    if let Some(named) = inverse_hyperbolics_named(f, var, budget)? {
+        let found = proposals(&named, var, budget)?;
+        if !found.is_empty() {
+            return Ok(found);
+        }
     }
+    polynomial_by_parts(f, var, budget)
 }
 
 /// `f` with each `log(u + √(u² + 1))` written `asinh(u)` and each `log(u + √(u² − 1))`
@@ -415,8 +418,9 @@ fn exponential_rational(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<
     Ok(out)
 }
 
-/// The slopes `a` of the calls `exp(a·x)` in `e` (an `exp` of another argument is left out:
-/// [`in_powers_of_exp`] then finds `f` not rational in one exponential).
+/// The slopes `a` of the calls `exp(a·x)`, `sinh(a·x)`, `cosh(a·x)` and `tanh(a·x)` in `e` (a
+/// call of another argument is left out: [`in_powers_of_exp`] then finds `f` not rational in
+/// one exponential).
 fn exponential_slopes(
     e: &Expr,
     var: &str,
@@ -424,7 +428,7 @@ fn exponential_slopes(
     budget: &mut Budget,
 ) -> Result<(), TooLarge> {
     each_call(e, budget, &mut |call, budget| {
-        if let Expr::Call(Func::Exp, xs) = call
+        if let Expr::Call(Func::Exp | Func::Sinh | Func::Cosh | Func::Tanh, xs) = call
             && let Some((a, b)) = linear(&xs[0], var, budget)?
             && b.is_zero()
         {
@@ -434,8 +438,10 @@ fn exponential_slopes(
     })
 }
 
-/// `e` with each `exp(j·a·x)` written `t^j` (`t` being [`EXP_T`]); `None` when some `j` is not
-/// an integer within the degree limit, or `var` occurs anywhere else.
+/// `e` with each `exp(j·a·x)` written `t^j` (`t` being [`EXP_T`]), and `sinh(j·a·x)`,
+/// `cosh(j·a·x)`, `tanh(j·a·x)` as `(t^j ∓ t^−j)/2` and `(t^2j − 1)/(t^2j + 1)` (so
+/// `1/(cosh x + sinh x)` is `1/t`); `None` when some `j` is not an integer within the degree
+/// limit, or `var` occurs anywhere else.
 fn in_powers_of_exp(
     e: &Expr,
     var: &str,
@@ -456,18 +462,37 @@ fn in_powers_of_exp(
         }
         Ok(Some(out))
     };
+    let power = |j: i64| Expr::pow(Expr::sym(EXP_T), Expr::int(j));
     Ok(match e {
-        Expr::Call(Func::Exp, xs) => match linear(&xs[0], var, budget)? {
-            Some((slope, b)) if b.is_zero() => {
-                let j = slope / a;
-                j.is_integer()
-                    .then(|| j.to_integer().to_i64())
-                    .flatten()
-                    .filter(|j| j.unsigned_abs() as usize <= MAX_DEGREE)
-                    .map(|j| Expr::pow(Expr::sym(EXP_T), Expr::int(j)))
+        Expr::Call(h @ (Func::Exp | Func::Sinh | Func::Cosh | Func::Tanh), xs) => {
+            match linear(&xs[0], var, budget)? {
+                Some((slope, b)) if b.is_zero() => {
+                    let j = slope / a;
+                    j.is_integer()
+                        .then(|| j.to_integer().to_i64())
+                        .flatten()
+                        .filter(|j| 2 * j.unsigned_abs() as usize <= MAX_DEGREE)
+                        .map(|j| match h {
+                            Func::Exp => power(j),
+                            Func::Sinh | Func::Cosh => Expr::mul(vec![
+                                Expr::rat(1, 2),
+                                Expr::add(vec![
+                                    power(j),
+                                    Expr::mul(vec![
+                                        Expr::int(if *h == Func::Sinh { -1 } else { 1 }),
+                                        power(-j),
+                                    ]),
+                                ]),
+                            ]),
+                            _ => Expr::mul(vec![
+                                Expr::add(vec![power(2 * j), Expr::int(-1)]),
+                                Expr::recip(Expr::add(vec![power(2 * j), Expr::int(1)])),
+                            ]),
+                        })
+                }
+                _ => None,
             }
-            _ => None,
-        },
+        }
         Expr::Add(xs) => all(xs, budget)?.map(Expr::add),
         Expr::Mul(xs) => all(xs, budget)?.map(Expr::mul),
         Expr::Pow(p) if !p.1.contains(var, budget)? => {
@@ -2340,6 +2365,55 @@ fn by_parts(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr
     }
     Ok(found)
 }
+
+/// `∫ P·G dx = P·G₁ − ∫ P'·G₁ dx` for a product `f` of a polynomial `P` (its factors that are
+/// polynomials, of degree 1 to [`MAX_PARTS_DEGREE`]) and the product `G` of the others, with
+/// `G₁` among the proposals for `G` (`∫ x·e^x/(1 + e^x)^2 = −x/(1 + e^x) + ∫ dx/(1 + e^x)`);
+/// the rest, of a lower degree, goes to the table and the fallback again. Last in the
+/// fallback: its proposals, right or wrong, would otherwise stand in the way of those of a
+/// substitution's integrand (which are not verified one by one).
+fn polynomial_by_parts(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let Expr::Mul(factors) = f else {
+        return Ok(Vec::new());
+    };
+    let (mut polynomial_part, mut others) = (Vec::new(), Vec::new());
+    for x in factors.iter() {
+        if !x.contains(var, budget)? || polynomial(x, var, budget)?.is_some() {
+            polynomial_part.push(x.clone());
+        } else {
+            others.push(x.clone());
+        }
+    }
+    if others.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(p) = numeric_polynomial(&Expr::mul(polynomial_part), var, budget)? else {
+        return Ok(Vec::new());
+    };
+    let p = pf::sub(&p, &[]);
+    if p.len() < 2 || p.len() > MAX_PARTS_DEGREE + 1 {
+        return Ok(Vec::new());
+    }
+    let (p_expr, dp) = (pf::expression(&p, var), pf::derivative(&p));
+    let mut found = Vec::new();
+    for g1 in proposals(&Expr::mul(others), var, budget)?
+        .into_iter()
+        .take(BY_PARTS_TRIED)
+    {
+        // (the rest's table candidates and what the fallback proposes both: `1/(1 + e^x)` has a
+        // table form that is not its antiderivative, and a rational function of `e^x` that is)
+        let rest = Expr::mul(vec![pf::expression(&dp, var), g1.clone()]);
+        let mut rests = candidates(&rest, var, budget)?;
+        rests.extend(fallback(&rest, var, budget)?);
+        for r in rests {
+            found.push(Expr::minus(Expr::mul(vec![p_expr.clone(), g1.clone()]), r));
+        }
+    }
+    Ok(found)
+}
+
+/// The largest degree of [`polynomial_by_parts`]'s polynomial (each degree is one step).
+const MAX_PARTS_DEGREE: usize = 3;
 
 /// How many antiderivatives of `G` [`by_parts`] tries.
 const BY_PARTS_TRIED: usize = 2;

@@ -1424,6 +1424,30 @@ fn inverse_functions_over_non_polynomials_go_by_parts_and_even_powers_of_cosines
 }
 
 #[test]
+fn hyperbolics_of_exp_and_a_polynomial_times_anything_by_parts() {
+    // (alkahest: ok; numeric_ok by quadrature here before)
+    for (f, a, b, v) in [
+        // sinh and cosh as exponentials: 1/(cosh x + sinh x) is 1/t at t = e^x
+        (
+            "(1 * (cosh(x) + sinh(x))^-1)",
+            "0",
+            "1",
+            "(1 + (-1 * (sinh(1) + cosh(1))^-1))",
+        ),
+        ("tanh(2*x)", "0", "1", "log(cosh(2))/2"),
+        // x·G by parts with G₁ = −1/(1 + e^x), the rest a rational function of e^x
+        (
+            "(x * exp(x) * ((1 + exp(x))^2)^-1)",
+            "0",
+            "1",
+            "1 - 1/(1 + exp(1)) - log(1 + exp(1)) + log(2)",
+        ),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn logarithms_and_arctangents_of_ratios_go_by_parts() {
     // Q·h(N/D) − ∫ Q·(N'D − ND')/(ND or D² + N²) (alkahest: ok; numeric_ok by quadrature here
     // before)
