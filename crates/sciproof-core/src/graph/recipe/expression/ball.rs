@@ -542,7 +542,8 @@ impl<'a, A: Arith> Evaluator<'a, A> {
     /// function's domain, which is an interval): a function increasing or decreasing on its
     /// domain (or between two poles) of a monotone argument; a sum of terms that do not go
     /// opposite ways; a product of one monotone factor and constants of known sign; an odd
-    /// power or a positive fractional power of a monotone base; a ratio `(ax + b)/(cx + d)`
+    /// power or a positive fractional power of a monotone base, or an even power of one whose
+    /// ball has one sign; a ratio `(ax + b)/(cx + d)`
     /// of first-degree polynomials with exact coefficients, whose derivative
     /// `(ad − bc)/(cx + d)²` has one sign between poles.
     fn direction(&mut self, u: &Expr, budget: &mut Budget) -> Result<Option<i8>, BallError> {
@@ -618,9 +619,20 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                 way.map(|d| d * sign)
             }
             Expr::Pow(p) => {
-                let odd = integer_exponent(&p.1).is_some_and(|k| k > 0 && k % 2 == 1);
+                let k = integer_exponent(&p.1);
+                let odd = k.is_some_and(|k| k > 0 && k % 2 == 1);
                 if odd || root_base(u).is_some() {
                     self.direction(&p.0, budget)?
+                } else if k.is_some_and(|k| k > 0) {
+                    // an even power of a monotone base of one sign over the interval goes the
+                    // way |base| goes: `x^2` on [1/2, 1], so `1 − x^2` there
+                    match self.direction(&p.0, budget)? {
+                        Some(d) if d != 0 => match self.node(&p.0, budget)?.sign() {
+                            0 => None,
+                            s => Some(d * s),
+                        },
+                        _ => None,
+                    }
                 } else {
                     None
                 }
@@ -1810,6 +1822,9 @@ mod tests {
             ("sqrt((1 - x)/(1 + x))", r(1, 2), r(1, 1)),
             ("sqrt((x + 1)^-1 * (1 + (x * -1)))", r(0, 1), r(1, 1)),
             ("(x/(2*x + 1))^(1/3)", r(0, 1), r(3, 1)),
+            // an even power of a base of one sign
+            ("sqrt(1 - x^2)", r(1, 2), r(1, 1)),
+            ("sqrt(x^4 - 1)", r(-2, 1), r(-1, 1)),
         ] {
             let ball = over(text, a.clone(), b.clone());
             assert!(ball.is_some(), "{text} over [{a}, {b}]");
@@ -1823,6 +1838,8 @@ mod tests {
             ("sqrt((1 - x)/(1 + x))", r(0, 1), r(2, 1)),
             ("sqrt((1 - x)/(1 + x)^2)", r(1, 2), r(1, 1)),
             ("sqrt((1 - x)/(x - 2))", r(0, 1), r(3, 1)),
+            // x² is not monotone across 0
+            ("sqrt(1 - x^2)", r(-1, 2), r(1, 1)),
         ] {
             assert!(
                 over(text, a.clone(), b.clone()).is_none(),

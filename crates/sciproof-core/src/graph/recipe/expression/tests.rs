@@ -1403,6 +1403,9 @@ fn inverse_functions_over_non_polynomials_go_by_parts_and_even_powers_of_cosines
         // acosh(x)/x² by parts, the rest 1/(x·√(x² − 1)) through t = √(x² − 1); improper
         // at 1, where √(x² − 1) vanishes
         ("((x^2)^-1 * acosh(x))", "1", "2", "pi/3 - acosh(2)/2"),
+        // and asin(x)/x², whose rest's root √(1 − x²) vanishes at 1 (1 − x² is monotone on
+        // [1/2, 1], where x has one sign)
+        ("asin(x)/x^2", "1/2", "1", "log(2 + sqrt(3)) - pi/6"),
         // cos² reduced to (1 + cos 2x)/2 and spread over sin(2x)
         (
             "(cos(x)^2 * sin((x * 2)))",
