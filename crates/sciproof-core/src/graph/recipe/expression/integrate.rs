@@ -56,7 +56,13 @@ type Poly = Vec<Expr>;
 fn polynomial(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Poly>, TooLarge> {
     budget.step()?;
     if !e.contains(var, budget)? {
-        return Ok(Some(vec![e.clone()]));
+        // (a number as one leaf, so that `folded` folds the products it is in: `x − 1` is
+        // `x + (−1)·1`, and the coefficients of `(x − 1)^22` built from an unfolded `(−1)·1`
+        // were trees of 2^22 leaves, which exact_value then walked)
+        return Ok(Some(vec![match exact_value(e) {
+            Some(v) => number(&v),
+            None => e.clone(),
+        }]));
     }
     Ok(match e {
         Expr::Sym(_) => Some(vec![Expr::int(0), Expr::int(1)]),
@@ -3258,6 +3264,24 @@ fn collect_symbols(
 mod tests {
     use super::super::parse::parse;
     use super::*;
+
+    #[test]
+    fn coefficients_of_powers_of_sums_are_numbers_not_trees() {
+        // `x − 1` parses as `x + (−1)·1`: unfolded, the coefficients of its 22nd power were
+        // trees of millions of leaves (an integrand with `(x − 1)^22` took minutes)
+        let e = parse("(x-1)^22 + x + 1", &mut Default::default()).unwrap();
+        let p = polynomial(&e, "x", &mut Budget::standard())
+            .unwrap()
+            .unwrap();
+        assert_eq!(p.len(), 23);
+        for c in &p {
+            assert!(matches!(c, Expr::Int(_) | Expr::Rat(_)), "{c:?}");
+        }
+        assert_eq!(
+            exact_value(&p[11]),
+            Some(BigRational::from_integer((-705432).into()))
+        );
+    }
 
     fn antiderivative(f: &str, a: &str, b: &str) -> Option<String> {
         let p = |s: &str| parse(s, &mut Default::default()).unwrap();
