@@ -136,8 +136,9 @@ fn even_quadratic(
     })
 }
 
-/// The substitutions the arguments in `e` suggest, each once: `√(ax + b)` (or a half-integer
-/// power of `ax + b`), `log(ax)`, and `asin`, `acos` or `asinh` of `ax + b`.
+/// The substitutions the arguments in `e` suggest, each once: `√(ax + b)` (or a fractional
+/// power of `ax + b`), a root of a ratio `(ax + b)/(x + d)`, `√(ax² + c)`, `log(ax)`, `asin`,
+/// `acos` or `asinh` of `ax + b`, and `t = x²` for a function of an even polynomial.
 fn arguments(
     e: &Expr,
     var: &str,
