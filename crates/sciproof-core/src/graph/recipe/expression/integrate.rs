@@ -2396,7 +2396,7 @@ fn polynomial_by_parts(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<E
     let Some(p) = numeric_polynomial(&Expr::mul(polynomial_part), var, budget)? else {
         return Ok(Vec::new());
     };
-    let p = pf::sub(&p, &[]);
+    let p = pf::trimmed(p);
     if p.len() < 2 || p.len() > MAX_PARTS_DEGREE + 1 {
         return Ok(Vec::new());
     }

@@ -38,7 +38,8 @@ const MAX_DEGREE: usize = 16;
 /// rational roots.
 const MAX_END_COEFFICIENT: u64 = 1_000_000;
 
-fn trimmed(mut p: Poly) -> Poly {
+/// `p` without its zero leading coefficients (the zero polynomial is empty).
+pub fn trimmed(mut p: Poly) -> Poly {
     while p.last().is_some_and(Zero::is_zero) {
         p.pop();
     }
