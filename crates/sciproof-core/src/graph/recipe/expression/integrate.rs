@@ -375,12 +375,8 @@ fn inverse_hyperbolics_named(
             return Ok(None);
         };
         for (root, u) in [(a, b), (b, a)] {
-            let square = match root {
-                Expr::Call(Func::Sqrt, ys) => &ys[0],
-                Expr::Pow(p) if exact_value(&p.1) == Some(BigRational::new(1.into(), 2.into())) => {
-                    &p.0
-                }
-                _ => continue,
+            let Some((square, 1)) = square_root_factor(root) else {
+                continue;
             };
             let rest = Expr::minus(square.clone(), Expr::pow(u.clone(), Expr::int(2)));
             let func = match canon::constant_value_in(&rest, Some(var), budget) {
