@@ -174,7 +174,85 @@ pub fn numeric_polynomial(
     var: &str,
     budget: &mut Budget,
 ) -> Result<Option<Vec<BigRational>>, TooLarge> {
-    Ok(polynomial(e, var, budget)?.and_then(|p| p.iter().map(exact_value).collect()))
+    Ok(numbers_of(e, var, budget)?.map(|p| p.iter().map(Q::to_big).collect()))
+}
+
+/// [`polynomial`]'s coefficients when every one is an exact number, built on numbers rather
+/// than on coefficient expressions: this is asked of every linear argument, denominator and
+/// root the rules look at, and the trees of coefficients that `polynomial` builds were a fifth
+/// of a definite integral's cost. The same lengths and the same refusals (a constant part
+/// without an exact value leaves some coefficient without one).
+fn numbers_of(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Vec<Q>>, TooLarge> {
+    budget.step()?;
+    if !e.contains(var, budget)? {
+        return Ok(exact_value(e).map(|v| vec![Q::from_big(v)]));
+    }
+    Ok(match e {
+        Expr::Sym(_) => Some(vec![Q::zero(), Q::one()]),
+        Expr::Add(xs) => {
+            let mut sum: Vec<Q> = Vec::new();
+            for x in xs.iter() {
+                let Some(p) = numbers_of(x, var, budget)? else {
+                    return Ok(None);
+                };
+                for (k, c) in p.into_iter().enumerate() {
+                    if k < sum.len() {
+                        sum[k] += c;
+                    } else {
+                        sum.push(c);
+                    }
+                }
+            }
+            Some(sum)
+        }
+        Expr::Mul(xs) => {
+            let mut product = vec![Q::one()];
+            for x in xs.iter() {
+                let Some(p) = numbers_of(x, var, budget)? else {
+                    return Ok(None);
+                };
+                product = match numbers_times(&product, &p, budget)? {
+                    Some(q) => q,
+                    None => return Ok(None),
+                };
+            }
+            Some(product)
+        }
+        Expr::Pow(p) => match small_natural(&p.1) {
+            // (x + y)^0 is 1 to `polynomial`, whatever the base's coefficients)
+            Some(0) => polynomial(&p.0, var, budget)?.map(|_| vec![Q::one()]),
+            Some(n) => {
+                let Some(base) = numbers_of(&p.0, var, budget)? else {
+                    return Ok(None);
+                };
+                let mut product = vec![Q::one()];
+                for _ in 0..n {
+                    product = match numbers_times(&product, &base, budget)? {
+                        Some(q) => q,
+                        None => return Ok(None),
+                    };
+                }
+                Some(product)
+            }
+            None => None,
+        },
+        _ => None,
+    })
+}
+
+/// [`times`] on numbers.
+fn numbers_times(a: &[Q], b: &[Q], budget: &mut Budget) -> Result<Option<Vec<Q>>, TooLarge> {
+    if a.len() + b.len() > MAX_DEGREE + 2 {
+        return Ok(None);
+    }
+    let mut out = vec![Q::zero(); a.len() + b.len() - 1];
+    for (i, x) in a.iter().enumerate() {
+        for (j, y) in b.iter().enumerate() {
+            budget.step()?;
+            out[i + j] += x * y;
+        }
+    }
+    Ok(Some(out))
 }
 
 /// `ax + b` with numeric `a ≠ 0` and `b`, if `e` is that (exactly).
@@ -3277,6 +3355,37 @@ mod tests {
             exact_value(&p[11]),
             Some(BigRational::from_integer((-705432).into()))
         );
+    }
+
+    #[test]
+    fn numeric_coefficients_are_the_polynomials_exact_ones() {
+        // numbers_of is polynomial() computed on numbers: the same coefficients (lengths
+        // included) where each is exact, and a refusal where one is not
+        let through_trees = |e: &Expr| {
+            polynomial(e, "x", &mut Budget::standard())
+                .unwrap()
+                .and_then(|p| p.iter().map(exact_value).collect::<Option<Vec<_>>>())
+        };
+        for s in [
+            "(x-1)^22 + x + 1",
+            "3*x^2 + 2*x",
+            "x - x",
+            "(x + 1/2)^3*(2 - x)",
+            "x^2 + 2^10",
+            "(x + y)^0*x",
+            "(x + sqrt(2))^0 + x",
+            "x*y",
+            "x + sqrt(2)",
+            "(x + y) - y",
+            "x^(1/2)",
+            "sin(x)",
+            "x^40",
+            "(x^20 + 1)*(x^20 - 1)",
+        ] {
+            let e = parse(s, &mut Default::default()).unwrap();
+            let fast = numeric_polynomial(&e, "x", &mut Budget::standard()).unwrap();
+            assert_eq!(fast, through_trees(&e), "{s}");
+        }
     }
 
     fn antiderivative(f: &str, a: &str, b: &str) -> Option<String> {
