@@ -298,7 +298,13 @@ pub(super) fn lin(a: &BigRational, b: &BigRational, var: &str) -> Expr {
 /// caller keeps one that verifies and is continuous); empty when the table has none.
 pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
     budget.step()?;
-    if let Some(p) = polynomial(f, var, budget)? {
+    // (numbers first: most polynomial integrands have them, and `polynomial` builds a tree for
+    // each coefficient)
+    let p = match numbers_of(f, var, budget)? {
+        Some(p) => Some(p.iter().map(|c| number(&c.to_big())).collect()),
+        None => polynomial(f, var, budget)?,
+    };
+    if let Some(p) = p {
         let terms: Vec<Expr> = p
             .into_iter()
             .enumerate()
