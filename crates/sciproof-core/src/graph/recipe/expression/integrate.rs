@@ -433,7 +433,11 @@ fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLa
             return Ok(found);
         }
     }
-    polynomial_by_parts(f, var, budget)
+    let found = polynomial_by_parts(f, var, budget)?;
+    if !found.is_empty() {
+        return Ok(found);
+    }
+    reciprocal_power_by_parts(f, var, budget)
 }
 
 /// `f` with each `log(u + √(u² + 1))` written `asinh(u)` and each `log(u + √(u² − 1))`
@@ -2496,6 +2500,72 @@ fn polynomial_by_parts(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<E
         }
     }
     Ok(found)
+}
+
+/// `∫ x^m·c·q^(s/2) dx = c·q^(s/2)·x^(m+1)/(m+1) − ∫ c·(s/2)·q'·q^(s/2 − 1)·x^(m+1)/(m+1) dx`
+/// for `m ≤ −2`, a polynomial `q` of degree 1 or more, an odd `s` and a constant `c`: the even
+/// integrands `x^(−2k)·(ax² + c)^(±1/2)` that neither `t = √(ax² + c)` (for odd ones) nor
+/// partial fractions take (`∫ √(1 + x²)/x² = −√(1 + x²)/x + asinh x`). The rest, written as a
+/// sum of terms `x^j·q^(s/2 − 1)`, has `x` to a higher power where `q'` brings one (`2ax` of
+/// `ax² + c`), so the rule applied to it again ends. Last in the fallback, after
+/// [`polynomial_by_parts`], for the reason given there.
+fn reciprocal_power_by_parts(
+    f: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Vec<Expr>, TooLarge> {
+    let mut m = 0i64;
+    let mut constants = Vec::new();
+    let mut root = None;
+    for (base, k) in f.power_factors(budget)? {
+        if matches!(&base, Expr::Sym(s) if &**s == var) {
+            m += k;
+        } else if !base.contains(var, budget)? {
+            constants.push(Expr::pow(base, Expr::int(k)));
+        } else {
+            let Some((q, sign)) = square_root_factor(&base) else {
+                return Ok(Vec::new());
+            };
+            let Some(p) = numeric_polynomial(q, var, budget)?.map(pf::trimmed) else {
+                return Ok(Vec::new());
+            };
+            if root.is_some() || p.len() < 2 || p.len() > MAX_DEGREE {
+                return Ok(Vec::new());
+            }
+            root = Some((q.clone(), p, sign * k));
+        }
+    }
+    let Some((q, p, s)) = root.filter(|_| m <= -2) else {
+        return Ok(Vec::new());
+    };
+    let c = Expr::mul(constants);
+    let half = |n: i64| number(&BigRational::new(n.into(), 2.into()));
+    let power_of_q = |n: i64| Expr::pow(q.clone(), half(n));
+    let power_of_x = |n: i64| Expr::pow(Expr::sym(var), Expr::int(n));
+    let over = BigRational::new(1.into(), (m + 1).into());
+    // c·(s/2)/(m+1)·q'_i·x^(i+m+1)·q^((s−2)/2), term by term of q'
+    let k = BigRational::new(s.into(), 2.into()) * &over;
+    let terms: Vec<Expr> = pf::derivative(&p)
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !d.is_zero())
+        .map(|(i, d)| {
+            let power = i as i64 + m + 1;
+            let mut factors = vec![c.clone(), number(&(d * &k)), power_of_q(s - 2)];
+            if power != 0 {
+                factors.push(power_of_x(power));
+            }
+            Expr::mul(factors)
+        })
+        .collect();
+    let rest = Expr::add(terms);
+    let mut rests = candidates(&rest, var, budget)?;
+    rests.extend(fallback(&rest, var, budget)?);
+    let first = Expr::mul(vec![c, number(&over), power_of_q(s), power_of_x(m + 1)]);
+    Ok(rests
+        .into_iter()
+        .map(|h| Expr::minus(first.clone(), h))
+        .collect())
 }
 
 /// The largest degree of [`polynomial_by_parts`]'s polynomial (each degree is one step).

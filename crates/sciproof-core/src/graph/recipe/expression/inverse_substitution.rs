@@ -177,7 +177,9 @@ fn arguments(
         Expr::Call(_, xs)
             if xs.len() == 1
                 && numeric_polynomial(&xs[0], var, budget)?
-                    .and_then(|p| in_square(&p).filter(|q| q.len() >= 2 && p.len() % 2 == 1))
+                    .and_then(|p| {
+                        in_square(&p).filter(|(q, odd)| !odd && q.len() >= 2 && p.len() % 2 == 1)
+                    })
                     .is_some() =>
         {
             if !out.contains(&Substitution::Square) {
@@ -441,9 +443,13 @@ fn in_square_of_x(
     }
     let common = pf::gcd(&n, &d);
     let (n, d) = (pf::divide(&n, &common).0, pf::divide(&d, &common).0);
-    let (Some(n), Some(d)) = (in_square(&n), in_square(&d)) else {
+    // (an odd N over an even D, or the reverse, leaves f/x odd: f is not x·G(x²))
+    let (Some((n, odd)), Some((d, odd_too))) = (in_square(&n), in_square(&d)) else {
         return Ok(None);
     };
+    if odd != odd_too {
+        return Ok(None);
+    }
     let mut factors = vec![pf::expression(&composed(&n, s), t)];
     if d.len() > 1 || d.first().is_some_and(|c| !c.is_one()) {
         factors.push(Expr::recip(pf::expression(&composed(&d, s), t)));
@@ -486,10 +492,10 @@ fn in_square_of_x(
 /// The largest degree of the ratio [`in_square_of_x`] gathers.
 const MAX_EVEN_DEGREE: usize = 24;
 
-/// `q` with `p(x) = q(x²)` when `p` is even, or `p(x) = x·q(x²)` when it is odd (the `x` of an
-/// odd ratio cancels: [`in_square_of_x`] takes both sides of it odd or both even);
-/// `None` when `p` is neither.
-fn in_square(p: &[BigRational]) -> Option<Vec<BigRational>> {
+/// `(q, false)` with `p(x) = q(x²)` when `p` is even, or `(q, true)` with `p(x) = x·q(x²)`
+/// when it is odd (the `x` of an odd ratio cancels: [`in_square_of_x`] takes both sides of it
+/// odd or both even); `None` when `p` is neither.
+fn in_square(p: &[BigRational]) -> Option<(Vec<BigRational>, bool)> {
     let odd = p
         .iter()
         .enumerate()
@@ -502,7 +508,7 @@ fn in_square(p: &[BigRational]) -> Option<Vec<BigRational>> {
         return None;
     }
     let start = usize::from(odd);
-    Some(p.iter().skip(start).step_by(2).cloned().collect())
+    Some((p.iter().skip(start).step_by(2).cloned().collect(), odd))
 }
 
 /// `q(s(t))` for polynomials `q` and `s`, by Horner's rule.

@@ -1397,6 +1397,38 @@ fn an_odd_integrand_in_the_square_or_a_root_of_an_even_quadratic_is_substituted(
 }
 
 #[test]
+fn an_even_integrand_over_a_power_of_the_variable_goes_by_parts() {
+    // x^(−2k)·(ax² + c)^(±1/2): by parts with dv = x^−2k dx, the rest to the table or
+    // t = √(ax² + c) (alkahest's records: ok; numeric_ok by quadrature here before, when
+    // t = √(ax² + c) also took the even ones and its wrong proposals stood in the way)
+    for (f, a, b, v) in [
+        (
+            "(1 * (x^2 * sqrt((1 + x^2)))^-1)",
+            "1",
+            "2",
+            "(sqrt(2) + (-1/2 * sqrt(5)))",
+        ),
+        (
+            "(sqrt((1 + x^2)) * (x^2)^-1)",
+            "2",
+            "3",
+            "((sqrt(10) * -1/3) + (1/2 * sqrt(5)) + log((3 + sqrt(10))) + (-1 * log((2 + sqrt(5)))))",
+        ),
+        ("1/(x^2*sqrt(x^2-1))", "2", "3", "sqrt(8)/3 - sqrt(3)/2"),
+        (
+            "sqrt(x^2-1)/x^2",
+            "2",
+            "3",
+            "sqrt(3)/2 - sqrt(8)/3 + acosh(3) - acosh(2)",
+        ),
+        // the rest of x^−4 is x^−2 over the root, by parts again
+        ("sqrt(1+x^2)/x^4", "1", "2", "(2*sqrt(2) - 5*sqrt(5)/8)/3"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn inverse_functions_over_non_polynomials_go_by_parts_and_even_powers_of_cosines_spread() {
     // (alkahest: ok; numeric_ok by quadrature here before)
     for (f, a, b, v) in [
