@@ -2864,27 +2864,107 @@ impl DefiniteIntegral<'_> {
                 }));
             }
             // Singular at both ends (`asin(√x)` on [0, 1]): continuous on each half-open half
-            // up to the midpoint, so on the open interval, with a limit at each end.
-            let middle = (&lower + &upper) / BigRational::from_integer(2.into());
-            let mut limits = Vec::with_capacity(2);
-            for c in [&upper, &lower] {
+            // up to the midpoint, so on the open interval, with a limit at each end; or
+            // singular inside too (`log(x²)` on [−1, 1], `atan(1/x)` across 0): the same on each
+            // piece between the points where an argument or base leaves its domain
+            // ([`DefiniteIntegral::inner_points`]), whose integrals add up.
+            let whole = [lower.clone(), upper.clone()];
+            if let Some(ends) = self.by_pieces(f, &whole, budget)? {
+                return Ok(Some(ends));
+            }
+            let inside = self.inner_points(f, &lower, &upper, budget)?;
+            if inside.is_empty() {
+                return Ok(None);
+            }
+            let points: Vec<BigRational> = std::iter::once(lower.clone())
+                .chain(inside)
+                .chain([upper.clone()])
+                .collect();
+            self.by_pieces(f, &points, budget)
+        })
+    }
+
+    /// `(Σ lim F(q−), Σ lim F(p+))` over the pieces `[p, q]` between consecutive `points`
+    /// (from the lower bound to the upper), each limit taken from the piece's midpoint with
+    /// the integrand and `F` continuous from there up to the end ([`super::limit::End`]);
+    /// `None` when one is not shown.
+    fn by_pieces(
+        &self,
+        f: &Expr,
+        points: &[BigRational],
+        budget: &mut Budget,
+    ) -> Result<Option<(Expr, Expr)>, TooLarge> {
+        let (mut at_upper, mut at_lower) = (Vec::new(), Vec::new());
+        for piece in points.windows(2) {
+            let (p, q) = (&piece[0], &piece[1]);
+            let middle = (p + q) / BigRational::from_integer(2.into());
+            for (c, sums) in [(q, &mut at_upper), (p, &mut at_lower)] {
                 let end = super::limit::End {
                     var: self.var,
                     c,
                     d: &middle,
                 };
                 if !end.continuous(self.integrand, budget)? {
-                    break;
+                    return Ok(None);
                 }
                 let Some(limit) = end.limit(f, budget)? else {
-                    break;
+                    return Ok(None);
                 };
-                limits.push(limit);
+                sums.push(limit);
             }
-            Ok(<[Expr; 2]>::try_from(limits)
-                .ok()
-                .map(|[at_upper, at_lower]| (at_upper, at_lower)))
-        })
+        }
+        let sum = |mut terms: Vec<Expr>| {
+            if terms.len() == 1 {
+                terms.pop().expect("one")
+            } else {
+                Expr::add(terms)
+            }
+        };
+        Ok(Some((sum(at_upper), sum(at_lower))))
+    }
+
+    /// The exact points strictly between the bounds, in order from the lower to the upper,
+    /// where a base of a power that is not natural, or the argument of a function that is not
+    /// entire, in the integrand or in `F`, is 0 or has a pole: the rational roots of the
+    /// numerator and denominator of each such base or argument that is a rational function
+    /// (at most [`MOST_INNER_POINTS`]; none when there are more).
+    fn inner_points(
+        &self,
+        f: &Expr,
+        lower: &BigRational,
+        upper: &BigRational,
+        budget: &mut Budget,
+    ) -> Result<Vec<BigRational>, TooLarge> {
+        let mut found: Vec<BigRational> = Vec::new();
+        let mut parts = Vec::new();
+        for e in [self.integrand, f] {
+            gather_domain_parts(e, self.var, &mut parts, budget)?;
+        }
+        let (low, high) = if lower < upper {
+            (lower, upper)
+        } else {
+            (upper, lower)
+        };
+        for part in parts {
+            let Some((n, d)) = rational_function(&part, self.var, budget)? else {
+                continue;
+            };
+            for p in [n, d] {
+                for (root, _) in pf::rational_roots(&p, &[], budget)?.0 {
+                    if &root > low && &root < high && !found.contains(&root) {
+                        found.push(root);
+                    }
+                }
+            }
+            if found.len() > MOST_INNER_POINTS {
+                return Ok(Vec::new());
+            }
+        }
+        found.sort();
+        if lower > upper {
+            found.reverse();
+        }
+        Ok(found)
     }
 
     /// Whether the integral has a symbol besides the variable, `pi` and `e`.
@@ -3051,6 +3131,32 @@ fn defined_but_at_finitely_many(
         }
         _ => Ok(false),
     }
+}
+
+/// The most points inside an interval at which [`DefiniteIntegral::ends`] splits it.
+const MOST_INNER_POINTS: usize = 4;
+
+/// The bases of powers that are not natural numbers and the arguments of functions that are
+/// not entire, in `e` (those that contain `var`).
+fn gather_domain_parts(
+    e: &Expr,
+    var: &str,
+    out: &mut Vec<Expr>,
+    budget: &mut Budget,
+) -> Result<(), TooLarge> {
+    budget.step()?;
+    if !e.contains(var, budget)? {
+        return Ok(());
+    }
+    match e {
+        Expr::Pow(p) if small_natural(&p.1).is_none() => out.push(p.0.clone()),
+        Expr::Call(h, xs) if !h.entire() => out.extend(xs.iter().cloned()),
+        _ => {}
+    }
+    for x in e.children() {
+        gather_domain_parts(x, var, out, budget)?;
+    }
+    Ok(())
 }
 
 /// How often [`DefiniteIntegral::continuous`] may halve a piece of the interval (down to a

@@ -142,10 +142,13 @@ impl End<'_> {
     }
 
     /// Whether `u`, continuous on the half-open interval, is not 0 there by its form: positive
-    /// ([`End::sign_beside`]), or the logarithm of a vanishing argument below 1 over the closed
+    /// or negative ([`End::sign_beside`]), or the logarithm of a vanishing argument below 1 over the closed
     /// interval, so negative (`1/log(x)` from 0).
     fn nonzero_beside(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
-        if self.positive_beside(u, budget)? {
+        // (or negative: `1/x` left of 0)
+        if self.positive_beside(u, budget)?
+            || self.positive_beside(&Expr::negated(u.clone()), budget)?
+        {
             return Ok(true);
         }
         Ok(match u {
@@ -224,11 +227,11 @@ impl End<'_> {
     }
 
     /// Whether `u` is zero at `c` and positive on the half-open interval: `k(x − c)` with
-    /// `k(d − c) > 0`, or a polynomial with exact coefficients `(x − c)·Q(x)` whose `Q` a ball
-    /// over the closed interval shows of the sign of `d − c` throughout (`1 − x²` at `c = 1`
-    /// toward 0), or `f(v)` of such a `v` for an `f` with [`Func::increasing_through_0`] that
-    /// stays positive over `v`'s ball (`sin(x)` at 0 toward 1); each at least `m·t` and at
-    /// most `M·t` beside `c`.
+    /// `k(d − c) > 0`, or a polynomial with exact coefficients `(x − c)^k·Q(x)` whose `Q` a
+    /// ball over the closed interval shows of the sign of `(d − c)^k` throughout (`1 − x²` at
+    /// `c = 1` toward 0, `x²` at 0 from either side), or `f(v)` of such a `v` for an `f` with
+    /// [`Func::increasing_through_0`] that stays positive over `v`'s ball (`sin(x)` at 0 toward
+    /// 1); each at least `m·t^k` and at most `M·t^k` beside `c` for some `k ≥ 1`.
     fn vanishing(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
         let u = &plain(u, budget)?;
         // f(v) for an f that is 0 at 0 and positive right of it, up to where the ball of v
@@ -255,22 +258,34 @@ impl End<'_> {
         let Some(p) = super::integrate::numeric_polynomial(u, self.var, budget)? else {
             return Ok(false);
         };
-        // Q = u/(x − c); the remainder is u(c).
-        let (q, remainder) =
-            super::partial_fractions::divide(&p, &[-self.c.clone(), BigRational::one()]);
-        if !remainder.is_empty() || q.is_empty() {
+        let Some((k, q)) = self.root_at_c(&p) else {
             return Ok(false);
-        }
+        };
         let q = super::partial_fractions::expression(&q, self.var);
         let Some(ball) = self.ball_of(&q, budget) else {
             return Ok(false);
         };
-        let toward = if (self.d - self.c).is_positive() {
+        // (x − c)^k has the sign of (d − c)^k beside c
+        let toward = if (self.d - self.c).is_positive() || k % 2 == 0 {
             1.0
         } else {
             -1.0
         };
         Ok(ball.approx() * toward > ball.radius())
+    }
+
+    /// `(k, Q)` with `p = (x − c)^k·Q`, `k ≥ 1` and `Q(c) ≠ 0`, when `p` is 0 at `c` (and not
+    /// identically).
+    fn root_at_c(&self, p: &[BigRational]) -> Option<(u32, Vec<BigRational>)> {
+        let factor = [-self.c.clone(), BigRational::one()];
+        let (mut k, mut q) = (0, super::partial_fractions::trimmed(p.to_vec()));
+        loop {
+            let (quotient, remainder) = super::partial_fractions::divide(&q, &factor);
+            if !remainder.is_empty() || quotient.is_empty() {
+                return (k > 0 && !q.is_empty()).then_some((k, q));
+            }
+            (k, q) = (k + 1, quotient);
+        }
     }
 
     /// Whether a ball of `e` over the closed interval exists (so it is continuous there).
@@ -508,10 +523,11 @@ impl End<'_> {
                 out
             }
             Expr::Call(Func::Log, xs) => match self.log_of_vanishing(&xs[0], budget)? {
-                // log u = log t + log |u/(x − c)|, the second part's limit log |u/(x − c)|(c)
-                Some(rest) => vec![
+                // log u = k·log t + log |u/(x − c)^k|, the second part's limit
+                // log |u/(x − c)^k|(c)
+                Some((k, rest)) => vec![
                     Term {
-                        coefficient: Expr::int(1),
+                        coefficient: Expr::int(i64::from(k)),
                         logarithm: true,
                     },
                     Term {
@@ -525,13 +541,14 @@ impl End<'_> {
         }))
     }
 
-    /// `|u/(x − c)|` at `c` (not 0) when `u` vanishes at `c` as [`End::vanishing`] shows:
-    /// `|k|` for `u = k(x − c)`, `|Q(c)|` for `u = (x − c)·Q`.
+    /// `(k, |u/(x − c)^k|` at `c`) (not 0) when `u` vanishes at `c` as [`End::vanishing`]
+    /// shows: `(1, |k|)` for `u = k(x − c)`, `(k, |Q(c)|)` for `u = (x − c)^k·Q`; so
+    /// `log u = k·log t + log |Q(c)| + o(1)`.
     fn log_of_vanishing(
         &self,
         u: &Expr,
         budget: &mut Budget,
-    ) -> Result<Option<BigRational>, TooLarge> {
+    ) -> Result<Option<(u32, BigRational)>, TooLarge> {
         if !self.vanishing(u, budget)? {
             return Ok(None);
         }
@@ -539,9 +556,11 @@ impl End<'_> {
         let Some(p) = super::integrate::numeric_polynomial(&u, self.var, budget)? else {
             return Ok(None);
         };
-        let (q, _) = super::partial_fractions::divide(&p, &[-self.c.clone(), BigRational::one()]);
+        let Some((k, q)) = self.root_at_c(&p) else {
+            return Ok(None);
+        };
         let at_c = super::partial_fractions::value_at(&q, self.c).abs();
-        Ok((!at_c.is_zero()).then_some(at_c))
+        Ok((!at_c.is_zero()).then_some((k, at_c)))
     }
 }
 
@@ -668,5 +687,26 @@ mod tests {
         assert_eq!(limit_at("x*log(x) - log(x)", 0, 1), None);
         // a product of two such logarithms is not taken apart
         assert_eq!(limit_at("log(x)*log(2*x) - log(x)^2", 0, 1), None);
+    }
+
+    #[test]
+    fn arguments_vanish_to_any_order_and_from_either_side() {
+        // x² is (x − 0)²·1: log(x²) = 2 log t + ..., from the right and from the left
+        assert_eq!(limit_at("x*log(x^2) - 2*x", 0, 1).as_deref(), Some("0"));
+        assert_eq!(limit_at("x*log(x^2) - 2*x", 0, -1).as_deref(), Some("0"));
+        assert!(limit_at("sqrt((x - 1)^2*(x + 1))", 1, 2).is_some());
+        // log(x²) − log(x) leaves log t; log(x²) − 2 log(x) cancels it
+        assert_eq!(limit_at("log(x^2) - log(x)", 0, 1), None);
+        assert!(limit_at("log(x^2) - 2*log(x)", 0, 1).is_some());
+        // (x − 1)²·(x − 3) is negative beside 1 on either side: no root of it
+        assert!(limit_at("sqrt((x - 1)^2*(x - 3))", 1, 2).is_none());
+        assert!(limit_at("sqrt((x - 1)^2*(x - 3))", 1, 0).is_none());
+        // an odd power: x³ is negative left of 0
+        assert!(limit_at("log(x^3)", 0, -1).is_none());
+        assert!(limit_at("x*log(x^3)", 0, 1).is_some());
+        // 1/x is continuous left of 0 (negative there), x·atan(1/x) tends to 0 from both sides
+        assert_eq!(limit_at("x*atan(1/x) + 1", 0, -1).as_deref(), Some("1"));
+        assert_eq!(limit_at("x*atan(1/x) + 1", 0, 1).as_deref(), Some("1"));
+        assert!(limit_at("1/x", 0, -1).is_none());
     }
 }
