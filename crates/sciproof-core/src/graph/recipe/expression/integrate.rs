@@ -433,6 +433,10 @@ fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLa
             return Ok(found);
         }
     }
+    let found = root_of_a_square(f, var, budget)?;
+    if !found.is_empty() {
+        return Ok(found);
+    }
     let found = polynomial_by_parts(f, var, budget)?;
     if !found.is_empty() {
         return Ok(found);
@@ -2523,7 +2527,7 @@ fn reciprocal_power_by_parts(
         } else if !base.contains(var, budget)? {
             constants.push(Expr::pow(base, Expr::int(k)));
         } else {
-            let Some((q, sign)) = square_root_factor(&base) else {
+            let Some((q, sign)) = half_power(&base) else {
                 return Ok(Vec::new());
             };
             let Some(p) = numeric_polynomial(q, var, budget)?.map(pf::trimmed) else {
@@ -2566,6 +2570,68 @@ fn reciprocal_power_by_parts(
         .into_iter()
         .map(|h| Expr::minus(first.clone(), h))
         .collect())
+}
+
+/// `(q, n)` for `q^(n/2)` with an odd `n`: `sqrt(q)`, `q^(±1/2)`, `q^(3/2)`, ...
+fn half_power(e: &Expr) -> Option<(&Expr, i64)> {
+    match e {
+        Expr::Call(Func::Sqrt, xs) => Some((&xs[0], 1)),
+        Expr::Pow(p) => exact_value(&p.1)
+            .filter(|r| r.denom() == &BigInt::from(2))
+            .and_then(|r| r.numer().to_i64())
+            .map(|n| (&p.0, n)),
+        _ => None,
+    }
+}
+
+/// `∫ G·(P²)^(s/2) dx` for polynomials `G` and `P` and an odd `s ≥ 1` (`sqrt(x^2)`, that is
+/// `|x|`; `sqrt(x^4 + 2x^2 + 1)`): `(P²)^(s/2)` is `σ·P^s` with `σ = √(P²)/P`, which is ±1 and
+/// constant between the roots of `P`, so `F = √(P²)·H/P` for `H = ∫ G·P^s`, taken 0 at a
+/// rational root of `P` if it has one, so that `P` divides it where it can (`∫ sqrt(x^2) =
+/// sqrt(x^2)·x/2`, continuous at 0); otherwise `F` has `P` below the line, and the pieces
+/// between its roots decide ([`DefiniteIntegral::ends`]).
+fn root_of_a_square(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let mut root = None;
+    let mut others = Vec::new();
+    for (base, k) in f.power_factors(budget)? {
+        if root.is_none()
+            && let Some((q, n)) = half_power(&base)
+            && let Some(p) = numeric_polynomial(q, var, budget)?
+                .and_then(|q| pf::square_root(&q))
+                .filter(|p| p.len() >= 2)
+        {
+            root = Some((Expr::call(Func::Sqrt, q.clone()), p, n * k));
+            continue;
+        }
+        others.push(Expr::pow(base, Expr::int(k)));
+    }
+    let Some((root, p, s)) = root.filter(|(_, _, s)| *s >= 1) else {
+        return Ok(Vec::new());
+    };
+    let Some(g) = numeric_polynomial(&Expr::mul(others), var, budget)? else {
+        return Ok(Vec::new());
+    };
+    let mut integrand = g;
+    for _ in 0..s.min(MAX_DEGREE as i64) {
+        integrand = pf::mul(&integrand, &p);
+        if integrand.len() > MAX_DEGREE + 1 {
+            return Ok(Vec::new());
+        }
+    }
+    let mut h = pf::integral(&integrand);
+    if let Some((r, _)) = pf::rational_roots(&p, &[], budget)?.0.first() {
+        h = pf::sub(&h, &[pf::value_at(&h, r)]);
+    }
+    let (quotient, remainder) = pf::divide(&h, &p);
+    Ok(vec![if remainder.is_empty() {
+        Expr::mul(vec![root, pf::expression(&quotient, var)])
+    } else {
+        Expr::mul(vec![
+            root,
+            pf::expression(&h, var),
+            Expr::recip(pf::expression(&p, var)),
+        ])
+    }])
 }
 
 /// The largest degree of [`polynomial_by_parts`]'s polynomial (each degree is one step).

@@ -542,6 +542,25 @@ pub fn exact_square_root(r: &BigRational) -> Option<BigRational> {
     (&sn * &sn == *n && &sd * &sd == *d).then(|| BigRational::new(sn, sd))
 }
 
+/// `P` with `P² = p` and a positive leading coefficient, when `p` is the square of a polynomial
+/// with rational coefficients (its coefficients found from the top down, the square checked).
+pub fn square_root(p: &[BigRational]) -> Option<Poly> {
+    let p = trimmed(p.to_vec());
+    if p.is_empty() || p.len().is_multiple_of(2) {
+        return None;
+    }
+    let d = (p.len() - 1) / 2;
+    let mut root = vec![BigRational::zero(); d + 1];
+    root[d] = exact_square_root(p.last().expect("nonempty"))?;
+    let twice_lead = &root[d] * BigRational::from_integer(2.into());
+    for k in (0..d).rev() {
+        // the coefficient of x^(d + k) in P² has 2·P_d·P_k and products of higher ones
+        let known: BigRational = (k + 1..d).map(|i| &root[i] * &root[d + k - i]).sum();
+        root[k] = (&p[d + k] - known) / &twice_lead;
+    }
+    (mul(&root, &root) == p).then_some(root)
+}
+
 /// The `x` with `Σ x_j·columns[j] = rhs` in each of the `rows` coefficients, when there is
 /// exactly one (Gaussian elimination on the rectangular system, every equation checked).
 pub fn solve(columns: &[Poly], rhs: &[BigRational], rows: usize) -> Option<Vec<BigRational>> {
@@ -982,6 +1001,33 @@ mod tests {
                 .unwrap()
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn squares_have_their_roots_and_nothing_else_has_one() {
+        let q = |c: &[i64]| -> Poly {
+            c.iter()
+                .map(|&n| BigRational::from_integer(n.into()))
+                .collect()
+        };
+        assert_eq!(square_root(&q(&[0, 0, 1])), Some(q(&[0, 1])));
+        assert_eq!(square_root(&q(&[1, 0, 2, 0, 1])), Some(q(&[1, 0, 1])));
+        // (x − 1/2)², written 1/4 − x + x²; (2x³ − x + 3)²
+        let half = BigRational::new(1.into(), 2.into());
+        let p = vec![-half.clone(), BigRational::one()];
+        assert_eq!(square_root(&mul(&p, &p)), Some(p));
+        let p = q(&[3, -1, 0, 2]);
+        assert_eq!(square_root(&mul(&p, &p)), Some(p));
+        for not in [
+            &[1, 0, 1][..],
+            &[0, 1],
+            &[2, 0, 2],
+            &[1, 2, 2],
+            &[0, 0, -1],
+            &[],
+        ] {
+            assert_eq!(square_root(&q(not)), None, "{not:?}");
+        }
     }
 
     #[test]

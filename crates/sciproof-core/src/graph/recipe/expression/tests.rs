@@ -1417,6 +1417,30 @@ fn an_integrand_undefined_inside_the_interval_is_integrated_piece_by_piece() {
 }
 
 #[test]
+fn a_root_of_a_square_is_integrated_with_its_sign() {
+    // sqrt(P²) = |P| (alkahest's records: ok; numeric_ok by quadrature here before)
+    for (f, a, b, v) in [
+        ("sqrt(x^2)", "-1", "1", "1"),
+        ("sqrt(x^2)", "1", "2", "3/2"),
+        ("sqrt((1 + (2 * x^2) + x^4))", "-1", "1", "8/3"),
+        // x·|x| and |x|³ across 0, |x − 1/2| across 1/2
+        ("x*sqrt(x^2)", "-1", "2", "7/3"),
+        ("(x^2)^(3/2)", "-1", "1", "1/2"),
+        ("sqrt((x-1/2)^2)", "0", "1", "1/4"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+    // and a half-integer power other than ±1/2 by parts over x^−2 (alkahest: ok)
+    exact_and_off_refuted(
+        "((x^2)^-1 * (1 + x^2)^(3 * 2^-1))",
+        "1",
+        "2",
+        "((-1/2 * 5^(3/2)) + (3 * (5^(1/2) + (1/2 * log((4 + (2 * 5^(1/2))))))) + 2^(3/2) + (-3 * ((1/2 * 2^(1/2)) + (1/2 * log((2 + (2 * 2^(1/2))))))))",
+        "1/10^6",
+    );
+}
+
+#[test]
 fn an_even_integrand_over_a_power_of_the_variable_goes_by_parts() {
     // x^(−2k)·(ax² + c)^(±1/2): by parts with dv = x^−2k dx, the rest to the table or
     // t = √(ax² + c) (alkahest's records: ok; numeric_ok by quadrature here before, when
