@@ -165,40 +165,34 @@ impl Canon<'_> {
     }
 }
 
-/// The coefficients `k` of `logs` as integers `k·d` (`d` the lcm of their denominators),
-/// divided by their gcd and with the first (in atom order) positive, so that one combination
-/// scaled is one key; `None` past [`MAX_LOG_EXPONENT`].
+/// The coefficients `k` of `logs` as coprime integers `k/g` (`g` the greatest rational that
+/// divides them all), with the first (in atom order) positive, so that one combination scaled
+/// is one key; `None` past [`MAX_LOG_EXPONENT`]. (The limit applies after the division: a
+/// cleared denominator scales every coefficient of a group, `9/4·log a + 9/2·log b` is
+/// `log a + 2·log b` 9/4 times.)
 fn exponents(logs: &[(u32, Q)]) -> Option<Vec<(u32, i64)>> {
-    let mut lcm = 1i64;
+    use num_bigint::BigInt;
+    use num_traits::{One, Zero};
+    let (mut numerators, mut denominators) = (BigInt::zero(), BigInt::one());
     for (_, k) in logs {
-        let d = k
-            .to_big()
-            .denom()
-            .to_i64()
-            .filter(|d| *d <= MAX_LOG_EXPONENT)?;
-        lcm = lcm.lcm(&d);
-        if lcm > MAX_LOG_EXPONENT {
-            return None;
-        }
+        let k = k.to_big();
+        numerators = numerators.gcd(k.numer());
+        denominators = denominators.lcm(k.denom());
+    }
+    if numerators.is_zero() {
+        return None;
     }
     let mut out = Vec::with_capacity(logs.len());
     for (log, k) in logs {
-        let n = (k.to_big() * num_rational::BigRational::from_integer(lcm.into()))
-            .to_integer()
-            .to_i64()
-            .filter(|n| n.abs() <= MAX_LOG_EXPONENT)?;
+        let k = k.to_big();
+        let n = k.numer() * (&denominators / k.denom()) / &numerators;
+        let n = n.to_i64().filter(|n| n.abs() <= MAX_LOG_EXPONENT)?;
         out.push((*log, n));
     }
     out.sort_unstable();
-    let g = out.iter().fold(0i64, |g, (_, n)| g.gcd(n));
-    let sign = if out.first().is_some_and(|(_, n)| *n < 0) {
-        -1
-    } else {
-        1
-    };
-    if g > 0 {
+    if out.first().is_some_and(|(_, n)| *n < 0) {
         for (_, n) in &mut out {
-            *n = *n / g * sign;
+            *n = -*n;
         }
     }
     Some(out)
