@@ -54,27 +54,133 @@ type Poly = Vec<Expr>;
 
 /// The integrand's polynomial form, if it is a polynomial in `var`.
 fn polynomial(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Poly>, TooLarge> {
-    budget.step()?;
-    if !e.contains(var, budget)? {
+    polynomial_in(&Trees, e, var, budget)
+}
+
+/// How [`polynomial_in`] builds the coefficients of a polynomial: as expressions
+/// ([`Trees`]), as exact numbers ([`Numbers`]), or not at all, for its shape alone ([`Shape`]).
+trait Coefficients {
+    type C: Clone;
+    /// A part free of the variable as a coefficient; `None` refuses the polynomial.
+    fn constant(&self, e: &Expr) -> Option<Self::C>;
+    /// The integer `n`.
+    fn integer(&self, n: i64) -> Self::C;
+    fn product(&self, a: &Self::C, b: &Self::C) -> Self::C;
+    /// A sum being built (the terms of an expression, a number so far).
+    type Sum;
+    fn empty_sum(&self) -> Self::Sum;
+    fn add(&self, sum: &mut Self::Sum, c: Self::C);
+    fn sum(&self, sum: Self::Sum) -> Self::C;
+    /// `a + c` in place of `a`.
+    fn add_to(&self, a: &mut Self::C, c: Self::C);
+}
+
+/// Coefficient expressions, folded as they are built.
+struct Trees;
+
+impl Coefficients for Trees {
+    type C = Expr;
+    fn constant(&self, e: &Expr) -> Option<Expr> {
         // (a number as one leaf, so that `folded` folds the products it is in: `x − 1` is
         // `x + (−1)·1`, and the coefficients of `(x − 1)^22` built from an unfolded `(−1)·1`
         // were trees of 2^22 leaves, which exact_value then walked)
-        return Ok(Some(vec![match exact_value(e) {
+        Some(match exact_value(e) {
             Some(v) => number(&v),
             None => e.clone(),
-        }]));
+        })
+    }
+    fn integer(&self, n: i64) -> Expr {
+        Expr::int(n)
+    }
+    fn product(&self, a: &Expr, b: &Expr) -> Expr {
+        folded(Expr::mul(vec![a.clone(), b.clone()]))
+    }
+    type Sum = Vec<Expr>;
+    fn empty_sum(&self) -> Vec<Expr> {
+        Vec::new()
+    }
+    fn add(&self, sum: &mut Vec<Expr>, c: Expr) {
+        sum.push(c);
+    }
+    fn sum(&self, terms: Vec<Expr>) -> Expr {
+        folded(Expr::add(terms))
+    }
+    fn add_to(&self, a: &mut Expr, c: Expr) {
+        *a = folded(Expr::add(vec![a.clone(), c]));
+    }
+}
+
+/// Exact numbers: a part without an exact value refuses the polynomial (it would leave some
+/// coefficient without one). This is asked of every linear argument, denominator and root the
+/// rules look at, and the trees of [`Trees`] were a fifth of a definite integral's cost.
+struct Numbers;
+
+impl Coefficients for Numbers {
+    type C = Q;
+    fn constant(&self, e: &Expr) -> Option<Q> {
+        exact_value(e).map(Q::from_big)
+    }
+    fn integer(&self, n: i64) -> Q {
+        Q::int(n)
+    }
+    fn product(&self, a: &Q, b: &Q) -> Q {
+        a * b
+    }
+    type Sum = Q;
+    fn empty_sum(&self) -> Q {
+        Q::zero()
+    }
+    fn add(&self, sum: &mut Q, c: Q) {
+        *sum += c;
+    }
+    fn sum(&self, sum: Q) -> Q {
+        sum
+    }
+    fn add_to(&self, a: &mut Q, c: Q) {
+        *a += c;
+    }
+}
+
+/// No coefficients: whether an expression is a polynomial, and of which length.
+struct Shape;
+
+impl Coefficients for Shape {
+    type C = ();
+    fn constant(&self, _: &Expr) -> Option<()> {
+        Some(())
+    }
+    fn integer(&self, _: i64) {}
+    fn product(&self, _: &(), _: &()) {}
+    type Sum = ();
+    fn empty_sum(&self) {}
+    fn add(&self, _: &mut (), _: ()) {}
+    fn sum(&self, _: ()) {}
+    fn add_to(&self, _: &mut (), _: ()) {}
+}
+
+/// `e` as a polynomial in `var` (built by sums, products and natural powers up to
+/// [`MAX_DEGREE`]) with its coefficients built by `ring`, by power; `None` when it is none.
+fn polynomial_in<R: Coefficients>(
+    ring: &R,
+    e: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<Vec<R::C>>, TooLarge> {
+    budget.step()?;
+    if !e.contains(var, budget)? {
+        return Ok(ring.constant(e).map(|c| vec![c]));
     }
     Ok(match e {
-        Expr::Sym(_) => Some(vec![Expr::int(0), Expr::int(1)]),
+        Expr::Sym(_) => Some(vec![ring.integer(0), ring.integer(1)]),
         Expr::Add(xs) => {
-            let mut sum: Poly = Vec::new();
+            let mut sum: Vec<R::C> = Vec::new();
             for x in xs.iter() {
-                let Some(p) = polynomial(x, var, budget)? else {
+                let Some(p) = polynomial_in(ring, x, var, budget)? else {
                     return Ok(None);
                 };
                 for (k, c) in p.into_iter().enumerate() {
                     if k < sum.len() {
-                        sum[k] = folded(Expr::add(vec![sum[k].clone(), c]));
+                        ring.add_to(&mut sum[k], c);
                     } else {
                         sum.push(c);
                     }
@@ -83,12 +189,12 @@ fn polynomial(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Poly>, 
             Some(sum)
         }
         Expr::Mul(xs) => {
-            let mut product: Poly = vec![Expr::int(1)];
+            let mut product = vec![ring.integer(1)];
             for x in xs.iter() {
-                let Some(p) = polynomial(x, var, budget)? else {
+                let Some(p) = polynomial_in(ring, x, var, budget)? else {
                     return Ok(None);
                 };
-                product = match times(&product, &p, budget)? {
+                product = match times(ring, &product, &p, budget)? {
                     Some(q) => q,
                     None => return Ok(None),
                 };
@@ -96,13 +202,15 @@ fn polynomial(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Poly>, 
             Some(product)
         }
         Expr::Pow(p) => match small_natural(&p.1) {
+            // (x + y)^0 is 1 whatever the base's coefficients: only its shape counts
+            Some(0) => polynomial_in(&Shape, &p.0, var, budget)?.map(|_| vec![ring.integer(1)]),
             Some(n) => {
-                let Some(base) = polynomial(&p.0, var, budget)? else {
+                let Some(base) = polynomial_in(ring, &p.0, var, budget)? else {
                     return Ok(None);
                 };
-                let mut product: Poly = vec![Expr::int(1)];
+                let mut product = vec![ring.integer(1)];
                 for _ in 0..n {
-                    product = match times(&product, &base, budget)? {
+                    product = match times(ring, &product, &base, budget)? {
                         Some(q) => q,
                         None => return Ok(None),
                     };
@@ -115,22 +223,25 @@ fn polynomial(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Poly>, 
     })
 }
 
-fn times(a: &Poly, b: &Poly, budget: &mut Budget) -> Result<Option<Poly>, TooLarge> {
+fn times<R: Coefficients>(
+    ring: &R,
+    a: &[R::C],
+    b: &[R::C],
+    budget: &mut Budget,
+) -> Result<Option<Vec<R::C>>, TooLarge> {
     if a.len() + b.len() > MAX_DEGREE + 2 {
         return Ok(None);
     }
-    let mut out: Vec<Vec<Expr>> = vec![Vec::new(); a.len() + b.len() - 1];
+    let mut out: Vec<R::Sum> = (0..a.len() + b.len() - 1)
+        .map(|_| ring.empty_sum())
+        .collect();
     for (i, x) in a.iter().enumerate() {
         for (j, y) in b.iter().enumerate() {
             budget.step()?;
-            out[i + j].push(folded(Expr::mul(vec![x.clone(), y.clone()])));
+            ring.add(&mut out[i + j], ring.product(x, y));
         }
     }
-    Ok(Some(
-        out.into_iter()
-            .map(|terms| folded(Expr::add(terms)))
-            .collect(),
-    ))
+    Ok(Some(out.into_iter().map(|terms| ring.sum(terms)).collect()))
 }
 
 /// A sum or product of numbers as one number (one level: coefficients are folded as they
@@ -174,85 +285,7 @@ pub fn numeric_polynomial(
     var: &str,
     budget: &mut Budget,
 ) -> Result<Option<Vec<BigRational>>, TooLarge> {
-    Ok(numbers_of(e, var, budget)?.map(|p| p.iter().map(Q::to_big).collect()))
-}
-
-/// [`polynomial`]'s coefficients when every one is an exact number, built on numbers rather
-/// than on coefficient expressions: this is asked of every linear argument, denominator and
-/// root the rules look at, and the trees of coefficients that `polynomial` builds were a fifth
-/// of a definite integral's cost. The same lengths and the same refusals (a constant part
-/// without an exact value leaves some coefficient without one).
-fn numbers_of(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Vec<Q>>, TooLarge> {
-    budget.step()?;
-    if !e.contains(var, budget)? {
-        return Ok(exact_value(e).map(|v| vec![Q::from_big(v)]));
-    }
-    Ok(match e {
-        Expr::Sym(_) => Some(vec![Q::zero(), Q::one()]),
-        Expr::Add(xs) => {
-            let mut sum: Vec<Q> = Vec::new();
-            for x in xs.iter() {
-                let Some(p) = numbers_of(x, var, budget)? else {
-                    return Ok(None);
-                };
-                for (k, c) in p.into_iter().enumerate() {
-                    if k < sum.len() {
-                        sum[k] += c;
-                    } else {
-                        sum.push(c);
-                    }
-                }
-            }
-            Some(sum)
-        }
-        Expr::Mul(xs) => {
-            let mut product = vec![Q::one()];
-            for x in xs.iter() {
-                let Some(p) = numbers_of(x, var, budget)? else {
-                    return Ok(None);
-                };
-                product = match numbers_times(&product, &p, budget)? {
-                    Some(q) => q,
-                    None => return Ok(None),
-                };
-            }
-            Some(product)
-        }
-        Expr::Pow(p) => match small_natural(&p.1) {
-            // (x + y)^0 is 1 to `polynomial`, whatever the base's coefficients)
-            Some(0) => polynomial(&p.0, var, budget)?.map(|_| vec![Q::one()]),
-            Some(n) => {
-                let Some(base) = numbers_of(&p.0, var, budget)? else {
-                    return Ok(None);
-                };
-                let mut product = vec![Q::one()];
-                for _ in 0..n {
-                    product = match numbers_times(&product, &base, budget)? {
-                        Some(q) => q,
-                        None => return Ok(None),
-                    };
-                }
-                Some(product)
-            }
-            None => None,
-        },
-        _ => None,
-    })
-}
-
-/// [`times`] on numbers.
-fn numbers_times(a: &[Q], b: &[Q], budget: &mut Budget) -> Result<Option<Vec<Q>>, TooLarge> {
-    if a.len() + b.len() > MAX_DEGREE + 2 {
-        return Ok(None);
-    }
-    let mut out = vec![Q::zero(); a.len() + b.len() - 1];
-    for (i, x) in a.iter().enumerate() {
-        for (j, y) in b.iter().enumerate() {
-            budget.step()?;
-            out[i + j] += x * y;
-        }
-    }
-    Ok(Some(out))
+    Ok(polynomial_in(&Numbers, e, var, budget)?.map(|p| p.iter().map(Q::to_big).collect()))
 }
 
 /// `ax + b` with numeric `a ≠ 0` and `b`, if `e` is that (exactly).
@@ -300,7 +333,7 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
     budget.step()?;
     // (numbers first: most polynomial integrands have them, and `polynomial` builds a tree for
     // each coefficient)
-    let p = match numbers_of(f, var, budget)? {
+    let p = match polynomial_in(&Numbers, f, var, budget)? {
         Some(p) => Some(p.iter().map(|c| number(&c.to_big())).collect()),
         None => polynomial(f, var, budget)?,
     };
@@ -3607,7 +3640,7 @@ mod tests {
 
     #[test]
     fn numeric_coefficients_are_the_polynomials_exact_ones() {
-        // numbers_of is polynomial() computed on numbers: the same coefficients (lengths
+        // polynomial_in(&Numbers) is polynomial() computed on numbers: the same coefficients (lengths
         // included) where each is exact, and a refusal where one is not
         let through_trees = |e: &Expr| {
             polynomial(e, "x", &mut Budget::standard())
