@@ -71,6 +71,10 @@ expressions += [parse(text, pool) for text in [
     "sqrt((1-x)/(1+x))", "log(x+sqrt(1+x^2))",
     # atan of a rational function by parts (improper at 0, where x*atan(1/x) tends to 0)
     "atan(1/x)",
+    # |x| as a root of a square (and x|x|), a logarithm of a square singular at 0, a root of
+    # a square that is positive, a half-integer power over x^2 by parts (divergent at 0:
+    # alkahest records only its antiderivative)
+    "sqrt(x^2)", "log(x^2)", "x*log(x^2)", "sqrt(x^4+2*x^2+1)", "(1+x^2)^(3/2)/x^2",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 with research.session(capture=True, pool=pool) as session:
