@@ -429,52 +429,59 @@ pub(super) fn proposals(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<
     Ok(found)
 }
 
-/// What is tried where the table has nothing: partial fractions for a rational function with
-/// exact coefficients ([`pf`]), a rational function of `exp`, [`substitution`], an inverse
-/// substitution (`t = √(ax + b)`, `t = log(ax)`: [`super::inverse_substitution`]), then a
-/// forward one (`t = sin x`, `t = tan(x/2)`: [`super::forward_substitution`]), and last the
-/// proposals for `f` with its inverse hyperbolic functions written as such
-/// ([`inverse_hyperbolics_named`]).
+/// What is tried where the table has nothing: the [`FALLBACK`] rules in order, the first that
+/// proposes anything deciding what is proposed.
 fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
-    if let Some((n, d)) = rational_function(f, var, budget)?
-        && d.len() > 1
-    {
-        let found = pf::antiderivatives(&n, &d, var, budget)?;
+    for rule in FALLBACK {
+        let found = rule(f, var, budget)?;
         if !found.is_empty() {
             return Ok(found);
         }
     }
-    let found = exponential_rational(f, var, budget)?;
-    if !found.is_empty() {
-        return Ok(found);
+    Ok(Vec::new())
+}
+
+/// A rule of the [`fallback`]: antiderivatives it proposes for `f` in `var` (none when it does
+/// not apply).
+type Rule = fn(&Expr, &str, &mut Budget) -> Result<Vec<Expr>, TooLarge>;
+
+/// The [`fallback`]'s rules, in the order they are tried: the particular before the general,
+/// and last those whose proposals, right or wrong, would stand in the way of the others'.
+const FALLBACK: [Rule; 9] = [
+    // partial fractions of a rational function with exact coefficients ([`pf`])
+    partial_fractions,
+    // a rational function of exp
+    exponential_rational,
+    substitution,
+    // t = √(ax + b), t = log(ax), ...
+    super::inverse_substitution::antiderivatives,
+    // t = sin x, t = tan(x/2), ...
+    super::forward_substitution::antiderivatives,
+    inverse_hyperbolics_written,
+    root_of_a_square,
+    polynomial_by_parts,
+    reciprocal_power_by_parts,
+];
+
+/// [`pf::antiderivatives`] of `f` when it is a rational function with a denominator.
+fn partial_fractions(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    match rational_function(f, var, budget)? {
+        Some((n, d)) if d.len() > 1 => pf::antiderivatives(&n, &d, var, budget),
+        _ => Ok(Vec::new()),
     }
-    let found = substitution(f, var, budget)?;
-    if !found.is_empty() {
-        return Ok(found);
+}
+
+/// The proposals for `f` with its inverse hyperbolic functions written as such
+/// ([`inverse_hyperbolics_named`]).
+fn inverse_hyperbolics_written(
+    f: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Vec<Expr>, TooLarge> {
+    match inverse_hyperbolics_named(f, var, budget)? {
+        Some(named) => proposals(&named, var, budget),
+        None => Ok(Vec::new()),
     }
-    let found = super::inverse_substitution::antiderivatives(f, var, budget)?;
-    if !found.is_empty() {
-        return Ok(found);
-    }
-    let found = super::forward_substitution::antiderivatives(f, var, budget)?;
-    if !found.is_empty() {
-        return Ok(found);
-    }
-    if let Some(named) = inverse_hyperbolics_named(f, var, budget)? {
-        let found = proposals(&named, var, budget)?;
-        if !found.is_empty() {
-            return Ok(found);
-        }
-    }
-    let found = root_of_a_square(f, var, budget)?;
-    if !found.is_empty() {
-        return Ok(found);
-    }
-    let found = polynomial_by_parts(f, var, budget)?;
-    if !found.is_empty() {
-        return Ok(found);
-    }
-    reciprocal_power_by_parts(f, var, budget)
 }
 
 /// `f` with each `log(u + √(u² + 1))` written `asinh(u)` and each `log(u + √(u² − 1))`
@@ -2496,9 +2503,9 @@ fn by_parts(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr
 /// `∫ P·G dx = P·G₁ − ∫ P'·G₁ dx` for a product `f` of a polynomial `P` (its factors that are
 /// polynomials, of degree 1 to [`MAX_PARTS_DEGREE`]) and the product `G` of the others, with
 /// `G₁` among the proposals for `G` (`∫ x·e^x/(1 + e^x)^2 = −x/(1 + e^x) + ∫ dx/(1 + e^x)`);
-/// the rest, of a lower degree, goes to the table and the fallback again. Last in the
-/// fallback: its proposals, right or wrong, would otherwise stand in the way of those of a
-/// substitution's integrand (which are not verified one by one).
+/// the rest, of a lower degree, goes to the table and the fallback again. Near the end of the
+/// [`FALLBACK`]: its proposals, right or wrong, would otherwise stand in the way of those of
+/// a substitution's integrand (which are not verified one by one).
 fn polynomial_by_parts(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
     let Expr::Mul(factors) = f else {
         return Ok(Vec::new());
