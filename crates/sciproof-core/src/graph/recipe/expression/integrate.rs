@@ -1429,18 +1429,13 @@ fn secant_squared(e: &Expr) -> Option<(&Expr, bool)> {
 
 /// `(q, ±1)` for a factor `q^(±1/2)` (`sqrt(q)`, `sqrt(q)^−1`, `q^(−1/2)`).
 fn square_root_factor(e: &Expr) -> Option<(&Expr, i64)> {
-    let half = BigRational::new(1.into(), 2.into());
-    match e {
-        Expr::Call(Func::Sqrt, xs) => Some((&xs[0], 1)),
-        Expr::Pow(p) => match (&p.0, exact_value(&p.1)?) {
-            (Expr::Call(Func::Sqrt, xs), n) if n.abs().is_one() => {
-                Some((&xs[0], if n.is_positive() { 1 } else { -1 }))
-            }
-            (q, n) if n.abs() == half => Some((q, if n.is_positive() { 1 } else { -1 })),
-            _ => None,
-        },
-        _ => None,
+    if let Expr::Pow(p) = e
+        && let Expr::Call(Func::Sqrt, xs) = &p.0
+        && let Some(n) = exact_value(&p.1).filter(|n| n.abs().is_one())
+    {
+        return Some((&xs[0], if n.is_positive() { 1 } else { -1 }));
     }
+    half_power(e).filter(|(_, n)| n.abs() == 1)
 }
 
 /// `sin(u)^n` or `cos(u)^n` for a linear `u` and an even `n = 2k ≥ 2` as the terms of
