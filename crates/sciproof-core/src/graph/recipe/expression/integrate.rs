@@ -3642,8 +3642,8 @@ mod tests {
 
     #[test]
     fn numeric_coefficients_are_the_polynomials_exact_ones() {
-        // polynomial_in(&Numbers) is polynomial() computed on numbers: the same coefficients (lengths
-        // included) where each is exact, and a refusal where one is not
+        // polynomial_in(&Numbers) is polynomial() computed on numbers: the same coefficients
+        // (lengths included) where each is exact, and a refusal where one is not
         let through_trees = |e: &Expr| {
             polynomial(e, "x", &mut Budget::standard())
                 .unwrap()

@@ -142,8 +142,8 @@ impl End<'_> {
     }
 
     /// Whether `u`, continuous on the half-open interval, is not 0 there by its form: positive
-    /// or negative ([`End::sign_beside`]), or the logarithm of a vanishing argument below 1 over the closed
-    /// interval, so negative (`1/log(x)` from 0).
+    /// or negative ([`End::sign_beside`]), or the logarithm of a vanishing argument below 1
+    /// over the closed interval, so negative (`1/log(x)` from 0).
     fn nonzero_beside(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
         // (or negative: `1/x` left of 0)
         if self.positive_beside(u, budget)?
