@@ -71,8 +71,13 @@ trait Coefficients {
     fn empty_sum(&self) -> Self::Sum;
     fn add(&self, sum: &mut Self::Sum, c: Self::C);
     fn sum(&self, sum: Self::Sum) -> Self::C;
-    /// `a + c` in place of `a`.
-    fn add_to(&self, a: &mut Self::C, c: Self::C);
+    /// `a + c` in place of `a` (a sum of the two, unless a kind has a cheaper way).
+    fn add_to(&self, a: &mut Self::C, c: Self::C) {
+        let mut both = self.empty_sum();
+        self.add(&mut both, a.clone());
+        self.add(&mut both, c);
+        *a = self.sum(both);
+    }
 }
 
 /// Coefficient expressions, folded as they are built.
@@ -104,9 +109,6 @@ impl Coefficients for Trees {
     }
     fn sum(&self, terms: Vec<Expr>) -> Expr {
         folded(Expr::add(terms))
-    }
-    fn add_to(&self, a: &mut Expr, c: Expr) {
-        *a = folded(Expr::add(vec![a.clone(), c]));
     }
 }
 
@@ -155,7 +157,6 @@ impl Coefficients for Shape {
     fn empty_sum(&self) {}
     fn add(&self, _: &mut (), _: ()) {}
     fn sum(&self, _: ()) {}
-    fn add_to(&self, _: &mut (), _: ()) {}
 }
 
 /// `e` as a polynomial in `var` (built by sums, products and natural powers up to

@@ -25,7 +25,8 @@ use crate::graph::recipe::expression::rational::Q;
 use num_integer::Integer;
 use num_traits::ToPrimitive;
 
-/// The largest power of an argument multiplied out (`k·lcm` of the coefficients' denominators).
+/// The largest power of an argument multiplied out (a coefficient of a group as the smallest
+/// integers in the same ratio: [`exponents`]).
 const MAX_LOG_EXPONENT: i64 = 12;
 /// The precision of the sign proofs (the arguments are small expressions of small numbers).
 const SIGN_BITS: usize = 128;
