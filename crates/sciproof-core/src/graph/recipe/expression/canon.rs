@@ -28,7 +28,8 @@
 //! (`logarithm_of_inverse_hyperbolic`); and last, where products of square roots were met, in
 //! a form with each such product one root (`merged_square_roots`). A form that still does not
 //! cancel is zero when what is left are logarithms of numbers shown positive whose product
-//! of powers is 1 ([`logarithms`]). Every rewrite
+//! of powers is 1 ([`logarithms`]), and arctangents of numbers whose sum is the multiple of π
+//! beside them ([`arctangents`]). Every rewrite
 //! holds wherever its left side is defined; never `sqrt(x^2) → x`, `log(ab) → log a + log b`
 //! (but for a positive rational or an exponential factor, or numbers shown positive) or `(a^b)^c → a^(bc)` (for an `a` or `b` that may be negative).
 //! Atoms are treated as independent unknowns, so a numerator that expands to the zero
@@ -38,6 +39,7 @@
 //! base and its exponent; any other form that would is abandoned (the numeric rule decides
 //! instead).
 
+mod arctangents;
 mod logarithms;
 
 use super::expr::{Budget, Expr, Func, TooLarge};
@@ -627,7 +629,7 @@ impl<'b> Canon<'b> {
         let rewrites = self.rewrites_over_finest().unwrap_or_default();
         if rewrites.is_empty() {
             let plain = self.finished(form)?;
-            return Ok(self.or_logarithms_cancelled(plain, &decided));
+            return Ok(self.or_constants_cancelled(plain, &decided));
         }
         let plain = self.finished(form.clone())?;
         if decided(&plain) {
@@ -640,14 +642,15 @@ impl<'b> Canon<'b> {
             .filter(&decided);
         Ok(match rewritten {
             Some(form) => form,
-            None => self.or_logarithms_cancelled(plain, &decided),
+            None => self.or_constants_cancelled(plain, &decided),
         })
     }
 
     /// `form`, or its zero when it is not `decided` and its numerator's logarithms of
-    /// positive numbers cancel ([`logarithms`]).
-    fn or_logarithms_cancelled(&mut self, form: Form, decided: impl Fn(&Form) -> bool) -> Form {
-        if decided(&form) || !self.logarithms_cancel(&form.0).unwrap_or(false) {
+    /// positive numbers cancel, and its arctangents of numbers with its multiples of π
+    /// ([`logarithms`], [`arctangents`]).
+    fn or_constants_cancelled(&mut self, form: Form, decided: impl Fn(&Form) -> bool) -> Form {
+        if decided(&form) || !self.constants_cancel(&form.0).unwrap_or(false) {
             return form;
         }
         (Poly::default(), form.1)
@@ -3110,6 +3113,51 @@ mod tests {
             "log(x^2) - 2*log(x)",
             "log(x*y) - log(x) - log(y)",
             "log(x^2*sqrt(y)) - 2*log(x) - log(y)/2",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn arctangents_of_numbers_combine_with_multiples_of_pi() {
+        // Σ n·atan a = m·π once Π (1 + i·a)^n is real and a ball settles m: alkahest's
+        // ∫_2^3 sqrt(x² − 1)/x dx (2·atan(x + sqrt(x² − 1)) at the bounds) against ours
+        for text in [
+            "2*atan(3 + sqrt(8)) - atan(sqrt(8)) - pi/2",
+            "sqrt(8) - 2*atan(3 + sqrt(8)) - sqrt(3) + 2*atan(2 + sqrt(3)) - (sqrt(8) - atan(sqrt(8)) - sqrt(3) + pi/3)",
+            "atan(1/2) + atan(1/3) - pi/4",
+            "4*atan(1/5) - atan(1/239) - pi/4",
+            "atan(2) + atan(3) - 3*pi/4",
+            "atan(1/2) + atan(1/3) - atan(1)",
+            "atan(2) - atan(1/3) - atan(1)",
+            "2*atan(1/3) - atan(3/4)",
+            "atan(sqrt(2)) + atan(1/sqrt(2)) - pi/2",
+            // halves and thirds of the sum (a cleared denominator scales a group)
+            "atan(1/2)/3 + atan(1/3)/3 - pi/12",
+            // an eighth of π: the sum taken twice, a quarter turn
+            "atan(sqrt(2) - 1) - pi/8",
+            "atan(sqrt(2) - 1) + atan(1/2) + atan(1/3) - 3*pi/8",
+            // 5π/12: a quarter and a sixth of a turn
+            "atan(1/2) + atan(1/3) + atan(1/sqrt(3)) - 5*pi/12",
+            // grouped by the rest of the term, beside logarithms that cancel
+            "x*(atan(1/2) + atan(1/3)) - x*pi/4 + log(1 + sqrt(2)) + log(sqrt(2) - 1)",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            // off by a multiple of π, a wrong coefficient, one term too many
+            "atan(1/2) + atan(1/3) + 3*pi/4",
+            "atan(2) + atan(3) + pi/4",
+            "atan(1/2) + atan(1/3) - pi/5",
+            "2*atan(1/2) - atan(3/4)",
+            "atan(sqrt(2) - 1) - pi/6",
+            "atan(sqrt(2) - 1) + atan(1/2) + atan(1/3) - 5*pi/8",
+            "atan(1/2) + atan(1/3) + atan(1/sqrt(3)) - 7*pi/12",
+            "atan(1/2) + atan(1/3) - pi/4 + 1/10^30",
+            "x*(atan(1/2) + atan(1/3)) - pi/4",
+            // symbols are not numbers
+            "atan(x) + atan(1/x) - pi/2",
+            "atan(pi) + atan(1/pi) - pi/2",
         ] {
             assert!(!zero(text), "{text}");
         }

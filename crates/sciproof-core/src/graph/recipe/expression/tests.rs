@@ -657,6 +657,8 @@ fn inverse_sines_cosines_and_tangents_of_the_angles_of_pi_over_12_are_exact() {
         ("atan(2-sqrt(3))", "pi/12"),
         ("atan(2+sqrt(3))", "5*pi/12"),
         ("atan(sqrt(3)-2)", "-pi/12"),
+        // and sums of arctangents of numbers that are such a multiple (canon's arctangents)
+        ("atan(1/2) + atan(1/3)", "pi/4"),
     ] {
         let (o, d) = identity(lhs, rhs);
         assert_eq!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
@@ -668,7 +670,9 @@ fn inverse_sines_cosines_and_tangents_of_the_angles_of_pi_over_12_are_exact() {
         ("acos(-1/2)", "-2*pi/3", Outcome::Failed),
         ("atan(1)", "5*pi/4", Outcome::Failed),
         ("asin(1/3)", "pi/9", Outcome::Failed),
-        ("atan(1/2) + atan(1/3)", "pi/4", Outcome::NumericOk),
+        ("atan(1/2) + atan(1/3)", "3*pi/4", Outcome::Failed),
+        // true, but sums of inverse sines are not taken together
+        ("asin(3/5) + asin(4/5)", "pi/2", Outcome::NumericOk),
     ] {
         let (o, d) = identity(lhs, rhs);
         assert_eq!(o, outcome, "{lhs} = {rhs}: {d}");
@@ -1457,6 +1461,25 @@ fn a_root_of_a_square_is_integrated_with_its_sign() {
         "((-1/2 * 5^(3/2)) + (3 * (5^(1/2) + (1/2 * log((4 + (2 * 5^(1/2))))))) + 2^(3/2) + (-3 * ((1/2 * 2^(1/2)) + (1/2 * log((2 + (2 * 2^(1/2))))))))",
         "1/10^6",
     );
+}
+
+#[test]
+fn arctangents_of_numbers_meet_however_the_angle_is_written() {
+    // alkahest writes 2·atan(x + sqrt(x² − 1)) where ours has atan(sqrt(x² − 1)): at 3 they
+    // differ by π/2 (2·atan(3 + √8) = π/2 + atan √8), at 2 by the exact 5π/6 − π/3
+    // (alkahest's records: ok; numeric_ok here before)
+    for (f, v) in [
+        (
+            "(x^-1 * sqrt(((1 * -1) + x^2)))",
+            "(sqrt(8) + (-2 * atan((3 + sqrt(8)))) + (-1 * sqrt(3)) + (2 * atan((2 + sqrt(3)))))",
+        ),
+        (
+            "((x^2)^-1 * acosh(x))",
+            "((-1/3 * acosh(3)) + (2 * atan((3 + sqrt(8)))) + (1/2 * acosh(2)) + (-2 * atan((2 + sqrt(3)))))",
+        ),
+    ] {
+        exact_and_off_refuted(f, "2", "3", v, "1/10^6");
+    }
 }
 
 #[test]

@@ -1,4 +1,6 @@
-//! Sums of logarithms of positive numbers: `Σ kᵢ·log Aᵢ = 0` when `Π Aᵢ^kᵢ = 1`.
+//! Sums of logarithms of positive numbers: `Σ kᵢ·log Aᵢ = 0` when `Π Aᵢ^kᵢ = 1`; and the
+//! grouping of what a form leaves over into such sums and into sums of arctangents of numbers
+//! with a multiple of π ([`super::arctangents`]).
 //!
 //! The canonical form keeps `log A` as an atom keyed by its canonical argument and never takes
 //! a logarithm of a product apart (`log(ab) = log a + log b` fails where `a, b < 0`), so two
@@ -12,9 +14,10 @@
 //! it is 0 exactly when `Π Aᵢ^kᵢ = 1`, which the canonical form decides as it decides any
 //! identity (with the half-angle and other rewrites of the whole form). The logarithms are
 //! grouped by the rest of their term (`x·(log a − log b)` is one group with the factor `x`),
-//! and the numerator is zero when every group is. Nothing here is numeric but the sign proof;
-//! an argument whose sign the ball cannot settle, or that holds a symbol (`pi` included),
-//! leaves the form as it was.
+//! and the numerator is zero when every group is; a term without a logarithm goes with the
+//! arctangents of the same rest (`atan a`, or `pi` as π), and those groups must cancel too.
+//! Nothing here is numeric but the sign proof; an argument whose sign the ball cannot settle,
+//! or that holds a symbol (`pi` included), leaves the form as it was.
 
 use super::{Canon, Frac, Mono, NotExact, Poly, Trig, constant, negated};
 use crate::graph::recipe::expression::ball::Evaluator;
@@ -33,31 +36,51 @@ const SIGN_BITS: usize = 128;
 
 impl Canon<'_> {
     /// Whether the numerator `num` is zero because its logarithms of positive numbers cancel
-    /// (see the module documentation). `Ok(false)` means "not shown".
-    pub(super) fn logarithms_cancel(&mut self, num: &Poly) -> Result<bool, NotExact> {
+    /// and its arctangents of numbers cancel with its multiples of π (see the module
+    /// documentation). `Ok(false)` means "not shown".
+    pub(super) fn constants_cancel(&mut self, num: &Poly) -> Result<bool, NotExact> {
         if num.0.is_empty() {
             return Ok(false);
         }
-        // the rest of each term → its logarithms with their coefficients
+        let pi = self
+            .ids
+            .get("pi")
+            .copied()
+            .filter(|_| self.variable != Some("pi"));
+        // the rest of each term → its logarithms with their coefficients; and → its
+        // arctangents with theirs and the coefficient of π
         let mut groups: Vec<(Mono, Vec<(u32, Q)>)> = Vec::new();
+        let mut angles: Vec<(Mono, Angles)> = Vec::new();
         for (m, c) in &num.0 {
-            let mut logs = m
-                .iter()
-                .filter(|&&(a, _)| self.called(a) == Some(Func::Log));
-            let (Some(&(log, 1)), None) = (logs.next(), logs.next()) else {
-                return Ok(false);
+            let single = |func: Func| {
+                let mut atoms = m.iter().filter(|&&(a, _)| self.called(a) == Some(func));
+                match (atoms.next(), atoms.next()) {
+                    (Some(&(a, 1)), None) => Some(Some(a)),
+                    (None, _) => Some(None),
+                    _ => None,
+                }
             };
-            let rest: Mono = m.iter().filter(|(a, _)| *a != log).copied().collect();
-            match groups.iter_mut().find(|(r, _)| *r == rest) {
-                Some((_, logs)) => logs.push((log, c.clone())),
-                None => groups.push((rest, vec![(log, c.clone())])),
+            let rest =
+                |atom: u32| -> Mono { m.iter().filter(|(a, _)| *a != atom).copied().collect() };
+            match (single(Func::Log), single(Func::Atan)) {
+                (Some(Some(log)), _) => group(&mut groups, rest(log)).push((log, c.clone())),
+                (Some(None), Some(Some(atan))) => {
+                    group(&mut angles, rest(atan)).atans.push((atan, c.clone()));
+                }
+                (Some(None), Some(None)) => {
+                    let Some(pi) = pi.filter(|pi| m.contains(&(*pi, 1))) else {
+                        return Ok(false);
+                    };
+                    group(&mut angles, rest(pi)).pi += c.clone();
+                }
+                _ => return Ok(false),
             }
         }
         // (a cleared denominator repeats one combination in many groups, scaled: each is
         // decided once)
         let mut decided: Vec<Vec<(u32, i64)>> = Vec::new();
         for (_, logs) in &groups {
-            let Some(exponents) = exponents(logs) else {
+            let Some((exponents, _)) = exponents(logs) else {
                 return Ok(false);
             };
             if decided.contains(&exponents) {
@@ -67,6 +90,11 @@ impl Canon<'_> {
                 return Ok(false);
             }
             decided.push(exponents);
+        }
+        for (_, angles) in &angles {
+            if !self.arctangents_cancel(&angles.atans, &angles.pi)? {
+                return Ok(false);
+            }
         }
         Ok(true)
     }
@@ -89,8 +117,14 @@ impl Canon<'_> {
         }
         // Π A^n = 1 exactly when the numerator of (above − below) is zero (below > 0)
         let difference = self.frac_add(above, negated(below))?;
+        self.number_is_zero(difference)
+    }
+
+    /// Whether the numerator of `f` is zero in this form, or in the form with the rewrites
+    /// over the finest roots and angles of the whole expression.
+    pub(super) fn number_is_zero(&mut self, f: Frac) -> Result<bool, NotExact> {
         let numerator = Frac {
-            num: difference.num,
+            num: f.num,
             den: None,
         };
         let (plain, _) = self.finished(numerator.clone())?;
@@ -119,7 +153,7 @@ impl Canon<'_> {
 
     /// The expression `f` stands for, when every atom in it is a number (a function of a
     /// number, or a root of one).
-    fn frac_expr(&self, f: &Frac) -> Option<Expr> {
+    pub(super) fn frac_expr(&self, f: &Frac) -> Option<Expr> {
         let num = self.poly_expr(&f.num)?;
         Some(match &f.den {
             None => num,
@@ -166,12 +200,40 @@ impl Canon<'_> {
     }
 }
 
+/// The arctangents of numbers in the terms of one rest, with their coefficients, and the
+/// coefficient of `pi` there.
+struct Angles {
+    atans: Vec<(u32, Q)>,
+    pi: Q,
+}
+
+impl Default for Angles {
+    fn default() -> Angles {
+        Angles {
+            atans: Vec::new(),
+            pi: Q::zero(),
+        }
+    }
+}
+
+/// The group of `rest` in `groups`, made empty when it is new.
+fn group<T: Default>(groups: &mut Vec<(Mono, T)>, rest: Mono) -> &mut T {
+    let at = match groups.iter().position(|(r, _)| *r == rest) {
+        Some(at) => at,
+        None => {
+            groups.push((rest, T::default()));
+            groups.len() - 1
+        }
+    };
+    &mut groups[at].1
+}
+
 /// The coefficients `k` of `logs` as coprime integers `k/g` (`g` the greatest rational that
 /// divides them all), with the first (in atom order) positive, so that one combination scaled
-/// is one key; `None` past [`MAX_LOG_EXPONENT`]. (The limit applies after the division: a
-/// cleared denominator scales every coefficient of a group, `9/4·log a + 9/2·log b` is
-/// `log a + 2·log b` 9/4 times.)
-fn exponents(logs: &[(u32, Q)]) -> Option<Vec<(u32, i64)>> {
+/// is one key, and the factor `±1/g` that makes them; `None` past [`MAX_LOG_EXPONENT`]. (The
+/// limit applies after the division: a cleared denominator scales every coefficient of a group,
+/// `9/4·log a + 9/2·log b` is `log a + 2·log b` 9/4 times.)
+pub(super) fn exponents(logs: &[(u32, Q)]) -> Option<(Vec<(u32, i64)>, Q)> {
     use num_bigint::BigInt;
     use num_traits::{One, Zero};
     let (mut numerators, mut denominators) = (BigInt::zero(), BigInt::one());
@@ -191,10 +253,12 @@ fn exponents(logs: &[(u32, Q)]) -> Option<Vec<(u32, i64)>> {
         out.push((*log, n));
     }
     out.sort_unstable();
+    let mut scale = Q::from_big(num_rational::BigRational::new(denominators, numerators));
     if out.first().is_some_and(|(_, n)| *n < 0) {
         for (_, n) in &mut out {
             *n = -*n;
         }
+        scale = -scale;
     }
-    Some(out)
+    Some((out, scale))
 }
