@@ -28,8 +28,8 @@
 //! (`logarithm_of_inverse_hyperbolic`); and last, where products of square roots were met, in
 //! a form with each such product one root (`merged_square_roots`). A form that still does not
 //! cancel is zero when what is left are logarithms of numbers shown positive whose product
-//! of powers is 1 ([`logarithms`]), and arctangents of numbers whose sum is the multiple of π
-//! beside them ([`arctangents`]). Every rewrite
+//! of powers is 1 ([`logarithms`]), and `atan`, `asin` and `acos` of numbers whose sum is the
+//! multiple of π beside them ([`angles`]). Every rewrite
 //! holds wherever its left side is defined; never `sqrt(x^2) → x`, `log(ab) → log a + log b`
 //! (but for a positive rational or an exponential factor, or numbers shown positive) or `(a^b)^c → a^(bc)` (for an `a` or `b` that may be negative).
 //! Atoms are treated as independent unknowns, so a numerator that expands to the zero
@@ -39,7 +39,7 @@
 //! base and its exponent; any other form that would is abandoned (the numeric rule decides
 //! instead).
 
-mod arctangents;
+mod angles;
 mod logarithms;
 
 use super::expr::{Budget, Expr, Func, TooLarge};
@@ -647,8 +647,8 @@ impl<'b> Canon<'b> {
     }
 
     /// `form`, or its zero when it is not `decided` and its numerator's logarithms of
-    /// positive numbers cancel, and its arctangents of numbers with its multiples of π
-    /// ([`logarithms`], [`arctangents`]).
+    /// positive numbers cancel, and its angles of numbers with its multiples of π
+    /// ([`logarithms`], [`angles`]).
     fn or_constants_cancelled(&mut self, form: Form, decided: impl Fn(&Form) -> bool) -> Form {
         if decided(&form) || !self.constants_cancel(&form.0).unwrap_or(false) {
             return form;
@@ -3119,7 +3119,7 @@ mod tests {
     }
 
     #[test]
-    fn arctangents_of_numbers_combine_with_multiples_of_pi() {
+    fn angles_of_numbers_combine_with_multiples_of_pi() {
         // Σ n·atan a = m·π once Π (1 + i·a)^n is real and a ball settles m: alkahest's
         // ∫_2^3 sqrt(x² − 1)/x dx (2·atan(x + sqrt(x² − 1)) at the bounds) against ours
         for text in [
@@ -3139,6 +3139,12 @@ mod tests {
             "atan(sqrt(2) - 1) + atan(1/2) + atan(1/3) - 3*pi/8",
             // 5π/12: a quarter and a sixth of a turn
             "atan(1/2) + atan(1/3) + atan(1/sqrt(3)) - 5*pi/12",
+            // inverse sines and cosines: √(1 − a²) ± i·a
+            "asin(3/5) + asin(4/5) - pi/2",
+            "acos(3/5) - asin(4/5)",
+            "asin(sqrt(2)/4) - atan(1/sqrt(7))",
+            "2*asin(1/3) - acos(7/9)",
+            "acos(-1/3) + acos(1/3) - pi",
             // grouped by the rest of the term, beside logarithms that cancel
             "x*(atan(1/2) + atan(1/3)) - x*pi/4 + log(1 + sqrt(2)) + log(sqrt(2) - 1)",
         ] {
@@ -3153,6 +3159,11 @@ mod tests {
             "atan(sqrt(2) - 1) - pi/6",
             "atan(sqrt(2) - 1) + atan(1/2) + atan(1/3) - 5*pi/8",
             "atan(1/2) + atan(1/3) + atan(1/sqrt(3)) - 7*pi/12",
+            "asin(3/5) + asin(4/5) - pi",
+            "acos(3/5) + asin(4/5)",
+            "2*asin(1/3) - asin(7/9)",
+            // outside [−1, 1]: no value, nothing shown
+            "2*asin(5/4) - acos(-17/8)",
             "atan(1/2) + atan(1/3) - pi/4 + 1/10^30",
             "x*(atan(1/2) + atan(1/3)) - pi/4",
             // symbols are not numbers

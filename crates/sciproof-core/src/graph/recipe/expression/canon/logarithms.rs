@@ -1,6 +1,6 @@
 //! Sums of logarithms of positive numbers: `Σ kᵢ·log Aᵢ = 0` when `Π Aᵢ^kᵢ = 1`; and the
-//! grouping of what a form leaves over into such sums and into sums of arctangents of numbers
-//! with a multiple of π ([`super::arctangents`]).
+//! grouping of what a form leaves over into such sums and into sums of angles (`atan`, `asin`
+//! and `acos` of numbers) with a multiple of π ([`super::angles`]).
 //!
 //! The canonical form keeps `log A` as an atom keyed by its canonical argument and never takes
 //! a logarithm of a product apart (`log(ab) = log a + log b` fails where `a, b < 0`), so two
@@ -15,7 +15,8 @@
 //! identity (with the half-angle and other rewrites of the whole form). The logarithms are
 //! grouped by the rest of their term (`x·(log a − log b)` is one group with the factor `x`),
 //! and the numerator is zero when every group is; a term without a logarithm goes with the
-//! arctangents of the same rest (`atan a`, or `pi` as π), and those groups must cancel too.
+//! angles of the same rest (`atan a`, `asin a`, `acos a`, or `pi` as π), and those groups must
+//! cancel too.
 //! Nothing here is numeric but the sign proof; an argument whose sign the ball cannot settle,
 //! or that holds a symbol (`pi` included), leaves the form as it was.
 
@@ -36,7 +37,7 @@ const SIGN_BITS: usize = 128;
 
 impl Canon<'_> {
     /// Whether the numerator `num` is zero because its logarithms of positive numbers cancel
-    /// and its arctangents of numbers cancel with its multiples of π (see the module
+    /// and its angles of numbers cancel with its multiples of π (see the module
     /// documentation). `Ok(false)` means "not shown".
     pub(super) fn constants_cancel(&mut self, num: &Poly) -> Result<bool, NotExact> {
         if num.0.is_empty() {
@@ -48,12 +49,14 @@ impl Canon<'_> {
             .copied()
             .filter(|_| self.variable != Some("pi"));
         // the rest of each term → its logarithms with their coefficients; and → its
-        // arctangents with theirs and the coefficient of π
+        // angles with theirs and the coefficient of π
         let mut groups: Vec<(Mono, Vec<(u32, Q)>)> = Vec::new();
         let mut angles: Vec<(Mono, Angles)> = Vec::new();
         for (m, c) in &num.0 {
-            let single = |func: Func| {
-                let mut atoms = m.iter().filter(|&&(a, _)| self.called(a) == Some(func));
+            let single = |funcs: &[Func]| {
+                let mut atoms = m
+                    .iter()
+                    .filter(|&&(a, _)| self.called(a).is_some_and(|f| funcs.contains(&f)));
                 match (atoms.next(), atoms.next()) {
                     (Some(&(a, 1)), None) => Some(Some(a)),
                     (None, _) => Some(None),
@@ -62,10 +65,15 @@ impl Canon<'_> {
             };
             let rest =
                 |atom: u32| -> Mono { m.iter().filter(|(a, _)| *a != atom).copied().collect() };
-            match (single(Func::Log), single(Func::Atan)) {
+            match (
+                single(&[Func::Log]),
+                single(&[Func::Atan, Func::Asin, Func::Acos]),
+            ) {
                 (Some(Some(log)), _) => group(&mut groups, rest(log)).push((log, c.clone())),
-                (Some(None), Some(Some(atan))) => {
-                    group(&mut angles, rest(atan)).atans.push((atan, c.clone()));
+                (Some(None), Some(Some(angle))) => {
+                    group(&mut angles, rest(angle))
+                        .angles
+                        .push((angle, c.clone()));
                 }
                 (Some(None), Some(None)) => {
                     let Some(pi) = pi.filter(|pi| m.contains(&(*pi, 1))) else {
@@ -92,7 +100,7 @@ impl Canon<'_> {
             decided.push(exponents);
         }
         for (_, angles) in &angles {
-            if !self.arctangents_cancel(&angles.atans, &angles.pi)? {
+            if !self.angles_cancel(&angles.angles, &angles.pi)? {
                 return Ok(false);
             }
         }
@@ -200,17 +208,17 @@ impl Canon<'_> {
     }
 }
 
-/// The arctangents of numbers in the terms of one rest, with their coefficients, and the
-/// coefficient of `pi` there.
+/// The angles (`atan`, `asin`, `acos` of numbers) in the terms of one rest, with their
+/// coefficients, and the coefficient of `pi` there.
 struct Angles {
-    atans: Vec<(u32, Q)>,
+    angles: Vec<(u32, Q)>,
     pi: Q,
 }
 
 impl Default for Angles {
     fn default() -> Angles {
         Angles {
-            atans: Vec::new(),
+            angles: Vec::new(),
             pi: Q::zero(),
         }
     }

@@ -1,20 +1,24 @@
-//! Sums of arctangents of numbers and a multiple of π: `Σ cᵢ·atan aᵢ + r·π = 0`.
+//! Sums of angles given by inverse trigonometric functions of numbers and a multiple of π:
+//! `Σ cᵢ·f aᵢ + r·π = 0` for `f` among `atan`, `asin` and `acos`.
 //!
 //! The arctangent of a number stays an atom keyed by its argument (only the tangents of
 //! multiples of π/12 are written as their angles), so one angle written two ways is two
 //! unknowns: `2·atan(3 + √8)` and `π/2 + atan √8`, which the bounds of `∫ sqrt(x² − 1)/x dx`
-//! give when alkahest's antiderivative `sqrt(x² − 1) − 2·atan(x + sqrt(x² − 1))` meets ours.
+//! give when alkahest's antiderivative `sqrt(x² − 1) − 2·atan(x + sqrt(x² − 1))` meets ours;
+//! or `asin(√2/4)` and `atan(1/√7)`.
 //!
-//! For real `a`, `1 + i·a` has a positive real part, so its argument is exactly `atan a`, and
-//! the argument of `Π (1 + i·aᵢ)^nᵢ` is `Σ nᵢ·atan aᵢ` up to a multiple of 2π. With the
-//! coefficients made coprime integers `nᵢ` (the group scaled, its `r` with it) and scaled
-//! further until `t = −r` is a multiple of π/12, the product turned back by `t·π` (times
-//! `1 − i` for each quarter turn and `√3 − i` for each twelfth) is real exactly when
-//! `Σ nᵢ·atan aᵢ − t·π` is a multiple of π; its imaginary part is a number of the form, decided
-//! zero as any identity is. Which multiple a ball settles: a rigorous enclosure of
-//! `Σ nᵢ·atan aᵢ − t·π` below 3 in magnitude leaves only 0. Nothing here is numeric but that
-//! choice among the values the exact part has left possible; an argument with a symbol in it
-//! (`pi` included) leaves the form as it was.
+//! Each angle is the argument of a complex number with a positive modulus: `atan a` of
+//! `1 + i·a` (its real part is positive), `asin a` of `√(1 − a²) + i·a` and `acos a` of
+//! `a + i·√(1 − a²)` (for `|a| ≤ 1`, where they have a value), so the argument of
+//! `Π zᵢ^nᵢ` is `Σ nᵢ·f aᵢ` up to a multiple of 2π. With the coefficients made coprime
+//! integers `nᵢ` (the group scaled, its `r` with it) and scaled further until `t = −r` is a
+//! multiple of π/12, the product turned back by `t·π` (times `1 − i` for each quarter turn and
+//! `√3 − i` for each twelfth) is real exactly when `Σ nᵢ·f aᵢ − t·π` is a multiple of π; its
+//! imaginary part is a number of the form, decided zero as any identity is. Which multiple a
+//! ball settles: a rigorous enclosure of `Σ nᵢ·f aᵢ − t·π` below 3 in magnitude leaves only
+//! 0 (an argument outside `[−1, 1]` has no ball, and nothing is shown). Nothing here is
+//! numeric but that choice among the values the exact part has left possible; an argument
+//! with a symbol in it (`pi` included) leaves the form as it was.
 
 use super::logarithms::exponents;
 use super::{Canon, Frac, NotExact, constant, negated};
@@ -28,23 +32,19 @@ use num_integer::Integer;
 /// The precision of the ball that picks the multiple of π.
 const ANGLE_BITS: usize = 128;
 
-/// The largest power of `1 + i·a` multiplied out (after a group's coefficients are made
+/// The largest power of an angle's complex number multiplied out (after a group's coefficients are made
 /// integers, and multiplied once more to bring its multiple of π to twelfths).
 const MAX_ANGLE_POWER: i64 = 24;
 
 impl Canon<'_> {
-    /// Whether `Σ c·atan a + pi·π = 0` for the arctangent atoms `atans` (each of a number)
-    /// with their coefficients `c` (see the module documentation). `Ok(false)` means "not
-    /// shown".
-    pub(super) fn arctangents_cancel(
-        &mut self,
-        atans: &[(u32, Q)],
-        pi: &Q,
-    ) -> Result<bool, NotExact> {
-        let Some((mut integers, scale)) = exponents(atans) else {
+    /// Whether `Σ c·f a + pi·π = 0` for the atoms `angles` (each `atan`, `asin` or `acos` of a
+    /// number) with their coefficients `c` (see the module documentation). `Ok(false)` means
+    /// "not shown".
+    pub(super) fn angles_cancel(&mut self, angles: &[(u32, Q)], pi: &Q) -> Result<bool, NotExact> {
+        let Some((mut integers, scale)) = exponents(angles) else {
             return Ok(false);
         };
-        // Σ n·atan a (the sum scaled) must be t·π; when t is not a multiple of π/12, the sum
+        // Σ n·f a (the sum scaled) must be t·π; when t is not a multiple of π/12, the sum
         // is scaled further until it is
         let mut t = -(pi * &scale);
         let Q::Small(_, d) = t else {
@@ -64,27 +64,37 @@ impl Canon<'_> {
             return Ok(false);
         };
         debug_assert_eq!(d, 1);
-        // Π (1 + i·a)^n turned back by t·π modulo π, as (real part, imaginary part)
-        let mut z = self.turned_back(p.rem_euclid(12))?;
+        // Π z^n turned back by t·π modulo π, as (real part, imaginary part)
+        let mut product = self.turned_back(p.rem_euclid(12))?;
         let mut sum = Vec::with_capacity(integers.len() + 1);
-        for &(atan, n) in &integers {
-            let a = self.argument(atan);
+        for &(angle, n) in &integers {
+            let Some(func) = self.called(angle) else {
+                return Ok(false);
+            };
+            let a = self.argument(angle);
             let Some(number) = self.frac_expr(&a) else {
                 return Ok(false);
             };
-            sum.push(Expr::mul(vec![
-                Expr::int(n),
-                Expr::call(Func::Atan, number),
-            ]));
-            // (1 + i·a)^−1 points where 1 − i·a does, which keeps the product free of
+            let cosine = || {
+                let square = Expr::pow(number.clone(), Expr::int(2));
+                Expr::call(Func::Sqrt, Expr::minus(Expr::int(1), square))
+            };
+            let (re, im) = match func {
+                Func::Atan => (constant(Q::one()), a),
+                Func::Asin => (self.frac(&cosine())?, a),
+                Func::Acos => (a, self.frac(&cosine())?),
+                _ => return Ok(false),
+            };
+            sum.push(Expr::mul(vec![Expr::int(n), Expr::call(func, number)]));
+            // z^−1 points where its conjugate does, which keeps the product free of
             // denominators
-            let a = if n < 0 { negated(a) } else { a };
+            let z = (re, if n < 0 { negated(im) } else { im });
             for _ in 0..n.unsigned_abs() {
-                z = self.complex_mul(z, (constant(Q::one()), a.clone()))?;
+                product = self.complex_mul(product, z.clone())?;
             }
         }
-        // real: Σ n·atan a − t·π is a multiple of π, and it is 0 when it is below π
-        if !self.number_is_zero(z.1)? {
+        // real: Σ n·f a − t·π is a multiple of π, and it is 0 when it is below π
+        if !self.number_is_zero(product.1)? {
             return Ok(false);
         }
         sum.push(Expr::mul(vec![number(&(-t).to_big()), Expr::sym("pi")]));
