@@ -204,9 +204,15 @@ impl Func {
 /// ([`super::ball`]). A node of f64 arithmetic, some thirty times cheaper, is a tick, a
 /// thirty-second of a step. Counting work rather than time keeps every outcome the same on
 /// every machine.
+///
+/// It also bounds how deeply a rule that calls the antiderivative table again may nest in
+/// itself ([`Budget::deeper`]): such a cycle makes no progress, and its depth, unlike its
+/// steps, is paid for in stack.
 #[derive(Debug)]
 pub struct Budget {
     ticks: u64,
+    /// The levels of [`Budget::deeper`] entered and not left.
+    depth: u32,
 }
 
 /// The ticks in a step.
@@ -229,6 +235,7 @@ impl Budget {
     pub fn of_steps(n: u64) -> Budget {
         Budget {
             ticks: n.saturating_mul(TICKS_PER_STEP),
+            depth: 0,
         }
     }
 
@@ -242,11 +249,24 @@ impl Budget {
     pub fn share<T>(&mut self, most: u64, work: impl FnOnce(&mut Budget) -> T) -> T {
         let mut own = Budget {
             ticks: self.ticks.min(most.saturating_mul(TICKS_PER_STEP)),
+            depth: self.depth,
         };
         let granted = own.ticks;
         let result = work(&mut own);
         self.ticks -= granted - own.ticks;
         result
+    }
+
+    /// Runs `work` one level deeper in a recursion bounded to `most` levels; `None` (and
+    /// nothing run) at that depth.
+    pub fn deeper<T>(&mut self, most: u32, work: impl FnOnce(&mut Budget) -> T) -> Option<T> {
+        if self.depth >= most {
+            return None;
+        }
+        self.depth += 1;
+        let result = work(self);
+        self.depth -= 1;
+        Some(result)
     }
 
     /// Counts `n` steps.

@@ -2525,21 +2525,27 @@ fn polynomial_by_parts(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<E
         return Ok(Vec::new());
     }
     let (p_expr, dp) = (pf::expression(&p, var), pf::derivative(&p));
-    let mut found = Vec::new();
-    for g1 in proposals(&Expr::mul(others), var, budget)?
-        .into_iter()
-        .take(BY_PARTS_TRIED)
-    {
-        // (the rest's table candidates and what the fallback proposes both: `1/(1 + e^x)` has a
-        // table form that is not its antiderivative, and a rational function of `e^x` that is)
-        let rest = Expr::mul(vec![pf::expression(&dp, var), g1.clone()]);
-        let mut rests = candidates(&rest, var, budget)?;
-        rests.extend(fallback(&rest, var, budget)?);
-        for r in rests {
-            found.push(Expr::minus(Expr::mul(vec![p_expr.clone(), g1.clone()]), r));
+    // (`G₁` may bring the polynomial back, `∫ x·atanh(x/2)` with `G₁ = x·atanh(x/2) + …`, and
+    // then the rest is this integral again: the nesting is bounded)
+    let parts = budget.deeper(MAX_PARTS_NESTING, |budget| {
+        let mut found = Vec::new();
+        for g1 in proposals(&Expr::mul(others), var, budget)?
+            .into_iter()
+            .take(BY_PARTS_TRIED)
+        {
+            // (the rest's table candidates and what the fallback proposes both: `1/(1 + e^x)`
+            // has a table form that is not its antiderivative, and a rational function of
+            // `e^x` that is)
+            let rest = Expr::mul(vec![pf::expression(&dp, var), g1.clone()]);
+            let mut rests = candidates(&rest, var, budget)?;
+            rests.extend(fallback(&rest, var, budget)?);
+            for r in rests {
+                found.push(Expr::minus(Expr::mul(vec![p_expr.clone(), g1.clone()]), r));
+            }
         }
-    }
-    Ok(found)
+        Ok(found)
+    });
+    parts.unwrap_or(Ok(Vec::new()))
 }
 
 /// `∫ x^m·c·q^(s/2) dx = c·q^(s/2)·x^(m+1)/(m+1) − ∫ c·(s/2)·q'·q^(s/2 − 1)·x^(m+1)/(m+1) dx`
@@ -2672,6 +2678,10 @@ fn root_of_a_square(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr
 
 /// The largest degree of [`polynomial_by_parts`]'s polynomial (each degree is one step).
 const MAX_PARTS_DEGREE: usize = 3;
+
+/// How deeply [`polynomial_by_parts`] may nest in itself (through the table and the fallback
+/// it calls for the rest): one level for each degree of its polynomial, and one more.
+const MAX_PARTS_NESTING: u32 = MAX_PARTS_DEGREE as u32 + 1;
 
 /// How many antiderivatives of `G` [`by_parts`] tries.
 const BY_PARTS_TRIED: usize = 2;

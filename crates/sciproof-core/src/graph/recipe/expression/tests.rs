@@ -2329,3 +2329,20 @@ fn a_recipe_that_runs_out_of_its_budget_is_inconclusive() {
         (Outcome::Inconclusive, TOO_LARGE)
     );
 }
+
+#[test]
+fn by_parts_that_brings_its_polynomial_back_nests_a_bounded_depth() {
+    // ∫ x·atanh(x/2) by parts: G₁ = x·atanh(x/2) + …, whose rest holds the integral again.
+    // Unbounded, that cycle ran until the budget ended it, deeper than a fuzzing build's stack
+    // holds (the fuzz corpus keeps the input that found it).
+    use super::expr::Budget;
+    use super::integrate::proposals;
+    for text in ["x*atanh(x/2)", "x^2*atan(2*x+1) + x*atanh(x/2)"] {
+        let f = super::parse::parse(text, &mut Default::default()).unwrap();
+        let mut budget = Budget::standard();
+        let before = budget.left();
+        assert!(proposals(&f, "x", &mut budget).is_ok(), "{text}");
+        let used = before - budget.left();
+        assert!(used < before / 10, "{text}: {used} steps");
+    }
+}
