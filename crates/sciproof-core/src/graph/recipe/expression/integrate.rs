@@ -448,7 +448,7 @@ type Rule = fn(&Expr, &str, &mut Budget) -> Result<Vec<Expr>, TooLarge>;
 
 /// The [`fallback`]'s rules, in the order they are tried: the particular before the general,
 /// and last those whose proposals, right or wrong, would stand in the way of the others'.
-const FALLBACK: [Rule; 9] = [
+const FALLBACK: [Rule; 10] = [
     // partial fractions of a rational function with exact coefficients ([`pf`])
     partial_fractions,
     // a rational function of exp
@@ -458,6 +458,8 @@ const FALLBACK: [Rule; 9] = [
     super::inverse_substitution::antiderivatives,
     // t = sin x, t = tan(x/2), ...
     super::forward_substitution::antiderivatives,
+    // 1/((ax + b)·√Q) at x − r = 1/u
+    linear_over_root,
     inverse_hyperbolics_written,
     root_of_a_square,
     polynomial_by_parts,
@@ -2612,6 +2614,112 @@ fn reciprocal_power_by_parts(
         .into_iter()
         .map(|h| Expr::minus(first.clone(), h))
         .collect())
+}
+
+/// `∫ c/((αx + β)·√Q) dx` for a quadratic `Q` with exact coefficients: with `t = x − r`
+/// (`r = −β/α`) and `Q = a·t² + B·t + C` (`B = Q'(r)`, `C = Q(r)`), what the substitution
+/// `t = 1/u` gives, written back in `x` so that the exact test differentiates it as it stands
+/// (the substituted root `√(C·u² + B·u + a)` is `√Q/|t|`, a relation the form does not have):
+/// - `C > 0`: `−log(±N/t)/√C` with `N = 2C + B·t + 2√C·√Q` (`d/dt log(N/t) = −√C/(t·√Q)`),
+///   one candidate for each sign of `N/t`;
+/// - `C < 0`: `atan((B·t + 2C)/(2√(−C)·√Q))/√(−C)`, on either side of `r`, and
+///   `−atan(2√(−C)·√Q/(B·t + 2C))/√(−C)` (a constant apart between the zeros of `B·t + 2C`),
+///   which is continuous where `Q` is 0 (`∫ dx/(x·sqrt(x² − 1))` from 1 is `atan(sqrt(x² − 1))`);
+/// - `C = 0`, `B ≠ 0`: `−2√Q/(B·t)`.
+fn linear_over_root(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let (mut constants, mut line, mut root) = (Vec::new(), None, None);
+    for (base, k) in f.power_factors(budget)? {
+        if !base.contains(var, budget)? {
+            constants.push(Expr::pow(base, Expr::int(k)));
+        } else if let Some((q, -1)) = half_power(&base).map(|(q, n)| (q, n * k)) {
+            let Some(p) = numeric_polynomial(q, var, budget)?.map(pf::trimmed) else {
+                return Ok(Vec::new());
+            };
+            if root.is_some() || p.len() != 3 {
+                return Ok(Vec::new());
+            }
+            root = Some((q.clone(), p));
+        } else if let (Some((alpha, beta)), -1) = (linear(&base, var, budget)?, k) {
+            if line.is_some() {
+                return Ok(Vec::new());
+            }
+            line = Some((alpha, beta));
+        } else {
+            return Ok(Vec::new());
+        }
+    }
+    let (Some((alpha, beta)), Some((q, p))) = (line, root) else {
+        return Ok(Vec::new());
+    };
+    let r = -(&beta / &alpha);
+    let (a, b) = (&p[2], &p[1]);
+    let two = BigRational::from_integer(2.into());
+    let big_b = &two * a * &r + b;
+    let big_c = pf::value_at(&p, &r);
+    let t = || lin(&BigRational::one(), &-&r, var);
+    let sqrt_q = || Expr::call(Func::Sqrt, q.clone());
+    let sqrt_of = |n: &BigRational| match pf::exact_square_root(n) {
+        Some(root) => number(&root),
+        None => Expr::call(Func::Sqrt, number(n)),
+    };
+    let c = Expr::mul(vec![Expr::mul(constants), number(&alpha.recip())]);
+    let found = if big_c.is_positive() {
+        let k = sqrt_of(&big_c);
+        let n = Expr::add(vec![
+            number(&(&two * &big_c)),
+            Expr::mul(vec![number(&big_b), t()]),
+            Expr::mul(vec![Expr::int(2), k.clone(), sqrt_q()]),
+        ]);
+        [1, -1]
+            .into_iter()
+            .map(|sign| {
+                let ratio = Expr::mul(vec![
+                    Expr::int(sign),
+                    n.clone(),
+                    Expr::pow(t(), Expr::int(-1)),
+                ]);
+                Expr::mul(vec![
+                    c.clone(),
+                    Expr::int(-1),
+                    Expr::pow(k.clone(), Expr::int(-1)),
+                    Expr::call(Func::Log, ratio),
+                ])
+            })
+            .collect()
+    } else if big_c.is_negative() {
+        let k = sqrt_of(&-&big_c);
+        let above = Expr::add(vec![
+            Expr::mul(vec![number(&big_b), t()]),
+            number(&(&two * &big_c)),
+        ]);
+        let below = Expr::mul(vec![Expr::int(2), k.clone(), sqrt_q()]);
+        let ratio = |above: &Expr, below: &Expr| {
+            Expr::mul(vec![above.clone(), Expr::pow(below.clone(), Expr::int(-1))])
+        };
+        vec![
+            Expr::mul(vec![
+                c.clone(),
+                Expr::pow(k.clone(), Expr::int(-1)),
+                Expr::call(Func::Atan, ratio(&above, &below)),
+            ]),
+            Expr::mul(vec![
+                c,
+                Expr::int(-1),
+                Expr::pow(k, Expr::int(-1)),
+                Expr::call(Func::Atan, ratio(&below, &above)),
+            ]),
+        ]
+    } else if !big_b.is_zero() {
+        vec![Expr::mul(vec![
+            c,
+            number(&(-&two / &big_b)),
+            sqrt_q(),
+            Expr::pow(t(), Expr::int(-1)),
+        ])]
+    } else {
+        Vec::new()
+    };
+    Ok(found)
 }
 
 /// `(q, n)` for `q^(n/2)` with an odd `n`: `sqrt(q)`, `q^(±1/2)`, `q^(3/2)`, ...
