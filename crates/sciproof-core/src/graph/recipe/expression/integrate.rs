@@ -458,8 +458,8 @@ const FALLBACK: [Rule; 10] = [
     super::inverse_substitution::antiderivatives,
     // t = sin x, t = tan(x/2), ...
     super::forward_substitution::antiderivatives,
-    // 1/((ax + b)·√Q) at x − r = 1/u
-    linear_over_root,
+    // N/(ax + b)^n·√Q^(±1), through x − r = 1/u
+    rational_over_root,
     inverse_hyperbolics_written,
     root_of_a_square,
     polynomial_by_parts,
@@ -2616,41 +2616,64 @@ fn reciprocal_power_by_parts(
         .collect())
 }
 
-/// `∫ c/((αx + β)·√Q) dx` for a quadratic `Q` with exact coefficients: with `t = x − r`
-/// (`r = −β/α`) and `Q = a·t² + B·t + C` (`B = Q'(r)`, `C = Q(r)`), what the substitution
+/// `∫ c·N/(αx + β)^n·Q^(s/2) dx` for a polynomial `N`, `1 ≤ n ≤` [`MAX_LINE_POWER`], a
+/// quadratic `Q` with exact coefficients and `s = ±1` (`√Q` is `Q/√Q`): with `t = x − r`
+/// (`r = −β/α`), `N` written in powers of `t` splits into a polynomial over `√Q`
+/// ([`polynomial_over_root`]) and the integrals `I_j = ∫ dt/(t^j·√Q)`, `j ≤ n`. With
+/// `Q = a·t² + B·t + C` (`B = Q'(r)`, `C = Q(r)`), the derivative of `√Q/t^m` is
+/// `a(1 − m)/(t^(m−1)√Q) + B(1 − 2m)/(2t^m√Q) − mC/(t^(m+1)√Q)`, so each `I_j` is a sum of
+/// such roots and of `I_1` (for `C ≠ 0`) or of `I_0 = ∫ dx/√Q` (for `C = 0`). `I_1` is what
 /// `t = 1/u` gives, written back in `x` so that the exact test differentiates it as it stands
 /// (the substituted root `√(C·u² + B·u + a)` is `√Q/|t|`, a relation the form does not have):
-/// - `C > 0`: `−log(±N/t)/√C` with `N = 2C + B·t + 2√C·√Q` (`d/dt log(N/t) = −√C/(t·√Q)`),
-///   one candidate for each sign of `N/t`;
+/// - `C > 0`: `−log(±N₁/t)/√C` with `N₁ = 2C + B·t + 2√C·√Q` (`d/dt log(N₁/t) =
+///   −√C/(t·√Q)`), one candidate for each sign of `N₁/t`;
 /// - `C < 0`: `atan((B·t + 2C)/(2√(−C)·√Q))/√(−C)`, on either side of `r`, and
 ///   `−atan(2√(−C)·√Q/(B·t + 2C))/√(−C)` (a constant apart between the zeros of `B·t + 2C`),
 ///   which is continuous where `Q` is 0 (`∫ dx/(x·sqrt(x² − 1))` from 1 is `atan(sqrt(x² − 1))`);
 /// - `C = 0`, `B ≠ 0`: `−2√Q/(B·t)`.
-fn linear_over_root(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
-    let (mut constants, mut line, mut root) = (Vec::new(), None, None);
+fn rational_over_root(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let (mut constants, mut numerator) = (Vec::new(), vec![BigRational::one()]);
+    let (mut line, mut root) = (None, None);
     for (base, k) in f.power_factors(budget)? {
         if !base.contains(var, budget)? {
             constants.push(Expr::pow(base, Expr::int(k)));
-        } else if let Some((q, -1)) = half_power(&base).map(|(q, n)| (q, n * k)) {
+        } else if let Some((q, n)) = half_power(&base) {
             let Some(p) = numeric_polynomial(q, var, budget)?.map(pf::trimmed) else {
                 return Ok(Vec::new());
             };
-            if root.is_some() || p.len() != 3 {
+            let s = n.checked_mul(k).filter(|s| s.abs() == 1);
+            let (None, 3, Some(s)) = (&root, p.len(), s) else {
+                return Ok(Vec::new());
+            };
+            root = Some((q.clone(), p, s));
+        } else if k < 0 {
+            let Some((alpha, beta)) = linear(&base, var, budget)? else {
+                return Ok(Vec::new());
+            };
+            if line.is_some() || -k > MAX_LINE_POWER {
                 return Ok(Vec::new());
             }
-            root = Some((q.clone(), p));
-        } else if let (Some((alpha, beta)), -1) = (linear(&base, var, budget)?, k) {
-            if line.is_some() {
-                return Ok(Vec::new());
-            }
-            line = Some((alpha, beta));
+            line = Some((alpha, beta, -k));
         } else {
-            return Ok(Vec::new());
+            let Some(p) = numeric_polynomial(&base, var, budget)? else {
+                return Ok(Vec::new());
+            };
+            for _ in 0..k {
+                budget.step()?;
+                numerator = pf::mul(&numerator, &p);
+                if numerator.is_empty() || numerator.len() > MAX_DEGREE {
+                    return Ok(Vec::new());
+                }
+            }
         }
     }
-    let (Some((alpha, beta)), Some((q, p))) = (line, root) else {
+    let (Some((alpha, beta, n)), Some((q, p, s))) = (line, root) else {
         return Ok(Vec::new());
     };
+    if s == 1 {
+        numerator = pf::mul(&numerator, &p);
+    }
+    let n = n as usize;
     let r = -(&beta / &alpha);
     let (a, b) = (&p[2], &p[1]);
     let two = BigRational::from_integer(2.into());
@@ -2658,68 +2681,178 @@ fn linear_over_root(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr
     let big_c = pf::value_at(&p, &r);
     let t = || lin(&BigRational::one(), &-&r, var);
     let sqrt_q = || Expr::call(Func::Sqrt, q.clone());
+    // N in powers of t: m_k, the remainders of dividing by t again and again
+    let mut m = Vec::new();
+    let mut rest = numerator;
+    while !rest.is_empty() {
+        let (quotient, remainder) = pf::divide(&rest, &[-&r, BigRational::one()]);
+        m.push(remainder.first().cloned().unwrap_or_default());
+        rest = quotient;
+    }
+    let at = |k: usize| m.get(k).cloned().unwrap_or_default();
+    // the polynomial part Σ_{k ≥ n} m_k t^(k − n), in x
+    let (mut polynomial, mut power) = (Vec::new(), vec![BigRational::one()]);
+    for k in n..m.len() {
+        polynomial = pf::add(&polynomial, &pf::mul(&power, &[at(k)]));
+        power = pf::mul(&power, &[-&r, BigRational::one()]);
+    }
+    // Σ_{j ≤ n} m_(n−j)·I_j as multiples of I_0 and I_1 and roots √Q/t^m
+    let root_over = |m: usize| Expr::mul(vec![sqrt_q(), Expr::pow(t(), Expr::int(-(m as i64)))]);
+    let mut singular: Vec<Combination> = Vec::with_capacity(n + 1);
+    if big_c.is_zero() {
+        if big_b.is_zero() {
+            return Ok(Vec::new());
+        }
+        // I_m = (√Q/t^m − a(1 − m)·I_(m−1))·2/(B(1 − 2m))
+        singular.push(Combination::of(BigRational::one(), BigRational::zero()));
+        for k in 1..=n {
+            let km = BigRational::from_integer((k as i64).into());
+            let factor = &two / (&big_b * (BigRational::one() - &two * &km));
+            let previous = singular[k - 1].scaled(&-(a * (BigRational::one() - &km)));
+            singular.push(previous.plus_root(root_over(k)).scaled(&factor));
+        }
+    } else {
+        // I_(m+1) = (a(1 − m)·I_(m−1) + B(1 − 2m)/2·I_m − √Q/t^m)/(mC)
+        singular.push(Combination::of(BigRational::one(), BigRational::zero()));
+        singular.push(Combination::of(BigRational::zero(), BigRational::one()));
+        for k in 1..n {
+            let km = BigRational::from_integer((k as i64).into());
+            let older = singular[k - 1].scaled(&(a * (BigRational::one() - &km)));
+            let old = singular[k].scaled(&(&big_b * (BigRational::one() - &two * &km) / &two));
+            let next = older.plus(&old).plus_root(Expr::negated(root_over(k)));
+            singular.push(next.scaled(&(&km * &big_c).recip()));
+        }
+    }
+    let mut total = Combination::of(BigRational::zero(), BigRational::zero());
+    for (j, integral) in singular.iter().enumerate().skip(1) {
+        total = total.plus(&integral.scaled(&at(n - j)));
+    }
+    // the candidates of each part, combined
+    let mut per_term = vec![vec![Expr::add(total.roots)]];
+    if !polynomial.is_empty() {
+        per_term.push(polynomial_over_root(&polynomial, &p, &q, var));
+    }
+    if !total.i0.is_zero() {
+        let i0 = quadratic_root(&p[0], &p[1], &p[2], false, &q, var);
+        per_term.push(scaled_all(i0, &total.i0));
+    }
+    if !total.i1.is_zero() {
+        per_term.push(scaled_all(
+            reciprocal_line_root(&big_b, &big_c, &t(), &sqrt_q()),
+            &total.i1,
+        ));
+    }
+    let c = Expr::mul(vec![
+        Expr::mul(constants),
+        number(&alpha.recip().pow(n as i32)),
+    ]);
+    Ok(combine(per_term)
+        .into_iter()
+        .map(|sum| Expr::mul(vec![c.clone(), sum]))
+        .collect())
+}
+
+/// The largest power of the line in [`rational_over_root`]'s denominator.
+const MAX_LINE_POWER: i64 = 4;
+
+/// A sum `i0·I_0 + i1·I_1 + Σ roots` of [`rational_over_root`].
+struct Combination {
+    i0: BigRational,
+    i1: BigRational,
+    roots: Vec<Expr>,
+}
+
+impl Combination {
+    fn of(i0: BigRational, i1: BigRational) -> Combination {
+        Combination {
+            i0,
+            i1,
+            roots: Vec::new(),
+        }
+    }
+
+    fn scaled(&self, k: &BigRational) -> Combination {
+        Combination {
+            i0: &self.i0 * k,
+            i1: &self.i1 * k,
+            roots: self
+                .roots
+                .iter()
+                .map(|e| Expr::mul(vec![number(k), e.clone()]))
+                .collect(),
+        }
+    }
+
+    fn plus(mut self, other: &Combination) -> Combination {
+        self.i0 += &other.i0;
+        self.i1 += &other.i1;
+        self.roots.extend(other.roots.iter().cloned());
+        self
+    }
+
+    fn plus_root(mut self, root: Expr) -> Combination {
+        self.roots.push(root);
+        self
+    }
+}
+
+/// Each of `es` times `k`.
+fn scaled_all(es: Vec<Expr>, k: &BigRational) -> Vec<Expr> {
+    es.into_iter()
+        .map(|e| Expr::mul(vec![number(k), e]))
+        .collect()
+}
+
+/// `I_1 = ∫ dt/(t·√Q)` for `C ≠ 0` (see [`rational_over_root`]), with `t` and `√Q` as written.
+fn reciprocal_line_root(
+    big_b: &BigRational,
+    big_c: &BigRational,
+    t: &Expr,
+    sqrt_q: &Expr,
+) -> Vec<Expr> {
+    let two = BigRational::from_integer(2.into());
     let sqrt_of = |n: &BigRational| match pf::exact_square_root(n) {
         Some(root) => number(&root),
         None => Expr::call(Func::Sqrt, number(n)),
     };
-    let c = Expr::mul(vec![Expr::mul(constants), number(&alpha.recip())]);
-    let found = if big_c.is_positive() {
-        let k = sqrt_of(&big_c);
+    let ratio = |above: Expr, below: Expr| Expr::mul(vec![above, Expr::pow(below, Expr::int(-1))]);
+    if big_c.is_positive() {
+        let k = sqrt_of(big_c);
         let n = Expr::add(vec![
-            number(&(&two * &big_c)),
-            Expr::mul(vec![number(&big_b), t()]),
-            Expr::mul(vec![Expr::int(2), k.clone(), sqrt_q()]),
+            number(&(&two * big_c)),
+            Expr::mul(vec![number(big_b), t.clone()]),
+            Expr::mul(vec![Expr::int(2), k.clone(), sqrt_q.clone()]),
         ]);
         [1, -1]
             .into_iter()
             .map(|sign| {
-                let ratio = Expr::mul(vec![
-                    Expr::int(sign),
-                    n.clone(),
-                    Expr::pow(t(), Expr::int(-1)),
-                ]);
+                let argument = ratio(Expr::mul(vec![Expr::int(sign), n.clone()]), t.clone());
                 Expr::mul(vec![
-                    c.clone(),
                     Expr::int(-1),
                     Expr::pow(k.clone(), Expr::int(-1)),
-                    Expr::call(Func::Log, ratio),
+                    Expr::call(Func::Log, argument),
                 ])
             })
             .collect()
-    } else if big_c.is_negative() {
-        let k = sqrt_of(&-&big_c);
+    } else {
+        let k = sqrt_of(&-big_c);
         let above = Expr::add(vec![
-            Expr::mul(vec![number(&big_b), t()]),
-            number(&(&two * &big_c)),
+            Expr::mul(vec![number(big_b), t.clone()]),
+            number(&(&two * big_c)),
         ]);
-        let below = Expr::mul(vec![Expr::int(2), k.clone(), sqrt_q()]);
-        let ratio = |above: &Expr, below: &Expr| {
-            Expr::mul(vec![above.clone(), Expr::pow(below.clone(), Expr::int(-1))])
-        };
+        let below = Expr::mul(vec![Expr::int(2), k.clone(), sqrt_q.clone()]);
         vec![
             Expr::mul(vec![
-                c.clone(),
                 Expr::pow(k.clone(), Expr::int(-1)),
-                Expr::call(Func::Atan, ratio(&above, &below)),
+                Expr::call(Func::Atan, ratio(above.clone(), below.clone())),
             ]),
             Expr::mul(vec![
-                c,
                 Expr::int(-1),
                 Expr::pow(k, Expr::int(-1)),
-                Expr::call(Func::Atan, ratio(&below, &above)),
+                Expr::call(Func::Atan, ratio(below, above)),
             ]),
         ]
-    } else if !big_b.is_zero() {
-        vec![Expr::mul(vec![
-            c,
-            number(&(-&two / &big_b)),
-            sqrt_q(),
-            Expr::pow(t(), Expr::int(-1)),
-        ])]
-    } else {
-        Vec::new()
-    };
-    Ok(found)
+    }
 }
 
 /// `(q, n)` for `q^(n/2)` with an odd `n`: `sqrt(q)`, `q^(±1/2)`, `q^(3/2)`, ...

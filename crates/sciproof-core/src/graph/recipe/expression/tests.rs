@@ -1484,7 +1484,7 @@ fn arctangents_of_numbers_meet_however_the_angle_is_written() {
 }
 
 #[test]
-fn one_over_a_line_times_the_root_of_a_quadratic_is_integrated() {
+fn a_polynomial_over_a_power_of_a_line_and_a_root_of_a_quadratic_is_integrated() {
     // ∫ dx/((x − r)·√Q): t = 1/(x − r) written back in x (alkahest's records of
     // 1/(x·sqrt(x² + 2x + 2)): ok; numeric_ok by quadrature here before)
     for (f, a, b, v) in [
@@ -1511,6 +1511,27 @@ fn one_over_a_line_times_the_root_of_a_quadratic_is_integrated() {
         ("1/(x*sqrt(x^2 + 2*x - 1))", "1", "2", "asin(sqrt(2)/4)"),
         ("1/(x*sqrt(x^2 + 2*x))", "1", "2", "sqrt(3) - sqrt(2)"),
         ("2/((2*x - 2)*sqrt(x^2 - 1))", "2", "3", "sqrt(3) - sqrt(2)"),
+        // a numerator, a power of the line, the root above the line: I_j by the recurrence
+        // (alkahest's records but the last: ok; numeric_ok by quadrature here before)
+        (
+            "(1 * (x^2 * sqrt((2 + x^2 + (x * 2))))^-1)",
+            "1",
+            "2",
+            "((1/2 * sqrt(5)) + (sqrt(8)^-1 * (log((2 + (-1 * sqrt(8)) + (2 * sqrt(5)))) + (-1 * log((2 + sqrt(8) + (2 * sqrt(5))))))) + (-1/4 * sqrt(10)) + (-1 * sqrt(8)^-1 * (log((4 + (-1 * sqrt(8)) + (2 * sqrt(10)))) + (-1 * log((4 + sqrt(8) + (2 * sqrt(10))))))))",
+        ),
+        (
+            "(sqrt((2 + x^2 + (x * 2))) * x^-1)",
+            "2",
+            "3",
+            "(sqrt(17) + log((4 + sqrt(17))) + (4 * sqrt(8)^-1 * (log((6 + (-1 * sqrt(8)) + (2 * sqrt(17)))) + (-1 * log((6 + sqrt(8) + (2 * sqrt(17))))))) + (-1 * sqrt(10)) + (-1 * log((3 + sqrt(10)))) + (sqrt(8)^-1 * (log((4 + (-1 * sqrt(8)) + (2 * sqrt(10)))) + (-1 * log((4 + sqrt(8) + (2 * sqrt(10)))))) * -4))",
+        ),
+        (
+            "(x * ((x + 1) * sqrt((1 + x^2)))^-1)",
+            "0",
+            "1",
+            "(log((1 + sqrt(2))) + (-2 * sqrt(8)^-1 * (log((4 + (-1 * sqrt(8)) + (2 * sqrt(2)))) + (-1 * log((4 + sqrt(8) + (2 * sqrt(2))))))) + (2 * sqrt(8)^-1 * (log((4 + (-1 * sqrt(8)))) + (-1 * log((4 + sqrt(8)))))))",
+        ),
+        ("1/(x^2*sqrt(x^2 + 2*x))", "1", "2", "sqrt(8)/12"),
     ] {
         exact_and_off_refuted(f, a, b, v, "1/10^6");
     }
