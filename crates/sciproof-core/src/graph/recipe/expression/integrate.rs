@@ -448,7 +448,7 @@ type Rule = fn(&Expr, &str, &mut Budget) -> Result<Vec<Expr>, TooLarge>;
 
 /// The [`fallback`]'s rules, in the order they are tried: the particular before the general,
 /// and last those whose proposals, right or wrong, would stand in the way of the others'.
-const FALLBACK: [Rule; 10] = [
+const FALLBACK: [Rule; 11] = [
     // partial fractions of a rational function with exact coefficients ([`pf`])
     partial_fractions,
     // a rational function of exp
@@ -460,6 +460,8 @@ const FALLBACK: [Rule; 10] = [
     super::forward_substitution::antiderivatives,
     // N/(ax + b)^n·√Q^(±1), through x − r = 1/u
     rational_over_root,
+    // 1/((ax² + p)·√(bx² + q)), through t = x/√(bx² + q)
+    quadratic_over_root,
     inverse_hyperbolics_written,
     root_of_a_square,
     polynomial_by_parts,
@@ -2811,13 +2813,9 @@ fn reciprocal_line_root(
     sqrt_q: &Expr,
 ) -> Vec<Expr> {
     let two = BigRational::from_integer(2.into());
-    let sqrt_of = |n: &BigRational| match pf::exact_square_root(n) {
-        Some(root) => number(&root),
-        None => Expr::call(Func::Sqrt, number(n)),
-    };
     let ratio = |above: Expr, below: Expr| Expr::mul(vec![above, Expr::pow(below, Expr::int(-1))]);
     if big_c.is_positive() {
-        let k = sqrt_of(big_c);
+        let k = square_root(big_c);
         let n = Expr::add(vec![
             number(&(&two * big_c)),
             Expr::mul(vec![number(big_b), t.clone()]),
@@ -2835,7 +2833,7 @@ fn reciprocal_line_root(
             })
             .collect()
     } else {
-        let k = sqrt_of(&-big_c);
+        let k = square_root(&-big_c);
         let above = Expr::add(vec![
             Expr::mul(vec![number(big_b), t.clone()]),
             number(&(&two * big_c)),
@@ -2852,6 +2850,73 @@ fn reciprocal_line_root(
                 Expr::call(Func::Atan, ratio(below, above)),
             ]),
         ]
+    }
+}
+
+/// `∫ c/((a·x² + p)·√(b·x² + q)) dx` (two even quadratics with exact coefficients, `p ≠ 0`):
+/// at `t = x/√(b·x² + q)`, where `x² = q·t²/(1 − b·t²)` and `dt = q·dx/(b·x² + q)^(3/2)`, it is
+/// `∫ dt/(p + D·t²)` with `D = a·q − p·b`: `atan(√(D/p)·t)/√(p·D)` for `p·D > 0`,
+/// `atanh(√(−D/p)·t)/√(−p·D)` for `p·D < 0`, each negated for `p < 0`
+/// (`∫ dx/((x² + 1)·√(x² + 2)) = atan(x/√(x² + 2))`).
+fn quadratic_over_root(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let (mut constants, mut quadratic, mut root) = (Vec::new(), None, None);
+    for (base, k) in f.power_factors(budget)? {
+        if !base.contains(var, budget)? {
+            constants.push(Expr::pow(base, Expr::int(k)));
+            continue;
+        }
+        let (inner, n) = match half_power(&base) {
+            Some((q, n)) => (q, n.checked_mul(k)),
+            None => (&base, k.checked_mul(2)),
+        };
+        let Some(p) = numeric_polynomial(inner, var, budget)?.map(pf::trimmed) else {
+            return Ok(Vec::new());
+        };
+        // (even: no x term)
+        let even = p.len() == 3 && p[1].is_zero() && !p[0].is_zero();
+        match (n, even) {
+            (Some(-2), true) if quadratic.is_none() => {
+                quadratic = Some((p[2].clone(), p[0].clone()))
+            }
+            (Some(-1), true) if root.is_none() => {
+                root = Some((inner.clone(), p[2].clone(), p[0].clone()))
+            }
+            _ => return Ok(Vec::new()),
+        }
+    }
+    let (Some((a, p)), Some((q_expr, b, q))) = (quadratic, root) else {
+        return Ok(Vec::new());
+    };
+    let d = &a * &q - &p * &b;
+    let pd = &p * &d;
+    if pd.is_zero() {
+        return Ok(Vec::new());
+    }
+    let (func, ratio) = if pd.is_positive() {
+        (Func::Atan, &d / &p)
+    } else {
+        (Func::Atanh, -(&d / &p))
+    };
+    let t = Expr::mul(vec![
+        square_root(&ratio),
+        Expr::sym(var),
+        Expr::pow(Expr::call(Func::Sqrt, q_expr), Expr::int(-1)),
+    ]);
+    // (for p < 0, p + D·t² is −(|p| − D·t²): the sign of p comes out)
+    let sign = if p.is_positive() { 1 } else { -1 };
+    Ok(vec![Expr::mul(vec![
+        Expr::mul(constants),
+        Expr::int(sign),
+        Expr::pow(square_root(&pd.abs()), Expr::int(-1)),
+        Expr::call(func, t),
+    ])])
+}
+
+/// `√n` for a positive rational `n`: a rational when it is one, `sqrt(n)` otherwise.
+fn square_root(n: &BigRational) -> Expr {
+    match pf::exact_square_root(n) {
+        Some(root) => number(&root),
+        None => Expr::call(Func::Sqrt, number(n)),
     }
 }
 

@@ -1538,6 +1538,42 @@ fn a_polynomial_over_a_power_of_a_line_and_a_root_of_a_quadratic_is_integrated()
 }
 
 #[test]
+fn an_even_quadratic_below_the_root_of_another_is_integrated() {
+    // ∫ dx/((ax² + p)·√(bx² + q)) at t = x/√(bx² + q) (alkahest's records of
+    // 1/((1 + x²)·sqrt(2 + x²)), written with atan(2 + √3) and atan(3 + √6): ok; numeric_ok by
+    // quadrature here before), an atanh with p < 0, and an atan over p < 0
+    for (f, a, b, v) in [
+        (
+            "(1 * ((1 + x^2) * sqrt((2 + x^2)))^-1)",
+            "1",
+            "2",
+            "(atan((2 + sqrt(3))) + atan((1 + sqrt(6))) + (-1 * atan((3 + sqrt(6)))) + (-1 * atan(sqrt(3))))",
+        ),
+        (
+            "(1 * ((1 + x^2) * sqrt((2 + x^2)))^-1)",
+            "2",
+            "3",
+            "(atan((3 + sqrt(6))) + atan((2 + sqrt(11))) + (-1 * atan((4 + sqrt(11)))) + (-1 * atan((1 + sqrt(6)))))",
+        ),
+        ("1/((x^2+1)*sqrt(x^2+2))", "0", "1", "pi/6"),
+        (
+            "1/((x^2-4)*sqrt(x^2+1))",
+            "0",
+            "1",
+            "-atanh(sqrt(10)/4)/(2*sqrt(5))",
+        ),
+        (
+            "3/((-x^2-1)*sqrt(x^2+3))",
+            "0",
+            "1",
+            "-3*atan(sqrt(2)/2)/sqrt(2)",
+        ),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn an_even_integrand_over_a_power_of_the_variable_goes_by_parts() {
     // x^(−2k)·(ax² + c)^(±1/2): by parts with dv = x^−2k dx, the rest to the table or
     // t = √(ax² + c) (alkahest's records: ok; numeric_ok by quadrature here before, when
