@@ -14,8 +14,9 @@
 //!   (`x·log(1 + x²)²` becomes `log(1 + t)²/2`);
 //! - `t = log(ax)`, so `x = exp(t)/a` and `dx = (exp(t)/a) dt`: `sin(log x)` becomes
 //!   `exp(t)·sin(t)`, `x·log(x)²` `t²·exp(2t)` (the exponentials of a product merged into one);
-//! - `t = asin(ax + b)`, `acos(ax + b)` or `asinh(ax + b)`, so `x = (sin(t) − b)/a` and
-//!   `dx = (cos(t)/a) dt` (likewise with `cos` and `sinh`): `asin(x)²` becomes `t²·cos(t)`.
+//! - `t = asin(ax + b)`, `acos(ax + b)`, `asinh(ax + b)` or `acosh(ax + b)`, so
+//!   `x = (sin(t) − b)/a` and `dx = (cos(t)/a) dt` (likewise with `cos`, `sinh` and `cosh`):
+//!   `asin(x)²` becomes `t²·cos(t)`, `acosh(x)²` `t²·sinh(t)`.
 //!
 //! The antiderivative in `t` is written back in `x` (`t` → `√(ax + b)`; for the logarithm
 //! `exp(ct + d)` → `exp(d)·(ax)^c`, `t` → `log(ax)`; for `u = ax + b = sin(t)`, `cos(t)` →
@@ -37,8 +38,8 @@ const MULTIPLE: i64 = 4;
 const MOST: usize = 2;
 
 /// Antiderivatives of `f` in `var` found through `t = √(ax + b)`, `log(ax)`, `asin(ax + b)`,
-/// `acos(ax + b)` or `asinh(ax + b)`, for the first such argument in `f` that gives any (of
-/// at most two); empty when none does.
+/// `acos(ax + b)`, `asinh(ax + b)` or `acosh(ax + b)`, for the first such argument in `f` that
+/// gives any (of at most two); empty when none does.
 pub fn antiderivatives(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
     let mut found = Vec::new();
     arguments(f, var, &mut found, budget)?;
@@ -77,7 +78,7 @@ enum Substitution {
     Square,
     /// `t = log(ax)`.
     Log(BigRational),
-    /// `t = f(ax + b)` for `f` = asin, acos or asinh.
+    /// `t = f(ax + b)` for `f` = asin, acos, asinh or acosh.
     Inverse(Func, BigRational, BigRational),
 }
 
@@ -138,7 +139,7 @@ fn even_quadratic(
 
 /// The substitutions the arguments in `e` suggest, each once: `√(ax + b)` (or a fractional
 /// power of `ax + b`), a root of a ratio `(ax + b)/(x + d)`, `√(ax² + c)`, `log(ax)`, `asin`,
-/// `acos` or `asinh` of `ax + b`, and `t = x²` for a function of an even polynomial.
+/// `acos`, `asinh` or `acosh` of `ax + b`, and `t = x²` for a function of an even polynomial.
 fn arguments(
     e: &Expr,
     var: &str,
@@ -168,7 +169,7 @@ fn arguments(
         {
             Some(Substitution::Log(a))
         }
-        Expr::Call(f @ (Func::Asin | Func::Acos | Func::Asinh), xs)
+        Expr::Call(f @ (Func::Asin | Func::Acos | Func::Asinh | Func::Acosh), xs)
             if let Some((a, b)) = linear(&xs[0], var, budget)? =>
         {
             Some(Substitution::Inverse(*f, a, b))
@@ -300,6 +301,7 @@ impl Substitution {
                 let (g, dg) = match f {
                     Func::Asin => (Func::Sin, Expr::call(Func::Cos, tt.clone())),
                     Func::Acos => (Func::Cos, Expr::negated(Expr::call(Func::Sin, tt.clone()))),
+                    Func::Acosh => (Func::Cosh, Expr::call(Func::Sinh, tt.clone())),
                     _ => (Func::Sinh, Expr::call(Func::Cosh, tt.clone())),
                 };
                 (
@@ -522,8 +524,8 @@ fn composed(q: &[BigRational], s: &[BigRational]) -> Vec<BigRational> {
 
 /// `e` with `sin(kt)`, `cos(kt)` (or `sinh(kt)`, `cosh(kt)`), `1 ≤ k ≤` [`MULTIPLE`], written
 /// in `u` for `t = f(u)`: from `sin(asin u) = u`, `cos(asin u) = √(1 − u²)`, `cos(acos u) = u`,
-/// `sin(acos u) = √(1 − u²)`, `sinh(asinh u) = u`, `cosh(asinh u) = √(1 + u²)` by the
-/// addition theorems. Other calls of `t` are left as they are (the exact test then decides
+/// `sin(acos u) = √(1 − u²)`, `sinh(asinh u) = u`, `cosh(asinh u) = √(1 + u²)`,
+/// `cosh(acosh u) = u`, `sinh(acosh u) = √(u² − 1)` by the addition theorems. Other calls of `t` are left as they are (the exact test then decides
 /// whether the candidate verifies).
 fn inverse_calls_replaced(
     e: &Expr,
@@ -539,10 +541,16 @@ fn inverse_calls_replaced(
             Expr::add(vec![Expr::int(1), Expr::mul(vec![Expr::int(sign), square])]),
         )
     };
+    let negated_root = || {
+        let square = Expr::pow(u.clone(), Expr::int(2));
+        Expr::call(Func::Sqrt, Expr::add(vec![square, Expr::int(-1)]))
+    };
     // (sin t, cos t) or (sinh t, cosh t) in u
     let (sine, cosine, hyperbolic) = match f {
         Func::Asin => (u.clone(), root(-1), false),
         Func::Acos => (root(-1), u.clone(), false),
+        // (acosh u ≥ 0, so sinh(acosh u) = +sqrt(u² − 1))
+        Func::Acosh => (negated_root(), u.clone(), true),
         _ => (u.clone(), root(1), true),
     };
     mapped(e, budget, &mut |e, budget| {

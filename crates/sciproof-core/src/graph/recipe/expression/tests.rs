@@ -1574,6 +1574,34 @@ fn an_even_quadratic_below_the_root_of_another_is_integrated() {
 }
 
 #[test]
+fn powers_of_acosh_go_through_t_equal_to_acosh() {
+    // x = cosh t, dx = sinh t dt, sinh(acosh x) = sqrt(x² − 1) back (alkahest's records of
+    // acosh(x)^2: ok; numeric_ok by quadrature here before)
+    for (f, a, b, v) in [
+        (
+            "acosh(x)^2",
+            "1",
+            "2",
+            "((2 * acosh(2)^2) + (-2 * (-2 + (sqrt(3) * acosh(2)))) + (-1 * acosh(1)^2) + (2 * (-1 + (sqrt(0) * acosh(1)))))",
+        ),
+        (
+            "acosh(x)^2",
+            "2",
+            "3",
+            "3*acosh(3)^2 - 2*sqrt(8)*acosh(3) + 6 - (2*acosh(2)^2 - 2*sqrt(3)*acosh(2) + 4)",
+        ),
+        (
+            "acosh(2*x + 1)^3",
+            "0",
+            "1",
+            "3*acosh(3)^3/2 - 3*sqrt(8)*acosh(3)^2/2 + 9*acosh(3) - 3*sqrt(8)",
+        ),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn an_even_integrand_over_a_power_of_the_variable_goes_by_parts() {
     // x^(−2k)·(ax² + c)^(±1/2): by parts with dv = x^−2k dx, the rest to the table or
     // t = √(ax² + c) (alkahest's records: ok; numeric_ok by quadrature here before, when
