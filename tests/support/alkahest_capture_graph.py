@@ -79,11 +79,11 @@ expressions += [parse(text, pool) for text in [
 # Beyond 1, over [1, 2] and [2, 3] (below 1 they have no value, or a pole at 0): values with
 # atan of algebraic numbers (2*atan(3 + sqrt(8))) and logarithms over Q(sqrt 2, sqrt 10), and
 # a polynomial over a power of a line times a root of a quadratic (at x - r = 1/u), and an even
-# quadratic below the root of another (at t = x/sqrt(b x^2 + q))
+# quadratic below the root of another (at t = x/sqrt(b x^2 + q)); t = acosh(x)
 beyond = [parse(text, pool) for text in [
     "sqrt(x^2-1)/x", "acosh(x)/x^2", "1/(x*sqrt(x^2+2*x+2))", "1/(x*sqrt(x^2+2*x-1))",
     "1/((x+1)*sqrt(x^2+1))", "1/(x*sqrt(x^2+2*x))", "1/(x^2*sqrt(x^2+2*x+2))",
-    "sqrt(x^2+2*x+2)/x", "x/((x+1)*sqrt(x^2+1))", "1/((1+x^2)*sqrt(2+x^2))",
+    "sqrt(x^2+2*x+2)/x", "x/((x+1)*sqrt(x^2+1))", "1/((1+x^2)*sqrt(2+x^2))", "acosh(x)^2",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 two, three = pool.integer(2), pool.integer(3)
