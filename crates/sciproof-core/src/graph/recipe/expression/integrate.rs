@@ -1310,27 +1310,26 @@ fn quadratic_root(
         return Vec::new();
     }
     let s = || lin(&BigRational::one(), &s0, var);
-    // (a rational root as a number: `x·1^(−1/2)` is no polynomial to later steps)
-    let sqrt_of = |r: &BigRational, sign: i64| match pf::exact_square_root(r) {
-        Some(root) if sign > 0 => number(&root),
-        Some(root) => number(&root.recip()),
-        None => Expr::pow(number(r), Expr::rat(sign, 2)),
-    };
     let c = c2.abs();
     // L (for c2 > 0) or asin(s/A) (for c2 < 0), one per placement of the variable
     let logs: Vec<Expr> = if c2.is_negative() {
         vec![Expr::call(
             Func::Asin,
-            Expr::mul(vec![s(), sqrt_of(&-&k, -1)]),
+            Expr::mul(vec![s(), square_root(&-&k, -1)]),
         )]
     } else if k.is_positive() {
         vec![Expr::call(
             Func::Asinh,
-            Expr::mul(vec![s(), sqrt_of(&k, -1)]),
+            Expr::mul(vec![s(), square_root(&k, -1)]),
         )]
     } else {
         // √(s² + K) = √base/√c2
-        let r = || Expr::mul(vec![Expr::call(Func::Sqrt, base.clone()), sqrt_of(&c, -1)]);
+        let r = || {
+            Expr::mul(vec![
+                Expr::call(Func::Sqrt, base.clone()),
+                square_root(&c, -1),
+            ])
+        };
         vec![
             Expr::call(Func::Log, Expr::add(vec![s(), r()])),
             Expr::negated(Expr::call(
@@ -1342,7 +1341,7 @@ fn quadratic_root(
     logs.into_iter()
         .map(|l| {
             if !root {
-                return Expr::mul(vec![sqrt_of(&c, -1), l]);
+                return Expr::mul(vec![square_root(&c, -1), l]);
             }
             let factor = if c2.is_negative() { -&k } else { k.clone() };
             Expr::add(vec![
@@ -1353,7 +1352,7 @@ fn quadratic_root(
                 ]),
                 Expr::mul(vec![
                     number(&(factor / BigRational::from_integer(2.into()))),
-                    sqrt_of(&c, 1),
+                    square_root(&c, 1),
                     l,
                 ]),
             ])
@@ -2815,7 +2814,7 @@ fn reciprocal_line_root(
     let two = BigRational::from_integer(2.into());
     let ratio = |above: Expr, below: Expr| Expr::mul(vec![above, Expr::pow(below, Expr::int(-1))]);
     if big_c.is_positive() {
-        let k = square_root(big_c);
+        let k = square_root(big_c, 1);
         let n = Expr::add(vec![
             number(&(&two * big_c)),
             Expr::mul(vec![number(big_b), t.clone()]),
@@ -2827,26 +2826,26 @@ fn reciprocal_line_root(
                 let argument = ratio(Expr::mul(vec![Expr::int(sign), n.clone()]), t.clone());
                 Expr::mul(vec![
                     Expr::int(-1),
-                    Expr::pow(k.clone(), Expr::int(-1)),
+                    square_root(big_c, -1),
                     Expr::call(Func::Log, argument),
                 ])
             })
             .collect()
     } else {
-        let k = square_root(&-big_c);
+        let k = square_root(&-big_c, 1);
         let above = Expr::add(vec![
             Expr::mul(vec![number(big_b), t.clone()]),
             number(&(&two * big_c)),
         ]);
-        let below = Expr::mul(vec![Expr::int(2), k.clone(), sqrt_q.clone()]);
+        let below = Expr::mul(vec![Expr::int(2), k, sqrt_q.clone()]);
         vec![
             Expr::mul(vec![
-                Expr::pow(k.clone(), Expr::int(-1)),
+                square_root(&-big_c, -1),
                 Expr::call(Func::Atan, ratio(above.clone(), below.clone())),
             ]),
             Expr::mul(vec![
                 Expr::int(-1),
-                Expr::pow(k, Expr::int(-1)),
+                square_root(&-big_c, -1),
                 Expr::call(Func::Atan, ratio(below, above)),
             ]),
         ]
@@ -2898,7 +2897,7 @@ fn quadratic_over_root(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<E
         (Func::Atanh, -(&d / &p))
     };
     let t = Expr::mul(vec![
-        square_root(&ratio),
+        square_root(&ratio, 1),
         Expr::sym(var),
         Expr::pow(Expr::call(Func::Sqrt, q_expr), Expr::int(-1)),
     ]);
@@ -2907,16 +2906,18 @@ fn quadratic_over_root(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<E
     Ok(vec![Expr::mul(vec![
         Expr::mul(constants),
         Expr::int(sign),
-        Expr::pow(square_root(&pd.abs()), Expr::int(-1)),
+        square_root(&pd.abs(), -1),
         Expr::call(func, t),
     ])])
 }
 
-/// `√n` for a positive rational `n`: a rational when it is one, `sqrt(n)` otherwise.
-fn square_root(n: &BigRational) -> Expr {
+/// `√n` (`sign` 1) or `1/√n` (`sign` −1) for a positive rational `n`: a rational when it is
+/// one (`x·1^(−1/2)` is no polynomial to later steps), `n^(±1/2)` otherwise.
+fn square_root(n: &BigRational, sign: i64) -> Expr {
     match pf::exact_square_root(n) {
-        Some(root) => number(&root),
-        None => Expr::call(Func::Sqrt, number(n)),
+        Some(root) if sign > 0 => number(&root),
+        Some(root) => number(&root.recip()),
+        None => Expr::pow(number(n), Expr::rat(sign, 2)),
     }
 }
 

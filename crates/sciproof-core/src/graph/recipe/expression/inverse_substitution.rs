@@ -525,8 +525,8 @@ fn composed(q: &[BigRational], s: &[BigRational]) -> Vec<BigRational> {
 /// `e` with `sin(kt)`, `cos(kt)` (or `sinh(kt)`, `cosh(kt)`), `1 ≤ k ≤` [`MULTIPLE`], written
 /// in `u` for `t = f(u)`: from `sin(asin u) = u`, `cos(asin u) = √(1 − u²)`, `cos(acos u) = u`,
 /// `sin(acos u) = √(1 − u²)`, `sinh(asinh u) = u`, `cosh(asinh u) = √(1 + u²)`,
-/// `cosh(acosh u) = u`, `sinh(acosh u) = √(u² − 1)` by the addition theorems. Other calls of `t` are left as they are (the exact test then decides
-/// whether the candidate verifies).
+/// `cosh(acosh u) = u`, `sinh(acosh u) = √(u² − 1)` by the addition theorems. Other calls of
+/// `t` are left as they are (the exact test then decides whether the candidate verifies).
 fn inverse_calls_replaced(
     e: &Expr,
     f: Func,

@@ -32,8 +32,8 @@ use num_integer::Integer;
 /// The precision of the ball that picks the multiple of π.
 const ANGLE_BITS: usize = 128;
 
-/// The largest power of an angle's complex number multiplied out (after a group's coefficients are made
-/// integers, and multiplied once more to bring its multiple of π to twelfths).
+/// The largest power of an angle's complex number multiplied out (after a group's coefficients
+/// are made integers, and multiplied once more to bring its multiple of π to twelfths).
 const MAX_ANGLE_POWER: i64 = 24;
 
 impl Canon<'_> {

@@ -72,7 +72,7 @@ impl Canon<'_> {
                 (Some(Some(log)), _) => group(&mut groups, rest(log)).push((log, c.clone())),
                 (Some(None), Some(Some(angle))) => {
                     group(&mut angles, rest(angle))
-                        .angles
+                        .terms
                         .push((angle, c.clone()));
                 }
                 (Some(None), Some(None)) => {
@@ -100,7 +100,7 @@ impl Canon<'_> {
             decided.push(exponents);
         }
         for (_, angles) in &angles {
-            if !self.angles_cancel(&angles.angles, &angles.pi)? {
+            if !self.angles_cancel(&angles.terms, &angles.pi)? {
                 return Ok(false);
             }
         }
@@ -211,14 +211,14 @@ impl Canon<'_> {
 /// The angles (`atan`, `asin`, `acos` of numbers) in the terms of one rest, with their
 /// coefficients, and the coefficient of `pi` there.
 struct Angles {
-    angles: Vec<(u32, Q)>,
+    terms: Vec<(u32, Q)>,
     pi: Q,
 }
 
 impl Default for Angles {
     fn default() -> Angles {
         Angles {
-            angles: Vec::new(),
+            terms: Vec::new(),
             pi: Q::zero(),
         }
     }
