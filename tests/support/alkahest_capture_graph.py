@@ -87,29 +87,32 @@ beyond = [parse(text, pool) for text in [
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 two, three = pool.integer(2), pool.integer(3)
+
+
+def record(operations):
+    """Runs each operation; alkahest cannot do every one, and records what it did."""
+    for operation in operations:
+        try:
+            operation()
+        except Exception as e:
+            print(f"alkahest: {type(e).__name__}", file=sys.stderr)
+
+
 with research.session(capture=True, pool=pool) as session:
     for f in beyond:
-        for operation in (
+        record((
             lambda: ak.integrate(f, x),
             lambda: ak.integrate(f, x, one, two),
             lambda: ak.integrate(f, x, two, three),
-        ):
-            try:
-                operation()
-            except Exception as e:  # alkahest cannot do every one; it records what it did
-                print(f"alkahest: {type(e).__name__}", file=sys.stderr)
+        ))
     for f in expressions:
-        for operation in (
+        record((
             lambda: ak.integrate(f, x),
             lambda: ak.diff(f, x),
             lambda: ak.simplify(f + f),
             lambda: ak.integrate(f, x, zero, one),
             lambda: ak.integrate(f, x, zero, half),
-        ):
-            try:
-                operation()
-            except Exception as e:  # alkahest cannot do every one; it records what it did
-                print(f"alkahest: {type(e).__name__}", file=sys.stderr)
+        ))
     session.graph.save(out)
 for o in research.ClaimGraph.load(out).verify().outcomes:
     print(json.dumps({"id": o.claim_id, "outcome": o.outcome, "kind": o.kind, "detail": o.detail}))
