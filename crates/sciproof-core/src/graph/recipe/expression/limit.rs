@@ -5,7 +5,8 @@
 //! The end `c` is an exact number and the interval runs from it toward `d`. The only singularities
 //! allowed at `c` are *vanishing arguments*: `log`, `sqrt`, a fractional power applied to a linear
 //! `k(x − c)` that is positive toward `d`, or to a polynomial `(x − c)·Q(x)` whose `Q` keeps that
-//! sign over the interval (by a ball); and `asin`, `acos` of a `u` whose `1 − u²` vanishes so
+//! sign over the interval (by a ball), or to `log v` of a `v` whose `v − 1` vanishes so
+//! (`log(log x)` at 1); and `asin`, `acos` of a `u` whose `1 − u²` vanishes so
 //! (`asin(x)` at 1, `asin(√x)` too: `(√v)²` is read as `v` where the root is continuous), `acosh`
 //! of a `u` whose `u − 1` does (`acosh(x)` at 1), and `li` of a vanishing argument that stays below
 //! 1 (`li(x)` at 0). Everything else must have a ball over the closed interval (where a root of a
@@ -231,7 +232,8 @@ impl End<'_> {
     /// ball over the closed interval shows of the sign of `(d − c)^k` throughout (`1 − x²` at
     /// `c = 1` toward 0, `x²` at 0 from either side), or `f(v)` of such a `v` for an `f` with
     /// [`Func::increasing_through_0`] that stays positive over `v`'s ball (`sin(x)` at 0 toward
-    /// 1); each at least `m·t^k` and at most `M·t^k` beside `c` for some `k ≥ 1`.
+    /// 1), or `log v` of a `v` with a ball over the closed interval whose `v − 1` vanishes so
+    /// (`log x` at 1); each at least `m·t^k` and at most `M·t^k` beside `c` for some `k ≥ 1`.
     fn vanishing(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
         let u = &plain(u, budget)?;
         // f(v) for an f that is 0 at 0 and positive right of it, up to where the ball of v
@@ -250,6 +252,13 @@ impl End<'_> {
                 && self
                     .ball_of(&xs[0], budget)
                     .is_some_and(|b| b.upper() < reach * (1.0 - 1e-9)));
+        }
+        // log(v) where v − 1 vanishes, for a v with a ball over the closed interval (so at
+        // most some V there): (v − 1)/V ≤ log v ≤ v − 1, so log v vanishes as v − 1 does
+        // (`log(log x)` has its end at 1)
+        if let Expr::Call(Func::Log, xs) = u {
+            let above_1 = Expr::minus(xs[0].clone(), Expr::int(1));
+            return Ok(self.vanishing(&above_1, budget)? && self.ball_exists(&xs[0], budget));
         }
         if let Some((slope, intercept)) = super::integrate::linear(u, self.var, budget)? {
             let at_c = &slope * self.c + &intercept;
@@ -319,6 +328,10 @@ impl End<'_> {
                 let mut finite = Vec::new();
                 let mut logarithmic = false;
                 for x in xs.iter() {
+                    // (a term 0 leaves the rest as it is: `log(x) + 0` at 1 vanishes)
+                    if exact_value(x).is_some_and(|v| v.is_zero()) {
+                        continue;
+                    }
                     match self.near(x, budget)? {
                         Some(Near::Finite(v)) => finite.push(v),
                         Some(Near::Vanishing) => {}
@@ -386,6 +399,8 @@ impl End<'_> {
                 }
             }
             Expr::Call(Func::Log, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Logarithmic),
+            // (log v at v → 1: `log(x)·log(log x)` at 1 vanishes)
+            Expr::Call(Func::Log, _) if self.vanishing(e, budget)? => Some(Near::Vanishing),
             Expr::Call(Func::Sqrt, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Vanishing),
             // |li(u)| ≤ u/|log u| for 0 < u < 1 (|log s| ≥ |log u| for s ≤ u), and u = O(t)
             Expr::Call(Func::Li, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Vanishing),
