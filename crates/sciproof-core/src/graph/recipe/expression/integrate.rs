@@ -389,7 +389,9 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
                     constant_factors.push(x.clone());
                 }
             }
-            let inner = if constant_factors.is_empty() {
+            let inner = if let Some(merged) = like_bases_merged(&rest, budget)? {
+                candidates(&Expr::mul(merged), var, budget)?
+            } else if constant_factors.is_empty() {
                 product(&rest, var, budget)?
             } else {
                 candidates(&Expr::mul(rest), var, budget)?
@@ -419,6 +421,45 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
         },
         _ => Vec::new(),
     })
+}
+
+/// `factors` with the powers of one base multiplied together (`exp(x)·x^−1·x·log x` as
+/// `exp(x)·log x`, from multiplying `exp(x)·x^−1·(1 + x·log x)` out), when two share a base;
+/// `None` otherwise. Only a proposal's shape depends on it: each candidate is differentiated
+/// against the integrand as written, and its continuity shown there.
+fn like_bases_merged(factors: &[Expr], budget: &mut Budget) -> Result<Option<Vec<Expr>>, TooLarge> {
+    let mut powers: Vec<(&Expr, BigRational)> = Vec::with_capacity(factors.len());
+    let mut merged = false;
+    'factors: for f in factors {
+        let (base, n) = match f {
+            Expr::Pow(p) if let Some(n) = exact_value(&p.1) => (&p.0, n),
+            _ => (f, BigRational::one()),
+        };
+        for (other, m) in powers.iter_mut() {
+            if other.identical(base, budget)? {
+                *m += n;
+                merged = true;
+                continue 'factors;
+            }
+        }
+        powers.push((base, n));
+    }
+    if !merged {
+        return Ok(None);
+    }
+    Ok(Some(
+        powers
+            .into_iter()
+            .filter(|(_, n)| !n.is_zero())
+            .map(|(base, n)| {
+                if n.is_one() {
+                    base.clone()
+                } else {
+                    Expr::pow(base.clone(), number(&n))
+                }
+            })
+            .collect(),
+    ))
 }
 
 /// [`candidates`], or when the table has none, [`fallback`] over the whole of `f`.

@@ -780,6 +780,30 @@ fn logarithms_of_arguments_going_to_1_vanish() {
 }
 
 #[test]
+fn powers_of_one_base_meet_when_a_product_is_multiplied_out() {
+    // exp(x)·x^−1·(1 + x·log x) multiplied out leaves exp(x)·x^−1·x·log x, which is
+    // exp(x)·log x once the powers of x meet; with exp(x)/x its Ei terms cancel to
+    // exp(x)·log x. alkahest: ok; numeric_ok by quadrature here before.
+    for (f, a, b, v) in [
+        ("exp(x)*(1+x*log(x))/x", "1", "2", "log(2)*exp(2)"),
+        (
+            "exp(x)*(1+x*log(x))/x",
+            "2",
+            "3",
+            "log(3)*exp(3) - log(2)*exp(2)",
+        ),
+        (
+            "exp(x)*x^-1*x*log(x)",
+            "1",
+            "2",
+            "exp(2)*log(2) - Ei(2) + Ei(1)",
+        ),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn functions_through_0_of_a_vanishing_argument_vanish() {
     // sin(x)·log(sin(x)) − sin(x) at 0: sin of a vanishing argument vanishes (and is one
     // itself, so log(sin x) is bounded by |log t|); alkahest: ok, numeric_ok here before.
@@ -973,13 +997,14 @@ fn divergent_integrals_are_never_ok() {
     // integrable, and so is 1/(x² − 2) away from its roots. (x² − 2)/(x² − 2) is exact: the
     // common factor cancels to the antiderivative x, continuous across ±√2, where the
     // integrand lacks a value only at the roots of its polynomial denominator; so is
-    // 1/x − 1/x + 1, whose antiderivative's logarithms cancel at 0 (log x − log x + x).
+    // 1/x − 1/x + 1, whose antiderivative's logarithms cancel at 0 (log x − log x + x); and
+    // sin(x)/sin(x), continuous on (0, 1] with the antiderivative x (its powers of sin x meet).
     for (f, a, b, v, exact) in [
         ("sin(x)/x", "0", "1", "0.946083070367183", false),
         ("1/x - 1/x + 1", "0", "1", "1", true),
         ("(x^2-2)/(x^2-2)", "-2", "2", "4", true),
         ("1/(x^2-2)", "0", "1", "-0.6232252401402305", false),
-        ("sin(x)/sin(x)", "0", "1", "1", false),
+        ("sin(x)/sin(x)", "0", "1", "1", true),
     ] {
         let (o, d) = integral(f, a, b, v);
         let expected = if exact {
