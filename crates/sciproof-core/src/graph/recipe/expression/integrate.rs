@@ -489,7 +489,7 @@ type Rule = fn(&Expr, &str, &mut Budget) -> Result<Vec<Expr>, TooLarge>;
 
 /// The [`fallback`]'s rules, in the order they are tried: the particular before the general,
 /// and last those whose proposals, right or wrong, would stand in the way of the others'.
-const FALLBACK: [Rule; 11] = [
+const FALLBACK: [Rule; 12] = [
     // partial fractions of a rational function with exact coefficients ([`pf`])
     partial_fractions,
     // a rational function of exp
@@ -507,6 +507,8 @@ const FALLBACK: [Rule; 11] = [
     root_of_a_square,
     polynomial_by_parts,
     reciprocal_power_by_parts,
+    // N/(A + c·√P), times the conjugate A − c·√P
+    conjugate,
 ];
 
 /// [`pf::antiderivatives`] of `f` when it is a rational function with a denominator.
@@ -2950,6 +2952,114 @@ fn quadratic_over_root(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<E
         square_root(&pd.abs(), -1),
         Expr::call(func, t),
     ])])
+}
+
+/// `(c, P)` for a term `c·√P` of a sum: a square root of a polynomial with exact coefficients
+/// (`sqrt(P)` or `P^(1/2)`), alone or times exact numbers.
+fn root_term(
+    t: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<(BigRational, Vec<BigRational>)>, TooLarge> {
+    let factors: &[Expr] = match t {
+        Expr::Mul(xs) => xs,
+        _ => std::slice::from_ref(t),
+    };
+    let (mut c, mut root) = (BigRational::one(), None);
+    for x in factors {
+        if let Some(k) = exact_value(x) {
+            c *= k;
+            continue;
+        }
+        match half_power(x) {
+            Some((q, 1)) if root.is_none() => root = Some(q),
+            _ => return Ok(None),
+        }
+    }
+    let Some(q) = root else {
+        return Ok(None);
+    };
+    Ok(numeric_polynomial(q, var, budget)?.map(|p| (c, p)))
+}
+
+/// The most nesting of [`conjugate`] within itself.
+const MAX_CONJUGATE_NESTING: u32 = 2;
+
+/// `∫ N/(A + B) dx` for `B = c·√P` and `A` a polynomial or `c'·√P'` (polynomials with exact
+/// coefficients): times the conjugate `A − B` over itself, the denominator is the polynomial
+/// `R = A² − B²`, not 0, and `Σ N·t/R` over the terms `t` of `A − B` goes back to the
+/// integrator (`1/(x + √(x² + 1)) = √(x² + 1) − x`, `1/(√(x + 1) + √x) = √(x + 1) − √x`,
+/// alkahest's own antiderivatives of them).
+fn conjugate(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let factors = f.power_factors(budget)?;
+    let Some(k) = factors
+        .iter()
+        .position(|(base, n)| *n == -1 && matches!(base, Expr::Add(xs) if xs.len() <= MAX_SPREAD))
+    else {
+        return Ok(Vec::new());
+    };
+    let Expr::Add(terms) = &factors[k].0 else {
+        return Ok(Vec::new());
+    };
+    let (mut roots, mut polynomial_terms) = (Vec::new(), Vec::new());
+    for t in terms.iter() {
+        if let Some(root) = root_term(t, var, budget)? {
+            roots.push((t, root));
+        } else if numeric_polynomial(t, var, budget)?.is_some() {
+            polynomial_terms.push(t.clone());
+        } else {
+            return Ok(Vec::new());
+        }
+    }
+    let square = |(c, p): &(BigRational, Vec<BigRational>)| pf::mul(&[c * c], p);
+    // (A's terms, B, R)
+    let (a_terms, b, r) = match (&roots[..], polynomial_terms.is_empty()) {
+        ([(b, root)], false) => {
+            let Some(a) = numeric_polynomial(&Expr::add(polynomial_terms.clone()), var, budget)?
+            else {
+                return Ok(Vec::new());
+            };
+            (
+                polynomial_terms,
+                *b,
+                pf::sub(&pf::mul(&a, &a), &square(root)),
+            )
+        }
+        ([(a, first), (b, second)], true) => (
+            vec![(*a).clone()],
+            *b,
+            pf::sub(&square(first), &square(second)),
+        ),
+        _ => return Ok(Vec::new()),
+    };
+    let r = pf::trimmed(r);
+    if r.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rest: Vec<Expr> = factors
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != k)
+        .map(|(_, (base, n))| Expr::pow(base.clone(), Expr::int(*n)))
+        .collect();
+    let below = Expr::recip(pf::expression(&r, var));
+    let each = |t: Expr| {
+        let mut term = rest.clone();
+        term.extend([t, below.clone()]);
+        Expr::mul(term)
+    };
+    let rewritten = Expr::add(
+        a_terms
+            .into_iter()
+            .map(each)
+            .chain([each(Expr::negated(b.clone()))])
+            .collect(),
+    );
+    budget
+        .deeper(MAX_CONJUGATE_NESTING, |budget| {
+            proposals(&rewritten, var, budget)
+        })
+        .unwrap_or(Ok(Vec::new()))
 }
 
 /// `√n` (`sign` 1) or `1/√n` (`sign` −1) for a positive rational `n`: a rational when it is

@@ -804,6 +804,30 @@ fn powers_of_one_base_meet_when_a_product_is_multiplied_out() {
 }
 
 #[test]
+fn a_root_in_a_sum_below_the_line_goes_through_its_conjugate() {
+    // N/(A + c·√P) times (A − c·√P)/(A − c·√P): the denominator A² − c²P is a polynomial.
+    // alkahest records the first two so (ok); numeric_ok by quadrature here before.
+    for (f, a, b, v) in [
+        (
+            "1/(x+sqrt(1+x^2))",
+            "0",
+            "1",
+            "-1/2 + sqrt(2)/2 + asinh(1)/2",
+        ),
+        ("1/(sqrt(x+1)+sqrt(x))", "0", "1", "4/3*sqrt(2) - 4/3"),
+        (
+            "1/(sqrt(x+1)-sqrt(x-1))",
+            "1",
+            "2",
+            "(3*sqrt(3) + 1 - 2*sqrt(2))/3",
+        ),
+        ("x/(x+sqrt(x^2+1))", "0", "1", "(2*sqrt(2) - 2)/3"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn functions_through_0_of_a_vanishing_argument_vanish() {
     // sin(x)·log(sin(x)) − sin(x) at 0: sin of a vanishing argument vanishes (and is one
     // itself, so log(sin x) is bounded by |log t|); alkahest: ok, numeric_ok here before.
