@@ -175,7 +175,9 @@ fn int(n: u64) -> BigFloat {
 
 /// `Σ_(k≥0) a_k / m_k` with `a_0 = first` (within `first_rel`, relative) and
 /// `a_(k+1) = a_k · q / d_k` (`q` within `q_rel`), for integers `d_k ≥ 1` and `m_k ≥ 1`, both
-/// non-decreasing in `k` (so the ratio bound `|q|/d_k` never grows again once small).
+/// non-decreasing in `k` (so the ratio bound `ρ = |q|/d_k` never grows again once below 1,
+/// and the tail after `a_k` is at most `|a_k|·ρ/(1 − ρ)`: `Li₂(±1/2)`, with `ρ = 1/2` from the
+/// first term, sums too).
 fn series(
     first: &BigFloat,
     first_rel: f64,
@@ -203,7 +205,7 @@ fn series(
         sum = sum.add(&t, w, RM);
         magnitudes += mag(&t);
         let rho = qa / d(k) as f64 * (1.0 + 1e-12);
-        if rho < 0.5 {
+        if rho < 1.0 {
             let tail = mag(&a) * rho / (1.0 - rho) * 1.01;
             if tail <= magnitudes * u || tail == 0.0 {
                 let n = (k + 1) as f64;
@@ -1081,6 +1083,22 @@ mod tests {
                 Func::Dilog,
                 -0.75,
                 "-0.64276126883997887910529040104709162332468732003329103112292074662152124862655468625403040206920748009997902995793571694250908339383789918506964684963152344177660667130467557271353418318",
+            ),
+            // (±1/2 sum the series at the ratio 1/2 itself; −1 goes through 1/2)
+            (
+                Func::Dilog,
+                0.5,
+                "0.58224052646501250590265632015968010874419847480612642543434704787317104407168320081684031858791585718564436065048914659918679813682336964237877382572501099299627432228443310037999929159925",
+            ),
+            (
+                Func::Dilog,
+                -0.5,
+                "-0.4484142069236462024430644059157743208342699413491991285017463713168243722557203123898651651866533106690289449647082114082572199028209455932065816236304317573523454920856263146525748664697",
+            ),
+            (
+                Func::Dilog,
+                -1.0,
+                "-0.82246703342411321823620758332301259460947495060339921886777911468500373520160043691681445030987935265200215948116859533981436234350250389396755147316543313841586665468388130254762550343607",
             ),
             (
                 Func::Dilog,
