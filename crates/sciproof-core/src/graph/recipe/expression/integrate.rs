@@ -1750,6 +1750,9 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     if let Some(found) = integral_function(factors, var, budget)? {
         return Ok(vec![found]);
     }
+    if let Some(found) = log_over_line(factors, var, budget)? {
+        return Ok(found);
+    }
     let found = by_parts(factors, var, budget)?;
     if !found.is_empty() {
         return Ok(found);
@@ -2380,6 +2383,68 @@ fn parts_through_rational(
         .into_iter()
         .map(|g| Expr::minus(first.clone(), g))
         .collect())
+}
+
+/// `∫ log(px + q)/(rx + s) dx` through `y = px + q`, which makes it `(1/r)·∫ log(y)/(y − β) dy`
+/// with `β = q − ps/r`, through the dilogarithm (`Li₂'(z) = −log(1 − z)/z`), real wherever the
+/// integrand is (`y > 0`): `log(y)·log(1 − y/β) + Li₂(y/β)` for `β < 0` (`∫ log(x)/(x + 1) =
+/// log(x)·log(1 + x) + Li₂(−x)`, as alkahest writes it), and `log(β)·log(±(y − β)) −
+/// Li₂(1 − y/β)` for `β > 0` (`∫ log(x + 1)/x = −Li₂(−x)`; the logarithm only where `β ≠ 1`,
+/// when the pole at `y = β` is not removable). `None` for any other product, and for `β = 0`
+/// (`log(y)²/2`, which the chain rule finds).
+fn log_over_line(
+    factors: &[Expr],
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<Vec<Expr>>, TooLarge> {
+    let ([Expr::Call(Func::Log, xs), Expr::Pow(below)]
+    | [Expr::Pow(below), Expr::Call(Func::Log, xs)]) = factors
+    else {
+        return Ok(None);
+    };
+    if exact_value(&below.1) != Some(-BigRational::one()) {
+        return Ok(None);
+    }
+    let (Some((p, q)), Some((r, s))) =
+        (linear(&xs[0], var, budget)?, linear(&below.0, var, budget)?)
+    else {
+        return Ok(None);
+    };
+    if p.is_zero() || r.is_zero() {
+        return Ok(None);
+    }
+    let beta = &q - &p * &s / &r;
+    if beta.is_zero() {
+        return Ok(None);
+    }
+    let over_r = |terms: Vec<Expr>| Expr::mul(vec![number(&r.recip()), Expr::add(terms)]);
+    let dilog = |a: BigRational, b: BigRational| Expr::call(Func::Dilog, lin(&a, &b, var));
+    // 1 − y/β
+    let (a, b) = (-&p / &beta, BigRational::one() - &q / &beta);
+    if beta.is_negative() {
+        let log_y = Expr::call(Func::Log, lin(&p, &q, var));
+        let product = Expr::mul(vec![log_y, Expr::call(Func::Log, lin(&a, &b, var))]);
+        return Ok(Some(vec![over_r(vec![
+            product,
+            dilog(&p / &beta, &q / &beta),
+        ])]));
+    }
+    let minus_dilog = Expr::negated(dilog(a, b));
+    if beta.is_one() {
+        return Ok(Some(vec![over_r(vec![minus_dilog])]));
+    }
+    let log_beta = Expr::call(Func::Log, number(&beta));
+    Ok(Some(
+        [BigRational::one(), -BigRational::one()]
+            .into_iter()
+            .map(|sign| {
+                // ±(y − β)
+                let line = lin(&(&p * &sign), &((&q - &beta) * &sign), var);
+                let log = Expr::mul(vec![log_beta.clone(), Expr::call(Func::Log, line)]);
+                over_r(vec![log, minus_dilog.clone()])
+            })
+            .collect(),
+    ))
 }
 
 /// `∫ h(u)/v^n dx` for `h` one of `sin`, `cos`, `sinh`, `cosh`, `exp`, linear `u = ax + b`,

@@ -411,7 +411,10 @@ impl End<'_> {
                 // (continuous on a neighbourhood of 0)
                 Some(Near::Vanishing)
                     if f.entire()
-                        || matches!(f, Func::Asin | Func::Acos | Func::Atanh | Func::Tan) =>
+                        || matches!(
+                            f,
+                            Func::Asin | Func::Acos | Func::Atanh | Func::Tan | Func::Dilog
+                        ) =>
                 {
                     Some(Near::Finite(Expr::call(*f, Expr::int(0))))
                 }

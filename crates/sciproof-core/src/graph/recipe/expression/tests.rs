@@ -828,6 +828,33 @@ fn a_root_in_a_sum_below_the_line_goes_through_its_conjugate() {
 }
 
 #[test]
+fn a_logarithm_over_a_line_goes_through_the_dilogarithm() {
+    // ∫ log(px + q)/(rx + s) through y = px + q and β = q − ps/r: for β < 0
+    // log(y)·log(1 − y/β) + Li₂(y/β) (alkahest's ∫ log(x)/(x + 1), whose values it writes
+    // with dilog: ok), for β = 1 −Li₂(1 − y). numeric_ok by quadrature here before (values
+    // checked with mpmath).
+    for (f, a, b, v) in [
+        ("log(x)/(x+1)", "0", "1", "dilog(-1)"),
+        (
+            "log(x)/(x+1)",
+            "1",
+            "2",
+            "log(2)*log(3) + dilog(-2) - dilog(-1)",
+        ),
+        ("log(x+1)/x", "0", "1", "-dilog(-1)"),
+        ("log(1-x)/x", "0", "1/2", "-dilog(1/2)"),
+        (
+            "log(2*x+1)/(3*x+2)",
+            "0",
+            "1",
+            "(log(3)*log(10) + dilog(-9) - dilog(-3))/3",
+        ),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn functions_through_0_of_a_vanishing_argument_vanish() {
     // sin(x)·log(sin(x)) − sin(x) at 0: sin of a vanishing argument vanishes (and is one
     // itself, so log(sin x) is bounded by |log t|); alkahest: ok, numeric_ok here before.
