@@ -102,7 +102,8 @@ impl End<'_> {
                     None => false,
                 }
             }
-            Expr::Call(Func::Log | Func::Sqrt, xs) => {
+            // (Ei, Ci and Chi are continuous on (0, ∞) too)
+            Expr::Call(Func::Log | Func::Sqrt | Func::Ei | Func::Ci | Func::Chi, xs) => {
                 (self.continuous(&xs[0], budget)? && self.positive_beside(&xs[0], budget)?)
                     || self.ball_exists(e, budget)
             }
@@ -398,7 +399,12 @@ impl End<'_> {
                     _ => None,
                 }
             }
-            Expr::Call(Func::Log, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Logarithmic),
+            // (Ei, Ci, Chi: γ + log u + O(u))
+            Expr::Call(Func::Log | Func::Ei | Func::Ci | Func::Chi, xs)
+                if self.vanishing(&xs[0], budget)? =>
+            {
+                Some(Near::Logarithmic)
+            }
             // (log v at v → 1: `log(x)·log(log x)` at 1 vanishes)
             Expr::Call(Func::Log, _) if self.vanishing(e, budget)? => Some(Near::Vanishing),
             Expr::Call(Func::Sqrt, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Vanishing),
@@ -429,11 +435,23 @@ impl End<'_> {
     }
 }
 
-/// A term of a sum written over `log t` (`t = |x − c|`): `coefficient·log t`, or, when
-/// `logarithm` is false, a term with the same limit as `coefficient`.
+/// A term of a sum written over `log t` (`t = |x − c|`): `coefficient` times what `part`
+/// says.
 struct Term {
     coefficient: Expr,
-    logarithm: bool,
+    part: Part,
+}
+
+/// What a [`Term`]'s coefficient multiplies.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// Nothing: a term with the same limit as the coefficient.
+    Plain,
+    /// `log t`.
+    Log,
+    /// Euler's constant γ, which `Ei`, `Ci` and `Chi` of a vanishing argument leave beside
+    /// their logarithm, and which no expression here names: its multiple must vanish.
+    Gamma,
 }
 
 /// The most terms [`End::over_log`] writes out.
@@ -445,8 +463,11 @@ impl End<'_> {
     /// continuous at `c` (`u = k(x − c)`, or `(x − c)·Q` with `Q` of one sign, as
     /// [`End::vanishing`] shows), so the sum is `R·log t` plus terms with limits; when `R` is a
     /// rational function with exact coefficients that is 0 at `c` (its denominator not), `R`
-    /// is `O(t)` and `R·log t` vanishes. So `−log(x)/(x + 1) + log(x)` at 0 (`R = x/(x + 1)`),
-    /// and `x·log(x² − 1) − log(x − 1)` at 1 (`R = x − 1`). `None` when that is not shown.
+    /// is `O(t)` and `R·log t` vanishes (or `R` analytic and 0 at `c`:
+    /// [`End::vanishes_as_t`]). So `−log(x)/(x + 1) + log(x)` at 0 (`R = x/(x + 1)`),
+    /// and `x·log(x² − 1) − log(x − 1)` at 1 (`R = x − 1`). `Ei(u)`, `Ci(u)` and `Chi(u)` of
+    /// such a `u` are `γ + log u + O(u)`: their multiple of γ must be such an `R` too
+    /// (`x·eˣ·log x − eˣ` written with `Ei(x) − Ei(x)` at 0). `None` when that is not shown.
     fn logarithms_cancelled(
         &self,
         e: &Expr,
@@ -455,31 +476,44 @@ impl End<'_> {
         let Some(terms) = self.over_log(e, budget)? else {
             return Ok(None);
         };
-        let (mut multiple, mut finite) = (Vec::new(), Vec::new());
+        let (mut multiple, mut gamma, mut finite) = (Vec::new(), Vec::new(), Vec::new());
         for term in terms {
-            if term.logarithm {
-                multiple.push(term.coefficient);
-                continue;
-            }
-            match self.near(&term.coefficient, budget)? {
-                Some(Near::Finite(v)) => finite.push(v),
-                Some(Near::Vanishing) => {}
-                _ => return Ok(None),
+            match term.part {
+                Part::Log => multiple.push(term.coefficient),
+                Part::Gamma => gamma.push(term.coefficient),
+                Part::Plain => match self.near(&term.coefficient, budget)? {
+                    Some(Near::Finite(v)) => finite.push(v),
+                    Some(Near::Vanishing) => {}
+                    _ => return Ok(None),
+                },
             }
         }
-        let multiple = Expr::add(multiple);
-        let Some((n, d)) = super::integrate::rational_function(&multiple, self.var, budget)? else {
-            return Ok(None);
-        };
-        use super::partial_fractions::value_at;
-        if !value_at(&n, self.c).is_zero() || value_at(&d, self.c).is_zero() {
-            return Ok(None);
+        for multiple in [multiple, gamma] {
+            if !multiple.is_empty() && !self.vanishes_as_t(&Expr::add(multiple), budget)? {
+                return Ok(None);
+            }
         }
         Ok(Some(if finite.is_empty() {
             Near::Vanishing
         } else {
             Near::Finite(Expr::add(finite))
         }))
+    }
+
+    /// Whether `r` is `O(t)` at `c` by its form: a rational function with exact coefficients
+    /// that is 0 at `c` and whose denominator is not, or one analytic on the whole line
+    /// ([`super::integrate::continuous_everywhere`]'s forms all are) that the exact test shows
+    /// 0 at `c` (`(x + 1)·eˣ − eˣ` at 0).
+    fn vanishes_as_t(&self, r: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        if let Some((n, d)) = super::integrate::rational_function(r, self.var, budget)? {
+            use super::partial_fractions::value_at;
+            return Ok(value_at(&n, self.c).is_zero() && !value_at(&d, self.c).is_zero());
+        }
+        if !super::integrate::continuous_everywhere(r, self.var, budget)? {
+            return Ok(false);
+        }
+        let at_c = r.substitute(self.var, &number(self.c), budget)?;
+        Ok(super::canon::is_zero_in(&at_c, None, budget) == Ok(true))
     }
 
     /// `e` as a sum of [`Term`]s (products multiplied out, at most [`MAX_TERMS`] of them, none
@@ -489,7 +523,7 @@ impl End<'_> {
         let plain_term = |e: &Expr| {
             vec![Term {
                 coefficient: e.clone(),
-                logarithm: false,
+                part: Part::Plain,
             }]
         };
         if !e.contains(self.var, budget)? {
@@ -512,7 +546,7 @@ impl End<'_> {
             Expr::Mul(xs) => {
                 let mut out = vec![Term {
                     coefficient: Expr::int(1),
-                    logarithm: false,
+                    part: Part::Plain,
                 }];
                 for x in xs.iter() {
                     let Some(terms) = self.over_log(x, budget)? else {
@@ -524,15 +558,16 @@ impl End<'_> {
                     let mut next = Vec::with_capacity(out.len() * terms.len());
                     for a in &out {
                         for b in &terms {
-                            if a.logarithm && b.logarithm {
-                                return Ok(None);
-                            }
+                            let part = match (a.part, b.part) {
+                                (Part::Plain, part) | (part, Part::Plain) => part,
+                                _ => return Ok(None),
+                            };
                             next.push(Term {
                                 coefficient: Expr::mul(vec![
                                     a.coefficient.clone(),
                                     b.coefficient.clone(),
                                 ]),
-                                logarithm: a.logarithm || b.logarithm,
+                                part,
                             });
                         }
                     }
@@ -540,21 +575,33 @@ impl End<'_> {
                 }
                 out
             }
-            Expr::Call(Func::Log, xs) => match self.log_of_vanishing(&xs[0], budget)? {
-                // log u = k·log t + log |u/(x − c)^k|, the second part's limit
-                // log |u/(x − c)^k|(c)
-                Some((k, rest)) => vec![
-                    Term {
-                        coefficient: Expr::int(i64::from(k)),
-                        logarithm: true,
-                    },
-                    Term {
-                        coefficient: Expr::call(Func::Log, number(&rest)),
-                        logarithm: false,
-                    },
-                ],
-                None => plain_term(e),
-            },
+            // log u = k·log t + log |u/(x − c)^k|, the second part's limit
+            // log |u/(x − c)^k|(c); and for u > 0 beside c, Ei(u), Ci(u), Chi(u) are
+            // γ + log u + O(u)
+            Expr::Call(f @ (Func::Log | Func::Ei | Func::Ci | Func::Chi), xs) => {
+                match self.log_of_vanishing(&xs[0], budget)? {
+                    Some((k, rest)) => {
+                        let mut terms = vec![
+                            Term {
+                                coefficient: Expr::int(i64::from(k)),
+                                part: Part::Log,
+                            },
+                            Term {
+                                coefficient: Expr::call(Func::Log, number(&rest)),
+                                part: Part::Plain,
+                            },
+                        ];
+                        if *f != Func::Log {
+                            terms.push(Term {
+                                coefficient: Expr::int(1),
+                                part: Part::Gamma,
+                            });
+                        }
+                        terms
+                    }
+                    None => plain_term(e),
+                }
+            }
             _ => plain_term(e),
         }))
     }
@@ -705,6 +752,23 @@ mod tests {
         assert_eq!(limit_at("x*log(x) - log(x)", 0, 1), None);
         // a product of two such logarithms is not taken apart
         assert_eq!(limit_at("log(x)*log(2*x) - log(x)^2", 0, 1), None);
+        // an analytic R that the exact test shows 0 at the end: (x + 1)·eˣ − eˣ
+        assert!(limit_at("((x+1)*exp(x) - exp(x))*log(x) - exp(x)", 0, 1).is_some());
+        assert_eq!(limit_at("(exp(x) + 1)*log(x)", 0, 1), None);
+        // Ei, Ci, Chi of a vanishing argument are γ + log u + O(u): their logarithms and their
+        // multiples of γ must both cancel
+        assert!(limit_at("Ei(x) - Ei(2*x)", 0, 1).is_some());
+        assert!(limit_at("Ci(x) - Ci(3*x) + x", 0, 1).is_some());
+        assert!(limit_at("Chi(x) - Chi(x/2)", 0, 1).is_some());
+        assert_eq!(limit_at("Ei(x) - log(x)", 0, 1), None);
+        assert_eq!(limit_at("Ei(x) - Ci(2*x) + log(x)", 0, 1), None);
+        assert_eq!(limit_at("Ei(x) - Ei(x^2)", 0, 1), None);
+        // log of an argument going to 1 vanishes: log(x)·log(log x) − log x at 1
+        assert_eq!(
+            limit_at("log(x)*log(log(x)) - log(x) + 1", 1, 2).as_deref(),
+            Some("1")
+        );
+        assert!(limit_at("log(log(x))", 1, 2).is_none());
     }
 
     #[test]
