@@ -75,15 +75,21 @@ expressions += [parse(text, pool) for text in [
     # a square that is positive, a half-integer power over x^2 by parts (divergent at 0:
     # alkahest records only its antiderivative)
     "sqrt(x^2)", "log(x^2)", "x*log(x^2)", "sqrt(x^4+2*x^2+1)", "(1+x^2)^(3/2)/x^2",
+    # a logarithm over a line through dilog (its logarithms vanishing at 0), a root in a sum
+    # below the line through its conjugate, and a multiple of log x that is analytic and 0
+    # at 0 ((x + 1)*exp(x) - exp(x))
+    "log(x)/(x+1)", "1/(x+sqrt(1+x^2))", "1/(sqrt(x+1)+sqrt(x))", "(x+1)*exp(x)*log(x)",
 ]]
 # Beyond 1, over [1, 2] and [2, 3] (below 1 they have no value, or a pole at 0): values with
 # atan of algebraic numbers (2*atan(3 + sqrt(8))) and logarithms over Q(sqrt 2, sqrt 10), and
 # a polynomial over a power of a line times a root of a quadratic (at x - r = 1/u), and an even
-# quadratic below the root of another (at t = x/sqrt(b x^2 + q)); t = acosh(x)
+# quadratic below the root of another (at t = x/sqrt(b x^2 + q)); t = acosh(x); log of log,
+# which vanishes at 1 like log does; a product of powers of x that meet (x^-1 * x)
 beyond = [parse(text, pool) for text in [
     "sqrt(x^2-1)/x", "acosh(x)/x^2", "1/(x*sqrt(x^2+2*x+2))", "1/(x*sqrt(x^2+2*x-1))",
     "1/((x+1)*sqrt(x^2+1))", "1/(x*sqrt(x^2+2*x))", "1/(x^2*sqrt(x^2+2*x+2))",
     "sqrt(x^2+2*x+2)/x", "x/((x+1)*sqrt(x^2+1))", "1/((1+x^2)*sqrt(2+x^2))", "acosh(x)^2",
+    "log(log(x))/x", "exp(x)*(1+x*log(x))/x",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 two, three = pool.integer(2), pool.integer(3)
