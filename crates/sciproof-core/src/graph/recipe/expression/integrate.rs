@@ -1258,6 +1258,23 @@ fn power(
             Expr::pow(base.clone(), Expr::rat(-1, 2)),
         ])]);
     }
+    // q^(−m−1/2), m ≥ 2, for a quadratic q (`1/(1 + x^2)^(5/2)`)
+    if let Some(n) = &n
+        && n.denom() == &BigInt::from(2)
+        && let Some(m) = (-n - BigRational::new(1.into(), 2.into()))
+            .to_integer()
+            .to_usize()
+        && m >= 2
+        && let Some(qc) = numeric_polynomial(base, var, budget)?.filter(|c| c.len() == 3)
+    {
+        return Ok(polynomial_over_root_power(
+            &[BigRational::one()],
+            &qc,
+            m,
+            base,
+            var,
+        ));
+    }
     // 1/(1 + cos u): tan(u/2)/a, written sin(u/2)/cos(u/2). (For 1/(1 − cos u) the exact
     // test cannot verify −cot(u/2): its form does not cancel the common factor.)
     if n == Some(-BigRational::one())
@@ -1442,6 +1459,76 @@ fn polynomial_over_root(p: &[BigRational], q: &[BigRational], base: &Expr, var: 
         .into_iter()
         .map(|l| Expr::add(vec![first.clone(), Expr::mul(vec![number(&lambda), l])]))
         .collect()
+}
+
+/// `∫ P·q^(−m−1/2) dx` for a polynomial `P` (coefficients `p`), a quadratic `q` (written
+/// `base`) with exact coefficients and `m ≥ 1`: `S·q^(1/2−m) + λ·∫ q^(−1/2)`, from
+/// `P = S'·q + (1/2 − m)·S·q' + λ·q^m` (the derivative of `S·q^(1/2−m)` is
+/// `(S'·q + (1/2 − m)·S·q')·q^(−m−1/2)`): a square linear system in the coefficients of `S`
+/// (degree `max(deg P − 1, 2m − 1)`: `x^(2m−1)` is where `S'·q` and `S·q'` cancel at the top)
+/// and `λ`, with one solution or none (`S·q^(1/2−m)` is algebraic, `∫ q^(−1/2)` is not).
+/// So `∫ x^2/(1 + x^2)^(5/2) = x^3/(3·(1 + x^2)^(3/2))`. The last integral by
+/// [`quadratic_root`].
+fn polynomial_over_root_power(
+    p: &[BigRational],
+    q: &[BigRational],
+    m: usize,
+    base: &Expr,
+    var: &str,
+) -> Vec<Expr> {
+    let p = pf::trimmed(p.to_vec());
+    let [c0, c1, c2] = q else {
+        return Vec::new();
+    };
+    if m == 0 || c2.is_zero() || 2 * m > MAX_DEGREE || p.len() > MAX_DEGREE {
+        return Vec::new();
+    }
+    let dq = pf::derivative(q);
+    let exponent = BigRational::new(1.into(), 2.into()) - BigRational::from_integer(m.into());
+    let degree = p.len().saturating_sub(2).max(2 * m - 1);
+    let mut columns: Vec<Vec<BigRational>> = (0..=degree)
+        .map(|j| {
+            let mut monomial = vec![BigRational::zero(); j + 1];
+            monomial[j] = BigRational::one();
+            let by_q = pf::mul(&pf::derivative(&monomial), q);
+            pf::add(
+                &by_q,
+                &pf::mul(&[exponent.clone()], &pf::mul(&monomial, &dq)),
+            )
+        })
+        .collect();
+    columns.push((0..m).fold(vec![BigRational::one()], |power, _| pf::mul(&power, q)));
+    let Some(mut solution) = pf::solve(&columns, &p, degree + 2) else {
+        return Vec::new();
+    };
+    let lambda = solution.pop().unwrap_or_default();
+    let first = Expr::mul(vec![
+        pf::expression(&solution, var),
+        Expr::pow(base.clone(), number(&exponent)),
+    ]);
+    if lambda.is_zero() {
+        return vec![first];
+    }
+    quadratic_root(c0, c1, c2, false, base, var)
+        .into_iter()
+        .map(|l| Expr::add(vec![first.clone(), Expr::mul(vec![number(&lambda), l])]))
+        .collect()
+}
+
+/// `(q, r)` for `q^r` with a rational `r`, integer powers of powers and square roots taken
+/// apart: `((1 + x^2)^(5/2))^−1` is `(1 + x^2, −5/2)`.
+fn flat_power(e: &Expr) -> Option<(&Expr, BigRational)> {
+    match e {
+        Expr::Call(Func::Sqrt, xs) => Some((&xs[0], BigRational::new(1.into(), 2.into()))),
+        Expr::Pow(p) => {
+            let n = exact_value(&p.1)?;
+            match flat_power(&p.0) {
+                Some((base, m)) if n.is_integer() => Some((base, m * n)),
+                _ => Some((&p.0, n)),
+            }
+        }
+        _ => None,
+    }
 }
 
 /// `(u, n)` for `sec(u)^n`, `n ≥ 1`: `cos(u)` to a negative integer power, however nested
@@ -1790,6 +1877,30 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     {
         let p = if sign > 0 { pf::mul(&p, &qc) } else { p };
         return Ok(polynomial_over_root(&p, &qc, q, var));
+    }
+    // P·q^(k/2) for a quadratic q and any other odd k: P·q^((k+1)/2)/√q for k ≥ 3, and
+    // `polynomial_over_root_power` for k ≤ −3 (`x^2/(1 + x^2)^(5/2)`)
+    if let [root] = &others[..]
+        && let Some((q, k)) = flat_power(root)
+        && k.denom() == &BigInt::from(2)
+        && let Some(qc) = numeric_polynomial(q, var, budget)?.filter(|c| c.len() == 3)
+        && let Some(p) = numeric_polynomial(&Expr::mul(polynomial_part.clone()), var, budget)?
+    {
+        let k = k
+            .numer()
+            .to_i64()
+            .filter(|k| k.abs() <= 2 * MAX_DEGREE as i64);
+        match k {
+            Some(k) if k >= 3 => {
+                let p = (0..(k + 1) / 2).fold(p, |p, _| pf::mul(&p, &qc));
+                return Ok(polynomial_over_root(&p, &qc, q, var));
+            }
+            Some(k) if k <= -3 => {
+                let m = ((-k - 1) / 2) as usize;
+                return Ok(polynomial_over_root_power(&p, &qc, m, q, var));
+            }
+            _ => {}
+        }
     }
     // P·(ax + b)^r for a rational r that is no integer (x·(x + 1)^(1/3))
     if let [power] = &others[..]
