@@ -1048,6 +1048,52 @@ fn gaussian(argument: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Ex
     Ok(Some(Expr::mul(factors)))
 }
 
+/// `∫ P·exp(q) dx` for a polynomial `P` (the product of `polynomial_part`) and a quadratic `q`
+/// with exact coefficients: `R·exp(q) + μ·∫ exp(q)`, from `P = R' + R·q' + μ` (the derivative of
+/// `R·exp(q)` is `(R' + R·q')·exp(q)`), a square linear system in the coefficients of `R`
+/// (degree `deg P − 1`) and `μ`, with one solution or none (`∫ exp(q)` is not elementary); the
+/// last integral by [`gaussian`] (`∫ x^2·exp(−x^2) = −x·exp(−x^2)/2 + √π/4·erf(x)`). `None`
+/// when the system has no solution or `μ ≠ 0` and `q` opens upward.
+fn polynomial_times_gaussian(
+    polynomial_part: &[Expr],
+    q: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<Expr>, TooLarge> {
+    let Some(qc) = numeric_polynomial(q, var, budget)?.filter(|c| c.len() == 3) else {
+        return Ok(None);
+    };
+    let Some(p) = numeric_polynomial(&Expr::mul(polynomial_part.to_vec()), var, budget)? else {
+        return Ok(None);
+    };
+    let p = pf::trimmed(p);
+    if p.len() < 2 || p.len() > MAX_DEGREE {
+        return Ok(None);
+    }
+    budget.steps((p.len() * p.len()) as u64)?;
+    let dq = pf::derivative(&qc);
+    let mut columns: Vec<Vec<BigRational>> = (0..p.len() - 1)
+        .map(|j| {
+            let mut monomial = vec![BigRational::zero(); j + 1];
+            monomial[j] = BigRational::one();
+            pf::add(&pf::derivative(&monomial), &pf::mul(&monomial, &dq))
+        })
+        .collect();
+    columns.push(vec![BigRational::one()]);
+    let Some(mut solution) = pf::solve(&columns, &p, p.len()) else {
+        return Ok(None);
+    };
+    let mu = solution.pop().unwrap_or_default();
+    let first = Expr::mul(vec![
+        pf::expression(&solution, var),
+        Expr::call(Func::Exp, q.clone()),
+    ]);
+    if mu.is_zero() {
+        return Ok(Some(first));
+    }
+    Ok(gaussian(q, var, budget)?.map(|g| Expr::add(vec![first, Expr::mul(vec![number(&mu), g])])))
+}
+
 /// `∫ base^exponent dx` for the forms the table knows.
 fn power(
     base: &Expr,
@@ -2069,7 +2115,21 @@ fn product(factors: &[Expr], var: &str, budget: &mut Budget) -> Result<Vec<Expr>
             h,
             Func::Exp | Func::Sin | Func::Cos | Func::Sinh | Func::Cosh
         ) {
-            return composed(&Expr::mul(polynomial_part), &[*h], &xs[0], var, budget);
+            let through_u = composed(
+                &Expr::mul(polynomial_part.clone()),
+                &[*h],
+                &xs[0],
+                var,
+                budget,
+            )?;
+            if through_u.is_empty()
+                && *h == Func::Exp
+                && let Some(found) =
+                    polynomial_times_gaussian(&polynomial_part, &xs[0], var, budget)?
+            {
+                return Ok(vec![found]);
+            }
+            return Ok(through_u);
         }
         return Ok(Vec::new());
     };
