@@ -866,7 +866,9 @@ fn power_substitution(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Ex
 }
 
 /// The calls of one argument in `e` whose argument holds `var` but is not linear in it, each
-/// once (at most eight).
+/// once (at most eight), and `exp(t)` for each such term `t` of the argument of an `exp` of a
+/// sum (`exp(x + exp(x))` is `exp(x)·exp(exp(x))`, which the chain rule reads with
+/// `u = exp(x)`).
 fn inner_calls(
     e: &Expr,
     var: &str,
@@ -874,18 +876,35 @@ fn inner_calls(
     budget: &mut Budget,
 ) -> Result<(), TooLarge> {
     each_call(e, budget, &mut |call, budget| {
-        if let Expr::Call(h, xs) = call
-            && out.len() < 8
-            && xs.len() == 1
-            && matches!(
+        let Expr::Call(h, xs) = call else {
+            return Ok(());
+        };
+        if xs.len() != 1
+            || !matches!(
                 h,
                 Func::Exp | Func::Sin | Func::Cos | Func::Sinh | Func::Cosh
             )
-            && xs[0].contains(var, budget)?
-            && linear(&xs[0], var, budget)?.is_none()
-            && !already(out, call, budget)?
         {
-            out.push(call.clone());
+            return Ok(());
+        }
+        let mut push = |call: Expr, budget: &mut Budget| -> Result<(), TooLarge> {
+            if out.len() < 8
+                && let Expr::Call(_, xs) = &call
+                && xs[0].contains(var, budget)?
+                && linear(&xs[0], var, budget)?.is_none()
+                && !already(out, &call, budget)?
+            {
+                out.push(call);
+            }
+            Ok(())
+        };
+        push(call.clone(), budget)?;
+        if *h == Func::Exp
+            && let Expr::Add(terms) = &xs[0]
+        {
+            for t in terms.iter() {
+                push(Expr::call(Func::Exp, t.clone()), budget)?;
+            }
         }
         Ok(())
     })

@@ -921,6 +921,21 @@ fn polynomials_times_a_gaussian_go_through_erf() {
 }
 
 #[test]
+fn exp_of_a_sum_reads_the_chain_rule_term_by_term() {
+    // exp(x + exp(x)) = exp(x)·exp(exp(x)), the derivative of exp(exp(x)). alkahest: ok over
+    // [0, 1] ... [2, 3]; here numeric_ok by quadrature before, and inconclusive over [2, 3]
+    // (values near e^(e^3) ≈ 5·10^8: the quadrature's error estimate was above tolerance).
+    for (f, a, b, v) in [
+        ("exp(x+exp(x))", "0", "1", "exp(exp(1)) - exp(1)"),
+        ("exp(x+exp(x))", "2", "3", "exp(exp(3)) - exp(exp(2))"),
+        // (exact before too, through u = 2x + x^2)
+        ("exp(2*x+x^2)*(1+x)", "0", "1", "(exp(3) - 1)/2"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn functions_through_0_of_a_vanishing_argument_vanish() {
     // sin(x)·log(sin(x)) − sin(x) at 0: sin of a vanishing argument vanishes (and is one
     // itself, so log(sin x) is bounded by |log t|); alkahest: ok, numeric_ok here before.
