@@ -936,7 +936,13 @@ pub(super) fn each_call(
     Ok(())
 }
 
-/// One candidate per combination of the terms' first two alternatives (at most 16 in all).
+/// How many of a term's alternatives [`combine`] takes: the sign placements of partial
+/// fractions over two real roots are three (`log(x)/(x + 1)^2`'s rest `1/(x(x + 1))`, whose
+/// third is the one for `x > 0`).
+const MOST_OPTIONS_COMBINED: usize = 3;
+
+/// One candidate per combination of the terms' first [`MOST_OPTIONS_COMBINED`] alternatives
+/// (at most 16 in all).
 fn combine(per_term: Vec<Vec<Expr>>) -> Vec<Expr> {
     if per_term.iter().any(Vec::is_empty) {
         return Vec::new();
@@ -945,7 +951,7 @@ fn combine(per_term: Vec<Vec<Expr>>) -> Vec<Expr> {
     for options in per_term {
         let mut next = Vec::new();
         for partial in &out {
-            for o in options.iter().take(2) {
+            for o in options.iter().take(MOST_OPTIONS_COMBINED) {
                 let mut p = partial.clone();
                 p.push(o.clone());
                 next.push(p);

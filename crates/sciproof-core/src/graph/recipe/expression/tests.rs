@@ -936,6 +936,26 @@ fn exp_of_a_sum_reads_the_chain_rule_term_by_term() {
 }
 
 #[test]
+fn a_sum_combines_each_sign_placement_of_its_terms() {
+    // x·log(x)/(x + 1)^2 = log(x)/(x + 1) − log(x)/(x + 1)^2: the second term's rest
+    // 1/(x(x + 1)) has three sign placements, the third for x > 0, which a sum's
+    // combinations had left out. alkahest: ok (with dilog); numeric_ok here before (values
+    // checked with mpmath).
+    for (f, v) in [
+        (
+            "x*log(x)/(x+1)^2",
+            "log(2)/3 + log(2)*log(3) + log(3) - 2*log(2) + dilog(-2) - dilog(-1)",
+        ),
+        (
+            "log(x)/(x+1) - log(x)/(x+1)^2",
+            "log(2)/3 + log(2)*log(3) + log(3) - 2*log(2) + dilog(-2) - dilog(-1)",
+        ),
+    ] {
+        exact_and_off_refuted(f, "1", "2", v, "1/10^6");
+    }
+}
+
+#[test]
 fn functions_through_0_of_a_vanishing_argument_vanish() {
     // sin(x)·log(sin(x)) − sin(x) at 0: sin of a vanishing argument vanishes (and is one
     // itself, so log(sin x) is bounded by |log t|); alkahest: ok, numeric_ok here before.
