@@ -501,19 +501,69 @@ impl End<'_> {
     }
 
     /// Whether `r` is `O(t)` at `c` by its form: a rational function with exact coefficients
-    /// that is 0 at `c` and whose denominator is not, or one analytic on the whole line
-    /// ([`super::integrate::continuous_everywhere`]'s forms all are) that the exact test shows
-    /// 0 at `c` (`(x + 1)·eˣ − eˣ` at 0).
+    /// that is 0 at `c` and whose denominator is not, or one Lipschitz about `c`
+    /// ([`End::lipschitz_at_c`]) that the exact test shows 0 there (`(x + 1)·eˣ − eˣ` at 0,
+    /// `1/(x + 1) + log(x + 1) − 1` at 0).
     fn vanishes_as_t(&self, r: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
         if let Some((n, d)) = super::integrate::rational_function(r, self.var, budget)? {
             use super::partial_fractions::value_at;
             return Ok(value_at(&n, self.c).is_zero() && !value_at(&d, self.c).is_zero());
         }
-        if !super::integrate::continuous_everywhere(r, self.var, budget)? {
+        if !self.lipschitz_at_c(r, budget)? {
             return Ok(false);
         }
         let at_c = r.substitute(self.var, &number(self.c), budget)?;
         Ok(super::canon::is_zero_in(&at_c, None, budget) == Ok(true))
+    }
+
+    /// Whether `e` is Lipschitz about `c` by its form: sums, products, natural powers and
+    /// [`Func::entire`] functions of such parts, and `log`, `sqrt` and other exact powers of
+    /// such a part whose value at `c` a ball shows positive (for a negative integer power:
+    /// not 0). Each part is then analytic about `c` (or `|u|` of one), so the whole is.
+    fn lipschitz_at_c(&self, e: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        budget.step()?;
+        if !e.contains(self.var, budget)? {
+            return Ok(true);
+        }
+        let at_c = |u: &Expr, budget: &mut Budget| {
+            super::ball::over_interval(self.var, self.c, self.c, u, budget)
+        };
+        Ok(match e {
+            Expr::Sym(_) => true,
+            Expr::Add(xs) | Expr::Mul(xs) => {
+                for x in xs.iter() {
+                    if !self.lipschitz_at_c(x, budget)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Expr::Pow(p) => match exact_value(&p.1) {
+                Some(n) if n.is_integer() && !n.is_negative() => {
+                    self.lipschitz_at_c(&p.0, budget)?
+                }
+                Some(n) => {
+                    self.lipschitz_at_c(&p.0, budget)?
+                        && at_c(&p.0, budget).is_some_and(|b| {
+                            let away = if n.is_integer() {
+                                b.approx().abs()
+                            } else {
+                                b.approx()
+                            };
+                            away > b.radius()
+                        })
+                }
+                None => false,
+            },
+            Expr::Call(Func::Log | Func::Sqrt, xs) => {
+                self.lipschitz_at_c(&xs[0], budget)?
+                    && at_c(&xs[0], budget).is_some_and(|b| b.approx() > b.radius())
+            }
+            Expr::Call(f, xs) if f.entire() && xs.len() == 1 => {
+                self.lipschitz_at_c(&xs[0], budget)?
+            }
+            _ => false,
+        })
     }
 
     /// `e` as a sum of [`Term`]s (products multiplied out, at most [`MAX_TERMS`] of them, none
@@ -754,6 +804,10 @@ mod tests {
         assert_eq!(limit_at("log(x)*log(2*x) - log(x)^2", 0, 1), None);
         // an analytic R that the exact test shows 0 at the end: (x + 1)·eˣ − eˣ
         assert!(limit_at("((x+1)*exp(x) - exp(x))*log(x) - exp(x)", 0, 1).is_some());
+        // (and one Lipschitz about the end: logarithms and roots of positive parts)
+        assert!(limit_at("(1/(x+1) + log(x+1) - 1)*log(x) + 1", 0, 1).is_some());
+        assert!(limit_at("(sqrt(x+1) - 1)*log(x) + 1", 0, 1).is_some());
+        assert_eq!(limit_at("(log(x+1) + 1)*log(x) + 1", 0, 1), None);
         assert_eq!(limit_at("(exp(x) + 1)*log(x)", 0, 1), None);
         // Ei, Ci, Chi of a vanishing argument are γ + log u + O(u): their logarithms and their
         // multiples of γ must both cancel
