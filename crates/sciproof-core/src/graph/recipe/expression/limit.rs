@@ -405,6 +405,10 @@ impl End<'_> {
             {
                 Some(Near::Logarithmic)
             }
+            // (log of a rational function with a pole at c: `log(1 + 1/x²)` at 0)
+            Expr::Call(Func::Log, xs) if self.log_of_pole(&xs[0], budget)?.is_some() => {
+                Some(Near::Logarithmic)
+            }
             // (log v at v → 1: `log(x)·log(log x)` at 1 vanishes)
             Expr::Call(Func::Log, _) if self.vanishing(e, budget)? => Some(Near::Vanishing),
             Expr::Call(Func::Sqrt, xs) if self.vanishing(&xs[0], budget)? => Some(Near::Vanishing),
@@ -649,7 +653,20 @@ impl End<'_> {
                         }
                         terms
                     }
-                    None => plain_term(e),
+                    None => match self.log_of_pole(&xs[0], budget)? {
+                        // log u = −k·log t + log |u·(x − c)^k|
+                        Some((k, rest)) if *f == Func::Log => vec![
+                            Term {
+                                coefficient: Expr::int(-i64::from(k)),
+                                part: Part::Log,
+                            },
+                            Term {
+                                coefficient: Expr::call(Func::Log, number(&rest)),
+                                part: Part::Plain,
+                            },
+                        ],
+                        _ => plain_term(e),
+                    },
                 }
             }
             _ => plain_term(e),
@@ -676,6 +693,29 @@ impl End<'_> {
         };
         let at_c = super::partial_fractions::value_at(&q, self.c).abs();
         Ok((!at_c.is_zero()).then_some((k, at_c)))
+    }
+}
+
+impl End<'_> {
+    /// `(k, |N(c)/Q(c)|)` when `u = N/D` is a rational function with exact coefficients whose
+    /// denominator is `(x − c)^k·Q` (`k ≥ 1`, `Q(c) ≠ 0`) and whose numerator is not 0 at `c`:
+    /// `log |u| = −k·log t + log |N(c)/Q(c)| + o(1)` (`log(1 + 1/x²)` at 0).
+    fn log_of_pole(
+        &self,
+        u: &Expr,
+        budget: &mut Budget,
+    ) -> Result<Option<(u32, BigRational)>, TooLarge> {
+        let Some((n, d)) = super::integrate::rational_function(u, self.var, budget)? else {
+            return Ok(None);
+        };
+        use super::partial_fractions::value_at;
+        let at_c = value_at(&n, self.c);
+        if at_c.is_zero() {
+            return Ok(None);
+        }
+        Ok(self
+            .root_at_c(&d)
+            .map(|(k, q)| (k, (at_c / value_at(&q, self.c)).abs())))
     }
 }
 
@@ -809,6 +849,10 @@ mod tests {
         assert!(limit_at("(sqrt(x+1) - 1)*log(x) + 1", 0, 1).is_some());
         assert_eq!(limit_at("(log(x+1) + 1)*log(x) + 1", 0, 1), None);
         assert_eq!(limit_at("(exp(x) + 1)*log(x)", 0, 1), None);
+        // the logarithm of a pole is −k·log t plus a part with a limit
+        assert!(limit_at("x*log(1+1/x^2) + 1", 0, 1).is_some());
+        assert!(limit_at("log(1/x) + log(x)", 0, 1).is_some());
+        assert_eq!(limit_at("log(1/x^2) + log(x)", 0, 1), None);
         // Ei, Ci, Chi of a vanishing argument are γ + log u + O(u): their logarithms and their
         // multiples of γ must both cancel
         assert!(limit_at("Ei(x) - Ei(2*x)", 0, 1).is_some());

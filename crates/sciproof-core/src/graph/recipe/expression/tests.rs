@@ -959,6 +959,22 @@ fn a_sum_combines_each_sign_placement_of_its_terms() {
 }
 
 #[test]
+fn logarithms_of_a_pole_cancel_like_logarithms_of_a_zero() {
+    // log(N/D) with D = (x − c)^k·Q and N(c) ≠ 0 is −k·log t + log|N(c)/Q(c)| + o(1): so
+    // x·log(1 + 1/x^2) + 2·atan(x) has its limit 0 at 0 (alkahest: ok over [0, 1], [0, 1/2]
+    // and [−1, 1], the last across the pole); numeric_ok (inconclusive across 0) before.
+    for (f, a, b, v) in [
+        ("log(1+1/x^2)", "0", "1", "log(2) + pi/2"),
+        ("log(1+1/x^2)", "0", "1/2", "log(5)/2 + 2*atan(1/2)"),
+        ("log(1+1/x^2)", "-1", "1", "2*log(2) + pi"),
+        ("log(1/x)", "0", "1", "1"),
+        ("x*log(1+1/x)", "0", "1", "1/2"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn functions_through_0_of_a_vanishing_argument_vanish() {
     // sin(x)·log(sin(x)) − sin(x) at 0: sin of a vanishing argument vanishes (and is one
     // itself, so log(sin x) is bounded by |log t|); alkahest: ok, numeric_ok here before.
