@@ -1564,7 +1564,7 @@ fn polynomial_over_root_power(
             let by_q = pf::mul(&pf::derivative(&monomial), q);
             pf::add(
                 &by_q,
-                &pf::mul(&[exponent.clone()], &pf::mul(&monomial, &dq)),
+                &pf::mul(std::slice::from_ref(&exponent), &pf::mul(&monomial, &dq)),
             )
         })
         .collect();
