@@ -1523,12 +1523,27 @@ fn polynomial_over_root(p: &[BigRational], q: &[BigRational], base: &Expr, var: 
         pf::expression(&r, var),
         Expr::call(Func::Sqrt, base.clone()),
     ]);
+    plus_reciprocal_root(first, &lambda, q, base, var)
+}
+
+/// `first + λ·∫ dx/√q` for a quadratic `q` (coefficients `q`, written `base`): one candidate
+/// for each of [`quadratic_root`]'s, or `first` alone for `λ = 0`.
+fn plus_reciprocal_root(
+    first: Expr,
+    lambda: &BigRational,
+    q: &[BigRational],
+    base: &Expr,
+    var: &str,
+) -> Vec<Expr> {
     if lambda.is_zero() {
         return vec![first];
     }
+    let [c0, c1, c2] = q else {
+        return Vec::new();
+    };
     quadratic_root(c0, c1, c2, false, base, var)
         .into_iter()
-        .map(|l| Expr::add(vec![first.clone(), Expr::mul(vec![number(&lambda), l])]))
+        .map(|l| Expr::add(vec![first.clone(), Expr::mul(vec![number(lambda), l])]))
         .collect()
 }
 
@@ -1548,7 +1563,7 @@ fn polynomial_over_root_power(
     var: &str,
 ) -> Vec<Expr> {
     let p = pf::trimmed(p.to_vec());
-    let [c0, c1, c2] = q else {
+    let [_, _, c2] = q else {
         return Vec::new();
     };
     if m == 0 || c2.is_zero() || 2 * m > MAX_DEGREE || p.len() > MAX_DEGREE {
@@ -1577,13 +1592,7 @@ fn polynomial_over_root_power(
         pf::expression(&solution, var),
         Expr::pow(base.clone(), number(&exponent)),
     ]);
-    if lambda.is_zero() {
-        return vec![first];
-    }
-    quadratic_root(c0, c1, c2, false, base, var)
-        .into_iter()
-        .map(|l| Expr::add(vec![first.clone(), Expr::mul(vec![number(&lambda), l])]))
-        .collect()
+    plus_reciprocal_root(first, &lambda, q, base, var)
 }
 
 /// `(q, r)` for `q^r` with a rational `r`, integer powers of powers and square roots taken
