@@ -8,15 +8,18 @@
 //! sign over the interval (by a ball), or to `log v` of a `v` whose `v − 1` vanishes so
 //! (`log(log x)` at 1); and `asin`, `acos` of a `u` whose `1 − u²` vanishes so
 //! (`asin(x)` at 1, `asin(√x)` too: `(√v)²` is read as `v` where the root is continuous), `acosh`
-//! of a `u` whose `u − 1` does (`acosh(x)` at 1), and `li` of a vanishing argument that stays below
-//! 1 (`li(x)` at 0). Everything else must have a ball over the closed interval (where a root of a
+//! of a `u` whose `u − 1` does (`acosh(x)` at 1), `li` of a vanishing argument that stays below
+//! 1 (`li(x)` at 0), `Ei`, `Ci` and `Chi` of a vanishing argument, and `log` of a rational
+//! function with a pole at `c` that is positive beside it (`log(1 + 1/x²)` at 0). Everything
+//! else must have a ball over the closed interval (where a root of a
 //! linear argument is bounded by its values at the two exact ends,
 //! [`super::ball::Evaluator::over_exactly`]). Then, with `t = |x − c| → 0`, each subexpression is
 //! classed by how it behaves (`Near`): continuous at `c` with a known value, vanishing like `t^α
 //! |log t|^k` (α > 0), or bounded by `|log t|^k` (a bounded function such as `sin` of anything
 //! continuous there is, with k = 0). A sum has a limit only when no term is of the last class, or
-//! when its logarithms cancel (`R·log t` with a rational `R` that is 0 at `c`:
-//! [`End::logarithms_cancelled`]); nothing else is guessed.
+//! when its logarithms cancel (`R·log t` with an `R` that is 0 at `c` and rational or Lipschitz
+//! about `c` by its form, and the multiple of Euler's γ that `Ei`, `Ci`, `Chi` leave vanishing
+//! so too: [`End::logarithms_cancelled`]); nothing else is guessed.
 
 use super::ball::Ball;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
