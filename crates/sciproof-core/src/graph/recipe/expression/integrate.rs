@@ -489,9 +489,11 @@ type Rule = fn(&Expr, &str, &mut Budget) -> Result<Vec<Expr>, TooLarge>;
 
 /// The [`fallback`]'s rules, in the order they are tried: the particular before the general,
 /// and last those whose proposals, right or wrong, would stand in the way of the others'.
-const FALLBACK: [Rule; 12] = [
+const FALLBACK: [Rule; 13] = [
     // partial fractions of a rational function with exact coefficients ([`pf`])
     partial_fractions,
+    // N/(x⁴ + px² + q), over the two real quadratics x² ± s·x + √q
+    biquadratic,
     // a rational function of exp
     exponential_rational,
     substitution,
@@ -517,6 +519,85 @@ fn partial_fractions(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Exp
         Some((n, d)) if d.len() > 1 => pf::antiderivatives(&n, &d, var, budget),
         _ => Ok(Vec::new()),
     }
+}
+
+/// `∫ N/(x⁴ + p·x² + q) dx` (times a constant) for a polynomial `N` with exact coefficients,
+/// where `r = √q` is rational and `2r − p`, `2r + p` are positive: the quartic is
+/// `(x² + s·x + r)(x² − s·x + r)` with `s = √(2r − p)`, which partial fractions over the
+/// rationals cannot see when `s` is irrational (`1 + x⁴`, `s = √2`). With `N` reduced below
+/// degree 4 (`n₀ + n₁x + n₂x² + n₃x³`), `N/D = (Ax + B)/(x² + sx + r) + (Cx + E)/(x² − sx + r)`
+/// with `A + C = n₃`, `C − A = (n₂ − n₀/r)/s`, `B + E = n₀/r`, `E − B = (n₁ − r·n₃)/s`; each
+/// part is a logarithm plus an `atan` of `(x ± s/2)/k`, `k = √(2r + p)/2` (so `∫ 2t²/(1 + t⁴)`,
+/// what `t = √x` makes of alkahest's `√x/(1 + x²)`).
+fn biquadratic(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let Some((n, d)) = rational_function(f, var, budget)? else {
+        return Ok(Vec::new());
+    };
+    let d = pf::trimmed(d);
+    let [d0, d1, d2, d3, d4] = d.as_slice() else {
+        return Ok(Vec::new());
+    };
+    if !d1.is_zero() || !d3.is_zero() || d4.is_zero() {
+        return Ok(Vec::new());
+    }
+    let (p, q) = (d2 / d4, d0 / d4);
+    let Some(r) = pf::exact_square_root(&q).filter(|r| r.is_positive()) else {
+        return Ok(Vec::new());
+    };
+    let two_r = &r + &r;
+    let (s2, k2) = (&two_r - &p, &two_r + &p);
+    if !s2.is_positive() || !k2.is_positive() {
+        return Ok(Vec::new());
+    }
+    // N/d4 = quotient·D + remainder, D monic
+    let monic: Vec<BigRational> = d.iter().map(|c| c / d4).collect();
+    let scaled: Vec<BigRational> = n.iter().map(|c| c / d4).collect();
+    let (quotient, remainder) = pf::divide(&scaled, &monic);
+    let at = |j: usize| remainder.get(j).cloned().unwrap_or_default();
+    let (n0, n1, n2, n3) = (at(0), at(1), at(2), at(3));
+    let half = BigRational::new(1.into(), 2.into());
+    // with 1/s = s/s², every coefficient is a + b·s for rationals a, b
+    let over_s = |c: BigRational| &c / &s2;
+    let s = square_root(&s2, 1);
+    let plus_s = |a: BigRational, b: BigRational| {
+        Expr::add(vec![number(&a), Expr::mul(vec![number(&b), s.clone()])])
+    };
+    let (sum_ac, diff_ac) = (n3.clone(), over_s(&n2 - &n0 / &r));
+    let (sum_be, diff_be) = (&n0 / &r, over_s(&n1 - &r * &n3));
+    // A = (sum − diff)/2, C = (sum + diff)/2 (diff a multiple of s)
+    let a_coef = |sign: BigRational| (&sum_ac * &half, &diff_ac * &half * &sign);
+    let b_coef = |sign: BigRational| (&sum_be * &half, &diff_be * &half * &sign);
+    let k = Expr::mul(vec![Expr::rat(1, 2), square_root(&k2, 1)]);
+    let mut terms = vec![pf::expression(&pf::integral(&quotient), var)];
+    for sign in [-BigRational::one(), BigRational::one()] {
+        // (A x + B)/(x² + σ·s·x + r) with σ = −sign (A for the + factor)
+        let sigma = -&sign;
+        let (a0, a1) = a_coef(sign.clone());
+        let (b0, b1) = b_coef(sign.clone());
+        let quadratic = Expr::add(vec![
+            Expr::pow(Expr::sym(var), Expr::int(2)),
+            Expr::mul(vec![number(&sigma), s.clone(), Expr::sym(var)]),
+            number(&r),
+        ]);
+        // A/2·log(quadratic) + (B − σ·A·s/2)/k·atan((x + σ·s/2)/k), with A·s = a0·s + a1·s²
+        let a = plus_s(a0.clone(), a1.clone());
+        let b_minus = plus_s(&b0 - &sigma * &a1 * &s2 * &half, &b1 - &sigma * &a0 * &half);
+        let shifted = Expr::add(vec![
+            Expr::sym(var),
+            Expr::mul(vec![number(&(&sigma * &half)), s.clone()]),
+        ]);
+        terms.push(Expr::mul(vec![
+            Expr::rat(1, 2),
+            a,
+            Expr::call(Func::Log, quadratic),
+        ]));
+        terms.push(Expr::mul(vec![
+            b_minus,
+            Expr::recip(k.clone()),
+            Expr::call(Func::Atan, Expr::mul(vec![shifted, Expr::recip(k.clone())])),
+        ]));
+    }
+    Ok(vec![Expr::add(terms)])
 }
 
 /// The proposals for `f` with its inverse hyperbolic functions written as such
