@@ -8,10 +8,10 @@
 //! positive rational factors taken out of logarithms and roots over the primes below 1,000
 //! (`log(2x) = log 2 + log x`, `sqrt(8) = 2 sqrt 2`), `sqrt(u)` read as `u^(1/2)`, `tan u` as `sin u / cos u` (and `tanh u` as `sinh u / cosh u`),
 //! `W(u)·exp(W(u))` replaced by `u` for Lambert's `W` (`Canon::lambert`),
-//! `sin(p·B)` and `cos(p·B)` for a
-//! small integer `p` expanded in `sin B`, `cos B` (so `sin(−x) = −sin x` and
-//! `sin 2x = 2 sin x cos x`), the `sin`/`cos` atoms of `D/q` for one direction `D` and several
-//! denominators `q` written over those of `D/lcm(q)` (`sin x = 2 sin(x/2) cos(x/2)`), and
+//! `sin(−u) = −sin u`, the `sin`/`cos` atoms of `(p/q)·D` for one direction `D` and several
+//! small multiples `p/q` written over those of `D·gcd(p)/lcm(q)` (`sin 2x = 2 sin x cos x`,
+//! `sin x = 2 sin(x/2) cos(x/2)`; a multiple met alone stays an atom of its own, so
+//! `sin(21y)^3` is one atom cubed, not a polynomial of degree 63 in `sin y`, `cos y`), and
 //! `sin(u)^2` replaced by `1 − cos(u)^2` (and `sinh(u)^2` by `cosh(u)^2 − 1`); `exp` of a
 //! polynomial is the product of `exp(m/q)^p` over its terms `(p/q)·m` (the atoms of one `m`
 //! written over the finest `q` likewise), and a power of such a product one exponential
@@ -114,22 +114,25 @@ struct Atom {
     call: Option<(Func, Frac)>,
 }
 
-/// The argument of a `sin` or `cos` atom as `D/q`, with `D` a polynomial of coprime integer
-/// coefficients and a positive first term (in key order) and `q` a positive integer, so that
-/// `sin(x)` and `sin(x/2)` can be written over one pair of atoms (`sin(x) = 2 sin(x/2)
-/// cos(x/2)`) once the whole expression has shown which denominators occur.
+/// The argument of a `sin` or `cos` atom as `(p/q)·D`, with `D` a polynomial of coprime
+/// integer coefficients and a positive first term (in key order) and `p`, `q` coprime positive
+/// integers, so that `sin(x)`, `sin(2x)` and `sin(x/2)` can be written over one pair of atoms
+/// (`sin(x) = 2 sin(x/2) cos(x/2)`) once the whole expression has shown which multiples occur.
+/// (`exp` atoms and roots use `q` alone: their `p` is 1.)
 #[derive(Clone)]
 struct Direction {
     /// The key of `D`.
     key: String,
     primitive: Poly,
+    p: u64,
     q: u64,
 }
 
 /// The largest denominator `q` of a `sin`/`cos` argument `D/q` that is related to others of
 /// the same `D`.
 const MAX_ANGLE_DENOMINATOR: u64 = 1 << 20;
-/// The largest multiple of an angle expanded (`cos(24u)` is a polynomial of 25 terms in
+/// The largest multiple `p` of an angle `(p/q)·D` related to others of the same `D`, and the
+/// largest ratio `lcm(q)/q` of one (`cos(24u)` is a polynomial of 25 terms in
 /// `sin u`, `cos u`; alkahest writes `∫_2^3 cos²x sin³x dx` with `cos 15` beside `cos 2`, and
 /// `∫_2^3 sin^4 cos^3` with `sin 21`).
 const MAX_ANGLE_MULTIPLE: u64 = 24;
@@ -1300,6 +1303,7 @@ impl<'b> Canon<'b> {
                             })
                         ),
                         primitive,
+                        p: 1,
                         q,
                     };
                     let atom = self.exp_atom(&direction)?;
@@ -1624,10 +1628,13 @@ impl<'b> Canon<'b> {
         self.frac_mul(sum, constant(Q::ratio(1, 2)))
     }
 
-    /// `sin(arg)` or `cos(arg)` over the atoms `sin(B)`, `cos(B)`, where `arg = p·B` with
-    /// `B` the argument divided by its signed rational content's numerator `p` (|p| ≤ 12):
-    /// `cos(p·B) + i·sin(p·B) = (cos B + i·sin B)^p`. So `sin(−x) = −sin(x)`,
-    /// `sin(2x) = 2·sin(x)·cos(x)` and `cos(3x + 3)` is a polynomial in `sin(x+1)`, `cos(x+1)`.
+    /// `sin(arg)` or `cos(arg)` as an atom of `±arg` with a positive first term
+    /// (`sin(−x) = −sin(x)`), its direction `(p/q)·D` kept so that a later form can write the
+    /// multiples of one `D` over one pair of atoms ([`Canon::rewrites_over_finest`]:
+    /// `sin(2x) = 2·sin(x)·cos(x)` where `sin x` or `cos x` is met too, `cos(3x + 3)` a
+    /// polynomial in `sin(x+1)`, `cos(x+1)` where those are). An argument `p·B` with `B` an
+    /// inverse function's value, or with no direction, is expanded at once by
+    /// `cos(p·B) + i·sin(p·B) = (cos B + i·sin B)^p`.
     ///
     /// The `sin`/`cos` of a sum of at most [`MAX_ANGLE_TERMS`] terms is, in a canonicalisation
     /// that splits sums, expanded by the addition theorems into those of its terms
@@ -1779,24 +1786,35 @@ impl<'b> Canon<'b> {
                 den: arg.den,
             },
         };
-        // base = D/q
-        let direction = q.map(|q| {
-            let factor = Q::int(q as i64);
-            let primitive = scaled(base.num.clone(), &factor);
-            Direction {
-                key: self.key(&Frac {
-                    num: primitive.clone(),
-                    den: None,
-                }),
-                primitive,
-                q,
-            }
-        });
-        let (s, c) = match self.inverse_trig(&base)? {
-            Some(values) => values,
-            None => self.sine_and_cosine_atoms(&base, direction),
+        if let Some((s, c)) = self.inverse_trig(&base)? {
+            return self.multiple_angle(sine, &s, &c, p);
+        }
+        // base = D/q, arg = p·D/q
+        let Some(q) = q else {
+            let (s, c) = self.sine_and_cosine_atoms(&base, None);
+            return self.multiple_angle(sine, &s, &c, p);
         };
-        self.multiple_angle(sine, &s, &c, p)
+        let primitive = scaled(base.num.clone(), &Q::int(q as i64));
+        let direction = Direction {
+            key: self.key(&Frac {
+                num: primitive.clone(),
+                den: None,
+            }),
+            primitive,
+            p: u64::from(p.unsigned_abs()),
+            q,
+        };
+        // the atoms of |p|·D/q: sin is odd, cos even
+        let angle = Frac {
+            num: scaled(base.num, &Q::int(i64::from(p.abs()))),
+            den: base.den,
+        };
+        let (s, c) = self.sine_and_cosine_atoms(&angle, Some(direction));
+        Ok(match (sine, p < 0) {
+            (true, true) => negated(s),
+            (true, false) => s,
+            (false, _) => c,
+        })
     }
 
     /// The atoms `sin(base)` and `cos(base)`, with the argument's direction when it has one.
@@ -1836,7 +1854,7 @@ impl<'b> Canon<'b> {
         Ok(if sine && p < 0 { negated(total) } else { total })
     }
 
-    /// The signed integer `p` (|p| ≤ 12) with `arg = p·B`, `B` having coprime coefficients
+    /// The signed integer `p` (|p| ≤ [`MAX_ANGLE_MULTIPLE`]) with `arg = p·B`, `B` having coprime coefficients
     /// and a positive first term (in key order) divided by a positive integer `q`, returned
     /// when `B = D/q` for a primitive `D` (and `q` is at most [`MAX_ANGLE_DENOMINATOR`]);
     /// `(1, None)` when there is no such form.
@@ -1871,12 +1889,13 @@ impl<'b> Canon<'b> {
         }
     }
 
-    /// For each direction `D` met with more than one denominator `q` (`sin(x)` and
-    /// `sin(x/2)`, `exp(x)` and `exp(x/2)`, `sqrt(x)` and `x^(1/3)`), the atoms of `D/q` written
-    /// over those of `D/L`, `L` the least common multiple: `sin`/`cos` by
-    /// [`Canon::multiple_angle`] (when every `L/q` is at most [`MAX_ANGLE_MULTIPLE`]),
-    /// `exp(D/q)` as `exp(D/L)^(L/q)`, `D^(1/q)` as `(D^(1/L))^(L/q)` (a root of a negative
-    /// number has no value, so this holds wherever either side is defined).
+    /// For each direction `D` met with more than one multiple `p/q` (`sin(x)` and `sin(2x)` or
+    /// `sin(x/2)`, `exp(x)` and `exp(x/2)`, `sqrt(x)` and `x^(1/3)`), the atoms of `(p/q)·D`
+    /// written over those of `(G/L)·D`, `G` the greatest common divisor of the `p` and `L` the
+    /// least common multiple of the `q`: `sin`/`cos` by [`Canon::multiple_angle`] (when every
+    /// `L/q` is at most [`MAX_ANGLE_MULTIPLE`]; every `p` is), `exp(D/q)` as
+    /// `exp(D/L)^(L/q)`, `D^(1/q)` as `(D^(1/L))^(L/q)` (a root of a negative number has no
+    /// value, so this holds wherever either side is defined; `p` is 1 for both).
     fn rewrites_over_finest(&mut self) -> Result<Vec<(u32, Poly)>, NotExact> {
         let mut groups: HashMap<&str, Vec<u32>> = HashMap::new();
         for (id, atom) in self.atoms.iter().enumerate() {
@@ -1906,15 +1925,19 @@ impl<'b> Canon<'b> {
             }) else {
                 continue;
             };
+            let gcd = ids
+                .iter()
+                .fold(0u64, |g, &id| num_integer::gcd(g, direction(id).p));
             let coarse: Vec<u32> = ids
                 .iter()
                 .copied()
-                .filter(|&id| direction(id).q != lcm)
+                .filter(|&id| direction(id).q != lcm || direction(id).p != gcd)
                 .collect();
             if coarse.is_empty() || ids.iter().any(|&id| lcm / direction(id).q > most) {
                 continue;
             }
             let finest = Direction {
+                p: gcd,
                 q: lcm,
                 ..direction(ids[0]).clone()
             };
@@ -1960,14 +1983,19 @@ impl<'b> Canon<'b> {
                 continue;
             }
             let base = Frac {
-                num: scaled(finest.primitive.clone(), &Q::ratio(1, i128::from(lcm))),
+                num: scaled(
+                    finest.primitive.clone(),
+                    &Q::ratio(i128::from(finest.p), i128::from(lcm)),
+                ),
                 den: None,
             };
+            let gcd = finest.p;
             let (s, c) = self.sine_and_cosine_atoms(&base, Some(finest));
             for id in coarse {
                 let atom = &self.atoms[id as usize];
                 let sine = matches!(atom.trig, Some((Trig::Sin, _)));
-                let multiple = lcm / atom.direction.as_ref().expect("grouped").q;
+                let direction = atom.direction.as_ref().expect("grouped");
+                let multiple = direction.p / gcd * (lcm / direction.q);
                 let expansion = self.multiple_angle(sine, &s, &c, multiple as i32)?;
                 rewrites.push((id, expansion.num));
             }
@@ -2162,6 +2190,7 @@ impl<'b> Canon<'b> {
                 atom.direction.get_or_insert_with(|| Direction {
                     key: format!("root {base_key}"),
                     primitive: base.num.clone(),
+                    p: 1,
                     q,
                 });
                 Frac {
@@ -3014,6 +3043,32 @@ mod tests {
             constant_value(&e, &mut Budget::standard()),
             Ok(Some(BigRational::from_integer(3.into())))
         );
+    }
+
+    #[test]
+    fn a_multiple_of_an_angle_met_alone_stays_one_atom() {
+        // sin(21y) with no other multiple of y beside it is an atom, its cube one monomial:
+        // not a polynomial of degree 63 in sin y, cos y multiplied into every term (which made
+        // one integral's check take seconds)
+        let e = parse(
+            "sin(21*y)^3*cos(5*z)^4*(cos(2*x) - 1 + 2*sin(x)^2)",
+            &mut Default::default(),
+        )
+        .unwrap();
+        let mut budget = Budget::of_steps(2_000);
+        assert_eq!(is_zero(&e, &mut budget), Ok(true));
+        // multiples met together are written over the finest: G/L for the gcd G of the
+        // numerators and the lcm L of the denominators
+        assert!(zero("cos(24*y) - 2*cos(12*y)^2 + 1"));
+        assert!(zero("sin(2*y)^3 - 8*sin(y)^3*cos(y)^3"));
+        assert!(zero("sin(4*x/3) - 2*sin(2*x/3)*cos(2*x/3)"));
+        assert!(zero("sin(6*x)*cos(4*x) - (sin(10*x) + sin(2*x))/2"));
+        assert!(zero("sin(21*y)^2 + cos(21*y)^2 - 1"));
+        assert!(zero("sin(-21*y) + sin(21*y)"));
+        assert!(zero("cos(-21*y) - cos(21*y)"));
+        assert!(!zero("cos(24*y) - 2*cos(12*y)^2"));
+        assert!(!zero("sin(4*x/3) - 2*sin(2*x/3)"));
+        assert!(!zero("sin(-21*y) - sin(21*y)"));
     }
 
     #[test]

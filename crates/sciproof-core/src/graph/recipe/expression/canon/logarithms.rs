@@ -188,7 +188,7 @@ impl Canon<'_> {
         if let Some((func, arg)) = &atom.call {
             return Some(Expr::call(*func, self.frac_expr(arg)?));
         }
-        // (`sin`/`cos` atoms of an argument `D/q` keep that direction, not a call)
+        // (`sin`/`cos` atoms of an argument `(p/q)·D` keep that direction, not a call)
         if let (Some((trig, _)), Some(d)) = (&atom.trig, &atom.direction) {
             let func = match trig {
                 Trig::Sin => Func::Sin,
@@ -196,7 +196,7 @@ impl Canon<'_> {
                 Trig::Sinh => Func::Sinh,
                 Trig::Cosh => Func::Cosh,
             };
-            let q = num_rational::BigRational::new(1.into(), d.q.into());
+            let q = num_rational::BigRational::new(d.p.into(), d.q.into());
             let arg = Expr::mul(vec![number(&q), self.poly_expr(&d.primitive)?]);
             return Some(Expr::call(func, arg));
         }
