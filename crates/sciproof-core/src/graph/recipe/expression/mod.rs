@@ -26,7 +26,8 @@
 //!    the closed interval (the integrand but at the roots of a polynomial denominator, so
 //!    `sin(x)/x` across 0), or on it but for one end where `F` has a one-sided limit
 //!    ([`limit`]: an improper integral). Otherwise a proved non-integrable pole in the
-//!    interval is `failed` (the integral does not exist), and anything else goes to
+//!    interval is `failed` (the integral does not exist; with other free symbols, at their
+//!    values for a sample point, which refutes as a failing point does), and anything else goes to
 //!    quadrature, at most `numeric_ok`; a quadrature estimate never refutes alone, `failed`
 //!    needs a validated enclosure of the integral ([`enclosure`]), which also decides failures
 //!    an antiderivative's balls cannot.
@@ -206,20 +207,19 @@ pub fn recheck(
                 if let Some(pole) =
                     integrate::divergent_pole(&integral.definite, budget).map_err(too_large)?
                 {
-                    let order = match pole.order_known {
-                        true => pole.order.to_string(),
-                        false => format!("at least {}", pole.order),
-                    };
-                    let at = if pole.exact {
-                        format!("= {}", rational_text(&pole.at))
-                    } else {
-                        use num_traits::ToPrimitive;
-                        format!("≈ {}", format_g(pole.at.to_f64().unwrap_or(f64::NAN), 6))
-                    };
+                    return Ok((
+                        Outcome::Failed,
+                        format!("the integral does not exist: {}", pole_text(&pole, &var)),
+                    ));
+                }
+                if let Some((values, pole)) =
+                    integral.divergent_at_a_point(&fields.symbols, samples, budget)?
+                {
                     return Ok((
                         Outcome::Failed,
                         format!(
-                            "the integral does not exist: the integrand has a non-integrable pole of order {order} at {var} {at} in the interval"
+                            "the integral does not exist at {values}: {}",
+                            pole_text(&pole, &var)
                         ),
                     ));
                 }
@@ -568,6 +568,31 @@ fn numeric_rule(
     )
 }
 
+/// How a proved pole is named in a detail.
+fn pole_text(pole: &integrate::Pole, var: &str) -> String {
+    use num_traits::ToPrimitive;
+    let order = match pole.order_known {
+        true => pole.order.to_string(),
+        false => format!("at least {}", pole.order),
+    };
+    let at = if pole.exact {
+        // (a root at a sample point's value is that binary number, written as Python would)
+        let float = pole.at.to_f64().filter(|f| {
+            pole.at.denom().bits() > 20
+                && num_rational::BigRational::from_float(*f).as_ref() == Some(&pole.at)
+        });
+        match float {
+            Some(f) => format!("= {}", sciproof_json::pyfmt::float_repr(f)),
+            None => format!("= {}", rational_text(&pole.at)),
+        }
+    } else {
+        format!("≈ {}", format_g(pole.at.to_f64().unwrap_or(f64::NAN), 6))
+    };
+    format!(
+        "the integrand has a non-integrable pole of order {order} at {var} {at} in the interval"
+    )
+}
+
 /// A definite integral decided by quadrature.
 struct Integral<'e> {
     definite: integrate::DefiniteIntegral<'e>,
@@ -575,6 +600,73 @@ struct Integral<'e> {
 }
 
 impl Integral<'_> {
+    /// A non-integrable pole ([`integrate::divergent_pole`]) of the integral with its free
+    /// symbols other than the variable (and `pi`, `e`) bound to their values at a sample point,
+    /// the first point in sample order where one is shown, with those values as text: its
+    /// bounds must be numbers there and the claimed value finite. The integral does not exist
+    /// at that point, which refutes the claim as a confirmed failing point of the numeric rule
+    /// does. (The pole's proof needs balls of the integrand's other factors and terms, which a
+    /// symbol without a value has none of.)
+    fn divergent_at_a_point(
+        &self,
+        symbols: &BTreeSet<String>,
+        samples: &[f64],
+        budget: &mut Budget,
+    ) -> Result<Option<(String, integrate::Pole)>, String> {
+        let too_large = |_| TOO_LARGE.to_string();
+        let var = self.definite.var;
+        let free: Vec<&String> = symbols
+            .iter()
+            .filter(|s| *s != var && eval::constant(s).is_none())
+            .collect();
+        if free.is_empty() {
+            return Ok(None);
+        }
+        for point in points(symbols, samples) {
+            let mut bound = [
+                self.definite.integrand.clone(),
+                self.definite.lower.clone(),
+                self.definite.upper.clone(),
+            ];
+            for name in &free {
+                let Some(value) = point
+                    .get(*name)
+                    .copied()
+                    .and_then(num_rational::BigRational::from_float)
+                else {
+                    continue;
+                };
+                let value = integrate::number(&value);
+                for e in &mut bound {
+                    *e = e.substitute(name, &value, budget).map_err(too_large)?;
+                }
+            }
+            match eval::evaluate(self.value, &point, budget) {
+                Ok(v) if v.is_finite() => {}
+                Err(EvalError::TooLarge) => return Err(TOO_LARGE.into()),
+                _ => continue,
+            }
+            let [integrand, lower, upper] = &bound;
+            let definite = integrate::DefiniteIntegral {
+                integrand,
+                var,
+                lower,
+                upper,
+            };
+            if let Some(pole) = integrate::divergent_pole(&definite, budget).map_err(too_large)? {
+                let values: Vec<String> = free
+                    .iter()
+                    .map(|name| {
+                        let v = point.get(*name).copied().unwrap_or(f64::NAN);
+                        format!("{name} = {}", sciproof_json::pyfmt::float_repr(v))
+                    })
+                    .collect();
+                return Ok(Some((values.join(", "), pole)));
+            }
+        }
+        Ok(None)
+    }
+
     fn decide(
         &self,
         symbols: &BTreeSet<String>,

@@ -1086,6 +1086,52 @@ fn squares_of_arctangents_integrate_by_parts_where_the_rest_is_elementary() {
 }
 
 #[test]
+fn divergent_integrals_with_free_symbols_fail_at_a_sample_point() {
+    // The pole's proof needs balls of the integrand's other parts, which a symbol has none
+    // of: with the symbols at a sample point's values (h = 0.37 first), the integral does not
+    // exist there, which refutes the claim (before: inconclusive, quadrature meeting the
+    // pole, unless another point refuted the value).
+    for (f, b, at) in [
+        (
+            "exp(3*x)*cos(2*h) + 1/sin(x) + 1/cosh(x)",
+            "1",
+            "at h = 0.37: the integrand has a non-integrable pole of order at least 1 at x = 0",
+        ),
+        (
+            "sin(21*x1)^3*cos(2*x+1)^4 + exp(3*x)*cos(2*h) + 1/sin(x) + 1/cosh(x)",
+            "1",
+            "at h = 0.37, x1 = 0.59: the integrand has a non-integrable pole of order at least 1 at x = 0",
+        ),
+        (
+            "1/(x-a)",
+            "1",
+            "at a = 0.37: the integrand has a non-integrable pole of order 1 at x = 0.37",
+        ),
+        (
+            "1/(x-a)^2",
+            "a",
+            "at a = 0.37: the integrand has a non-integrable pole of order 2 at x = 0.37",
+        ),
+    ] {
+        let (o, d) = integral(f, "0", b, "1");
+        assert_eq!(o, Outcome::Failed, "∫_0^{b} {f}: {d}");
+        assert!(
+            d.contains(&format!("the integral does not exist {at} in the interval")),
+            "{d}"
+        );
+    }
+    // No pole at any sample point, or a claimed value with none there: quadrature decides.
+    for (f, a, b, v) in [
+        ("1/(x-a)", "4", "5", "log(5-a)-log(4-a)"),
+        ("(h-h)/sin(x) + 1", "0", "1", "1"),
+        ("1/(x-a)", "2", "3", "log(3-a)-log(2-a)"),
+    ] {
+        let (o, d) = integral(f, a, b, v);
+        assert_eq!(o, Outcome::NumericOk, "∫_{a}^{b} {f}: {d}");
+    }
+}
+
+#[test]
 fn divergent_integrals_are_never_ok() {
     // alkahest: ok for every one (F(upper) − F(lower) across the pole).
     for (f, a, b, v, pole) in [
