@@ -1724,12 +1724,6 @@ fn secant_squared(e: &Expr) -> Option<(&Expr, bool)> {
 
 /// `(q, ±1)` for a factor `q^(±1/2)` (`sqrt(q)`, `sqrt(q)^−1`, `q^(−1/2)`).
 fn square_root_factor(e: &Expr) -> Option<(&Expr, i64)> {
-    if let Expr::Pow(p) = e
-        && let Expr::Call(Func::Sqrt, xs) = &p.0
-        && let Some(n) = exact_value(&p.1).filter(|n| n.abs().is_one())
-    {
-        return Some((&xs[0], if n.is_positive() { 1 } else { -1 }));
-    }
     half_power(e).filter(|(_, n)| n.abs() == 1)
 }
 
@@ -3423,16 +3417,14 @@ fn square_root(n: &BigRational, sign: i64) -> Expr {
     }
 }
 
-/// `(q, n)` for `q^(n/2)` with an odd `n`: `sqrt(q)`, `q^(±1/2)`, `q^(3/2)`, ...
+/// `(q, n)` for `q^(n/2)` with an odd `n`: `sqrt(q)`, `q^(±1/2)`, `q^(3/2)`, `sqrt(q)^−3`,
+/// ... (read flat, [`flat_power`]).
 fn half_power(e: &Expr) -> Option<(&Expr, i64)> {
-    match e {
-        Expr::Call(Func::Sqrt, xs) => Some((&xs[0], 1)),
-        Expr::Pow(p) => exact_value(&p.1)
-            .filter(|r| r.denom() == &BigInt::from(2))
-            .and_then(|r| r.numer().to_i64())
-            .map(|n| (&p.0, n)),
-        _ => None,
+    let (q, r) = flat_power(e)?;
+    if r.denom() != &BigInt::from(2) {
+        return None;
     }
+    Some((q, r.numer().to_i64()?))
 }
 
 /// `∫ G·(P²)^(s/2) dx` for polynomials `G` and `P` and an odd `s ≥ 1` (`sqrt(x^2)`, that is
