@@ -1180,8 +1180,7 @@ fn polynomial_times_gaussian(
     let dq = pf::derivative(&qc);
     let mut columns: Vec<Vec<BigRational>> = (0..p.len() - 1)
         .map(|j| {
-            let mut monomial = vec![BigRational::zero(); j + 1];
-            monomial[j] = BigRational::one();
+            let monomial = pf::monomial(j);
             pf::add(&pf::derivative(&monomial), &pf::mul(&monomial, &dq))
         })
         .collect();
@@ -1655,8 +1654,7 @@ fn polynomial_over_root_power(
     let degree = p.len().saturating_sub(2).max(2 * m - 1);
     let mut columns: Vec<Vec<BigRational>> = (0..=degree)
         .map(|j| {
-            let mut monomial = vec![BigRational::zero(); j + 1];
-            monomial[j] = BigRational::one();
+            let monomial = pf::monomial(j);
             let by_q = pf::mul(&pf::derivative(&monomial), q);
             pf::add(
                 &by_q,

@@ -92,6 +92,13 @@ pub fn divide(a: &[BigRational], b: &[BigRational]) -> (Poly, Poly) {
     (trimmed(q), r)
 }
 
+/// `x^j` as coefficients.
+pub fn monomial(j: usize) -> Poly {
+    let mut p = vec![BigRational::zero(); j + 1];
+    p[j] = BigRational::one();
+    p
+}
+
 /// `p` as an expression in `var` (its nonzero terms; `0` for the zero polynomial).
 pub fn expression(p: &[BigRational], var: &str) -> Expr {
     let terms: Vec<Expr> = p
