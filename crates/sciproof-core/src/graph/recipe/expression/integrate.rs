@@ -2668,8 +2668,9 @@ fn parts_through_rational(
 /// integrand is (`y > 0`): `log(y)·log(1 − y/β) + Li₂(y/β)` for `β < 0` (`∫ log(x)/(x + 1) =
 /// log(x)·log(1 + x) + Li₂(−x)`, as alkahest writes it), and `log(β)·log(±(y − β)) −
 /// Li₂(1 − y/β)` for `β > 0` (`∫ log(x + 1)/x = −Li₂(−x)`; the logarithm only where `β ≠ 1`,
-/// when the pole at `y = β` is not removable). `None` for any other product, and for `β = 0`
-/// (`log(y)²/2`, which the chain rule finds).
+/// when the pole at `y = β` is not removable; then also the first form, for `y < β`: its
+/// limit at `y → 0` is one the limit module finds, `∫_0^1 log(x)/(x − 2)`). `None` for any
+/// other product, and for `β = 0` (`log(y)²/2`, which the chain rule finds).
 fn log_over_line(
     factors: &[Expr],
     var: &str,
@@ -2699,30 +2700,30 @@ fn log_over_line(
     let dilog = |a: BigRational, b: BigRational| Expr::call(Func::Dilog, lin(&a, &b, var));
     // 1 − y/β
     let (a, b) = (-&p / &beta, BigRational::one() - &q / &beta);
+    let log_y = Expr::call(Func::Log, lin(&p, &q, var));
+    let product = Expr::mul(vec![log_y, Expr::call(Func::Log, lin(&a, &b, var))]);
+    let through_y_over_beta = over_r(vec![product, dilog(&p / &beta, &q / &beta)]);
     if beta.is_negative() {
-        let log_y = Expr::call(Func::Log, lin(&p, &q, var));
-        let product = Expr::mul(vec![log_y, Expr::call(Func::Log, lin(&a, &b, var))]);
-        return Ok(Some(vec![over_r(vec![
-            product,
-            dilog(&p / &beta, &q / &beta),
-        ])]));
+        return Ok(Some(vec![through_y_over_beta]));
     }
     let minus_dilog = Expr::negated(dilog(a, b));
     if beta.is_one() {
         return Ok(Some(vec![over_r(vec![minus_dilog])]));
     }
     let log_beta = Expr::call(Func::Log, number(&beta));
-    Ok(Some(
-        [BigRational::one(), -BigRational::one()]
-            .into_iter()
-            .map(|sign| {
-                // ±(y − β)
-                let line = lin(&(&p * &sign), &((&q - &beta) * &sign), var);
-                let log = Expr::mul(vec![log_beta.clone(), Expr::call(Func::Log, line)]);
-                over_r(vec![log, minus_dilog.clone()])
-            })
-            .collect(),
-    ))
+    let mut candidates: Vec<Expr> = [BigRational::one(), -BigRational::one()]
+        .into_iter()
+        .map(|sign| {
+            // ±(y − β)
+            let line = lin(&(&p * &sign), &((&q - &beta) * &sign), var);
+            let log = Expr::mul(vec![log_beta.clone(), Expr::call(Func::Log, line)]);
+            over_r(vec![log, minus_dilog.clone()])
+        })
+        .collect();
+    // and the first form, real for y < β: at y → 0 its Li₂ goes to 0 (the others' goes to
+    // Li₂(1), which no ball reaches from both sides) and log(y)·log(1 − y/β) vanishes
+    candidates.push(through_y_over_beta);
+    Ok(Some(candidates))
 }
 
 /// `∫ h(u)/v^n dx` for `h` one of `sin`, `cos`, `sinh`, `cosh`, `exp`, linear `u = ax + b`,

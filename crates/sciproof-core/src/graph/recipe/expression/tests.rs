@@ -849,6 +849,16 @@ fn a_logarithm_over_a_line_goes_through_the_dilogarithm() {
             "1",
             "(log(3)*log(10) + dilog(-9) - dilog(-3))/3",
         ),
+        // β = 2 > 0 with y = x reaching 0: the form through y/β, whose Li₂ goes to 0 there
+        // (the others' Li₂(1 − y/β) goes to Li₂(1), which no ball reaches: numeric_ok before)
+        ("log(x)/(x-2)", "0", "1", "dilog(1/2)"),
+        ("log(x)/(x-3)", "0", "1", "dilog(1/3)"),
+        (
+            "log(x)/(2-x)",
+            "0",
+            "1/2",
+            "-log(1/2)*log(3/4) - dilog(1/4)",
+        ),
     ] {
         exact_and_off_refuted(f, a, b, v, "1/10^6");
     }
