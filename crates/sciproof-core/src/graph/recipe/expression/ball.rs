@@ -478,7 +478,7 @@ impl<'a, A: Arith> Evaluator<'a, A> {
     }
 
     /// [`Evaluator::over`] the interval between the exact numbers `a` and `b`; a power of a
-    /// monotone function of `var` (`√x`, `(1 − x)^(3/2)`, `√tan x`: [`Evaluator::monotone_power`])
+    /// monotone function of `var` (`√x`, `(1 − x)^(3/2)`, `√tan x`: `Evaluator::monotone_power`)
     /// is then taken at the two ends (the hull of the two holds it).
     pub fn over_exactly(
         &mut self,

@@ -28,8 +28,8 @@
 //! (`logarithm_of_inverse_hyperbolic`); and last, where products of square roots were met, in
 //! a form with each such product one root (`merged_square_roots`). A form that still does not
 //! cancel is zero when what is left are logarithms of numbers shown positive whose product
-//! of powers is 1 ([`logarithms`]), and `atan`, `asin` and `acos` of numbers whose sum is the
-//! multiple of π beside them ([`angles`]). Every rewrite
+//! of powers is 1 (`logarithms`), and `atan`, `asin` and `acos` of numbers whose sum is the
+//! multiple of π beside them (`angles`). Every rewrite
 //! holds wherever its left side is defined; never `sqrt(x^2) → x`, `log(ab) → log a + log b`
 //! (but for a positive rational or an exponential factor, or numbers shown positive) or `(a^b)^c → a^(bc)` (for an `a` or `b` that may be negative).
 //! Atoms are treated as independent unknowns, so a numerator that expands to the zero

@@ -18,7 +18,7 @@
 //! `sinh` and `cosh` (product to sum), `(px + q)·sec^2` and `(px + q)·tan^2` (by parts),
 //! `P·h(u)` and `P·exp(u)·sin(u)` for polynomials with `P = Q(u)·u'`, `h(u)/v` through `Si`,
 //! `Ci`, `Shi`, `Chi`, `Ei`, and `log(w)` or `atan(w)` times anything the table integrates
-//! twice over by parts ([`by_parts`]). Where the table has
+//! twice over by parts (`by_parts`). Where the table has
 //! nothing: any rational function with exact coefficients whose denominator has rational
 //! roots and powers of quadratic factors ([`super::partial_fractions`]), a rational function
 //! of `exp(ax)`, the chain rule read backwards (`c·h(u)·u'`, `c·g^n·g'`), and an inverse
@@ -3668,7 +3668,7 @@ impl DefiniteIntegral<'_> {
     /// An antiderivative for which `F(upper) − F(lower)` is the integral: one the table
     /// proposes, that differentiates exactly to the integrand, and that is continuous on the
     /// closed interval, where the integrand is continuous but at finitely many points (the
-    /// roots of a polynomial denominator: `sin(x)/x` across 0, [`defined_but_at_finitely_many`]).
+    /// roots of a polynomial denominator: `sin(x)/x` across 0, `defined_but_at_finitely_many`).
     /// `None` when no candidate qualifies.
     pub fn antiderivative(&self, budget: &mut Budget) -> Result<Option<Expr>, TooLarge> {
         self.each_exact(budget, &mut |f, budget| {

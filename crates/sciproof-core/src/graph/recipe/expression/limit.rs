@@ -19,7 +19,7 @@
 //! continuous there is, with k = 0). A sum has a limit only when no term is of the last class, or
 //! when its logarithms cancel (`R·log t` with an `R` that is 0 at `c` and rational or Lipschitz
 //! about `c` by its form, and the multiple of Euler's γ that `Ei`, `Ci`, `Chi` leave vanishing
-//! so too: [`End::logarithms_cancelled`]); nothing else is guessed.
+//! so too: `End::logarithms_cancelled`); nothing else is guessed.
 
 use super::ball::Ball;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};

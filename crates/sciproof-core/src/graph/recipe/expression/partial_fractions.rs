@@ -203,11 +203,11 @@ enum Factor {
     Irreducible(Poly),
 }
 
-/// The rational roots of `p` (of degree at most [`MAX_DEGREE`]) that the rational root theorem
+/// The rational roots of `p` (of degree at most `MAX_DEGREE`) that the rational root theorem
 /// finds, and `extra` numbers that are roots too, each with its multiplicity and `p` with every
 /// such root divided out. Roots it cannot reach (`p` with an irrational root or a factor of
 /// degree four or more irreducible over the rationals, or end coefficients past
-/// [`MAX_END_COEFFICIENT`]) are missing, the `extra` ones aside.
+/// `MAX_END_COEFFICIENT`) are missing, the `extra` ones aside.
 pub fn rational_roots(
     p: &[BigRational],
     extra: &[&BigRational],
