@@ -18,8 +18,8 @@
 //! |log t|^k` (α > 0), or bounded by `|log t|^k` (a bounded function such as `sin` of anything
 //! continuous there is, with k = 0). A sum has a limit only when no term is of the last class, or
 //! when its logarithms cancel (`R·log t` with an `R` that is 0 at `c` and rational or Lipschitz
-//! about `c` by its form, and the multiple of Euler's γ that `Ei`, `Ci`, `Chi` leave vanishing
-//! so too: `End::logarithms_cancelled`); nothing else is guessed.
+//! about `c` by its form; the multiple of Euler's γ that `Ei`, `Ci`, `Chi` leave, with a limit,
+//! gives γ as `−digamma(1)`: `End::logarithms_cancelled`); nothing else is guessed.
 
 use super::ball::Ball;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
@@ -457,7 +457,8 @@ enum Part {
     /// `log t`.
     Log,
     /// Euler's constant γ, which `Ei`, `Ci` and `Chi` of a vanishing argument leave beside
-    /// their logarithm, and which no expression here names: its multiple must vanish.
+    /// their logarithm: written `−digamma(1)` (`ψ(1) = −γ`), which the exact test keeps as an
+    /// atom and the balls evaluate.
     Gamma,
 }
 
@@ -473,8 +474,9 @@ impl End<'_> {
     /// is `O(t)` and `R·log t` vanishes (or `R` analytic and 0 at `c`:
     /// [`End::vanishes_as_t`]). So `−log(x)/(x + 1) + log(x)` at 0 (`R = x/(x + 1)`),
     /// and `x·log(x² − 1) − log(x − 1)` at 1 (`R = x − 1`). `Ei(u)`, `Ci(u)` and `Chi(u)` of
-    /// such a `u` are `γ + log u + O(u)`: their multiple of γ must be such an `R` too
-    /// (`x·eˣ·log x − eˣ` written with `Ei(x) − Ei(x)` at 0). `None` when that is not shown.
+    /// such a `u` are `γ + log u + O(u)`: their multiple of γ has a limit (`Ei(x) − log x` at 0
+    /// is γ, `−digamma(1)`; `R·O(u)` vanishes with `R` bounded) or vanishes. `None` when that
+    /// is not shown.
     fn logarithms_cancelled(
         &self,
         e: &Expr,
@@ -483,22 +485,27 @@ impl End<'_> {
         let Some(terms) = self.over_log(e, budget)? else {
             return Ok(None);
         };
-        let (mut multiple, mut gamma, mut finite) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut multiple, mut finite) = (Vec::new(), Vec::new());
         for term in terms {
-            match term.part {
-                Part::Log => multiple.push(term.coefficient),
-                Part::Gamma => gamma.push(term.coefficient),
-                Part::Plain => match self.near(&term.coefficient, budget)? {
-                    Some(Near::Finite(v)) => finite.push(v),
-                    Some(Near::Vanishing) => {}
-                    _ => return Ok(None),
-                },
+            let factor = match term.part {
+                Part::Log => {
+                    multiple.push(term.coefficient);
+                    continue;
+                }
+                Part::Plain => None,
+                Part::Gamma => Some(Expr::negated(Expr::call(Func::Digamma, Expr::int(1)))),
+            };
+            match self.near(&term.coefficient, budget)? {
+                Some(Near::Finite(v)) => finite.push(match factor {
+                    Some(gamma) => Expr::mul(vec![v, gamma]),
+                    None => v,
+                }),
+                Some(Near::Vanishing) => {}
+                _ => return Ok(None),
             }
         }
-        for multiple in [multiple, gamma] {
-            if !multiple.is_empty() && !self.vanishes_as_t(&Expr::add(multiple), budget)? {
-                return Ok(None);
-            }
+        if !multiple.is_empty() && !self.vanishes_as_t(&Expr::add(multiple), budget)? {
+            return Ok(None);
         }
         Ok(Some(if finite.is_empty() {
             Near::Vanishing
@@ -856,12 +863,27 @@ mod tests {
         assert!(limit_at("x*log(1+1/x^2) + 1", 0, 1).is_some());
         assert!(limit_at("log(1/x) + log(x)", 0, 1).is_some());
         assert_eq!(limit_at("log(1/x^2) + log(x)", 0, 1), None);
-        // Ei, Ci, Chi of a vanishing argument are γ + log u + O(u): their logarithms and their
-        // multiples of γ must both cancel
+        // Ei, Ci, Chi of a vanishing argument are γ + log u + O(u): their logarithms must
+        // cancel, and their multiple of γ, ψ(1) = −γ, has a limit
         assert!(limit_at("Ei(x) - Ei(2*x)", 0, 1).is_some());
         assert!(limit_at("Ci(x) - Ci(3*x) + x", 0, 1).is_some());
         assert!(limit_at("Chi(x) - Chi(x/2)", 0, 1).is_some());
-        assert_eq!(limit_at("Ei(x) - log(x)", 0, 1), None);
+        let value = |e: &str| {
+            let limit = limit_at(e, 0, 1).expect("a limit");
+            assert!(limit.contains("digamma(1)"), "{limit}");
+            let limit = parse(&limit, &mut Default::default()).unwrap();
+            super::super::eval::evaluate(&limit, &Default::default(), &mut Budget::standard())
+                .unwrap()
+        };
+        const EULER: f64 = 0.5772156649015329;
+        assert!(
+            (value("Ei(x) - log(x)") - EULER).abs() < 1e-12,
+            "{}",
+            value("Ei(x) - log(x)")
+        );
+        assert!((value("(x + 2)*(Ci(x) - log(x))") - 2.0 * EULER).abs() < 1e-12);
+        assert!((value("Chi(2*x) - log(x) - 1") - (EULER + 2f64.ln() - 1.0)).abs() < 1e-12);
+        assert_eq!(limit_at("Ei(x)/x - log(x)/x", 0, 1), None);
         assert_eq!(limit_at("Ei(x) - Ci(2*x) + log(x)", 0, 1), None);
         assert_eq!(limit_at("Ei(x) - Ei(x^2)", 0, 1), None);
         // log of an argument going to 1 vanishes: log(x)·log(log x) − log x at 1
