@@ -702,10 +702,41 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                 {
                     Ok(self.exactly(0.0))
                 }
+                Some(base) => self
+                    .power_of_a_square(e, base, budget)
+                    .ok_or(BallError::Undecided),
                 _ => Err(BallError::Undecided),
             },
             other => other,
         }
+    }
+
+    /// `(P²)^(k/2)` over the interval, for a base that is a polynomial in the interval's
+    /// variable and the square of a polynomial `P`: `|P|^k`, the same number wherever either
+    /// is defined (everywhere), whose ball is never below 0 where that of `P²` may be, its
+    /// terms bounded one by one (`sqrt(x² − 2x + 1)` about 1). `None` for any other root.
+    fn power_of_a_square(
+        &mut self,
+        e: &Expr,
+        base: &Expr,
+        budget: &mut Budget,
+    ) -> Option<Ball<A::Mid>> {
+        let k = match e {
+            Expr::Call(Func::Sqrt, _) => 1,
+            Expr::Pow(p) => {
+                let r = super::expr::exact_value(&p.1)?;
+                if r.denom() != &num_bigint::BigInt::from(2) {
+                    return None;
+                }
+                num_traits::ToPrimitive::to_i64(r.numer())?
+            }
+            _ => return None,
+        };
+        let var = self.interval.as_ref()?.0.clone();
+        let q = super::integrate::numeric_polynomial(base, &var, budget).ok()??;
+        let p = super::partial_fractions::square_root(&q).filter(|p| p.len() >= 2)?;
+        let abs = Expr::call(Func::Abs, super::partial_fractions::expression(&p, &var));
+        self.node_of(&Expr::pow(abs, Expr::int(k)), budget).ok()
     }
 
     /// [`Evaluator::node`] by the form of `e`.

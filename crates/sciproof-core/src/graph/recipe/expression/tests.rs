@@ -1106,6 +1106,21 @@ fn squares_of_arctangents_integrate_by_parts_where_the_rest_is_elementary() {
 }
 
 #[test]
+fn roots_of_squares_of_polynomials_have_balls_across_their_zeros() {
+    // √(P²) over an interval about a zero of P: the ball of P² itself, a sum bounded term by
+    // term, dips below 0 (x² − 2x + 1 about 1), so neither the integrand nor the antiderivative
+    // had one and quadrature decided (numeric_ok); |P|^k is the same number, never below 0.
+    for (f, a, b, v) in [
+        ("sqrt(x^2-2*x+1)", "0", "3", "5/2"),
+        ("sqrt(x^2-2*x+1)^3", "0", "3", "17/4"),
+        ("(4*x^2+4*x+1)^(3/2)", "-1", "1", "41/4"),
+        ("x*sqrt(x^4-2*x^2+1)", "-2", "3", "55/4"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+}
+
+#[test]
 fn divergent_integrals_with_free_symbols_fail_at_a_sample_point() {
     // The pole's proof needs balls of the integrand's other parts, which a symbol has none
     // of: with the symbols at a sample point's values (h = 0.37 first), the integral does not
