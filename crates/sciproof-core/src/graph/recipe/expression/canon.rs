@@ -2562,72 +2562,84 @@ impl<'b> Canon<'b> {
             .collect()
     }
 
-    fn squares_of_sines(&mut self, mut p: Poly) -> Result<Poly, NotExact> {
-        loop {
-            let found = p.0.iter().find_map(|(m, _)| {
-                m.iter()
-                    .find_map(|&(a, e)| match &self.atoms[a as usize].trig {
-                        Some((t @ (Trig::Sin | Trig::Sinh), arg)) if e >= 2 => {
-                            Some((m.clone(), a, *t, arg.clone()))
-                        }
-                        _ => None,
-                    })
-            });
-            let Some((mono, atom, trig, arg)) = found else {
-                return Ok(p);
-            };
-            let c = p.remove(&mono).expect("present");
-            let (other, partner_trig) = match trig {
-                Trig::Sin => ("cos", Trig::Cos),
-                _ => ("cosh", Trig::Cosh),
-            };
-            let partner = self.atom(format!("{other}({arg})"), None);
-            let partner_id = partner.num.monomials().next().expect("atom")[0].0;
-            if self.atoms[partner_id as usize].trig.is_none() {
-                self.atoms[partner_id as usize].trig = Some((partner_trig, arg));
+    fn squares_of_sines(&mut self, p: Poly) -> Result<Poly, NotExact> {
+        // One pass over the terms, each expanded in every square it holds, and one sort at
+        // the end: the rewrites make no new square of a sine (a sine keeps a power below 2,
+        // its partner is a cosine). (Looking for the next square from the start of the whole
+        // polynomial after each rewrite, and inserting each new term into it, was quadratic in
+        // its length, uncounted by the budget: seconds for sin^3·cos^4 with symbols beside.)
+        let mut terms = Vec::with_capacity(p.0.len());
+        // (like terms are combined whenever the list has doubled, so that it stays about as
+        // long as the polynomial it makes)
+        let mut combine_at = 2 * p.0.len() + MAX_TERMS;
+        for (mono, c) in p.0 {
+            if terms.len() >= combine_at {
+                terms = Poly::from_terms(terms).0;
+                combine_at = 2 * terms.len() + MAX_TERMS;
             }
-            // mono = rest · atom^(2k): rest · (1 − cos²)^k or rest · (cosh² − 1)^k, by the
-            // binomial theorem, in one step (one square at a time made sin(x)^512 take seconds).
-            let e = mono.iter().find(|(a, _)| *a == atom).map_or(0, |(_, e)| *e);
-            let k = e / 2;
-            if k > 512 {
-                return Err(NotExact::TooLarge);
-            }
-            let rest = mono_mul(&mono, &vec![(atom, -2 * k)]);
-            let mut replacement = Poly::default();
-            let mut binomial = BigInt::one();
-            for j in 0..=k {
-                if j > 0 {
-                    binomial = binomial * BigInt::from(k - j + 1) / BigInt::from(j);
+            let squares: Vec<(u32, i64, Trig, String)> = mono
+                .iter()
+                .filter_map(|&(a, e)| match &self.atoms[a as usize].trig {
+                    Some((t @ (Trig::Sin | Trig::Sinh), arg)) if e >= 2 => {
+                        Some((a, e, *t, arg.clone()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let mut current = vec![(mono, c)];
+            for (atom, e, trig, arg) in squares {
+                let (other, partner_trig) = match trig {
+                    Trig::Sin => ("cos", Trig::Cos),
+                    _ => ("cosh", Trig::Cosh),
+                };
+                let partner = self.atom(format!("{other}({arg})"), None);
+                let partner_id = partner.num.monomials().next().expect("atom")[0].0;
+                if self.atoms[partner_id as usize].trig.is_none() {
+                    self.atoms[partner_id as usize].trig = Some((partner_trig, arg));
                 }
-                self.budget.step()?;
-                // the sign of partner^(2j): (−1)^j in (1 − cos²)^k, (−1)^(k−j) in (cosh² − 1)^k
-                let negative = if trig == Trig::Sin {
-                    j % 2 == 1
-                } else {
-                    (k - j) % 2 == 1
-                };
-                let factor = if negative {
-                    -&binomial
-                } else {
-                    binomial.clone()
-                };
-                let term = if j == 0 {
-                    rest.clone()
-                } else {
-                    mono_mul(&rest, &vec![(partner_id, 2 * j)])
-                };
-                replacement.add_term(term, &c * &Q::from_integer(&factor));
+                // rest · atom^(2k) = rest · (1 − cos²)^k or rest · (cosh² − 1)^k, by the
+                // binomial theorem, in one step (one square at a time made sin(x)^512 take
+                // seconds)
+                let k = e / 2;
+                if k > 512 {
+                    return Err(NotExact::TooLarge);
+                }
+                let mut next = Vec::with_capacity(current.len() * (k as usize + 1));
+                for (m, c) in current {
+                    let rest = mono_mul(&m, &vec![(atom, -2 * k)]);
+                    let mut binomial = BigInt::one();
+                    for j in 0..=k {
+                        if j > 0 {
+                            binomial = binomial * BigInt::from(k - j + 1) / BigInt::from(j);
+                        }
+                        // (a step for the term made, and one for the term added)
+                        self.budget.step()?;
+                        self.budget.step()?;
+                        // the sign of partner^(2j): (−1)^j in (1 − cos²)^k, (−1)^(k−j) in
+                        // (cosh² − 1)^k
+                        let negative = if trig == Trig::Sin {
+                            j % 2 == 1
+                        } else {
+                            (k - j) % 2 == 1
+                        };
+                        let factor = if negative {
+                            -&binomial
+                        } else {
+                            binomial.clone()
+                        };
+                        let term = if j == 0 {
+                            rest.clone()
+                        } else {
+                            mono_mul(&rest, &vec![(partner_id, 2 * j)])
+                        };
+                        next.push((term, &c * &Q::from_integer(&factor)));
+                    }
+                }
+                current = next;
             }
-            // (in place: merging into a copy of p cloned every monomial of p once per square,
-            // which made a product of sin^3·cos^4 with symbols take seconds within its budget)
-            for _ in &replacement.0 {
-                self.budget.step()?;
-            }
-            for (m, c) in replacement.0 {
-                p.add_term(m, c);
-            }
+            terms.extend(current);
         }
+        Ok(Poly::from_terms(terms))
     }
 }
 
