@@ -2335,15 +2335,23 @@ fn multiplied_out(
         }
     }
     // an even power of sin or cos of a linear argument reduced to cosines of the double angle
-    // (`cos(x)^2·sin(2x)` as `sin(2x)/2 + cos(2x)·sin(2x)/2`)
+    // (`cos(x)^2·sin(2x)` as `sin(2x)/2 + cos(2x)·sin(2x)/2`); an odd one as that of one
+    // less, times one factor (`sin(2x)^3·cos(3x)`: `sin(2x)·(1 − cos(4x))/2·cos(3x)`)
     if factors.len() >= 2 {
         for (k, f) in factors.iter().enumerate() {
             if let Expr::Pow(p) = f
                 && let Expr::Call(h @ (Func::Sin | Func::Cos), xs) = &p.0
                 && let Some(n) = exact_value(&p.1)
-                && let Some(terms) = even_power_reduced(*h, &xs[0], &n, var, budget)?
             {
-                return Ok(Some(spread(&without(&[k]), terms)));
+                if let Some(terms) = even_power_reduced(*h, &xs[0], &n, var, budget)? {
+                    return Ok(Some(spread(&without(&[k]), terms)));
+                }
+                let one_less = &n - BigRational::one();
+                if let Some(terms) = even_power_reduced(*h, &xs[0], &one_less, var, budget)? {
+                    let mut rest = without(&[k]);
+                    rest.push(p.0.clone());
+                    return Ok(Some(spread(&rest, terms)));
+                }
             }
         }
     }

@@ -1583,6 +1583,23 @@ fn products_of_three_sines_or_with_a_sum_multiply_out() {
             "(1 - cos(6))/24 - (1 - cos(4))/16 + (1 - cos(2))/8",
         ),
         ("(sin(x) + cos(x))*exp(x)", "exp(1)*sin(1)"),
+        // an odd power beside another angle: that of one less (reduced to double angles),
+        // times one factor (numeric_ok by quadrature before; values from sympy)
+        (
+            "sin(2*x)^3*cos(3*x)",
+            "-16/45 + cos(3)/24 - 3*cos(5)/40 + cos(9)/72 + 3*cos(1)/8",
+        ),
+        (
+            "cos(x)^3*cos(2*x)^3",
+            "3*sin(5)/80 + sin(9)/288 + 3*sin(7)/224 + 5*sin(3)/48 + 3*sin(1)/8",
+        ),
+        (
+            "sin(2*x+1)^3*cos(3*x+1)^4",
+            "-sin(1)/16 + cos(9)/64 + 297*sin(4)/(35840*sin(1)) - 43*cos(7)/5120 \
+             - 3*cos(19)/896 + cos(17)/192 - 3*cos(11)/128 + cos(25)/1152 \
+             + 227*sin(8)/(92160*sin(1)) + 3*cos(13)/640 + 12931*cos(5)/322560 \
+             + 4829*cos(1)/64512 - 51287*cos(3)/322560",
+        ),
     ] {
         exact_and_off_refuted(f, "0", "1", v, "1/10^6");
     }
