@@ -4236,8 +4236,9 @@ fn product_pole(
             }
         }
         // Any other base h that the exact test shows 0 at an end, or where a linear argument
-        // of one of its functions vanishes (sin(x) at 0, sin(1 − x) at 1), with balls of h
-        // and h' around it: |h(x)| ≤ M·|x − c| by the mean value theorem.
+        // of one of its functions vanishes (sin(x) at 0, sin(1 − x) at 1) or that of a
+        // logarithm is 1 (log(x) at 1), with balls of h and h' around it: |h(x)| ≤ M·|x − c|
+        // by the mean value theorem.
         if numeric_polynomial(&base, var, budget)?.is_none() {
             if let Some(pole) = zero_of_base(&base, n, &factors, i, var, (lo, hi), budget)? {
                 return Ok(Some(pole));
@@ -4283,21 +4284,25 @@ fn zero_of_base(
     budget: &mut Budget,
 ) -> Result<Option<Pole>, TooLarge> {
     let mut candidates = vec![lo.clone(), hi.clone()];
-    // (the arguments of its one-argument functions, at most 16)
+    // (the arguments of its one-argument functions, at most 16: where one vanishes, and
+    // where that of a logarithm is 1, `log(x)` at 1)
     let mut calls = Vec::new();
     each_call(base, budget, &mut |call, _| {
-        if let Expr::Call(_, xs) = call
+        if let Expr::Call(f, xs) = call
             && xs.len() == 1
             && calls.len() < 16
         {
-            calls.push(xs[0].clone());
+            calls.push((*f, xs[0].clone()));
         }
         Ok(())
     })?;
-    for u in calls {
+    for (f, u) in calls {
         if let Some((a, b)) = linear(&u, var, budget)?
             && !a.is_zero()
         {
+            if f == Func::Log {
+                candidates.push((BigRational::one() - &b) / &a);
+            }
             candidates.push(-b / a);
         }
     }

@@ -1258,6 +1258,9 @@ fn divergent_integrals_are_never_ok() {
         ("cos(x)/sin(x)", "-1", "1", "of order at least 1 at x = 0"),
         ("1/(1-cos(x))", "-1", "1", "of order at least 1 at x = 0"),
         ("1/log(1+x)", "0", "1", "of order at least 1 at x = 0"),
+        // (where a logarithm's argument is 1: inconclusive before, quadrature meeting it)
+        ("1/log(x)", "1/2", "2", "of order at least 1 at x = 1"),
+        ("x/log(x)^2", "0", "2", "of order at least 2 at x = 1"),
     ] {
         let (o, d) = integral(f, a, b, "0");
         assert_eq!(o, Outcome::Failed, "∫_{a}^{b} {f}: {d}");
