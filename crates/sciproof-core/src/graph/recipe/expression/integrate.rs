@@ -1426,6 +1426,19 @@ fn power(
             var,
         ));
     }
+    // q^(k/2), odd k ≥ 3, for a quadratic q: q^((k+1)/2) over √q (`(1 − x^2)^(3/2)`; with a
+    // polynomial beside it, the product rule does the same)
+    if let Some(n) = &n
+        && n.denom() == &BigInt::from(2)
+        && let Some(k) = n
+            .numer()
+            .to_i64()
+            .filter(|k| (3..=2 * MAX_DEGREE as i64).contains(k))
+        && let Some(qc) = numeric_polynomial(base, var, budget)?.filter(|c| c.len() == 3)
+    {
+        let p = (0..(k + 1) / 2).fold(vec![BigRational::one()], |p, _| pf::mul(&p, &qc));
+        return Ok(polynomial_over_root(&p, &qc, base, var));
+    }
     // 1/(1 + cos u): tan(u/2)/a, written sin(u/2)/cos(u/2). (For 1/(1 − cos u) the exact
     // test cannot verify −cot(u/2): its form does not cancel the common factor.)
     if n == Some(-BigRational::one())

@@ -915,6 +915,15 @@ fn polynomials_over_odd_powers_of_a_root_of_a_quadratic_are_integrated() {
         ("1/(1+x^2)^(5/2)", "5/3*2^(-3/2)"),
         ("x^3/(1+x^2)^(7/2)", "2/15 - 7*sqrt(2)/120"),
         ("x^2*(1+x^2)^(3/2)", "25*sqrt(2)/48 - log(1+sqrt(2))/16"),
+        // and a bare q^(k/2), k ≥ 3 (alkahest: ok; numeric_ok here before: the rule wanted a
+        // polynomial beside it)
+        ("(1-x^2)^(3/2)", "3*pi/16"),
+        ("(1-x^2)^(3*2^-1)", "3*pi/16"),
+        ("(1+x^2)^(3/2)", "7*sqrt(2)/8 + 3*asinh(1)/8"),
+        (
+            "(x^2+x+1)^(5/2)",
+            "-383/1536 - 135*asinh(sqrt(3)/3)/1024 + 135*asinh(sqrt(3))/1024 + 1647*sqrt(3)/512",
+        ),
     ] {
         exact_and_off_refuted(f, "0", "1", v, "1/10^6");
     }
