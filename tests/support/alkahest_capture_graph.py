@@ -96,8 +96,8 @@ beyond = [parse(text, pool) for text in [
     "1/((x+1)*sqrt(x^2+1))", "1/(x*sqrt(x^2+2*x))", "1/(x^2*sqrt(x^2+2*x+2))",
     "sqrt(x^2+2*x+2)/x", "x/((x+1)*sqrt(x^2+1))", "1/((1+x^2)*sqrt(2+x^2))", "acosh(x)^2",
     "log(log(x))/x", "exp(x)*(1+x*log(x))/x",
-    # t = sqrt(x) and the biquadratic 1 + t^4 (over Q(sqrt 2))
-    "sqrt(x)/(1+x^2)",
+    # t = sqrt(x) and the biquadratic 1 + t^4 (over Q(sqrt 2)); values with sin 27 beside sin 9
+    "sqrt(x)/(1+x^2)", "cos(3*x)^3",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 two, three = pool.integer(2), pool.integer(3)

@@ -136,6 +136,10 @@ const MAX_ANGLE_DENOMINATOR: u64 = 1 << 20;
 /// `sin u`, `cos u`; alkahest writes `∫_2^3 cos²x sin³x dx` with `cos 15` beside `cos 2`, and
 /// `∫_2^3 sin^4 cos^3` with `sin 21`).
 const MAX_ANGLE_MULTIPLE: u64 = 24;
+/// The largest multiple `p` of a `sin`/`cos` argument `(p/q)·D` that keeps its direction: past
+/// [`MAX_ANGLE_MULTIPLE`] it is related to others of `D` only when their greatest common
+/// divisor brings it down to that (`sin 27` and `sin 18` over `sin 9`, `cos 9`).
+const MAX_DIRECTED_MULTIPLE: i32 = 1 << 20;
 /// The most terms of a `sin`/`cos` argument expanded by the addition theorems (the expansion
 /// of `n` terms has `2^(n−1)` products).
 const MAX_ANGLE_TERMS: usize = 6;
@@ -1786,11 +1790,26 @@ impl<'b> Canon<'b> {
                 den: arg.den,
             },
         };
-        if let Some((s, c)) = self.inverse_trig(&base)? {
+        // (a multiple past MAX_ANGLE_MULTIPLE is never expanded at once)
+        let small = u64::from(p.unsigned_abs()) <= MAX_ANGLE_MULTIPLE;
+        if small && let Some((s, c)) = self.inverse_trig(&base)? {
             return self.multiple_angle(sine, &s, &c, p);
         }
+        // the atoms of |p|·D/q = ±arg: sin is odd, cos even
+        let angle = |base: Frac| Frac {
+            num: scaled(base.num, &Q::int(i64::from(p.abs()))),
+            den: base.den,
+        };
+        let signed = |(s, c): (Frac, Frac)| match (sine, p < 0) {
+            (true, true) => negated(s),
+            (true, false) => s,
+            (false, _) => c,
+        };
         // base = D/q, arg = p·D/q
         let Some(q) = q else {
+            if !small {
+                return Ok(signed(self.sine_and_cosine_atoms(&angle(base), None)));
+            }
             let (s, c) = self.sine_and_cosine_atoms(&base, None);
             return self.multiple_angle(sine, &s, &c, p);
         };
@@ -1804,17 +1823,9 @@ impl<'b> Canon<'b> {
             p: u64::from(p.unsigned_abs()),
             q,
         };
-        // the atoms of |p|·D/q: sin is odd, cos even
-        let angle = Frac {
-            num: scaled(base.num, &Q::int(i64::from(p.abs()))),
-            den: base.den,
-        };
-        let (s, c) = self.sine_and_cosine_atoms(&angle, Some(direction));
-        Ok(match (sine, p < 0) {
-            (true, true) => negated(s),
-            (true, false) => s,
-            (false, _) => c,
-        })
+        Ok(signed(
+            self.sine_and_cosine_atoms(&angle(base), Some(direction)),
+        ))
     }
 
     /// The atoms `sin(base)` and `cos(base)`, with the argument's direction when it has one.
@@ -1854,10 +1865,10 @@ impl<'b> Canon<'b> {
         Ok(if sine && p < 0 { negated(total) } else { total })
     }
 
-    /// The signed integer `p` (|p| ≤ [`MAX_ANGLE_MULTIPLE`]) with `arg = p·B`, `B` having coprime coefficients
-    /// and a positive first term (in key order) divided by a positive integer `q`, returned
-    /// when `B = D/q` for a primitive `D` (and `q` is at most [`MAX_ANGLE_DENOMINATOR`]);
-    /// `(1, None)` when there is no such form.
+    /// The signed integer `p` (|p| ≤ [`MAX_DIRECTED_MULTIPLE`]) with `arg = p·B`, `B` having
+    /// coprime coefficients and a positive first term (in key order) divided by a positive
+    /// integer `q`, returned when `B = D/q` for a primitive `D` (and `q` is at most
+    /// [`MAX_ANGLE_DENOMINATOR`]); `(±1, None)` when there is no such form.
     fn multiple(&self, arg: &Frac) -> (i32, Option<u64>) {
         if arg.den.is_some() {
             return (1, None);
@@ -1880,7 +1891,7 @@ impl<'b> Canon<'b> {
         match content
             .numer()
             .to_i32()
-            .filter(|p| (1..=MAX_ANGLE_MULTIPLE as i32).contains(p))
+            .filter(|p| (1..=MAX_DIRECTED_MULTIPLE).contains(p))
         {
             Some(p) if negative => (-p, q),
             Some(p) => (p, q),
@@ -1908,8 +1919,22 @@ impl<'b> Canon<'b> {
         let mut groups: Vec<Vec<u32>> = groups.into_values().collect();
         groups.sort_unstable_by_key(|ids| ids[0]);
         let mut plans = Vec::new();
-        for ids in groups {
+        for mut ids in groups {
             let direction = |id: u32| self.atoms[id as usize].direction.as_ref().expect("grouped");
+            // multiples past MAX_ANGLE_MULTIPLE of what the group has in common: those past it
+            // left out, unrelated (as they are when they come alone)
+            let gcd = ids
+                .iter()
+                .fold(0u64, |g, &id| num_integer::gcd(g, direction(id).p));
+            if ids
+                .iter()
+                .any(|&id| direction(id).p / gcd > MAX_ANGLE_MULTIPLE)
+            {
+                ids.retain(|&id| direction(id).p <= MAX_ANGLE_MULTIPLE);
+                if ids.is_empty() {
+                    continue;
+                }
+            }
             let first = &self.atoms[ids[0] as usize];
             let (exp, root) = (first.exp_of.is_some(), first.root.is_some());
             let most = if exp || root {
@@ -3079,6 +3104,15 @@ mod tests {
         assert!(zero("sin(-21*y) + sin(21*y)"));
         assert!(zero("cos(-21*y) - cos(21*y)"));
         assert!(!zero("cos(24*y) - 2*cos(12*y)^2"));
+        // multiples past 24 keep their direction: related when what they have in common
+        // brings them below it (alkahest's ∫_2^3 cos(3x)^3 writes sin 27, sin 18, sin 9, sin 6)
+        assert!(zero("sin(27) - 3*sin(9) + 4*sin(9)^3"));
+        assert!(zero("cos(42*y) - 2*cos(21*y)^2 + 1"));
+        assert!(zero("sin(50*x) - 2*sin(25*x)*cos(25*x)"));
+        // and left out of a group they would take past it, the rest related as before
+        assert!(zero("sin(2*x) + sin(25*x) - 2*sin(x)*cos(x) - sin(25*x)"));
+        assert!(!zero("sin(25*x) - 25*sin(x)"));
+        assert!(!zero("cos(42*y) - 2*cos(21*y)^2"));
         assert!(!zero("sin(4*x/3) - 2*sin(2*x/3)"));
         assert!(!zero("sin(-21*y) - sin(21*y)"));
     }
