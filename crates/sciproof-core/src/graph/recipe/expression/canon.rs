@@ -1921,11 +1921,13 @@ impl<'b> Canon<'b> {
         let mut plans = Vec::new();
         for mut ids in groups {
             let direction = |id: u32| self.atoms[id as usize].direction.as_ref().expect("grouped");
+            let common = |ids: &[u32]| {
+                ids.iter()
+                    .fold(0u64, |g, &id| num_integer::gcd(g, direction(id).p))
+            };
             // multiples past MAX_ANGLE_MULTIPLE of what the group has in common: those past it
             // left out, unrelated (as they are when they come alone)
-            let gcd = ids
-                .iter()
-                .fold(0u64, |g, &id| num_integer::gcd(g, direction(id).p));
+            let gcd = common(&ids);
             if ids
                 .iter()
                 .any(|&id| direction(id).p / gcd > MAX_ANGLE_MULTIPLE)
@@ -1950,9 +1952,7 @@ impl<'b> Canon<'b> {
             }) else {
                 continue;
             };
-            let gcd = ids
-                .iter()
-                .fold(0u64, |g, &id| num_integer::gcd(g, direction(id).p));
+            let gcd = common(&ids);
             let coarse: Vec<u32> = ids
                 .iter()
                 .copied()
