@@ -623,6 +623,11 @@ impl Integral<'_> {
             return Ok(None);
         }
         for point in points(symbols, samples) {
+            match eval::evaluate(self.value, &point, budget) {
+                Ok(v) if v.is_finite() => {}
+                Err(EvalError::TooLarge) => return Err(TOO_LARGE.into()),
+                _ => continue,
+            }
             let mut bound = [
                 self.definite.integrand.clone(),
                 self.definite.lower.clone(),
@@ -640,11 +645,6 @@ impl Integral<'_> {
                 for e in &mut bound {
                     *e = e.substitute(name, &value, budget).map_err(too_large)?;
                 }
-            }
-            match eval::evaluate(self.value, &point, budget) {
-                Ok(v) if v.is_finite() => {}
-                Err(EvalError::TooLarge) => return Err(TOO_LARGE.into()),
-                _ => continue,
             }
             let [integrand, lower, upper] = &bound;
             let definite = integrate::DefiniteIntegral {
