@@ -83,8 +83,9 @@ expressions += [parse(text, pool) for text in [
     # sum read by the chain rule, a logarithm of a pole at 0, and a sum whose terms take
     # their third sign placement (with a multiple of log x that is Lipschitz at 0)
     "x^2*exp(-x^2)", "x^2/(1+x^2)^(5/2)", "exp(x+exp(x))", "log(1+1/x^2)", "x*log(x)/(x+1)^2",
-    # a bare odd power of a root of a quadratic, alkahest writing its exponent 3*2^-1
-    "(1-x^2)^(3/2)",
+    # a bare odd power of a root of a quadratic, alkahest writing its exponent 3*2^-1; lines
+    # with a symbolic slope (the values over a)
+    "(1-x^2)^(3/2)", "sin(a*x)", "x*cos(a*x)",
 ]]
 # Beyond 1, over [1, 2] and [2, 3] (below 1 they have no value, or a pole at 0): values with
 # atan of algebraic numbers (2*atan(3 + sqrt(8))) and logarithms over Q(sqrt 2, sqrt 10), and

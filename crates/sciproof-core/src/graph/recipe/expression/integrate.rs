@@ -305,6 +305,20 @@ pub fn linear(
     })
 }
 
+/// The slope `a` of `e = a·var + b` when `a` and `b` are free of `var` and `a` is no number
+/// (a number is [`linear`]'s); `None` otherwise.
+fn symbolic_slope(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Expr>, TooLarge> {
+    let coefficients = polynomial(e, var, budget)?;
+    let Some([_, a]) = coefficients.as_deref() else {
+        return Ok(None);
+    };
+    // (a slope the exact test shows constant is a number written otherwise, `a − a`)
+    if exact_value(a).is_some() || canon::constant_value(a, budget).is_ok_and(|c| c.is_some()) {
+        return Ok(None);
+    }
+    Ok(Some(a.clone()))
+}
+
 /// Whether `e` is a polynomial in `var` whose non-constant coefficients are all exactly 0.
 fn constant_polynomial(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
     Ok(polynomial(e, var, budget)?.is_some_and(|p| {
@@ -411,6 +425,23 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
             // An argument in which the variable cancels (`sin(x − x)` from product to sum).
             None if constant_polynomial(&xs[0], var, budget)? => {
                 vec![Expr::mul(vec![f.clone(), Expr::sym(var)])]
+            }
+            // a line with a slope free of the variable but no number (`sin(a·x)`): the same
+            // table, over the slope (where it is not 0, as the claimed value is then too)
+            None if matches!(
+                h,
+                Func::Exp | Func::Sin | Func::Cos | Func::Sinh | Func::Cosh
+            ) && let Some(slope) = symbolic_slope(&xs[0], var, budget)? =>
+            {
+                let over_slope = |e: Expr| Expr::mul(vec![Expr::recip(slope.clone()), e]);
+                let u = xs[0].clone();
+                vec![over_slope(match h {
+                    Func::Exp => Expr::call(Func::Exp, u),
+                    Func::Sin => Expr::negated(Expr::call(Func::Cos, u)),
+                    Func::Cos => Expr::call(Func::Sin, u),
+                    Func::Sinh => Expr::call(Func::Cosh, u),
+                    _ => Expr::call(Func::Sinh, u),
+                })]
             }
             None if *h == Func::Exp => gaussian(&xs[0], var, budget)?.into_iter().collect(),
             None if *h == Func::Sqrt => power(&xs[0], &Expr::rat(1, 2), var, budget)?,
@@ -4667,5 +4698,7 @@ mod tests {
             "a sample value of a proves nothing"
         );
         assert!(antiderivative("a*x^2", "0", "b").is_some());
+        // a line's slope free of x: over it, continuous wherever it is defined
+        assert!(antiderivative("sin(a*x)", "0", "1").is_some());
     }
 }

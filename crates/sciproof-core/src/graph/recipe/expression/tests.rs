@@ -1115,6 +1115,25 @@ fn squares_of_arctangents_integrate_by_parts_where_the_rest_is_elementary() {
 }
 
 #[test]
+fn lines_with_a_symbolic_slope_integrate_over_it() {
+    // sin(a·x) = (−cos(a·x)/a)', continuous in x wherever it is defined (a ≠ 0, where the
+    // claimed value is defined too): ok as alkahest says (numeric_ok by quadrature here before,
+    // the table taking only numeric slopes); by parts with a polynomial beside it.
+    for (f, v) in [
+        ("sin(a*x)", "(1 - cos(a))/a"),
+        ("cosh(a*x + b)", "(sinh(a + b) - sinh(b))/a"),
+        ("x*cos(a*x)", "sin(a)/a + cos(a)/a^2 - 1/a^2"),
+        ("x^2*exp(a*x)", "exp(a)*(1/a - 2/a^2 + 2/a^3) - 2/a^3"),
+    ] {
+        exact_and_off_refuted(f, "0", "1", v, "1/10^6");
+    }
+    // a slope that is a number written otherwise is no slope to divide by
+    let (o, d) = integral("sin((a-a)*x + 1)", "0", "1", "sin(1)");
+    assert_ne!(o, Outcome::Ok, "{d}");
+    assert_ne!(o, Outcome::Failed, "{d}");
+}
+
+#[test]
 fn roots_of_squares_of_polynomials_have_balls_across_their_zeros() {
     // √(P²) over an interval about a zero of P: the ball of P² itself, a sum bounded term by
     // term, dips below 0 (x² − 2x + 1 about 1), so neither the integrand nor the antiderivative
