@@ -433,15 +433,9 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
                 Func::Exp | Func::Sin | Func::Cos | Func::Sinh | Func::Cosh
             ) && let Some(slope) = symbolic_slope(&xs[0], var, budget)? =>
             {
-                let over_slope = |e: Expr| Expr::mul(vec![Expr::recip(slope.clone()), e]);
-                let u = xs[0].clone();
-                vec![over_slope(match h {
-                    Func::Exp => Expr::call(Func::Exp, u),
-                    Func::Sin => Expr::negated(Expr::call(Func::Cos, u)),
-                    Func::Cos => Expr::call(Func::Sin, u),
-                    Func::Sinh => Expr::call(Func::Cosh, u),
-                    _ => Expr::call(Func::Sinh, u),
-                })]
+                table_over(*h, xs[0].clone(), Expr::recip(slope))
+                    .into_iter()
+                    .collect()
             }
             None if *h == Func::Exp => gaussian(&xs[0], var, budget)?.into_iter().collect(),
             None if *h == Func::Sqrt => power(&xs[0], &Expr::rat(1, 2), var, budget)?,
@@ -1077,8 +1071,13 @@ fn combine(per_term: Vec<Vec<Expr>>) -> Vec<Expr> {
 
 /// `∫ h(ax + b) dx`.
 fn table(h: Func, a: &BigRational, b: &BigRational, var: &str) -> Option<Expr> {
-    let u = lin(a, b, var);
-    let over_a = |e: Expr| Expr::mul(vec![number(&a.recip()), e]);
+    table_over(h, lin(a, b, var), number(&a.recip()))
+}
+
+/// `∫ h(u) dx` for a line `u` whose slope's reciprocal is `reciprocal_slope`: `H(u)` times it,
+/// `H` the antiderivative of `h`.
+fn table_over(h: Func, u: Expr, reciprocal_slope: Expr) -> Option<Expr> {
+    let over_a = |e: Expr| Expr::mul(vec![reciprocal_slope, e]);
     Some(over_a(match h {
         Func::Exp => Expr::call(Func::Exp, u),
         Func::Sin => Expr::negated(Expr::call(Func::Cos, u)),
