@@ -589,16 +589,17 @@ fn biquadratic(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, To
     };
     let (sum_ac, diff_ac) = (n3.clone(), over_s(&n2 - &n0 / &r));
     let (sum_be, diff_be) = (&n0 / &r, over_s(&n1 - &r * &n3));
-    // A = (sum − diff)/2, C = (sum + diff)/2 (diff a multiple of s)
-    let a_coef = |sign: BigRational| (&sum_ac * &half, &diff_ac * &half * &sign);
-    let b_coef = |sign: BigRational| (&sum_be * &half, &diff_be * &half * &sign);
+    // A = (sum − diff)/2, C = (sum + diff)/2 (diff a multiple of s), and B, E alike
+    let halves = |sum: &BigRational, diff: &BigRational, sign: &BigRational| {
+        (sum * &half, diff * &half * sign)
+    };
     let k = Expr::mul(vec![Expr::rat(1, 2), square_root(&k2, 1)]);
     let mut terms = vec![pf::expression(&pf::integral(&quotient), var)];
     for sign in [-BigRational::one(), BigRational::one()] {
         // (A x + B)/(x² + σ·s·x + r) with σ = −sign (A for the + factor)
         let sigma = -&sign;
-        let (a0, a1) = a_coef(sign.clone());
-        let (b0, b1) = b_coef(sign.clone());
+        let (a0, a1) = halves(&sum_ac, &diff_ac, &sign);
+        let (b0, b1) = halves(&sum_be, &diff_be, &sign);
         let quadratic = Expr::add(vec![
             Expr::pow(Expr::sym(var), Expr::int(2)),
             Expr::mul(vec![number(&sigma), s.clone(), Expr::sym(var)]),
