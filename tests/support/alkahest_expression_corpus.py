@@ -216,6 +216,11 @@ EDGE = [
     gauss("sin(x)/(1+cos(x))", "0", "1", "log(1 + tan(1/2)^2)"),
     gauss("1/sin(x)", "1", "2", "log((1 - cos(2))/sin(2)) - log((1 - cos(1))/sin(1)) + 1/1000"),
     gauss("acosh(x)", "1", "2", "2*acosh(2) - sqrt(3)"),
+    # divergent: F(b) - F(a) across a pole, which alkahest accepts (the README's table)
+    gauss("1/x^2", "-1", "1", "-2"),
+    gauss("1/x^3", "-1", "1", "0"),
+    gauss("x/(x^2-2)", "-2", "2", "0"),
+    gauss("exp(x)/x", "-1", "1", "Ei(1) - Ei(-1)"),
 ]
 
 MAKERS = [identity, zero, derivative, antiderivative, definite_integral, special, malformed]
