@@ -86,6 +86,9 @@ expressions += [parse(text, pool) for text in [
     # a bare odd power of a root of a quadratic, alkahest writing its exponent 3*2^-1; lines
     # with a symbolic slope (the values over a)
     "(1-x^2)^(3/2)", "sin(a*x)", "x*cos(a*x)",
+    # logarithms of arguments with a parameter, positive on the interval wherever the value
+    # (holding log(a), log(a + 1)) is defined
+    "x/(x^2+a)", "log(a*x+1)",
 ]]
 # Beyond 1, over [1, 2] and [2, 3] (below 1 they have no value, or a pole at 0): values with
 # atan of algebraic numbers (2*atan(3 + sqrt(8))) and logarithms over Q(sqrt 2, sqrt 10), and

@@ -53,7 +53,11 @@ const MAX_DEGREE: usize = 32;
 type Poly = Vec<Expr>;
 
 /// The integrand's polynomial form, if it is a polynomial in `var`.
-fn polynomial(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Poly>, TooLarge> {
+pub(super) fn polynomial(
+    e: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<Poly>, TooLarge> {
     polynomial_in(&Trees, e, var, budget)
 }
 
@@ -273,7 +277,7 @@ fn folded(e: Expr) -> Expr {
     }
 }
 
-fn small_natural(e: &Expr) -> Option<usize> {
+pub(super) fn small_natural(e: &Expr) -> Option<usize> {
     exact_value(e)
         .filter(BigRational::is_integer)
         .and_then(|n| n.to_integer().to_usize())
@@ -305,18 +309,22 @@ pub fn linear(
     })
 }
 
-/// The slope `a` of `e = a·var + b` when `a` and `b` are free of `var` and `a` is no number
-/// (a number is [`linear`]'s); `None` otherwise.
-fn symbolic_slope(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Expr>, TooLarge> {
+/// The reciprocal of the slope `a` of `e = a·var + b`, `a` and `b` free of `var`, when [`linear`]
+/// does not take it (`b` or `a` no number: `x + c`, `a·x + 1`), and `a` is not 0: a number, or no
+/// number (a slope the exact test shows constant is a number written otherwise, `a − a`, and
+/// may be 0); `None` otherwise.
+fn reciprocal_slope(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Expr>, TooLarge> {
     let coefficients = polynomial(e, var, budget)?;
     let Some([_, a]) = coefficients.as_deref() else {
         return Ok(None);
     };
-    // (a slope the exact test shows constant is a number written otherwise, `a − a`)
-    if exact_value(a).is_some() || canon::constant_value(a, budget).is_ok_and(|c| c.is_some()) {
+    if let Some(a) = exact_value(a) {
+        return Ok((!a.is_zero()).then(|| number(&a.recip())));
+    }
+    if canon::constant_value(a, budget).is_ok_and(|c| c.is_some()) {
         return Ok(None);
     }
-    Ok(Some(a.clone()))
+    Ok(Some(Expr::recip(a.clone())))
 }
 
 /// Whether `e` is a polynomial in `var` whose non-constant coefficients are all exactly 0.
@@ -426,16 +434,13 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
             None if constant_polynomial(&xs[0], var, budget)? => {
                 vec![Expr::mul(vec![f.clone(), Expr::sym(var)])]
             }
-            // a line with a slope free of the variable but no number (`sin(a·x)`): the same
-            // table, over the slope (where it is not 0, as the claimed value is then too)
-            None if matches!(
-                h,
-                Func::Exp | Func::Sin | Func::Cos | Func::Sinh | Func::Cosh
-            ) && let Some(slope) = symbolic_slope(&xs[0], var, budget)? =>
+            // a line with a slope or an intercept free of the variable but no number
+            // (`sin(a·x)`, `log(x + c)`): the same table, over the slope (where it is not 0, as
+            // the claimed value is then too)
+            None if let Some(over) = reciprocal_slope(&xs[0], var, budget)?
+                && let Some(f) = table_over(*h, xs[0].clone(), over) =>
             {
-                table_over(*h, xs[0].clone(), Expr::recip(slope))
-                    .into_iter()
-                    .collect()
+                vec![f]
             }
             None if *h == Func::Exp => gaussian(&xs[0], var, budget)?.into_iter().collect(),
             None if *h == Func::Sqrt => power(&xs[0], &Expr::rat(1, 2), var, budget)?,
@@ -3846,6 +3851,32 @@ impl DefiniteIntegral<'_> {
                 .collect();
             self.by_pieces(f, &points, budget)
         })
+    }
+
+    /// [`DefiniteIntegral::ends`] of an integral with parameters (symbols besides the variable,
+    /// `pi` and `e`) whose antiderivative, and the integrand, are shown continuous in the
+    /// variable on the interval for every value of the parameters at which the claimed `value`
+    /// is defined ([`super::parametric`]: `log(x² + a)/2` for `x/(x² + a)` on `[0, 1/2]`, where
+    /// the value holds `log(a)`). `None` when none is shown.
+    pub fn ends_where_defined(
+        &self,
+        value: &Expr,
+        budget: &mut Budget,
+    ) -> Result<Option<(Expr, Expr)>, TooLarge> {
+        if !self.parameters(budget)? {
+            return Ok(None);
+        }
+        let found = self.each_exact(budget, &mut |f, budget| {
+            let shown =
+                super::parametric::continuous_where_the_value_is_defined(self, f, value, budget)?;
+            Ok(shown.then(|| f.clone()))
+        })?;
+        let Some(f) = found else {
+            return Ok(None);
+        };
+        let at_upper = f.substitute(self.var, self.upper, budget)?;
+        let at_lower = f.substitute(self.var, self.lower, budget)?;
+        Ok(Some((at_upper, at_lower)))
     }
 
     /// `(Σ lim F(q−), Σ lim F(p+))` over the pieces `[p, q]` between consecutive `points`

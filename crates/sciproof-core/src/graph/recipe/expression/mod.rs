@@ -45,6 +45,7 @@ pub mod forward_substitution;
 pub mod integrate;
 pub mod inverse_substitution;
 pub mod limit;
+pub mod parametric;
 pub mod parse;
 pub mod partial_fractions;
 pub mod quad;
@@ -201,7 +202,10 @@ pub fn recheck(
             // that runs out has found none, and quadrature still has the rest.
             let half = budget.left() / 2;
             let ends = budget
-                .share(half, |budget| integral.definite.ends(budget))
+                .share(half, |budget| match integral.definite.ends(budget)? {
+                    None => integral.definite.ends_where_defined(&value, budget),
+                    found => Ok(found),
+                })
                 .unwrap_or(None);
             let Some((at_upper, at_lower)) = ends else {
                 if let Some(pole) =

@@ -1,0 +1,346 @@
+//! Definite integrals with parameters: an antiderivative continuous in the variable for every
+//! value of the other symbols at which the claimed value is defined.
+//!
+//! `∫_0^(1/2) x/(x² + a) dx = log(a + 1/4)/2 − log(a)/2` holds for every `a` at which its
+//! value is defined (`a > 0`), where `log(x² + a)/2` is continuous on the interval. The same
+//! antiderivative over `[−1, 1]` gives `0` for every `a`, but for `−1 < a < 0` the integrand
+//! has poles inside and the integral does not exist. A parameter's sample value proves nothing
+//! about the claim, so no ball can tell these apart; this module reads the difference off the
+//! expressions. Each node of the antiderivative `F` and of the integrand that depends on both
+//! the variable and a parameter must stay in its domain over the interval, for every value of
+//! the parameters that the value allows:
+//!
+//! - a node free of the variable is continuous in it wherever it is defined (as
+//!   [`super::integrate::continuous_everywhere`] counts it: `1/a` in `sin(a·x)/a`);
+//! - a node free of the parameters is shown defined over the interval by balls;
+//! - `log u`, `u^r` for a negative or symbolic `r` need `u > 0` on the interval, `√u` and `u^r`
+//!   for a positive `r` that is not an integer need `u ≥ 0`; entire functions, sums, products
+//!   and natural powers need what their arguments need; anything else decides nothing.
+//!
+//! That `u` keeps its sign comes from its ends and its shape: a line in the variable (any
+//! slope, `a·x + 1`) lies between its values at the ends; a polynomial in the variable whose
+//! parameters are all in its constant term (`x² + a`) is at least its value at an end `c`
+//! where `u − u(c) = (x − c)^k·q` with `q` of the right sign over the interval (by balls, on
+//! exact coefficients). The value at an end is a number of known sign, or the argument of a
+//! node of the *claimed value* that needs the same sign: `log(a + 1/4)` in the value is
+//! defined only where `a + 1/4 > 0`, and the value is defined only where each of its nodes is.
+//! (A claim says nothing where its value is undefined: there the check makes no claim either.)
+
+use super::ball::over_interval;
+use super::canon;
+use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
+use super::integrate::{DefiniteIntegral, number, polynomial, small_natural};
+use super::partial_fractions as pf;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+
+/// How many times [`Domains::sign_or_defined_over`] may halve the interval (down to a
+/// 32nd of it).
+const SIGN_DEPTH: u32 = 5;
+
+/// The sign an argument must keep over the interval.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Sign {
+    /// `u ≥ 0`, and not identically 0 in the variable.
+    NonNegative,
+    /// `u > 0`.
+    Positive,
+}
+
+/// Whether `f`, an antiderivative of the integral's integrand, and the integrand are
+/// continuous on the closed interval for every value of the parameters at which `value` is
+/// defined (see the module's documentation). Only for exact bounds; `false` when something is
+/// not shown.
+pub fn continuous_where_the_value_is_defined(
+    integral: &DefiniteIntegral<'_>,
+    f: &Expr,
+    value: &Expr,
+    budget: &mut Budget,
+) -> Result<bool, TooLarge> {
+    let (Some(a), Some(b)) = (exact_value(integral.lower), exact_value(integral.upper)) else {
+        return Ok(false);
+    };
+    let (low, high) = if a <= b { (a, b) } else { (b, a) };
+    let mut witnesses = Vec::new();
+    gather_witnesses(value, &mut witnesses, budget)?;
+    let domains = Domains {
+        var: integral.var,
+        low,
+        high,
+        witnesses,
+    };
+    Ok(domains.continuous(f, Sign::Positive, budget)?
+        && domains.continuous(integral.integrand, Sign::NonNegative, budget)?)
+}
+
+/// The arguments of the nodes of a claimed value that are defined only where their argument
+/// has a sign: `log w` (`w > 0`), `√w` (`w ≥ 0`), and `w^r` for `r` exact, not an integer, with
+/// an even denominator (`w > 0` for `r < 0`, `w ≥ 0` for `r > 0`; an odd root of a negative
+/// number is read by some as real, so it witnesses nothing).
+fn gather_witnesses(
+    e: &Expr,
+    out: &mut Vec<(Expr, Sign)>,
+    budget: &mut Budget,
+) -> Result<(), TooLarge> {
+    budget.step()?;
+    match e {
+        Expr::Call(Func::Log, xs) if xs.len() == 1 => out.push((xs[0].clone(), Sign::Positive)),
+        Expr::Call(Func::Sqrt, xs) if xs.len() == 1 => {
+            out.push((xs[0].clone(), Sign::NonNegative));
+        }
+        Expr::Pow(p) => {
+            if let Some(r) = exact_value(&p.1)
+                && !r.is_integer()
+                && (r.denom() % 2u32).is_zero()
+            {
+                let sign = if r.is_negative() {
+                    Sign::Positive
+                } else {
+                    Sign::NonNegative
+                };
+                out.push((p.0.clone(), sign));
+            }
+        }
+        _ => {}
+    }
+    for x in e.children() {
+        gather_witnesses(x, out, budget)?;
+    }
+    Ok(())
+}
+
+/// The interval (exact, `low ≤ high`) and what the claimed value's definedness shows.
+struct Domains<'v> {
+    var: &'v str,
+    low: BigRational,
+    high: BigRational,
+    witnesses: Vec<(Expr, Sign)>,
+}
+
+impl Domains<'_> {
+    /// Whether every node of `e` stays in its domain over the interval (module docs), where a
+    /// node that needs a positive argument may have one that is `strict` (`Sign::Positive` for
+    /// the antiderivative; the integrand may lack a value at the finitely many zeros of a
+    /// non-negative one, as the antiderivative is continuous there).
+    fn continuous(&self, e: &Expr, strict: Sign, budget: &mut Budget) -> Result<bool, TooLarge> {
+        budget.step()?;
+        if !e.contains(self.var, budget)? {
+            return Ok(true);
+        }
+        if !self.has_parameters(e, budget)? {
+            return self.sign_or_defined_over(e, None, SIGN_DEPTH, budget);
+        }
+        let argument = |x: &Expr, needed: Sign, budget: &mut Budget| -> Result<bool, TooLarge> {
+            Ok(self.continuous(x, strict, budget)? && self.sign(x, budget)? >= Some(needed))
+        };
+        Ok(match e {
+            Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => true,
+            Expr::Add(xs) | Expr::Mul(xs) => {
+                for x in xs.iter() {
+                    if !self.continuous(x, strict, budget)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Expr::Pow(p) => {
+                let (base, exponent) = (&p.0, &p.1);
+                if exponent.contains(self.var, budget)? {
+                    return Ok(false);
+                }
+                if small_natural(exponent).is_some() {
+                    return self.continuous(base, strict, budget);
+                }
+                let needed = match exact_value(exponent) {
+                    Some(r) if r.is_positive() && !r.is_integer() => Sign::NonNegative,
+                    _ => strict,
+                };
+                argument(base, needed, budget)?
+            }
+            Expr::Call(Func::Sqrt, xs) if xs.len() == 1 => {
+                argument(&xs[0], Sign::NonNegative, budget)?
+            }
+            Expr::Call(Func::Log, xs) if xs.len() == 1 => argument(&xs[0], strict, budget)?,
+            Expr::Call(h, xs) if h.entire() && xs.len() == 1 => {
+                self.continuous(&xs[0], strict, budget)?
+            }
+            Expr::Call(..) => false,
+        })
+    }
+
+    /// Whether `e` has a symbol besides the variable, `pi` and `e`.
+    fn has_parameters(&self, e: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        budget.step()?;
+        Ok(match e {
+            Expr::Sym(s) => &**s != self.var && super::eval::constant(s).is_none(),
+            _ => {
+                for x in e.children() {
+                    if self.has_parameters(x, budget)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+        })
+    }
+
+    /// The sign `u` (which contains the variable) keeps over the interval for every value of
+    /// the parameters the claimed value allows; `None` when none is shown.
+    fn sign(&self, u: &Expr, budget: &mut Budget) -> Result<Option<Sign>, TooLarge> {
+        budget.step()?;
+        match u {
+            // (a root or a positive power keeps its base's sign; exp is positive)
+            Expr::Call(Func::Sqrt, xs) if xs.len() == 1 => return self.sign(&xs[0], budget),
+            Expr::Pow(p)
+                if exact_value(&p.1).is_some_and(|r| r.is_positive() && !r.is_integer()) =>
+            {
+                return self.sign(&p.0, budget);
+            }
+            Expr::Call(Func::Exp, _) => return Ok(Some(Sign::Positive)),
+            _ => {}
+        }
+        if !self.has_parameters(u, budget)? {
+            let positive = self.sign_or_defined_over(u, Some(1), SIGN_DEPTH, budget)?;
+            return Ok(positive.then_some(Sign::Positive));
+        }
+        let Some(coefficients) = polynomial(u, self.var, budget)? else {
+            return Ok(None);
+        };
+        let [_, rest @ ..] = coefficients.as_slice() else {
+            return Ok(None);
+        };
+        // A line lies between its values at the ends; it is not identically 0 where one of
+        // them is positive.
+        if rest.len() == 1 {
+            let at_low = self.sign_at(u, &self.low, budget)?;
+            let at_high = self.sign_at(u, &self.high, budget)?;
+            if let (Some(s), Some(t)) = (at_low, at_high)
+                && s.max(t) == Sign::Positive
+            {
+                return Ok(Some(s.min(t)));
+            }
+        }
+        // The parameters only in the constant term: u − u(c) is a polynomial P − P(c) with
+        // exact coefficients, and u ≥ u(c) where P ≥ P(c).
+        let mut p = vec![BigRational::zero()];
+        for c in rest {
+            match canon::constant_value_in(c, Some(self.var), budget) {
+                Ok(Some(c)) => p.push(c),
+                _ => return Ok(None),
+            }
+        }
+        let mut best = None;
+        for end in [self.low.clone(), self.high.clone()] {
+            if self.at_least_its_value_at(&p, &end, budget)? {
+                best = best.max(self.sign_at(u, &end, budget)?);
+            }
+        }
+        Ok(best)
+    }
+
+    /// Whether the polynomial `p` (exact coefficients, not constant) is at least `p(c)` over
+    /// the interval, `c` one of its ends: `p − p(c) = (x − c)^k·q` with `q(c) ≠ 0`, and `q` of
+    /// the sign that makes the product non-negative on the interval (`(x − c)^k` is positive
+    /// inside it from the low end, of sign `(−1)^k` from the high one).
+    fn at_least_its_value_at(
+        &self,
+        p: &[BigRational],
+        c: &BigRational,
+        budget: &mut Budget,
+    ) -> Result<bool, TooLarge> {
+        let mut g = pf::trimmed(pf::sub(p, &[pf::value_at(p, c)]));
+        if g.is_empty() {
+            return Ok(false);
+        }
+        let line = [-c.clone(), BigRational::from_integer(1.into())];
+        let mut k = 0u32;
+        loop {
+            budget.step()?;
+            let (q, r) = pf::divide(&g, &line);
+            if !pf::trimmed(r).is_empty() {
+                break;
+            }
+            g = q;
+            k += 1;
+        }
+        let needed = if c == &self.high && k % 2 == 1 { -1 } else { 1 };
+        self.sign_or_defined_over(
+            &pf::expression(&g, self.var),
+            Some(needed),
+            SIGN_DEPTH,
+            budget,
+        )
+    }
+
+    /// The sign `u` is shown to have at the end `c` for every value of the parameters that the
+    /// claimed value allows: a number's own, or what a node of the value needs of an argument
+    /// that the exact test shows is `u(c)`.
+    fn sign_at(
+        &self,
+        u: &Expr,
+        c: &BigRational,
+        budget: &mut Budget,
+    ) -> Result<Option<Sign>, TooLarge> {
+        let at = u.substitute(self.var, &number(c), budget)?;
+        // (a number, perhaps written with a parameter that cancels: `a·0 + 1`)
+        if let Ok(Some(v)) = canon::constant_value_in(&at, Some(self.var), budget) {
+            return Ok(if v.is_positive() {
+                Some(Sign::Positive)
+            } else if v.is_zero() {
+                Some(Sign::NonNegative)
+            } else {
+                None
+            });
+        }
+        if !self.has_parameters(&at, budget)? {
+            let positive =
+                over_interval(self.var, c, c, &at, budget).is_some_and(|b| b.sign() == 1);
+            return Ok(positive.then_some(Sign::Positive));
+        }
+        let mut best = None;
+        for (w, sign) in &self.witnesses {
+            if Some(*sign) > best
+                && canon::is_zero_in(&Expr::minus(w.clone(), at.clone()), Some(self.var), budget)
+                    == Ok(true)
+            {
+                best = Some(*sign);
+            }
+        }
+        Ok(best)
+    }
+
+    /// Whether `e` (free of parameters) has a ball over the interval, of the sign `sign` when
+    /// one is asked for: over the whole, or each half, down to a `2^−depth` of it.
+    fn sign_or_defined_over(
+        &self,
+        e: &Expr,
+        sign: Option<i8>,
+        depth: u32,
+        budget: &mut Budget,
+    ) -> Result<bool, TooLarge> {
+        self.over(e, sign, &self.low, &self.high, depth, budget)
+    }
+
+    fn over(
+        &self,
+        e: &Expr,
+        sign: Option<i8>,
+        a: &BigRational,
+        b: &BigRational,
+        depth: u32,
+        budget: &mut Budget,
+    ) -> Result<bool, TooLarge> {
+        budget.step()?;
+        if over_interval(self.var, a, b, e, budget)
+            .is_some_and(|ball| sign.is_none_or(|s| ball.sign() == s))
+        {
+            return Ok(true);
+        }
+        if depth == 0 || a == b {
+            return Ok(false);
+        }
+        let m = (a + b) / BigRational::from_integer(2.into());
+        Ok(self.over(e, sign, a, &m, depth - 1, budget)?
+            && self.over(e, sign, &m, b, depth - 1, budget)?)
+    }
+}
