@@ -89,6 +89,9 @@ expressions += [parse(text, pool) for text in [
     # logarithms of arguments with a parameter, positive on the interval wherever the value
     # (holding log(a), log(a + 1)) is defined
     "x/(x^2+a)", "log(a*x+1)",
+    # atan of a line with a symbolic slope (log(1 + (a x)^2), positive by its form), x over a
+    # root of a line with a symbolic intercept
+    "atan(a*x)", "x/sqrt(x+a)",
 ]]
 # Beyond 1, over [1, 2] and [2, 3] (below 1 they have no value, or a pole at 0): values with
 # atan of algebraic numbers (2*atan(3 + sqrt(8))) and logarithms over Q(sqrt 2, sqrt 10), and
@@ -102,6 +105,9 @@ beyond = [parse(text, pool) for text in [
     "log(log(x))/x", "exp(x)*(1+x*log(x))/x",
     # t = sqrt(x) and the biquadratic 1 + t^4 (over Q(sqrt 2)); values with sin 27 beside sin 9
     "sqrt(x)/(1+x^2)", "cos(3*x)^3",
+    # with a parameter (alkahest integrates these only away from 0): a power of a line with a
+    # symbolic slope, and log(a + exp(x)), increasing in x
+    "1/(1+a*x)", "exp(x)/(a+exp(x))",
 ]]
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 two, three = pool.integer(2), pool.integer(3)

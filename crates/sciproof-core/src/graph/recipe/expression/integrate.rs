@@ -1264,9 +1264,12 @@ fn power(
     {
         return Ok(vec![root_of_tangent(&a, &b, var)]);
     }
-    if let Some((a, b)) = linear(base, var, budget)? {
-        let u = lin(&a, &b, var);
-        let ai = number(&a.recip());
+    // (a line with a slope or an intercept that is no number, `1 + a·x`, `x + c`, as well)
+    let line = match linear(base, var, budget)? {
+        Some((a, b)) => Some((lin(&a, &b, var), number(&a.recip()))),
+        None => reciprocal_slope(base, var, budget)?.map(|over| (base.clone(), over)),
+    };
+    if let Some((u, ai)) = line {
         return Ok(match &n {
             Some(n) if *n == -BigRational::one() => vec![
                 Expr::mul(vec![ai.clone(), Expr::call(Func::Log, u.clone())]),

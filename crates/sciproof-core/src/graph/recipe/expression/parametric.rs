@@ -13,21 +13,27 @@
 //! - a node free of the variable is continuous in it wherever it is defined (as
 //!   [`super::integrate::continuous_everywhere`] counts it: `1/a` in `sin(a·x)/a`);
 //! - a node free of the parameters is shown defined over the interval by balls;
-//! - `log u`, `u^r` for a negative or symbolic `r` need `u > 0` on the interval, `√u` and `u^r`
-//!   for a positive `r` that is not an integer need `u ≥ 0`; entire functions, sums, products
-//!   and natural powers need what their arguments need; anything else decides nothing.
+//! - `log u`, `u^r` for a negative or symbolic `r` need `u > 0` on the interval (an integer `r`
+//!   takes `−u > 0` as well), `√u` and `u^r` for a positive `r` that is not an integer need
+//!   `u ≥ 0`; entire functions, sums, products and natural powers need what their arguments
+//!   need; anything else decides nothing. (In the integrand `u ≥ 0` is enough throughout: it
+//!   may lack a value at finitely many points where the antiderivative is continuous.)
 //!
-//! That `u` keeps its sign comes from its ends and its shape: a line in the variable (any
+//! That `u` keeps its sign comes from its form (a positive number plus squares, `exp`, `cosh`
+//! and roots: `1 + (a·x)²`), or from its ends and its shape: a line in the variable (any
 //! slope, `a·x + 1`) lies between its values at the ends; a polynomial in the variable whose
 //! parameters are all in its constant term (`x² + a`) is at least its value at an end `c`
 //! where `u − u(c) = (x − c)^k·q` with `q` of the right sign over the interval (by balls, on
-//! exact coefficients). The value at an end is a number of known sign, or the argument of a
+//! exact coefficients); a sum of a part free of the variable and a part free of the
+//! parameters whose derivative's ball has a sign (`a + exp(x)`) is least at one end. The
+//! value at an end is a number of known sign, or the argument of a
 //! node of the *claimed value* that needs the same sign: `log(a + 1/4)` in the value is
 //! defined only where `a + 1/4 > 0`, and the value is defined only where each of its nodes is.
 //! (A claim says nothing where its value is undefined: there the check makes no claim either.)
 
 use super::ball::over_interval;
 use super::canon;
+use super::diff::derivative;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::{DefiniteIntegral, number, polynomial, small_natural};
 use super::partial_fractions as pf;
@@ -151,11 +157,16 @@ impl Domains<'_> {
                 if small_natural(exponent).is_some() {
                     return self.continuous(base, strict, budget);
                 }
-                let needed = match exact_value(exponent) {
+                let r = exact_value(exponent);
+                let needed = match &r {
                     Some(r) if r.is_positive() && !r.is_integer() => Sign::NonNegative,
                     _ => strict,
                 };
-                argument(base, needed, budget)?
+                // (an integer power needs only a base that is not 0: of one sign or the other)
+                self.continuous(base, strict, budget)?
+                    && (self.sign(base, budget)? >= Some(needed)
+                        || (r.is_some_and(|r| r.is_integer())
+                            && self.sign(&Expr::negated(base.clone()), budget)? >= Some(needed)))
             }
             Expr::Call(Func::Sqrt, xs) if xs.len() == 1 => {
                 argument(&xs[0], Sign::NonNegative, budget)?
@@ -203,8 +214,11 @@ impl Domains<'_> {
             let positive = self.sign_or_defined_over(u, Some(1), SIGN_DEPTH, budget)?;
             return Ok(positive.then_some(Sign::Positive));
         }
+        if positive_by_form(u) {
+            return Ok(Some(Sign::Positive));
+        }
         let Some(coefficients) = polynomial(u, self.var, budget)? else {
-            return Ok(None);
+            return self.sign_of_a_monotone_sum(u, budget);
         };
         let [_, rest @ ..] = coefficients.as_slice() else {
             return Ok(None);
@@ -236,6 +250,37 @@ impl Domains<'_> {
             }
         }
         Ok(best)
+    }
+
+    /// The sign of `u = h + P`, `h` free of the variable and `P` of the parameters, where `P` is
+    /// monotone on the interval (its derivative's ball has a sign there: `a + exp(x)`), from
+    /// `u`'s value at the end where it is least.
+    fn sign_of_a_monotone_sum(
+        &self,
+        u: &Expr,
+        budget: &mut Budget,
+    ) -> Result<Option<Sign>, TooLarge> {
+        let Expr::Add(terms) = u else {
+            return Ok(None);
+        };
+        let mut varying = Vec::new();
+        for t in terms.iter() {
+            if t.contains(self.var, budget)? {
+                if self.has_parameters(t, budget)? {
+                    return Ok(None);
+                }
+                varying.push(t.clone());
+            }
+        }
+        let Ok(slope) = derivative(&Expr::add(varying), self.var, budget) else {
+            return Ok(None);
+        };
+        for (sign, least) in [(1, &self.low), (-1, &self.high)] {
+            if self.sign_or_defined_over(&slope, Some(sign), SIGN_DEPTH, budget)? {
+                return self.sign_at(u, least, budget);
+            }
+        }
+        Ok(None)
     }
 
     /// Whether the polynomial `p` (exact coefficients, not constant) is at least `p(c)` over
@@ -342,5 +387,33 @@ impl Domains<'_> {
         let m = (a + b) / BigRational::from_integer(2.into());
         Ok(self.over(e, sign, a, &m, depth - 1, budget)?
             && self.over(e, sign, &m, b, depth - 1, budget)?)
+    }
+}
+
+/// Whether `u` is positive wherever it is defined by its form: a sum of a positive number and
+/// terms that are never negative (`1 + a^2`, `1 + (a·x)^2`: even powers, `exp`, `cosh`, roots,
+/// and products of these and positive numbers).
+fn positive_by_form(u: &Expr) -> bool {
+    let Expr::Add(terms) = u else {
+        return false;
+    };
+    terms
+        .iter()
+        .any(|t| exact_value(t).is_some_and(|r| r.is_positive()))
+        && terms.iter().all(never_negative)
+}
+
+/// Whether `t` is at least 0 wherever it is defined, by its form.
+fn never_negative(t: &Expr) -> bool {
+    match t {
+        Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) => {
+            exact_value(t).is_some_and(|r| !r.is_negative())
+        }
+        Expr::Pow(p) => exact_value(&p.1).is_some_and(|r| {
+            (r.is_integer() && (r.to_integer() % 2u32).is_zero()) || !r.is_integer()
+        }),
+        Expr::Call(Func::Exp | Func::Cosh | Func::Sqrt, _) => true,
+        Expr::Mul(xs) => xs.iter().all(never_negative),
+        _ => false,
     }
 }

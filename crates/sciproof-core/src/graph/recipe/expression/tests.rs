@@ -1171,17 +1171,55 @@ fn parameters_in_a_domain_are_bounded_by_the_claimed_value() {
         // a = 0 only, where 2√(x + a) is continuous
         ("sqrt(x+a)", "0", "1", "2/3*((1 + a)^(3/2) - a^(3/2))"),
         ("1/sqrt(x+a)", "0", "1", "2*sqrt(1 + a) - 2*sqrt(a)"),
+        // powers of a line with a symbolic slope (alkahest's value); a base of either sign
+        // for an integer power (x − a < 0 on [0, 2] where log(a − 2) is defined)
+        (
+            "1/(1+a*x)",
+            "1",
+            "2",
+            "((a^-1 * log((1 + (a * 2)))) + (-1 * a^-1 * log((a + 1))))",
+        ),
+        ("1/(x-a)", "0", "2", "log(a - 2) - log(a)"),
+        (
+            "x/sqrt(x+a)",
+            "0",
+            "1",
+            "((sqrt((a + 1))^3 * -4/3) + (2 * sqrt((a + 1))) + (sqrt(a)^3 * 4/3))",
+        ),
+        // 1 + (a·x)^2 positive by its form; a + exp(x) increasing (alkahest's values), a − exp(x)
+        // decreasing
+        (
+            "atan(a*x)",
+            "0",
+            "1",
+            "(a^-1 * ((a * atan(a)) + (-1/2 * log((1 + a^2)))))",
+        ),
+        (
+            "exp(x)/(a+exp(x))",
+            "1",
+            "2",
+            "(log((a + exp(2))) + (-1 * log((a + exp(1)))))",
+        ),
+        (
+            "exp(x)/(a-exp(x))",
+            "-3",
+            "-2",
+            "log(a - exp(-3)) - log(a - exp(-2))",
+        ),
     ] {
         exact_and_off_refuted(f, a, b, v, "1/10^6");
     }
-    // A value defined where the integral does not exist is never ok: x/(x² + a) and
-    // x/√(x² + a) on [−1, 1] for −1 < a < 0 (x² + a is least inside), 1/(x + a)² on [0, 1] for
-    // −1 < a < 0 (1/a says nothing of a's sign).
+    // A value defined where the integral does not exist is never ok: x/(x² + a), x/√(x² + a)
+    // and x·√(x² + a) on [−1, 1] for −1 < a < 0 (x² + a is least inside: alkahest says ok for
+    // the last), 1/(x + a)² on [0, 1] for −1 < a < 0 and 1/(1 + a·x)² for a < −1 (1/a and
+    // 1/(1 + a) say nothing of a's sign).
     for (f, a, b, v) in [
         ("x/(x^2+a)", "-1", "1", "0"),
         ("x/(x^2+a)", "-1", "1", "log(1 + a)/2 - log(1 + a)/2"),
         ("x/sqrt(x^2+a)", "-1", "1", "0"),
+        ("x*sqrt(x^2+a)", "-1", "1", "0"),
         ("1/(x+a)^2", "0", "1", "1/a - 1/(1 + a)"),
+        ("1/(1+a*x)^2", "0", "1", "1/(1 + a)"),
     ] {
         let (o, d) = integral(f, a, b, v);
         assert_eq!(o, Outcome::NumericOk, "{f} over [{a}, {b}]: {d}");
