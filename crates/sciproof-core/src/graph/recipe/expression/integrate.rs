@@ -504,6 +504,29 @@ pub(super) fn proposals(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<
 /// What is tried where the table has nothing: the [`FALLBACK`] rules in order, the first that
 /// proposes anything deciding what is proposed.
 fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    // Factors free of the variable stand outside (`a` in `a·x/(x² + b)`: the rules find
+    // constants that are numbers).
+    if let Expr::Mul(xs) = f {
+        let (mut constant, mut rest) = (Vec::new(), Vec::new());
+        for x in xs.iter() {
+            if x.contains(var, budget)? {
+                rest.push(x.clone());
+            } else {
+                constant.push(x.clone());
+            }
+        }
+        if !constant.is_empty() && !rest.is_empty() {
+            let inner = fallback(&Expr::mul(rest), var, budget)?;
+            return Ok(inner
+                .into_iter()
+                .map(|g| {
+                    let mut factors = constant.clone();
+                    factors.push(g);
+                    Expr::mul(factors)
+                })
+                .collect());
+        }
+    }
     for rule in FALLBACK {
         let found = rule(f, var, budget)?;
         if !found.is_empty() {
