@@ -109,6 +109,13 @@ beyond = [parse(text, pool) for text in [
     # symbolic slope, and log(a + exp(x)), increasing in x
     "1/(1+a*x)", "exp(x)/(a+exp(x))",
 ]]
+# Up to a symbol t, from 1 and (but where the integral is improper at 0, or has no value) from 0:
+# x > 0 between 1 and t wherever log(t) is defined; 1 - x^2, concave, is at least 0 wherever
+# asin(t) is
+up_to_t = [(parse(text, pool), from_0) for text, from_0 in [
+    ("1/x", False), ("log(x)", False), ("sqrt(x)", True), ("1/(x+1)", True), ("sqrt(1-x^2)", True),
+]]
+t = pool.symbol("t")
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
 two, three = pool.integer(2), pool.integer(3)
 
@@ -129,6 +136,10 @@ with research.session(capture=True, pool=pool) as session:
             lambda: ak.integrate(f, x, one, two),
             lambda: ak.integrate(f, x, two, three),
         ))
+    for f, from_0 in up_to_t:
+        record((lambda: ak.integrate(f, x, one, t),))
+        if from_0:
+            record((lambda: ak.integrate(f, x, zero, t),))
     for f in expressions:
         record((
             lambda: ak.integrate(f, x),

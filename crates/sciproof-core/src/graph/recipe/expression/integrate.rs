@@ -4504,7 +4504,7 @@ fn over_interval(
 }
 
 /// `(u, n)` for `u^n` or `(u^m)^k` with integer `n = m·k`.
-fn integer_power(e: &Expr) -> Option<(Expr, i64)> {
+pub(super) fn integer_power(e: &Expr) -> Option<(Expr, i64)> {
     let Expr::Pow(p) = e else {
         return None;
     };

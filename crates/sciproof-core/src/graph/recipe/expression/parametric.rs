@@ -1,5 +1,6 @@
 //! Definite integrals with parameters: an antiderivative continuous in the variable for every
-//! value of the other symbols at which the claimed value is defined.
+//! value of the other symbols (in the integrand, or as bounds: `∫_1^t dx/x = log t`) at which
+//! the claimed value is defined.
 //!
 //! `∫_0^(1/2) x/(x² + a) dx = log(a + 1/4)/2 − log(a)/2` holds for every `a` at which its
 //! value is defined (`a > 0`), where `log(x² + a)/2` is continuous on the interval. The same
@@ -12,16 +13,20 @@
 //!
 //! - a node free of the variable is continuous in it wherever it is defined (as
 //!   [`super::integrate::continuous_everywhere`] counts it: `1/a` in `sin(a·x)/a`);
-//! - a node free of the parameters is shown defined over the interval by balls;
+//! - a node free of the parameters is shown defined over the interval by balls (when the bounds
+//!   are numbers; otherwise it is taken apart as the others are);
 //! - `log u`, `u^r` for a negative or symbolic `r` need `u > 0` on the interval (an integer `r`
 //!   takes `−u > 0` as well), `√u` and `u^r` for a positive `r` that is not an integer need
-//!   `u ≥ 0`; entire functions, sums, products and natural powers need what their arguments
-//!   need; anything else decides nothing. (In the integrand `u ≥ 0` is enough throughout: it
-//!   may lack a value at finitely many points where the antiderivative is continuous.)
+//!   `u ≥ 0`, `asin u` and `acos u` need `1 − u² ≥ 0`; entire functions, sums, products and
+//!   natural powers need what their arguments need; anything else decides nothing. (In the
+//!   integrand `u ≥ 0` is enough throughout, and a negative integer power of a polynomial with
+//!   exact coefficients needs nothing: it may lack a value at finitely many points where the
+//!   antiderivative is continuous.)
 //!
 //! That `u` keeps its sign comes from its form (a positive number plus squares, `exp`, `cosh`
 //! and roots: `1 + (a·x)²`), or from its ends and its shape: a line in the variable (any
-//! slope, `a·x + 1`) lies between its values at the ends; a polynomial in the variable whose
+//! slope, `a·x + 1`) lies between its values at the ends, and a quadratic with a negative
+//! leading coefficient is at least the lesser of them (it is concave); a polynomial whose
 //! parameters are all in its constant term (`x² + a`) is at least its value at an end `c`
 //! where `u − u(c) = (x − c)^k·q` with `q` of the right sign over the interval (by balls, on
 //! exact coefficients); a sum of a part free of the variable and a part free of the
@@ -31,11 +36,14 @@
 //! defined only where `a + 1/4 > 0`, and the value is defined only where each of its nodes is.
 //! (A claim says nothing where its value is undefined: there the check makes no claim either.)
 
-use super::ball::over_interval;
+use super::ball::{Evaluator, over_interval};
 use super::canon;
-use super::diff::derivative;
+use super::diff::{derivative, square};
+use super::eval::Bindings;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
-use super::integrate::{DefiniteIntegral, number, polynomial, small_natural};
+use super::integrate::{
+    DefiniteIntegral, integer_power, number, numeric_polynomial, polynomial, small_natural,
+};
 use super::partial_fractions as pf;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
@@ -55,24 +63,29 @@ enum Sign {
 
 /// Whether `f`, an antiderivative of the integral's integrand, and the integrand are
 /// continuous on the closed interval for every value of the parameters at which `value` is
-/// defined (see the module's documentation). Only for exact bounds; `false` when something is
-/// not shown.
+/// defined (see the module's documentation); the bounds may be parameters too (`[0, t]`).
+/// `false` when something is not shown.
 pub fn continuous_where_the_value_is_defined(
     integral: &DefiniteIntegral<'_>,
     f: &Expr,
     value: &Expr,
     budget: &mut Budget,
 ) -> Result<bool, TooLarge> {
-    let (Some(a), Some(b)) = (exact_value(integral.lower), exact_value(integral.upper)) else {
+    let (lower, upper) = (integral.lower, integral.upper);
+    if lower.contains(integral.var, budget)? || upper.contains(integral.var, budget)? {
         return Ok(false);
+    }
+    let exact = match (exact_value(lower), exact_value(upper)) {
+        (Some(a), Some(b)) if a <= b => Some((a, b)),
+        (Some(a), Some(b)) => Some((b, a)),
+        _ => None,
     };
-    let (low, high) = if a <= b { (a, b) } else { (b, a) };
     let mut witnesses = Vec::new();
     gather_witnesses(value, &mut witnesses, budget)?;
     let domains = Domains {
         var: integral.var,
-        low,
-        high,
+        ends: [lower.clone(), upper.clone()],
+        exact,
         witnesses,
     };
     Ok(domains.continuous(f, Sign::Positive, budget)?
@@ -80,7 +93,8 @@ pub fn continuous_where_the_value_is_defined(
 }
 
 /// The arguments of the nodes of a claimed value that are defined only where their argument
-/// has a sign: `log w` (`w > 0`), `√w` (`w ≥ 0`), and `w^r` for `r` exact, not an integer, with
+/// has a sign: `log w` (`w > 0`), `√w` (`w ≥ 0`), `asin w` and `acos w` (`1 − w² ≥ 0`), and
+/// `w^r` for `r` exact, not an integer, with
 /// an even denominator (`w > 0` for `r < 0`, `w ≥ 0` for `r > 0`; an odd root of a negative
 /// number is read by some as real, so it witnesses nothing).
 fn gather_witnesses(
@@ -93,6 +107,9 @@ fn gather_witnesses(
         Expr::Call(Func::Log, xs) if xs.len() == 1 => out.push((xs[0].clone(), Sign::Positive)),
         Expr::Call(Func::Sqrt, xs) if xs.len() == 1 => {
             out.push((xs[0].clone(), Sign::NonNegative));
+        }
+        Expr::Call(Func::Asin | Func::Acos, xs) if xs.len() == 1 => {
+            out.push((one_minus_square(&xs[0]), Sign::NonNegative));
         }
         Expr::Pow(p) => {
             if let Some(r) = exact_value(&p.1)
@@ -115,11 +132,14 @@ fn gather_witnesses(
     Ok(())
 }
 
-/// The interval (exact, `low ≤ high`) and what the claimed value's definedness shows.
+/// The interval and what the claimed value's definedness shows.
 struct Domains<'v> {
     var: &'v str,
-    low: BigRational,
-    high: BigRational,
+    /// The bounds, in either order.
+    ends: [Expr; 2],
+    /// The bounds as exact numbers, `low ≤ high`, when they are numbers: balls over the
+    /// interval need them.
+    exact: Option<(BigRational, BigRational)>,
     witnesses: Vec<(Expr, Sign)>,
 }
 
@@ -133,7 +153,7 @@ impl Domains<'_> {
         if !e.contains(self.var, budget)? {
             return Ok(true);
         }
-        if !self.has_parameters(e, budget)? {
+        if self.exact.is_some() && !self.has_parameters(e, budget)? {
             return self.sign_or_defined_over(e, None, SIGN_DEPTH, budget);
         }
         let argument = |x: &Expr, needed: Sign, budget: &mut Budget| -> Result<bool, TooLarge> {
@@ -157,6 +177,15 @@ impl Domains<'_> {
                 if small_natural(exponent).is_some() {
                     return self.continuous(base, strict, budget);
                 }
+                // (in the integrand, a negative integer power of a polynomial with exact
+                // coefficients, not identically 0, lacks a value only at its roots)
+                if strict == Sign::NonNegative
+                    && exact_value(exponent).is_some_and(|r| r.is_integer() && r.is_negative())
+                    && numeric_polynomial(base, self.var, budget)?
+                        .is_some_and(|p| p.iter().any(|c| !c.is_zero()))
+                {
+                    return Ok(true);
+                }
                 let r = exact_value(exponent);
                 let needed = match &r {
                     Some(r) if r.is_positive() && !r.is_integer() => Sign::NonNegative,
@@ -172,6 +201,11 @@ impl Domains<'_> {
                 argument(&xs[0], Sign::NonNegative, budget)?
             }
             Expr::Call(Func::Log, xs) if xs.len() == 1 => argument(&xs[0], strict, budget)?,
+            // (continuous where 1 − u² ≥ 0)
+            Expr::Call(Func::Asin | Func::Acos, xs) if xs.len() == 1 => {
+                self.continuous(&xs[0], strict, budget)?
+                    && self.sign(&one_minus_square(&xs[0]), budget)? >= Some(Sign::NonNegative)
+            }
             Expr::Call(h, xs) if h.entire() && xs.len() == 1 => {
                 self.continuous(&xs[0], strict, budget)?
             }
@@ -210,7 +244,17 @@ impl Domains<'_> {
             Expr::Call(Func::Exp, _) => return Ok(Some(Sign::Positive)),
             _ => {}
         }
-        if !self.has_parameters(u, budget)? {
+        // (an even power of a base of one sign or the other, an odd one of a positive base)
+        if let Some((base, n)) = integer_power(u)
+            && n > 0
+        {
+            let sign = self.sign(&base, budget)?;
+            if n % 2 == 1 {
+                return Ok(sign);
+            }
+            return Ok(sign.max(self.sign(&Expr::negated(base), budget)?));
+        }
+        if self.exact.is_some() && !self.has_parameters(u, budget)? {
             let positive = self.sign_or_defined_over(u, Some(1), SIGN_DEPTH, budget)?;
             return Ok(positive.then_some(Sign::Positive));
         }
@@ -223,19 +267,25 @@ impl Domains<'_> {
         let [_, rest @ ..] = coefficients.as_slice() else {
             return Ok(None);
         };
-        // A line lies between its values at the ends; it is not identically 0 where one of
-        // them is positive.
-        if rest.len() == 1 {
-            let at_low = self.sign_at(u, &self.low, budget)?;
-            let at_high = self.sign_at(u, &self.high, budget)?;
-            if let (Some(s), Some(t)) = (at_low, at_high)
-                && s.max(t) == Sign::Positive
+        // A line lies between its values at the ends, whichever is lower (it is not
+        // identically 0 where one of them is positive or its slope is a number); a quadratic
+        // with a negative leading coefficient is concave: least at an end.
+        let concave =
+            matches!(rest, [_, leading] if exact_value(leading).is_some_and(|r| r.is_negative()));
+        if rest.len() == 1 || concave {
+            let [a, b] = &self.ends;
+            let slope_a_number = exact_value(&rest[0]).is_some_and(|r| !r.is_zero());
+            if let (Some(s), Some(t)) = (self.sign_at(u, a, budget)?, self.sign_at(u, b, budget)?)
+                && (concave || s.max(t) == Sign::Positive || slope_a_number)
             {
                 return Ok(Some(s.min(t)));
             }
         }
         // The parameters only in the constant term: u − u(c) is a polynomial P − P(c) with
         // exact coefficients, and u ≥ u(c) where P ≥ P(c).
+        let Some((low, high)) = &self.exact else {
+            return Ok(None);
+        };
         let mut p = vec![BigRational::zero()];
         for c in rest {
             match canon::constant_value_in(c, Some(self.var), budget) {
@@ -244,9 +294,9 @@ impl Domains<'_> {
             }
         }
         let mut best = None;
-        for end in [self.low.clone(), self.high.clone()] {
-            if self.at_least_its_value_at(&p, &end, budget)? {
-                best = best.max(self.sign_at(u, &end, budget)?);
+        for end in [low, high] {
+            if self.at_least_its_value_at(&p, end, budget)? {
+                best = best.max(self.sign_at(u, &number(end), budget)?);
             }
         }
         Ok(best)
@@ -260,7 +310,7 @@ impl Domains<'_> {
         u: &Expr,
         budget: &mut Budget,
     ) -> Result<Option<Sign>, TooLarge> {
-        let Expr::Add(terms) = u else {
+        let (Expr::Add(terms), Some((low, high))) = (u, &self.exact) else {
             return Ok(None);
         };
         let mut varying = Vec::new();
@@ -275,9 +325,9 @@ impl Domains<'_> {
         let Ok(slope) = derivative(&Expr::add(varying), self.var, budget) else {
             return Ok(None);
         };
-        for (sign, least) in [(1, &self.low), (-1, &self.high)] {
+        for (sign, least) in [(1, low), (-1, high)] {
             if self.sign_or_defined_over(&slope, Some(sign), SIGN_DEPTH, budget)? {
-                return self.sign_at(u, least, budget);
+                return self.sign_at(u, &number(least), budget);
             }
         }
         Ok(None)
@@ -308,7 +358,8 @@ impl Domains<'_> {
             g = q;
             k += 1;
         }
-        let needed = if c == &self.high && k % 2 == 1 { -1 } else { 1 };
+        let high = self.exact.as_ref().map(|(_, high)| high);
+        let needed = if Some(c) == high && k % 2 == 1 { -1 } else { 1 };
         self.sign_or_defined_over(
             &pf::expression(&g, self.var),
             Some(needed),
@@ -320,13 +371,8 @@ impl Domains<'_> {
     /// The sign `u` is shown to have at the end `c` for every value of the parameters that the
     /// claimed value allows: a number's own, or what a node of the value needs of an argument
     /// that the exact test shows is `u(c)`.
-    fn sign_at(
-        &self,
-        u: &Expr,
-        c: &BigRational,
-        budget: &mut Budget,
-    ) -> Result<Option<Sign>, TooLarge> {
-        let at = u.substitute(self.var, &number(c), budget)?;
+    fn sign_at(&self, u: &Expr, c: &Expr, budget: &mut Budget) -> Result<Option<Sign>, TooLarge> {
+        let at = u.substitute(self.var, c, budget)?;
         // (a number, perhaps written with a parameter that cancels: `a·0 + 1`)
         if let Ok(Some(v)) = canon::constant_value_in(&at, Some(self.var), budget) {
             return Ok(if v.is_positive() {
@@ -338,8 +384,10 @@ impl Domains<'_> {
             });
         }
         if !self.has_parameters(&at, budget)? {
-            let positive =
-                over_interval(self.var, c, c, &at, budget).is_some_and(|b| b.sign() == 1);
+            let none = Bindings::new();
+            let positive = Evaluator::new(128, &none)
+                .ball(&at, budget)
+                .is_ok_and(|b| b.sign() == 1);
             return Ok(positive.then_some(Sign::Positive));
         }
         let mut best = None;
@@ -355,7 +403,8 @@ impl Domains<'_> {
     }
 
     /// Whether `e` (free of parameters) has a ball over the interval, of the sign `sign` when
-    /// one is asked for: over the whole, or each half, down to a `2^−depth` of it.
+    /// one is asked for: over the whole, or each half, down to a `2^−depth` of it. `false` for
+    /// bounds that are not numbers.
     fn sign_or_defined_over(
         &self,
         e: &Expr,
@@ -363,7 +412,10 @@ impl Domains<'_> {
         depth: u32,
         budget: &mut Budget,
     ) -> Result<bool, TooLarge> {
-        self.over(e, sign, &self.low, &self.high, depth, budget)
+        match &self.exact {
+            Some((low, high)) => self.over(e, sign, low, high, depth, budget),
+            None => Ok(false),
+        }
     }
 
     fn over(
@@ -416,4 +468,9 @@ fn never_negative(t: &Expr) -> bool {
         Expr::Mul(xs) => xs.iter().all(never_negative),
         _ => false,
     }
+}
+
+/// `1 − u²`, which `asin u` and `acos u` need to be at least 0.
+fn one_minus_square(u: &Expr) -> Expr {
+    Expr::minus(Expr::int(1), square(u))
 }

@@ -1242,6 +1242,55 @@ fn parameters_in_a_domain_are_bounded_by_the_claimed_value() {
 }
 
 #[test]
+fn bounds_that_are_symbols_are_parameters_too() {
+    // ∫_1^t dx/x = log(t): for every t where log(t) is defined, x > 0 between 1 and t (a line
+    // lies between its ends). alkahest's own records (capture=True) of its integrator over
+    // [0, t], [1, t] and [s, t]: ok (numeric_ok here before: no ball of the interval).
+    for (f, a, b, v) in [
+        ("1/x", "1", "t", "log(t)"),
+        ("1/x", "s", "t", "(log(t) + (-1 * log(s)))"),
+        ("1/x", "s", "t", "log(-t) - log(-s)"),
+        ("log(x)", "1", "t", "(1 + (t * log(t)) + (-1 * t))"),
+        ("1/(x+1)", "0", "t", "log((1 + t))"),
+        // a root: x ≥ 0 where t^(1/2) is defined, 1/√x without a value at 0 only
+        (
+            "sqrt(x)",
+            "0",
+            "t",
+            "((2/3 * (t^(1/2))^3) + ((0^(1/2))^3 * -2/3))",
+        ),
+        ("1/sqrt(x)", "0", "t", "((2 * t^(1/2)) + (-2 * 0^(1/2)))"),
+        // 1 − x² is concave, so least at an end, where asin(t) needs 1 − t² ≥ 0; 1/(1 − x²)
+        // lacks a value only at ±1, and log(t − 1), log(s − 1) put both ends beyond 1
+        (
+            "sqrt(1-x^2)",
+            "0",
+            "t",
+            "((1/2 * asin(t)) + (t * 1/2 * sqrt((1 + (-1 * t^2)))))",
+        ),
+        ("1/sqrt(1-x^2)", "s", "t", "asin(t) - asin(s)"),
+        (
+            "1/(1-x^2)",
+            "s",
+            "t",
+            "((1/2 * log((1 + t))) + (-1/2 * log((-1 + t))) + (-1/2 * log((1 + s))) + (1/2 * log((-1 + s))))",
+        ),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/10^6");
+    }
+    // Values defined where the integral does not exist (an end below 0): never ok, as
+    // alkahest's ok for the first two.
+    for (f, a, b, v) in [
+        ("1/x^2", "1", "t", "(1 + (-1 * t^-1))"),
+        ("1/x^2", "s", "t", "((-1 * t^-1) + s^-1)"),
+        ("1/x^3", "s", "t", "1/(2*s^2) - 1/(2*t^2)"),
+    ] {
+        let (o, d) = integral(f, a, b, v);
+        assert_eq!(o, Outcome::NumericOk, "{f} over [{a}, {b}]: {d}");
+    }
+}
+
+#[test]
 fn roots_of_squares_of_polynomials_have_balls_across_their_zeros() {
     // √(P²) over an interval about a zero of P: the ball of P² itself, a sum bounded term by
     // term, dips below 0 (x² − 2x + 1 about 1), so neither the integrand nor the antiderivative
