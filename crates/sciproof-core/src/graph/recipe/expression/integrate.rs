@@ -309,10 +309,10 @@ pub fn linear(
     })
 }
 
-/// The reciprocal of the slope `a` of `e = a·var + b`, `a` and `b` free of `var`, when [`linear`]
-/// does not take it (`b` or `a` no number: `x + c`, `a·x + 1`), and `a` is not 0: a number, or no
-/// number (a slope the exact test shows constant is a number written otherwise, `a − a`, and
-/// may be 0); `None` otherwise.
+/// The reciprocal of the slope `a` of a line `e = a·var + b`, `a` and `b` free of `var` (for
+/// what [`linear`] does not take: `x + c`, `a·x + 1`): `1/a` for a number `a ≠ 0` or for an `a`
+/// that is no number; `None` otherwise, and for a slope the exact test shows constant (a
+/// number written otherwise, `a − a`, which may be 0).
 fn reciprocal_slope(e: &Expr, var: &str, budget: &mut Budget) -> Result<Option<Expr>, TooLarge> {
     let coefficients = polynomial(e, var, budget)?;
     let Some([_, a]) = coefficients.as_deref() else {

@@ -31,9 +31,9 @@
 //! where `u − u(c) = (x − c)^k·q` with `q` of the right sign over the interval (by balls, on
 //! exact coefficients); a sum of a part free of the variable and a part free of the
 //! parameters whose derivative's ball has a sign (`a + exp(x)`) is least at one end. The
-//! value at an end is a number of known sign, or the argument of a
-//! node of the *claimed value* that needs the same sign: `log(a + 1/4)` in the value is
-//! defined only where `a + 1/4 > 0`, and the value is defined only where each of its nodes is.
+//! value at an end is a number of known sign, or the argument of a node of the *claimed
+//! value* that needs the same sign: `log(a + 1/4)` in the value is defined only where
+//! `a + 1/4 > 0`, and the value is defined only where each of its nodes is.
 //! (A claim says nothing where its value is undefined: there the check makes no claim either.)
 
 use super::ball::{Evaluator, over_interval};
@@ -94,9 +94,9 @@ pub fn continuous_where_the_value_is_defined(
 
 /// The arguments of the nodes of a claimed value that are defined only where their argument
 /// has a sign: `log w` (`w > 0`), `√w` (`w ≥ 0`), `asin w` and `acos w` (`1 − w² ≥ 0`), and
-/// `w^r` for `r` exact, not an integer, with
-/// an even denominator (`w > 0` for `r < 0`, `w ≥ 0` for `r > 0`; an odd root of a negative
-/// number is read by some as real, so it witnesses nothing).
+/// `w^r` for `r` exact, not an integer, with an even denominator (`w > 0` for `r < 0`, `w ≥ 0`
+/// for `r > 0`; an odd root of a negative number is read by some as real, so it witnesses
+/// nothing).
 fn gather_witnesses(
     e: &Expr,
     out: &mut Vec<(Expr, Sign)>,
