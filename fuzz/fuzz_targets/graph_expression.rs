@@ -43,9 +43,9 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         );
     }
     // The text as an identity's left side; as an integrand (the antiderivative table, its
-    // folded polynomials, the continuity proof, quadrature); and as an antiderivative
-    // (differentiation, the exact test).
-    let recipes: [(&str, &[(&str, &str)]); 3] = [
+    // folded polynomials, the continuity proof, quadrature), over numbers and over symbols; and
+    // as an antiderivative (differentiation, the exact test).
+    let recipes: [(&str, &[(&str, &str)]); 4] = [
         ("identity", &[("lhs", text), ("rhs", "x")]),
         (
             "definite_integral",
@@ -60,6 +60,18 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         (
             "antiderivative",
             &[("integrand", "x"), ("antiderivative", text), ("var", "x")],
+        ),
+        // bounds that are symbols, and a value whose logarithms and asin bound them
+        // (`parametric`: the signs of arguments over an interval no ball can hold)
+        (
+            "definite_integral",
+            &[
+                ("integrand", text),
+                ("var", "x"),
+                ("lower", "s"),
+                ("upper", "t"),
+                ("value", "log(t) - log(s) + asin(t) + sqrt(s - 1/2)"),
+            ],
         ),
     ];
     for (kind, fields) in recipes {
