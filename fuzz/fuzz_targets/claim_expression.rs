@@ -12,7 +12,8 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     if let Ok(claim) = sciproof_core::claims::parse_claim(output, expression) {
         let _ = claim.text();
         let again = sciproof_core::update::claim_expression(&claim);
-        let reparsed = sciproof_core::claims::parse_claim(output, &again).expect("a claim's expression parses");
+        let reparsed = sciproof_core::claims::parse_claim(output, &again)
+            .expect("a claim's expression parses");
         assert_eq!(reparsed.location, claim.location);
         assert_eq!(reparsed.op, claim.op);
     }

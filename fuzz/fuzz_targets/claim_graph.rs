@@ -7,8 +7,12 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         return;
     };
     if let Ok((graph, _)) = sciproof_core::graph::ClaimGraph::from_json(text) {
-        let written = graph.to_json(sciproof_core::graph::Form { pretty: true, stable: false });
-        let (again, _) = sciproof_core::graph::ClaimGraph::from_json(&written).expect("written graphs read back");
+        let written = graph.to_json(sciproof_core::graph::Form {
+            pretty: true,
+            stable: false,
+        });
+        let (again, _) = sciproof_core::graph::ClaimGraph::from_json(&written)
+            .expect("written graphs read back");
         assert_eq!(again.digest(), graph.digest());
         let _ = sciproof_core::render::graph::markdown::render(&graph, Default::default());
         let _ = sciproof_core::render::graph::latex::render(&graph, true, true);

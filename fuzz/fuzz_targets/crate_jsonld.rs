@@ -8,11 +8,16 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     if let Ok(read) = sciproof_core::checkcrate::read::from_crate(text) {
         for record in &read.records {
             if record.outcome == "match" {
-                assert_eq!(record.read_outcome(), "match", "a doubtful match was read as one");
+                assert_eq!(
+                    record.read_outcome(),
+                    "match",
+                    "a doubtful match was read as one"
+                );
             }
         }
         if let Ok(written) = sciproof_core::checkcrate::write::to_crate(&read.records) {
-            let again = sciproof_core::checkcrate::read::from_crate(&written).expect("our crate reads back");
+            let again = sciproof_core::checkcrate::read::from_crate(&written)
+                .expect("our crate reads back");
             assert_eq!(again.records.len(), read.records.len());
         }
     }

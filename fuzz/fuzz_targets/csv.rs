@@ -24,7 +24,9 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     };
     let delimiter = if first & 1 == 0 { b',' } else { b'\t' };
     let whole = rows(data, delimiter, &[]);
-    let cuts: Vec<usize> = (1..4).map(|k| usize::from(first) * k % (data.len() + 1)).collect();
+    let cuts: Vec<usize> = (1..4)
+        .map(|k| usize::from(first) * k % (data.len() + 1))
+        .collect();
     let chunked = rows(data, delimiter, &cuts);
     assert_eq!(whole.is_ok(), chunked.is_ok());
     if let (Ok(a), Ok(b)) = (&whole, &chunked) {
@@ -48,7 +50,10 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             assert!(comparison.is_equivalent(), "a file differs from itself");
             // and every value of it is bit-identical to itself
             let total = comparison.statistics.total();
-            assert_eq!(total.identical, total.values, "a value is not identical to itself");
+            assert_eq!(
+                total.identical, total.values,
+                "a value is not identical to itself"
+            );
         }
     }
     let _ = sciproof_core::numeric::compare_files(&a, &b, name, 1e-9, 0.0);

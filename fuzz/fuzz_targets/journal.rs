@@ -10,6 +10,9 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             assert!(sciproof_core::paths::validate_relative_path(&aside.path).is_ok());
         }
         assert!(journal.products.starts_with(".sciproof-"));
-        assert_eq!(sciproof_core::commit::journal::Journal::parse(&journal.to_json()).unwrap(), journal);
+        assert_eq!(
+            sciproof_core::commit::journal::Journal::parse(&journal.to_json()).unwrap(),
+            journal
+        );
     }
 });

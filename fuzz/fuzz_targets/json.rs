@@ -21,7 +21,11 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             assert_eq!(tape.values(), sorted_members_agree(tape.root()));
         }
         (Err(a), Err(b)) => assert_eq!(a, b),
-        (a, b) => panic!("the readers disagree: {:?} / {:?}", a.err(), b.err().map(|e| e.to_string())),
+        (a, b) => panic!(
+            "the readers disagree: {:?} / {:?}",
+            a.err(),
+            b.err().map(|e| e.to_string())
+        ),
     }
     let stream = sciproof_core::json::stream::parse_reader;
     // The stream reader accepts what the tree accepts, and its items are the array's.
@@ -35,13 +39,19 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             if let sciproof_core::json::Value::Object(tree) = &tree
                 && let Some(sciproof_core::json::Value::Array(claims)) = tree.get("claims")
             {
-                let claims: Vec<String> =
-                    claims.iter().map(sciproof_core::json::to_string_compact).collect();
+                let claims: Vec<String> = claims
+                    .iter()
+                    .map(sciproof_core::json::to_string_compact)
+                    .collect();
                 assert_eq!(claims, items, "the stream reader cuts other items");
             }
         }
         (Err(_), Err(_)) => {}
-        (a, b) => panic!("the tree and the stream disagree: {:?} / {:?}", a.err(), b.err()),
+        (a, b) => panic!(
+            "the tree and the stream disagree: {:?} / {:?}",
+            a.err(),
+            b.err()
+        ),
     }
     // The scanner reads the canonical text of an object exactly as the tree gives it, or
     // declines where the tree refuses the text.
@@ -58,7 +68,11 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let mut one = Vec::new();
     let sequential = stream(data, "claims", &mut |v| {
         one.push(shown(&v));
-        if one.len() == 7 { Err("the hook refuses the seventh item".into()) } else { Ok(()) }
+        if one.len() == 7 {
+            Err("the hook refuses the seventh item".into())
+        } else {
+            Ok(())
+        }
     });
     let mut two = Vec::new();
     let batch = 1 + usize::from(data.first().copied().unwrap_or(0) % 64);
@@ -75,11 +89,22 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         },
         &mut |item| {
             two.push(item);
-            if two.len() == 7 { Err("the hook refuses the seventh item".into()) } else { Ok(()) }
+            if two.len() == 7 {
+                Err("the hook refuses the seventh item".into())
+            } else {
+                Ok(())
+            }
         },
     );
-    let numbered: Vec<String> = one.iter().enumerate().map(|(i, s)| format!("{i}:{s}")).collect();
-    assert_eq!(numbered, two, "the stream readers hand over different items");
+    let numbered: Vec<String> = one
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{i}:{s}"))
+        .collect();
+    assert_eq!(
+        numbered, two,
+        "the stream readers hand over different items"
+    );
     match (sequential, mapped) {
         // (as text: NaN is not equal to itself)
         (Ok(a), Ok(b)) => assert_eq!(
@@ -95,9 +120,9 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
 /// compact.
 fn shown(v: &sciproof_core::json::Value) -> String {
     match v {
-        sciproof_core::json::Value::Object(o) => {
-            sciproof_core::json::Compact::from_object(o).text().to_string()
-        }
+        sciproof_core::json::Value::Object(o) => sciproof_core::json::Compact::from_object(o)
+            .text()
+            .to_string(),
         v => sciproof_core::json::to_string_compact(v),
     }
 }
@@ -116,5 +141,9 @@ fn sorted_members_agree(item: sciproof_core::json::tape::Item<'_>) -> u64 {
             sciproof_core::json::to_string_compact(&sorted_value.to_value())
         );
     }
-    1 + item.items().chain(members.into_iter().map(|m| m.1)).map(sorted_members_agree).sum::<u64>()
+    1 + item
+        .items()
+        .chain(members.into_iter().map(|m| m.1))
+        .map(sorted_members_agree)
+        .sum::<u64>()
 }

@@ -7,7 +7,8 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     };
     if let Ok(manifest) = sciproof_core::manifest::parse_manifest(text) {
         let written = sciproof_core::manifest::to_text(&manifest);
-        let again = sciproof_core::manifest::parse_manifest(&written).expect("written manifests read back");
+        let again =
+            sciproof_core::manifest::parse_manifest(&written).expect("written manifests read back");
         assert_eq!(sciproof_core::manifest::to_text(&again), written);
     }
 });

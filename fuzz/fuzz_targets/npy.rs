@@ -6,9 +6,13 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let _ = sciproof_core::numeric::npy::read_header(&mut reader, "a.npy");
     let half = data.len() / 2;
     let (mut e, mut a) = (&data[..half], &data[half..]);
-    let _ = sciproof_core::numeric::npy::compare_streams(&mut e, &mut a, "e.npy", "a.npy", "data", 1e-9, 0.0);
+    let _ = sciproof_core::numeric::npy::compare_streams(
+        &mut e, &mut a, "e.npy", "a.npy", "data", 1e-9, 0.0,
+    );
     let (mut e, mut a) = (data, data);
-    let _ = sciproof_core::numeric::npy::compare_streams(&mut e, &mut a, "e.npy", "a.npy", "data", 1e-9, 0.0);
+    let _ = sciproof_core::numeric::npy::compare_streams(
+        &mut e, &mut a, "e.npy", "a.npy", "data", 1e-9, 0.0,
+    );
     let mut r = data;
     let _ = sciproof_core::numeric::npy::element_from_stream(&mut r, "a.npy", &[0, 1]);
     let dir = std::env::temp_dir().join(format!("sciproof-fuzz-npy-{}", std::process::id()));
@@ -19,9 +23,17 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         let comparison = sciproof_core::numeric::compare_files(&path, &path, "a.npy", 0.0, 0.0)
             .expect("a valid array compares with itself");
         let total = comparison.statistics.total();
-        assert!(total.identical + total.outside == total.values, "within tolerance against itself");
+        assert!(
+            total.identical + total.outside == total.values,
+            "within tolerance against itself"
+        );
         let differences = comparison.differences;
-        assert!(differences.iter().all(|d| d.message.contains("NaN") || d.message.contains("nan")) || differences.is_empty());
+        assert!(
+            differences
+                .iter()
+                .all(|d| d.message.contains("NaN") || d.message.contains("nan"))
+                || differences.is_empty()
+        );
     }
     let _ = sciproof_core::numeric::npy::element_at(&path, "a.npy", &[1]);
 });
