@@ -45,16 +45,16 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     std::fs::write(&a, data).unwrap();
     std::fs::write(&b, &data[..data.len() / 2]).unwrap();
     let same = sciproof_core::numeric::compare_files(&a, &a, name, 1e-9, 0.0);
-    if whole.is_ok() {
-        if let Ok(comparison) = same {
-            assert!(comparison.is_equivalent(), "a file differs from itself");
-            // and every value of it is bit-identical to itself
-            let total = comparison.statistics.total();
-            assert_eq!(
-                total.identical, total.values,
-                "a value is not identical to itself"
-            );
-        }
+    if whole.is_ok()
+        && let Ok(comparison) = same
+    {
+        assert!(comparison.is_equivalent(), "a file differs from itself");
+        // and every value of it is bit-identical to itself
+        let total = comparison.statistics.total();
+        assert_eq!(
+            total.identical, total.values,
+            "a value is not identical to itself"
+        );
     }
     let _ = sciproof_core::numeric::compare_files(&a, &b, name, 1e-9, 0.0);
 });
