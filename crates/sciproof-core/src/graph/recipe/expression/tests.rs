@@ -37,6 +37,13 @@ fn exact_and_off_refuted(f: &str, a: &str, b: &str, v: &str, off: &str) {
     assert_eq!(o, Outcome::Failed, "∫_{a}^{b} {f} = {v} + {off}: {d}");
 }
 
+/// `∫_a^b f = v` is `numeric_ok`: it holds at the sample points, and no more is shown (the
+/// integral does not exist for some parameter values at which `v` is defined).
+fn numeric_evidence_only(f: &str, a: &str, b: &str, v: &str) {
+    let (o, d) = integral(f, a, b, v);
+    assert_eq!(o, Outcome::NumericOk, "∫_{a}^{b} {f} = {v}: {d}");
+}
+
 #[test]
 fn alkahest_sanity_cases() {
     assert_eq!(
@@ -1236,8 +1243,7 @@ fn parameters_in_a_domain_are_bounded_by_the_claimed_value() {
             "((-1/2 * a^-1 * (1 + (a * 2))^-2) + (1/2 * a^-1 * (a + 1)^-2))",
         ),
     ] {
-        let (o, d) = integral(f, a, b, v);
-        assert_eq!(o, Outcome::NumericOk, "{f} over [{a}, {b}]: {d}");
+        numeric_evidence_only(f, a, b, v);
     }
 }
 
@@ -1285,8 +1291,7 @@ fn bounds_that_are_symbols_are_parameters_too() {
         ("1/x^2", "s", "t", "((-1 * t^-1) + s^-1)"),
         ("1/x^3", "s", "t", "1/(2*s^2) - 1/(2*t^2)"),
     ] {
-        let (o, d) = integral(f, a, b, v);
-        assert_eq!(o, Outcome::NumericOk, "{f} over [{a}, {b}]: {d}");
+        numeric_evidence_only(f, a, b, v);
     }
 }
 
