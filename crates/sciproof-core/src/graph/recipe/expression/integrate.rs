@@ -3754,10 +3754,33 @@ impl DefiniteIntegral<'_> {
     /// roots of a polynomial denominator: `sin(x)/x` across 0, `defined_but_at_finitely_many`).
     /// `None` when no candidate qualifies.
     pub fn antiderivative(&self, budget: &mut Budget) -> Result<Option<Expr>, TooLarge> {
+        self.antiderivative_for(None, budget)
+    }
+
+    /// [`DefiniteIntegral::antiderivative`], or, for an integral with parameters (symbols
+    /// besides the variable, `pi` and `e`, in the integrand or as bounds) and a claimed
+    /// `value`, one shown continuous with the integrand for every value of the parameters at
+    /// which `value` is defined ([`super::parametric`]: `log(x² + a)/2` for `x/(x² + a)` on
+    /// `[0, 1/2]`, where the value holds `log(a)`).
+    fn antiderivative_for(
+        &self,
+        value: Option<&Expr>,
+        budget: &mut Budget,
+    ) -> Result<Option<Expr>, TooLarge> {
+        let value = match value {
+            Some(v) if self.parameters(budget)? => Some(v),
+            _ => None,
+        };
         self.each_exact(budget, &mut |f, budget| {
             let continuous = (continuous_everywhere(f, self.var, budget)?
                 && continuous_everywhere(self.integrand, self.var, budget)?)
-                || self.continuous(f, budget)?;
+                || self.continuous(f, budget)?
+                || match value {
+                    Some(v) => super::parametric::continuous_where_the_value_is_defined(
+                        self, f, v, budget,
+                    )?,
+                    None => false,
+                };
             Ok(continuous.then(|| f.clone()))
         })
     }
@@ -3811,13 +3834,18 @@ impl DefiniteIntegral<'_> {
         ) == Ok(true))
     }
 
-    /// `F(upper)` and `F(lower)` for an antiderivative `F` ([`DefiniteIntegral::antiderivative`]),
-    /// or, for an improper integral whose integrand and `F` are continuous but for one exact end
+    /// `F(upper)` and `F(lower)` for an antiderivative `F` ([`DefiniteIntegral::antiderivative`];
+    /// with parameters, one continuous wherever the claimed `value` is defined), or, for an
+    /// improper integral whose integrand and `F` are continuous but for one exact end
     /// where `F` has a one-sided limit ([`super::limit`]), that limit in place of the value at
     /// that end; or, continuous on the open interval (each half-open half up to the midpoint),
     /// the limits at both ends. `None` when none applies.
-    pub fn ends(&self, budget: &mut Budget) -> Result<Option<(Expr, Expr)>, TooLarge> {
-        if let Some(f) = self.antiderivative(budget)? {
+    pub fn ends(
+        &self,
+        value: &Expr,
+        budget: &mut Budget,
+    ) -> Result<Option<(Expr, Expr)>, TooLarge> {
+        if let Some(f) = self.antiderivative_for(Some(value), budget)? {
             let at_upper = f.substitute(self.var, self.upper, budget)?;
             let at_lower = f.substitute(self.var, self.lower, budget)?;
             return Ok(Some((at_upper, at_lower)));
@@ -3877,32 +3905,6 @@ impl DefiniteIntegral<'_> {
                 .collect();
             self.by_pieces(f, &points, budget)
         })
-    }
-
-    /// [`DefiniteIntegral::ends`] of an integral with parameters (symbols besides the variable,
-    /// `pi` and `e`) whose antiderivative, and the integrand, are shown continuous in the
-    /// variable on the interval for every value of the parameters at which the claimed `value`
-    /// is defined ([`super::parametric`]: `log(x² + a)/2` for `x/(x² + a)` on `[0, 1/2]`, where
-    /// the value holds `log(a)`). `None` when none is shown.
-    pub fn ends_where_defined(
-        &self,
-        value: &Expr,
-        budget: &mut Budget,
-    ) -> Result<Option<(Expr, Expr)>, TooLarge> {
-        if !self.parameters(budget)? {
-            return Ok(None);
-        }
-        let found = self.each_exact(budget, &mut |f, budget| {
-            let shown =
-                super::parametric::continuous_where_the_value_is_defined(self, f, value, budget)?;
-            Ok(shown.then(|| f.clone()))
-        })?;
-        let Some(f) = found else {
-            return Ok(None);
-        };
-        let at_upper = f.substitute(self.var, self.upper, budget)?;
-        let at_lower = f.substitute(self.var, self.lower, budget)?;
-        Ok(Some((at_upper, at_lower)))
     }
 
     /// `(Σ lim F(q−), Σ lim F(p+))` over the pieces `[p, q]` between consecutive `points`

@@ -202,10 +202,7 @@ pub fn recheck(
             // that runs out has found none, and quadrature still has the rest.
             let half = budget.left() / 2;
             let ends = budget
-                .share(half, |budget| match integral.definite.ends(budget)? {
-                    None => integral.definite.ends_where_defined(&value, budget),
-                    found => Ok(found),
-                })
+                .share(half, |budget| integral.definite.ends(&value, budget))
                 .unwrap_or(None);
             let Some((at_upper, at_lower)) = ends else {
                 if let Some(pole) =
