@@ -43,7 +43,6 @@ use astro_float_num::BigFloat;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// The highest degree a polynomial is expanded to.
@@ -402,15 +401,7 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
             candidates(&Expr::mul(flat), var, budget)?
         }
         Expr::Mul(xs) => {
-            let mut constant_factors = Vec::new();
-            let mut rest = Vec::new();
-            for x in xs.iter() {
-                if x.contains(var, budget)? {
-                    rest.push(x.clone());
-                } else {
-                    constant_factors.push(x.clone());
-                }
-            }
+            let (constant_factors, rest) = constant_factors(xs, var, budget)?;
             let inner = if let Some(merged) = like_bases_merged(&rest, budget)? {
                 candidates(&Expr::mul(merged), var, budget)?
             } else if constant_factors.is_empty() {
@@ -418,14 +409,7 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
             } else {
                 candidates(&Expr::mul(rest), var, budget)?
             };
-            inner
-                .into_iter()
-                .map(|c| {
-                    let mut factors = constant_factors.clone();
-                    factors.push(c);
-                    Expr::mul(factors)
-                })
-                .collect()
+            times_constants(&constant_factors, inner)
         }
         Expr::Pow(p) => power(&p.0, &p.1, var, budget)?,
         Expr::Call(h, xs) if xs.len() == 1 => match linear(&xs[0], var, budget)? {
@@ -501,30 +485,47 @@ pub(super) fn proposals(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<
     Ok(found)
 }
 
+/// The factors free of `var` and the rest, each in order.
+fn constant_factors(
+    factors: &[Expr],
+    var: &str,
+    budget: &mut Budget,
+) -> Result<(Vec<Expr>, Vec<Expr>), TooLarge> {
+    let (mut constant, mut rest) = (Vec::new(), Vec::new());
+    for x in factors {
+        if x.contains(var, budget)? {
+            rest.push(x.clone());
+        } else {
+            constant.push(x.clone());
+        }
+    }
+    Ok((constant, rest))
+}
+
+/// Each of `found` times the `constant` factors (before it).
+fn times_constants(constant: &[Expr], found: Vec<Expr>) -> Vec<Expr> {
+    found
+        .into_iter()
+        .map(|g| {
+            let mut factors = constant.to_vec();
+            factors.push(g);
+            Expr::mul(factors)
+        })
+        .collect()
+}
+
 /// What is tried where the table has nothing: the [`FALLBACK`] rules in order, the first that
 /// proposes anything deciding what is proposed.
 fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
     // Factors free of the variable stand outside (`a` in `a·x/(x² + b)`: the rules find
     // constants that are numbers).
     if let Expr::Mul(xs) = f {
-        let (mut constant, mut rest) = (Vec::new(), Vec::new());
-        for x in xs.iter() {
-            if x.contains(var, budget)? {
-                rest.push(x.clone());
-            } else {
-                constant.push(x.clone());
-            }
-        }
+        let (constant, rest) = constant_factors(xs, var, budget)?;
         if !constant.is_empty() && !rest.is_empty() {
-            let inner = fallback(&Expr::mul(rest), var, budget)?;
-            return Ok(inner
-                .into_iter()
-                .map(|g| {
-                    let mut factors = constant.clone();
-                    factors.push(g);
-                    Expr::mul(factors)
-                })
-                .collect());
+            return Ok(times_constants(
+                &constant,
+                fallback(&Expr::mul(rest), var, budget)?,
+            ));
         }
     }
     for rule in FALLBACK {
@@ -3992,13 +3993,12 @@ impl DefiniteIntegral<'_> {
 
     /// Whether the integral has a symbol besides the variable, `pi` and `e`.
     fn parameters(&self, budget: &mut Budget) -> Result<bool, TooLarge> {
-        let mut symbols = BTreeSet::new();
         for e in [self.integrand, self.lower, self.upper] {
-            collect_symbols(e, &mut symbols, budget)?;
+            if has_parameters(e, self.var, budget)? {
+                return Ok(true);
+            }
         }
-        Ok(symbols
-            .iter()
-            .any(|s| s != self.var && constant(s).is_none()))
+        Ok(false)
     }
 
     /// Whether `f` is shown finite and continuous on the whole interval, and the integrand
@@ -4011,14 +4011,7 @@ impl DefiniteIntegral<'_> {
     /// The bounds and both expressions may contain no symbol but the variable, `pi` and `e` (a
     /// parameter's sample value proves nothing about the claim).
     fn continuous(&self, f: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
-        let mut symbols = BTreeSet::new();
-        for e in [f, self.integrand, self.lower, self.upper] {
-            collect_symbols(e, &mut symbols, budget)?;
-        }
-        if symbols
-            .iter()
-            .any(|s| s != self.var && constant(s).is_none())
-        {
+        if self.parameters(budget)? || has_parameters(f, self.var, budget)? {
             return Ok(false);
         }
         let none = Bindings::new();
@@ -4520,28 +4513,18 @@ pub(super) fn integer_power(e: &Expr) -> Option<(Expr, i64)> {
     }
 }
 
-fn collect_symbols(
-    e: &Expr,
-    out: &mut BTreeSet<String>,
-    budget: &mut Budget,
-) -> Result<(), TooLarge> {
+/// Whether `e` has a symbol besides `var`, `pi` and `e`: a parameter, which has no ball.
+pub(super) fn has_parameters(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
     budget.step()?;
-    match e {
-        Expr::Sym(s) => {
-            out.insert(s.to_string());
-        }
-        Expr::Add(xs) | Expr::Mul(xs) | Expr::Call(_, xs) => {
-            for x in xs.iter() {
-                collect_symbols(x, out, budget)?;
-            }
-        }
-        Expr::Pow(p) => {
-            collect_symbols(&p.0, out, budget)?;
-            collect_symbols(&p.1, out, budget)?;
-        }
-        Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) => {}
+    if let Expr::Sym(s) = e {
+        return Ok(&**s != var && constant(s).is_none());
     }
-    Ok(())
+    for x in e.children() {
+        if has_parameters(x, var, budget)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 #[cfg(test)]

@@ -42,7 +42,8 @@ use super::diff::{derivative, square};
 use super::eval::Bindings;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::{
-    DefiniteIntegral, integer_power, number, numeric_polynomial, polynomial, small_natural,
+    DefiniteIntegral, has_parameters, integer_power, number, numeric_polynomial, polynomial,
+    small_natural,
 };
 use super::partial_fractions as pf;
 use num_rational::BigRational;
@@ -215,18 +216,7 @@ impl Domains<'_> {
 
     /// Whether `e` has a symbol besides the variable, `pi` and `e`.
     fn has_parameters(&self, e: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
-        budget.step()?;
-        Ok(match e {
-            Expr::Sym(s) => &**s != self.var && super::eval::constant(s).is_none(),
-            _ => {
-                for x in e.children() {
-                    if self.has_parameters(x, budget)? {
-                        return Ok(true);
-                    }
-                }
-                false
-            }
-        })
+        has_parameters(e, self.var, budget)
     }
 
     /// The sign `u` (which contains the variable) keeps over the interval for every value of
