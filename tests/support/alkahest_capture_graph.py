@@ -109,11 +109,12 @@ beyond = [parse(text, pool) for text in [
     # symbolic slope, and log(a + exp(x)), increasing in x
     "1/(1+a*x)", "exp(x)/(a+exp(x))",
 ]]
-# Up to a symbol t, from 1 and (but where the integral is improper at 0, or has no value) from 0:
-# x > 0 between 1 and t wherever log(t) is defined; 1 - x^2, concave, is at least 0 wherever
-# asin(t) is
+# Up to a symbol t, from 1 and (but where the integral has no value) from 0: x > 0 between 1
+# and t wherever log(t) is defined; 1 - x^2, concave, is at least 0 wherever asin(t) is; from 0
+# improper, where x*log(x) - x has a limit and not a value
 up_to_t = [(parse(text, pool), from_0) for text, from_0 in [
-    ("1/x", False), ("log(x)", False), ("sqrt(x)", True), ("1/(x+1)", True), ("sqrt(1-x^2)", True),
+    ("1/x", False), ("log(x)", True), ("sqrt(x)", True), ("1/(x+1)", True), ("sqrt(1-x^2)", True),
+    ("x*log(x)", True), ("log(x)/sqrt(x)", True),
 ]]
 t = pool.symbol("t")
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)

@@ -3852,7 +3852,7 @@ impl DefiniteIntegral<'_> {
             return Ok(Some((at_upper, at_lower)));
         }
         let (Some(lower), Some(upper)) = (exact_value(self.lower), exact_value(self.upper)) else {
-            return Ok(None);
+            return self.improper_toward_a_symbol(value, budget);
         };
         if lower == upper || self.parameters(budget)? {
             return Ok(None);
@@ -3905,6 +3905,63 @@ impl DefiniteIntegral<'_> {
                 .chain([upper.clone()])
                 .collect();
             self.by_pieces(f, &points, budget)
+        })
+    }
+
+    /// `F(b)` and `lim F(c±)` (in the order of the bounds) for an integral from an exact end
+    /// `c` where `F` may have no value to a bound `b` that is not a number (`∫_0^t log x dx =
+    /// t·log t − t`), with an integrand free of parameters: `b` on one side of `c` and `F`
+    /// continuous with the integrand up to it for every value of the parameters at which the
+    /// claimed value is defined ([`super::parametric::BesideAnEnd`]), and `F`'s limit at `c`
+    /// from that side shown over a short interval beside it ([`super::limit::End`]: a limit is
+    /// a property of `F` near `c` only). `None` when one of these is not shown.
+    fn improper_toward_a_symbol(
+        &self,
+        value: &Expr,
+        budget: &mut Budget,
+    ) -> Result<Option<(Expr, Expr)>, TooLarge> {
+        let (c, other, singular_at_lower) = match (exact_value(self.lower), exact_value(self.upper))
+        {
+            (Some(c), None) => (c, self.upper, true),
+            (None, Some(c)) => (c, self.lower, false),
+            _ => return Ok(None),
+        };
+        if has_parameters(self.integrand, self.var, budget)? {
+            return Ok(None);
+        }
+        let Some(beside) = super::parametric::BesideAnEnd::new(self.var, &c, other, value, budget)?
+        else {
+            return Ok(None);
+        };
+        self.each_exact(budget, &mut |f, budget| {
+            let mut limit = None;
+            // (beside c up to 1 away, or, past something that has no ball there, a 16th)
+            for reach in [1, 16] {
+                let d = &c + BigRational::new(beside.side.into(), reach.into());
+                let end = super::limit::End {
+                    var: self.var,
+                    c: &c,
+                    d: &d,
+                };
+                if end.continuous(self.integrand, budget)? {
+                    limit = end.limit(f, budget)?;
+                }
+                if limit.is_some() {
+                    break;
+                }
+            }
+            let Some(limit) = limit else {
+                return Ok(None);
+            };
+            if !beside.continuous(f, self.integrand, budget)? {
+                return Ok(None);
+            }
+            let at_other = f.substitute(self.var, other, budget)?;
+            Ok(Some(if singular_at_lower {
+                (at_other, limit)
+            } else {
+                (limit, at_other)
+            }))
         })
     }
 

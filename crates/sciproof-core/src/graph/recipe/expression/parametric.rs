@@ -93,6 +93,79 @@ pub fn continuous_where_the_value_is_defined(
         && domains.continuous(integral.integrand, Sign::NonNegative, budget)?)
 }
 
+/// A fresh symbol for the inner end `s` of [`BesideAnEnd`]'s intervals: no parser makes it.
+const INNER_END: &str = "#s";
+
+/// An improper integral from an exact end `c`, where the antiderivative may have no value
+/// (`x·log x − x` at 0), to a bound `b` that is not a number (`∫_0^t log x dx`), for every
+/// value of the parameters at which the claimed value is defined: `b` lies on one side of `c`
+/// (strictly: `log(t)` in the value puts `t > 0`), and an antiderivative continuous with the
+/// integrand on every `[s, b]` with `s` strictly between `c` and `b` (the intervals are read as
+/// [`continuous_where_the_value_is_defined`] reads `[s, t]`, with the symbol `s` known to lie
+/// beyond `c`) is continuous on the half-open interval from `c` (excluded) to `b`. With the
+/// one-sided limit `L` of `F` at `c` ([`super::limit`], which needs only `F` near `c`), the
+/// integral exists and is `F(b) − L`.
+pub struct BesideAnEnd<'v> {
+    /// `1` when the other bound is above `c`, `−1` when below.
+    pub side: i8,
+    domains: Domains<'v>,
+}
+
+impl<'v> BesideAnEnd<'v> {
+    /// The side of `c` on which `other` lies for every value of the parameters at which
+    /// `value` is defined, with the intervals `[s, other]` to check; `None` when no side is
+    /// shown strictly.
+    pub fn new(
+        var: &'v str,
+        c: &BigRational,
+        other: &Expr,
+        value: &Expr,
+        budget: &mut Budget,
+    ) -> Result<Option<Self>, TooLarge> {
+        if other.contains(var, budget)? {
+            return Ok(None);
+        }
+        let mut witnesses = Vec::new();
+        gather_witnesses(value, &mut witnesses, budget)?;
+        let mut domains = Domains {
+            var,
+            ends: [Expr::sym(INNER_END), other.clone()],
+            exact: None,
+            witnesses,
+        };
+        let c = number(c);
+        for side in [1, -1] {
+            let beyond = |e: &Expr| {
+                let d = Expr::minus(e.clone(), c.clone());
+                if side == 1 { d } else { Expr::negated(d) }
+            };
+            // (other − c is free of the variable: there is nothing to substitute)
+            if domains.sign_at(&beyond(other), other, budget)? == Some(Sign::Positive) {
+                domains
+                    .witnesses
+                    .push((beyond(&Expr::sym(INNER_END)), Sign::Positive));
+                return Ok(Some(BesideAnEnd { side, domains }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether `f` and `integrand` stay in their domains on every `[s, other]`: `f` is then
+    /// continuous from `c` (excluded) to `other`, and the integrand is but at finitely many
+    /// points.
+    pub fn continuous(
+        &self,
+        f: &Expr,
+        integrand: &Expr,
+        budget: &mut Budget,
+    ) -> Result<bool, TooLarge> {
+        Ok(self.domains.continuous(f, Sign::Positive, budget)?
+            && self
+                .domains
+                .continuous(integrand, Sign::NonNegative, budget)?)
+    }
+}
+
 /// The arguments of the nodes of a claimed value that are defined only where their argument
 /// has a sign: `log w` (`w > 0`), `√w` (`w ≥ 0`), `asin w` and `acos w` (`1 − w² ≥ 0`), and
 /// `w^r` for `r` exact, not an integer, with an even denominator (`w > 0` for `r < 0`, `w ≥ 0`
