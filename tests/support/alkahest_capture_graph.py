@@ -92,6 +92,8 @@ expressions += [parse(text, pool) for text in [
     # atan of a line with a symbolic slope (log(1 + (a x)^2), positive by its form), x over a
     # root of a line with a symbolic intercept
     "atan(a*x)", "x/sqrt(x+a)",
+    # improper at 0, with a parameter outside: term by term
+    "a*log(x)", "x*log(x)+a*x",
 ]]
 # Beyond 1, over [1, 2] and [2, 3] (below 1 they have no value, or a pole at 0): values with
 # atan of algebraic numbers (2*atan(3 + sqrt(8))) and logarithms over Q(sqrt 2, sqrt 10), and

@@ -359,6 +359,15 @@ impl Expr {
         }
     }
 
+    /// The terms of a sum with nested sums taken apart, appended to `out` (any other
+    /// expression is its one term).
+    pub fn flat_terms(&self, out: &mut Vec<Expr>) {
+        match self {
+            Expr::Add(xs) => xs.iter().for_each(|x| x.flat_terms(out)),
+            _ => out.push(self.clone()),
+        }
+    }
+
     /// The subtrees one level down: terms, factors, arguments, or a power's base and exponent.
     pub fn children(&self) -> impl Iterator<Item = &Expr> {
         let (list, pair): (&[Expr], Option<&(Expr, Expr)>) = match self {

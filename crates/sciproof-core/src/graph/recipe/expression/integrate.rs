@@ -3851,10 +3851,13 @@ impl DefiniteIntegral<'_> {
             let at_lower = f.substitute(self.var, self.lower, budget)?;
             return Ok(Some((at_upper, at_lower)));
         }
+        if has_parameters(self.integrand, self.var, budget)? {
+            return self.by_parameter_free_terms(value, budget);
+        }
         let (Some(lower), Some(upper)) = (exact_value(self.lower), exact_value(self.upper)) else {
             return self.improper_toward_a_symbol(value, budget);
         };
-        if lower == upper || self.parameters(budget)? {
+        if lower == upper {
             return Ok(None);
         }
         self.each_exact(budget, &mut |f, budget| {
@@ -3908,9 +3911,60 @@ impl DefiniteIntegral<'_> {
         })
     }
 
+    /// For an integrand with parameters that is a sum of terms `k·g`, `k` free of the variable
+    /// and `g` of the parameters (`a·log x`, `x·log x + a·x`): the sums of `k·G(upper)` and
+    /// `k·G(lower)` over the terms, each integral of a `g` by [`DefiniteIntegral::ends`], its
+    /// improper ends and symbolic bounds included (`∫_0^1 a·log x dx = −a`, alkahest's `ok`:
+    /// the limit rules need balls, which `a` has none of). The integrals of the terms exist, so
+    /// that of their sum does, and is their sum, wherever each `k` is defined, which must be
+    /// wherever the value is ([`super::parametric::defined_where_the_value_is`]: `1/a` in the
+    /// value as in the integrand). `None` unless every term is of that form and its integral
+    /// is shown.
+    fn by_parameter_free_terms(
+        &self,
+        value: &Expr,
+        budget: &mut Budget,
+    ) -> Result<Option<(Expr, Expr)>, TooLarge> {
+        let mut terms = Vec::new();
+        self.integrand.flat_terms(&mut terms);
+        let (mut at_upper, mut at_lower) = (Vec::new(), Vec::new());
+        for term in &terms {
+            let mut factors = Vec::new();
+            term.flat_factors(&mut factors);
+            let (k, g) = constant_factors(&factors, self.var, budget)?;
+            for x in &g {
+                if has_parameters(x, self.var, budget)? {
+                    return Ok(None);
+                }
+            }
+            for x in &k {
+                if !super::parametric::defined_where_the_value_is(x, value, self.var, budget)? {
+                    return Ok(None);
+                }
+            }
+            let g = Expr::mul(g);
+            let part = DefiniteIntegral {
+                integrand: &g,
+                var: self.var,
+                lower: self.lower,
+                upper: self.upper,
+            };
+            let Some((u, l)) = part.ends(value, budget)? else {
+                return Ok(None);
+            };
+            for (end, sums) in [(u, &mut at_upper), (l, &mut at_lower)] {
+                let mut product = k.clone();
+                product.push(end);
+                sums.push(Expr::mul(product));
+            }
+        }
+        Ok(Some((Expr::add(at_upper), Expr::add(at_lower))))
+    }
+
     /// `F(b)` and `lim F(c±)` (in the order of the bounds) for an integral from an exact end
     /// `c` where `F` may have no value to a bound `b` that is not a number (`∫_0^t log x dx =
-    /// t·log t − t`), with an integrand free of parameters: `b` on one side of `c` and `F`
+    /// t·log t − t`), with an integrand free of parameters (one with parameters goes by its
+    /// terms: [`DefiniteIntegral::by_parameter_free_terms`]): `b` on one side of `c` and `F`
     /// continuous with the integrand up to it for every value of the parameters at which the
     /// claimed value is defined ([`super::parametric::BesideAnEnd`]), and `F`'s limit at `c`
     /// from that side shown over a short interval beside it ([`super::limit::End`]: a limit is
@@ -3926,9 +3980,6 @@ impl DefiniteIntegral<'_> {
             (None, Some(c)) => (c, self.lower, false),
             _ => return Ok(None),
         };
-        if has_parameters(self.integrand, self.var, budget)? {
-            return Ok(None);
-        }
         let Some(beside) = super::parametric::BesideAnEnd::new(self.var, &c, other, value, budget)?
         else {
             return Ok(None);

@@ -166,6 +166,56 @@ impl<'v> BesideAnEnd<'v> {
     }
 }
 
+/// Whether `k`, free of the variable, is defined wherever the claimed `value` is: each of its
+/// nodes that is not defined everywhere (a function that is not entire, a power that is not
+/// natural: `a^−1`, `sqrt(a)`) is a node of the value too (`∫_0^1 log(x)/a dx = −1/a`), or is
+/// free of parameters with a ball (`sqrt(2)`). (`a/a` times `log x` is refused with the value
+/// `−1`, which is defined at `a = 0`, where the integrand is not.)
+pub fn defined_where_the_value_is(
+    k: &Expr,
+    value: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<bool, TooLarge> {
+    budget.step()?;
+    let partial = match k {
+        Expr::Call(f, _) => !f.entire(),
+        Expr::Pow(p) => small_natural(&p.1).is_none(),
+        _ => false,
+    };
+    if partial {
+        let shown = if has_parameters(k, var, budget)? {
+            occurs_in(k, value, budget)?
+        } else {
+            Evaluator::new(128, &Bindings::new())
+                .ball(k, budget)
+                .is_ok()
+        };
+        if !shown {
+            return Ok(false);
+        }
+    }
+    for x in k.children() {
+        if !defined_where_the_value_is(x, value, var, budget)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Whether `e` is `within` or one of its subtrees, node for node.
+fn occurs_in(e: &Expr, within: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+    if e.identical(within, budget)? {
+        return Ok(true);
+    }
+    for x in within.children() {
+        if occurs_in(e, x, budget)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// The arguments of the nodes of a claimed value that are defined only where their argument
 /// has a sign: `log w` (`w > 0`), `√w` (`w ≥ 0`), `asin w` and `acos w` (`1 − w² ≥ 0`), and
 /// `w^r` for `r` exact, not an integer, with an even denominator (`w > 0` for `r < 0`, `w ≥ 0`
