@@ -117,6 +117,9 @@ beyond = [parse(text, pool) for text in [
 up_to_t = [(parse(text, pool), from_0) for text, from_0 in [
     ("1/x", False), ("log(x)", True), ("sqrt(x)", True), ("1/(x+1)", True), ("sqrt(1-x^2)", True),
     ("x*log(x)", True), ("log(x)/sqrt(x)", True),
+    # signs by form where no ball holds [0, t]: a product of positive factors, a quadratic positive
+    # everywhere, an even power at least 0
+    ("1/(1+exp(x))", True), ("1/(1+x^3)", True), ("atan(x)/(x+1)^2", True), ("sqrt(x^2)", True),
 ]]
 t = pool.symbol("t")
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)

@@ -3714,7 +3714,11 @@ pub fn continuous_everywhere(e: &Expr, var: &str, budget: &mut Budget) -> Result
 /// `var`, by one of two sufficient tests: only even powers, none with a negative coefficient,
 /// and a positive constant term (so it is at least that constant); or a quadratic with a
 /// positive leading coefficient and a negative discriminant.
-fn positive_everywhere(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
+pub(super) fn positive_everywhere(
+    e: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<bool, TooLarge> {
     let Some(c) = numeric_polynomial(e, var, budget)? else {
         return Ok(false);
     };

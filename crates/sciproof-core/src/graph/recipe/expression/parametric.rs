@@ -33,7 +33,12 @@
 //! parameters whose derivative's ball has a sign (`a + exp(x)`) is least at one end. The
 //! value at an end is a number of known sign, or the argument of a node of the *claimed
 //! value* that needs the same sign: `log(a + 1/4)` in the value is defined only where
-//! `a + 1/4 > 0`, and the value is defined only where each of its nodes is.
+//! `a + 1/4 > 0`, and the value is defined only where each of its nodes is. Where a bound is a
+//! symbol, no ball holds the interval, and forms decide: a part free of the parameters
+//! continuous on the whole line ([`continuous_everywhere`]), a polynomial positive everywhere, a
+//! product of factors with a sign, an even power of a polynomial never constant (at least 0), a
+//! monotone sum whose derivative has a sign by its form, and a polynomial least at a numeric end
+//! `c` through an even power of `x − c`.
 //! (A claim says nothing where its value is undefined: there the check makes no claim either.)
 
 use super::ball::{Evaluator, over_interval};
@@ -42,8 +47,8 @@ use super::diff::{derivative, square};
 use super::eval::Bindings;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::{
-    DefiniteIntegral, has_parameters, integer_power, number, numeric_polynomial, polynomial,
-    small_natural,
+    DefiniteIntegral, continuous_everywhere, has_parameters, integer_power, number,
+    numeric_polynomial, polynomial, positive_everywhere, small_natural,
 };
 use super::partial_fractions as pf;
 use num_rational::BigRational;
@@ -277,8 +282,14 @@ impl Domains<'_> {
         if !e.contains(self.var, budget)? {
             return Ok(true);
         }
-        if self.exact.is_some() && !self.has_parameters(e, budget)? {
-            return self.sign_or_defined_over(e, None, SIGN_DEPTH, budget);
+        if !self.has_parameters(e, budget)? {
+            // (continuous on the whole line by its form, whatever the bounds: `1/(1 + x²)`)
+            if continuous_everywhere(e, self.var, budget)? {
+                return Ok(true);
+            }
+            if self.exact.is_some() {
+                return self.sign_or_defined_over(e, None, SIGN_DEPTH, budget);
+            }
         }
         let argument = |x: &Expr, needed: Sign, budget: &mut Budget| -> Result<bool, TooLarge> {
             Ok(self.continuous(x, strict, budget)? && self.sign(x, budget)? >= Some(needed))
@@ -346,6 +357,10 @@ impl Domains<'_> {
     /// the parameters the claimed value allows; `None` when none is shown.
     fn sign(&self, u: &Expr, budget: &mut Budget) -> Result<Option<Sign>, TooLarge> {
         budget.step()?;
+        // (free of the variable: a number, a constant with a ball, or a witnessed argument)
+        if !u.contains(self.var, budget)? {
+            return self.sign_of(u, budget);
+        }
         match u {
             // (a root or a positive power keeps its base's sign; exp is positive)
             Expr::Call(Func::Sqrt, xs) if xs.len() == 1 => return self.sign(&xs[0], budget),
@@ -355,6 +370,25 @@ impl Domains<'_> {
                 return self.sign(&p.0, budget);
             }
             Expr::Call(Func::Exp, _) => return Ok(Some(Sign::Positive)),
+            // (a product of factors with a sign, those free of the variable positive, so that
+            // it is not identically 0: `exp(x)/(1 + exp(x))`)
+            Expr::Mul(xs) => {
+                let mut all = Some(Sign::Positive);
+                for x in xs.iter() {
+                    let sign = self.sign(x, budget)?;
+                    all = all.min(if x.contains(self.var, budget)? {
+                        sign
+                    } else {
+                        sign.filter(|s| *s == Sign::Positive)
+                    });
+                    if all.is_none() {
+                        break;
+                    }
+                }
+                if all.is_some() {
+                    return Ok(all);
+                }
+            }
             _ => {}
         }
         // (an even power of a base of one sign or the other, an odd one of a positive base)
@@ -365,13 +399,21 @@ impl Domains<'_> {
             if n % 2 == 1 {
                 return Ok(sign);
             }
-            return Ok(sign.max(self.sign(&Expr::negated(base), budget)?));
+            let sign = sign.max(self.sign(&Expr::negated(base.clone()), budget)?);
+            // (an even power of a polynomial that is not constant for any value of the
+            // parameters is at least 0 and 0 at finitely many points: `x²` about 0)
+            if sign.is_none() && self.never_constant(&base, budget)? {
+                return Ok(Some(Sign::NonNegative));
+            }
+            return Ok(sign);
         }
         if self.exact.is_some() && !self.has_parameters(u, budget)? {
             let positive = self.sign_or_defined_over(u, Some(1), SIGN_DEPTH, budget)?;
             return Ok(positive.then_some(Sign::Positive));
         }
-        if positive_by_form(u) {
+        if positive_by_form(u)
+            || (!self.has_parameters(u, budget)? && positive_everywhere(u, self.var, budget)?)
+        {
             return Ok(Some(Sign::Positive));
         }
         let Some(coefficients) = polynomial(u, self.var, budget)? else {
@@ -395,10 +437,7 @@ impl Domains<'_> {
             }
         }
         // The parameters only in the constant term: u − u(c) is a polynomial P − P(c) with
-        // exact coefficients, and u ≥ u(c) where P ≥ P(c).
-        let Some((low, high)) = &self.exact else {
-            return Ok(None);
-        };
+        // exact coefficients, and u ≥ u(c) where P ≥ P(c), for an end c that is a number.
         let mut p = vec![BigRational::zero()];
         for c in rest {
             match canon::constant_value_in(c, Some(self.var), budget) {
@@ -406,8 +445,12 @@ impl Domains<'_> {
                 _ => return Ok(None),
             }
         }
+        let numeric_ends: Vec<BigRational> = match &self.exact {
+            Some((low, high)) => vec![low.clone(), high.clone()],
+            None => self.ends.iter().filter_map(exact_value).collect(),
+        };
         let mut best = None;
-        for end in [low, high] {
+        for end in &numeric_ends {
             if self.at_least_its_value_at(&p, end, budget)? {
                 best = best.max(self.sign_at(u, &number(end), budget)?);
             }
@@ -423,7 +466,7 @@ impl Domains<'_> {
         u: &Expr,
         budget: &mut Budget,
     ) -> Result<Option<Sign>, TooLarge> {
-        let (Expr::Add(terms), Some((low, high))) = (u, &self.exact) else {
+        let Expr::Add(terms) = u else {
             return Ok(None);
         };
         let mut varying = Vec::new();
@@ -436,6 +479,19 @@ impl Domains<'_> {
             }
         }
         let Ok(slope) = derivative(&Expr::add(varying), self.var, budget) else {
+            return Ok(None);
+        };
+        let Some((low, high)) = &self.exact else {
+            // (monotone by its derivative's form, whatever the bounds: between its values at
+            // the ends, whichever is lower)
+            if sign_by_form(&slope).is_some() {
+                let [a, b] = &self.ends;
+                if let (Some(s), Some(t)) =
+                    (self.sign_at(u, a, budget)?, self.sign_at(u, b, budget)?)
+                {
+                    return Ok(Some(s.min(t)));
+                }
+            }
             return Ok(None);
         };
         for (sign, least) in [(1, low), (-1, high)] {
@@ -471,14 +527,15 @@ impl Domains<'_> {
             g = q;
             k += 1;
         }
-        let high = self.exact.as_ref().map(|(_, high)| high);
-        let needed = if Some(c) == high && k % 2 == 1 { -1 } else { 1 };
-        self.sign_or_defined_over(
-            &pf::expression(&g, self.var),
-            Some(needed),
-            SIGN_DEPTH,
-            budget,
-        )
+        let q = pf::expression(&g, self.var);
+        let Some((_, high)) = &self.exact else {
+            // (the other end is no number, so the side of c is unknown: (x − c)^k ≥ 0 on either
+            // side for an even k, and q must be at least 0 wherever the interval reaches:
+            // `x² + a` from 0)
+            return Ok(k.is_multiple_of(2) && self.sign(&q, budget)?.is_some());
+        };
+        let needed = if c == high && k % 2 == 1 { -1 } else { 1 };
+        self.sign_or_defined_over(&q, Some(needed), SIGN_DEPTH, budget)
     }
 
     /// The sign `u` is shown to have at the end `c` for every value of the parameters that the
@@ -486,6 +543,13 @@ impl Domains<'_> {
     /// that the exact test shows is `u(c)`.
     fn sign_at(&self, u: &Expr, c: &Expr, budget: &mut Budget) -> Result<Option<Sign>, TooLarge> {
         let at = u.substitute(self.var, c, budget)?;
+        self.sign_of(&at, budget)
+    }
+
+    /// The sign `at`, free of the variable, is shown to have for every value of the parameters
+    /// that the claimed value allows ([`Domains::sign_at`]).
+    fn sign_of(&self, at: &Expr, budget: &mut Budget) -> Result<Option<Sign>, TooLarge> {
+        let at = at.clone();
         // (a number, perhaps written with a parameter that cancels: `a·0 + 1`)
         if let Ok(Some(v)) = canon::constant_value_in(&at, Some(self.var), budget) {
             return Ok(if v.is_positive() {
@@ -513,6 +577,17 @@ impl Domains<'_> {
             }
         }
         Ok(best)
+    }
+
+    /// Whether `u` is a polynomial in the variable with a coefficient of a positive power that
+    /// is a number other than 0: not constant, so 0 at finitely many points, for any value of
+    /// the parameters.
+    fn never_constant(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        Ok(polynomial(u, self.var, budget)?.is_some_and(|c| {
+            c.iter()
+                .skip(1)
+                .any(|c| exact_value(c).is_some_and(|r| !r.is_zero()))
+        }))
     }
 
     /// Whether `e` (free of parameters) has a ball over the interval, of the sign `sign` when
@@ -566,6 +641,28 @@ fn positive_by_form(u: &Expr) -> bool {
         .iter()
         .any(|t| exact_value(t).is_some_and(|r| r.is_positive()))
         && terms.iter().all(never_negative)
+}
+
+/// The sign of `u` wherever it is defined, by its form: a number other than 0, `exp` and
+/// `cosh` of anything, a positive number plus terms never negative ([`positive_by_form`]), and
+/// products of these (`−2·exp(2x)` is negative).
+fn sign_by_form(u: &Expr) -> Option<i8> {
+    match u {
+        Expr::Call(Func::Exp | Func::Cosh, _) => Some(1),
+        Expr::Add(_) => positive_by_form(u).then_some(1),
+        Expr::Mul(xs) => xs
+            .iter()
+            .try_fold(1, |sign, x| sign_by_form(x).map(|s| sign * s)),
+        _ => exact_value(u).and_then(|r| {
+            if r.is_positive() {
+                Some(1)
+            } else if r.is_negative() {
+                Some(-1)
+            } else {
+                None
+            }
+        }),
+    }
 }
 
 /// Whether `t` is at least 0 wherever it is defined, by its form.
