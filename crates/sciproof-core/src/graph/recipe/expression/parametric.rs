@@ -17,8 +17,9 @@
 //!   are numbers; otherwise it is taken apart as the others are);
 //! - `log u`, `u^r` for a negative or symbolic `r` need `u > 0` on the interval (an integer `r`
 //!   takes `−u > 0` as well), `√u` and `u^r` for a positive `r` that is not an integer need
-//!   `u ≥ 0`, `asin u` and `acos u` need `1 − u² ≥ 0`; entire functions, sums, products and
-//!   natural powers need what their arguments need; anything else decides nothing. (In the
+//!   `u ≥ 0`, `asin u` and `acos u` need `1 − u² ≥ 0`, `dilog u` needs `1 − u ≥ 0`; entire
+//!   functions, sums, products and natural powers need what their arguments need; anything
+//!   else decides nothing. (In the
 //!   integrand `u ≥ 0` is enough throughout, and a negative integer power of a polynomial with
 //!   exact coefficients needs nothing: it may lack a value at finitely many points where the
 //!   antiderivative is continuous.)
@@ -32,7 +33,8 @@
 //! exact coefficients); a sum of a part free of the variable and a part free of the
 //! parameters whose derivative's ball has a sign (`a + exp(x)`) is least at one end. The
 //! value at an end is a number of known sign, or the argument of a node of the *claimed
-//! value* that needs the same sign: `log(a + 1/4)` in the value is defined only where
+//! value* that needs the same sign (or that argument plus a number at least 0, or a positive
+//! multiple of it): `log(a + 1/4)` in the value is defined only where
 //! `a + 1/4 > 0`, and the value is defined only where each of its nodes is. Where a bound is a
 //! symbol, no ball holds the interval, and forms decide: a part free of the parameters
 //! continuous on the whole line ([`continuous_everywhere`]), a polynomial positive everywhere, a
@@ -341,6 +343,12 @@ impl Domains<'_> {
                 self.continuous(&xs[0], strict, budget)?
                     && self.sign(&one_minus_square(&xs[0]), budget)? >= Some(Sign::NonNegative)
             }
+            // (dilog is continuous where u ≤ 1)
+            Expr::Call(Func::Dilog, xs) if xs.len() == 1 => {
+                self.continuous(&xs[0], strict, budget)?
+                    && self.sign(&Expr::minus(Expr::int(1), xs[0].clone()), budget)?
+                        >= Some(Sign::NonNegative)
+            }
             Expr::Call(h, xs) if h.entire() && xs.len() == 1 => {
                 self.continuous(&xs[0], strict, budget)?
             }
@@ -411,7 +419,7 @@ impl Domains<'_> {
             let positive = self.sign_or_defined_over(u, Some(1), SIGN_DEPTH, budget)?;
             return Ok(positive.then_some(Sign::Positive));
         }
-        if positive_by_form(u)
+        if sign_by_form(u) == Some(1)
             || (!self.has_parameters(u, budget)? && positive_everywhere(u, self.var, budget)?)
         {
             return Ok(Some(Sign::Positive));
@@ -547,7 +555,9 @@ impl Domains<'_> {
     }
 
     /// The sign `at`, free of the variable, is shown to have for every value of the parameters
-    /// that the claimed value allows ([`Domains::sign_at`]).
+    /// that the claimed value allows ([`Domains::sign_at`]): a number's, a ball's, or that of a
+    /// witness `w` (an argument of the value) of which `at` is `w` plus a number at least 0 or
+    /// a positive multiple.
     fn sign_of(&self, at: &Expr, budget: &mut Budget) -> Result<Option<Sign>, TooLarge> {
         let at = at.clone();
         // (a number, perhaps written with a parameter that cancels: `a·0 + 1`)
@@ -560,6 +570,9 @@ impl Domains<'_> {
                 None
             });
         }
+        if sign_by_form(&at) == Some(1) {
+            return Ok(Some(Sign::Positive));
+        }
         if !self.has_parameters(&at, budget)? {
             let none = Bindings::new();
             let positive = Evaluator::new(128, &none)
@@ -569,11 +582,30 @@ impl Domains<'_> {
         }
         let mut best = None;
         for (w, sign) in &self.witnesses {
-            if Some(*sign) > best
-                && canon::is_zero_in(&Expr::minus(w.clone(), at.clone()), Some(self.var), budget)
-                    == Ok(true)
+            if best == Some(Sign::Positive) {
+                break;
+            }
+            // `at = w + d` for a number d ≥ 0: of w's sign, positive for d > 0 (`s + 1`, s > 0)
+            let difference = Expr::minus(at.clone(), w.clone());
+            if let Ok(Some(d)) = canon::constant_value_in(&difference, Some(self.var), budget) {
+                if d.is_positive() {
+                    best = Some(Sign::Positive);
+                } else if d.is_zero() {
+                    best = best.max(Some(*sign));
+                }
+                continue;
+            }
+            // `at = k·w` for a number k > 0 (`2·t`, t > 0), checked by the exact test
+            let ratio = Expr::mul(vec![at.clone(), Expr::recip(w.clone())]);
+            if let Ok(Some(k)) = canon::constant_value_in(&ratio, Some(self.var), budget)
+                && k.is_positive()
             {
-                best = Some(*sign);
+                let multiple = Expr::mul(vec![number(&k), w.clone()]);
+                if canon::is_zero_in(&Expr::minus(at.clone(), multiple), Some(self.var), budget)
+                    == Ok(true)
+                {
+                    best = best.max(Some(*sign));
+                }
             }
         }
         Ok(best)
@@ -649,7 +681,13 @@ fn positive_by_form(u: &Expr) -> bool {
 fn sign_by_form(u: &Expr) -> Option<i8> {
     match u {
         Expr::Call(Func::Exp | Func::Cosh, _) => Some(1),
-        Expr::Add(_) => positive_by_form(u).then_some(1),
+        // (positive terms and zeros, one positive at least: `exp(2x) + 0`)
+        Expr::Add(xs) => (positive_by_form(u)
+            || (xs.iter().any(|x| sign_by_form(x) == Some(1))
+                && xs.iter().all(|x| {
+                    sign_by_form(x) == Some(1) || exact_value(x).is_some_and(|r| r.is_zero())
+                })))
+        .then_some(1),
         Expr::Mul(xs) => xs
             .iter()
             .try_fold(1, |sign, x| sign_by_form(x).map(|s| sign * s)),

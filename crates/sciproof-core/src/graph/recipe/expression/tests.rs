@@ -1336,6 +1336,27 @@ fn signs_over_intervals_up_to_a_symbol_by_form() {
             "t",
             "(log((exp(t) + a)) + (-1 * log((exp(1) + a))))",
         ),
+        // exp(2t) is positive by its form (√(exp(2x)) + 1 in the antiderivative)
+        (
+            "(exp((x * 2)) * sqrt((1 + exp(x)))^-1)",
+            "0",
+            "t",
+            "((-2 * ((1 + exp(t))^(1/2) + (-1/3 * ((1 + exp(t))^(1/2))^3))) + (2 * (2^(1/2) + (-1/3 * (2^(1/2))^3))))",
+        ),
+        // improper at 0: x + 1 > 0 on [s, t] as s + 1 is s > 0 plus 1; dilog(−x) needs
+        // 1 + x ≥ 0
+        (
+            "(log(x) * ((x + 1)^2)^-1)",
+            "0",
+            "t",
+            "(log(t) + (-1 * log((1 + t))) + (-1 * log(t) * (1 + t)^-1))",
+        ),
+        (
+            "((x + 1)^-1 * log(x))",
+            "0",
+            "t",
+            "((log((1 + t)) * log(t)) + dilog((-1 * t)))",
+        ),
     ] {
         exact_and_off_refuted(f, a, b, v, "1/10^6");
     }
