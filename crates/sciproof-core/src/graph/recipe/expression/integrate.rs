@@ -3968,7 +3968,8 @@ impl DefiniteIntegral<'_> {
     /// `F(b)` and `lim F(c±)` (in the order of the bounds) for an integral from an exact end
     /// `c` where `F` may have no value to a bound `b` that is not a number (`∫_0^t log x dx =
     /// t·log t − t`), with an integrand free of parameters (one with parameters goes by its
-    /// terms: [`DefiniteIntegral::by_parameter_free_terms`]): `b` on one side of `c` and `F`
+    /// terms: [`DefiniteIntegral::by_parameter_free_terms`]): `b` on one side of `c` (or on
+    /// either, `F` then having the same limit from both, when the value is 0 at `b = c`) and `F`
     /// continuous with the integrand up to it for every value of the parameters at which the
     /// claimed value is defined ([`super::parametric::BesideAnEnd`]), and `F`'s limit at `c`
     /// from that side shown over a short interval beside it ([`super::limit::End`]: a limit is
@@ -3984,33 +3985,29 @@ impl DefiniteIntegral<'_> {
             (None, Some(c)) => (c, self.lower, false),
             _ => return Ok(None),
         };
-        let Some(beside) = super::parametric::BesideAnEnd::new(self.var, &c, other, value, budget)?
-        else {
+        let sides = super::parametric::BesideAnEnd::sides(self.var, &c, other, value, budget)?;
+        if sides.is_empty() {
             return Ok(None);
-        };
+        }
         self.each_exact(budget, &mut |f, budget| {
-            let mut limit = None;
-            // (beside c up to 1 away, or, past something that has no ball there, a 16th)
-            for reach in [1, 16] {
-                let d = &c + BigRational::new(beside.side.into(), reach.into());
-                let end = super::limit::End {
-                    var: self.var,
-                    c: &c,
-                    d: &d,
+            // F's limit at c from each side, the same on both when there are two
+            let mut limits: Vec<Expr> = Vec::new();
+            for beside in &sides {
+                let Some(limit) = self.limit_beside(f, &c, beside.side, budget)? else {
+                    return Ok(None);
                 };
-                if end.continuous(self.integrand, budget)? {
-                    limit = end.limit(f, budget)?;
+                if !beside.continuous(f, self.integrand, budget)? {
+                    return Ok(None);
                 }
-                if limit.is_some() {
-                    break;
+                if let Some(first) = limits.first()
+                    && canon::is_zero_in(&Expr::minus(first.clone(), limit.clone()), None, budget)
+                        != Ok(true)
+                {
+                    return Ok(None);
                 }
+                limits.push(limit);
             }
-            let Some(limit) = limit else {
-                return Ok(None);
-            };
-            if !beside.continuous(f, self.integrand, budget)? {
-                return Ok(None);
-            }
+            let limit = limits.swap_remove(0);
             let at_other = f.substitute(self.var, other, budget)?;
             Ok(Some(if singular_at_lower {
                 (at_other, limit)
@@ -4018,6 +4015,32 @@ impl DefiniteIntegral<'_> {
                 (limit, at_other)
             }))
         })
+    }
+
+    /// The limit of `f` at `c` from the side `side` (`1` above, `−1` below), shown over a
+    /// short interval beside `c` ([`super::limit::End`]: up to 1 away, or, past something that
+    /// has no ball there, a 16th), with the integrand continuous there; `None` when not shown.
+    fn limit_beside(
+        &self,
+        f: &Expr,
+        c: &BigRational,
+        side: i8,
+        budget: &mut Budget,
+    ) -> Result<Option<Expr>, TooLarge> {
+        for reach in [1, 16] {
+            let d = c + BigRational::new(side.into(), reach.into());
+            let end = super::limit::End {
+                var: self.var,
+                c,
+                d: &d,
+            };
+            if end.continuous(self.integrand, budget)?
+                && let Some(limit) = end.limit(f, budget)?
+            {
+                return Ok(Some(limit));
+            }
+        }
+        Ok(None)
     }
 
     /// `(Σ lim F(q−), Σ lim F(p+))` over the pieces `[p, q]` between consecutive `points`

@@ -106,7 +106,8 @@ const INNER_END: &str = "#s";
 /// An improper integral from an exact end `c`, where the antiderivative may have no value
 /// (`x·log x − x` at 0), to a bound `b` that is not a number (`∫_0^t log x dx`), for every
 /// value of the parameters at which the claimed value is defined: `b` lies on one side of `c`
-/// (strictly: `log(t)` in the value puts `t > 0`), and an antiderivative continuous with the
+/// (strictly: `log(t)` in the value puts `t > 0`; or each side is taken in turn, see
+/// [`BesideAnEnd::sides`]), and an antiderivative continuous with the
 /// integrand on every `[s, b]` with `s` strictly between `c` and `b` (the intervals are read as
 /// [`continuous_where_the_value_is_defined`] reads `[s, t]`, with the symbol `s` known to lie
 /// beyond `c`) is continuous on the half-open interval from `c` (excluded) to `b`. With the
@@ -119,42 +120,59 @@ pub struct BesideAnEnd<'v> {
 }
 
 impl<'v> BesideAnEnd<'v> {
-    /// The side of `c` on which `other` lies for every value of the parameters at which
-    /// `value` is defined, with the intervals `[s, other]` to check; `None` when no side is
-    /// shown strictly.
-    pub fn new(
+    /// The sides of `c` on which `other` lies for the values of the parameters at which `value`
+    /// is defined, each with the intervals `[s, other]` to check: the one side shown strictly
+    /// (`log(t)` puts `t > 0`); or, when `other` is a symbol at which the value is 0 at `c` (the
+    /// integral over `[c, c]`, with the exact test's `0·log 0 = 0`), both, each read where
+    /// `other` lies on it (`∫_0^t log(x²) dx = t·log(t²) − 2t` for `t` of either sign). Empty
+    /// when neither applies.
+    pub fn sides(
         var: &'v str,
         c: &BigRational,
         other: &Expr,
         value: &Expr,
         budget: &mut Budget,
-    ) -> Result<Option<Self>, TooLarge> {
+    ) -> Result<Vec<Self>, TooLarge> {
         if other.contains(var, budget)? {
-            return Ok(None);
+            return Ok(Vec::new());
         }
         let mut witnesses = Vec::new();
         gather_witnesses(value, &mut witnesses, budget)?;
-        let mut domains = Domains {
+        let domains = Domains {
             var,
             ends: [Expr::sym(INNER_END), other.clone()],
             exact: None,
             witnesses,
         };
-        let c = number(c);
-        for side in [1, -1] {
-            let beyond = |e: &Expr| {
-                let d = Expr::minus(e.clone(), c.clone());
-                if side == 1 { d } else { Expr::negated(d) }
-            };
-            // (other − c is free of the variable: there is nothing to substitute)
-            if domains.sign_at(&beyond(other), other, budget)? == Some(Sign::Positive) {
+        let at_c = number(c);
+        let beyond = |e: &Expr, side: i8| {
+            let d = Expr::minus(e.clone(), at_c.clone());
+            if side == 1 { d } else { Expr::negated(d) }
+        };
+        let on = |side: i8, also_other: bool| {
+            let mut domains = domains.clone();
+            domains
+                .witnesses
+                .push((beyond(&Expr::sym(INNER_END), side), Sign::Positive));
+            if also_other {
                 domains
                     .witnesses
-                    .push((beyond(&Expr::sym(INNER_END)), Sign::Positive));
-                return Ok(Some(BesideAnEnd { side, domains }));
+                    .push((beyond(other, side), Sign::Positive));
+            }
+            BesideAnEnd { side, domains }
+        };
+        for side in [1, -1] {
+            if domains.sign_of(&beyond(other, side), budget)? == Some(Sign::Positive) {
+                return Ok(vec![on(side, false)]);
             }
         }
-        Ok(None)
+        if let Expr::Sym(name) = other
+            && canon::is_zero_in(&value.substitute(name, &at_c, budget)?, Some(var), budget)
+                == Ok(true)
+        {
+            return Ok(vec![on(1, true), on(-1, true)]);
+        }
+        Ok(Vec::new())
     }
 
     /// Whether `f` and `integrand` stay in their domains on every `[s, other]`: `f` is then
@@ -264,6 +282,7 @@ fn gather_witnesses(
 }
 
 /// The interval and what the claimed value's definedness shows.
+#[derive(Clone)]
 struct Domains<'v> {
     var: &'v str,
     /// The bounds, in either order.
