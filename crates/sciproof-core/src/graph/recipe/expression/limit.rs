@@ -731,9 +731,9 @@ impl End<'_> {
 
 /// `u` without the factors 1, the terms 0 and the powers 0 and 1 an antiderivative's
 /// construction leaves (`(1·x + 0)·1`), and with `(√v)^2k` as `v^k`: the same function where
-/// `u` is defined, which is all [`End::vanishing`] asks of it (it is given continuous `u`, so
-/// each root there is of a `v ≥ 0`).
-fn plain(u: &Expr, budget: &mut Budget) -> Result<Expr, TooLarge> {
+/// `u` is defined, which is all [`End::vanishing`] and [`super::parametric`]'s signs ask of it
+/// (they are given `u` whose nodes are in their domains, so each root there is of a `v ≥ 0`).
+pub(super) fn plain(u: &Expr, budget: &mut Budget) -> Result<Expr, TooLarge> {
     budget.step()?;
     let is =
         |e: &Expr, k: i64| exact_value(e).is_some_and(|v| v == BigRational::from_integer(k.into()));

@@ -52,6 +52,7 @@ use super::integrate::{
     DefiniteIntegral, continuous_everywhere, has_parameters, integer_power, number,
     numeric_polynomial, polynomial, positive_everywhere, small_natural,
 };
+use super::limit::plain;
 use super::partial_fractions as pf;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
@@ -380,10 +381,13 @@ impl Domains<'_> {
         has_parameters(e, self.var, budget)
     }
 
-    /// The sign `u` (which contains the variable) keeps over the interval for every value of
-    /// the parameters the claimed value allows; `None` when none is shown.
+    /// The sign `u` keeps over the interval for every value of the parameters the claimed
+    /// value allows; `None` when none is shown. `u`'s nodes are in their domains there (each
+    /// caller has shown it), so `(√v)²` is `v` ([`super::limit::plain`]: `1 − (√x)²` for
+    /// `asin(√x)`).
     fn sign(&self, u: &Expr, budget: &mut Budget) -> Result<Option<Sign>, TooLarge> {
         budget.step()?;
+        let u = &plain(u, budget)?;
         // (free of the variable: a number, a constant with a ball, or a witnessed argument)
         if !u.contains(self.var, budget)? {
             return self.sign_of(u, budget);

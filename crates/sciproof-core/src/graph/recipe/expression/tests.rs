@@ -1343,6 +1343,13 @@ fn signs_over_intervals_up_to_a_symbol_by_form() {
             "t",
             "((-2 * ((1 + exp(t))^(1/2) + (-1/3 * ((1 + exp(t))^(1/2))^3))) + (2 * (2^(1/2) + (-1/3 * (2^(1/2))^3))))",
         ),
+        // 1 − (√x)² for asin(√x) is 1 − x where √x is defined, 1 − t ≥ 0 where asin(√t) is
+        (
+            "asin(sqrt(x))",
+            "0",
+            "t",
+            "((asin(sqrt(t)) * sqrt(t)^2) + (1/2 * sqrt(t) * sqrt((1 + (-1 * sqrt(t)^2)))) + (-1/2 * asin(sqrt(t))) + (-1 * asin(sqrt(0)) * sqrt(0)^2) + (-1/2 * sqrt(0) * sqrt((1 + (-1 * sqrt(0)^2)))) + (1/2 * asin(sqrt(0))))",
+        ),
         // improper at 0: x + 1 > 0 on [s, t] as s + 1 is s > 0 plus 1; dilog(−x) needs
         // 1 + x ≥ 0
         (
