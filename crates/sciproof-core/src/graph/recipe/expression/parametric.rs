@@ -388,9 +388,10 @@ impl Domains<'_> {
     fn sign(&self, u: &Expr, budget: &mut Budget) -> Result<Option<Sign>, TooLarge> {
         budget.step()?;
         let u = &plain(u, budget)?;
-        // (free of the variable: a number, a constant with a ball, or a witnessed argument)
+        // (free of the variable, a factor or a `u` in which it cancelled: positive, a number, a
+        // constant with a ball or a witnessed argument; 0 would be identically 0)
         if !u.contains(self.var, budget)? {
-            return self.sign_of(u, budget);
+            return Ok(self.sign_of(u, budget)?.filter(|s| *s == Sign::Positive));
         }
         match u {
             // (a root or a positive power keeps its base's sign; exp is positive)
@@ -401,17 +402,11 @@ impl Domains<'_> {
                 return self.sign(&p.0, budget);
             }
             Expr::Call(Func::Exp, _) => return Ok(Some(Sign::Positive)),
-            // (a product of factors with a sign, those free of the variable positive, so that
-            // it is not identically 0: `exp(x)/(1 + exp(x))`)
+            // (a product of factors with a sign: `exp(x)/(1 + exp(x))`)
             Expr::Mul(xs) => {
                 let mut all = Some(Sign::Positive);
                 for x in xs.iter() {
-                    let sign = self.sign(x, budget)?;
-                    all = all.min(if x.contains(self.var, budget)? {
-                        sign
-                    } else {
-                        sign.filter(|s| *s == Sign::Positive)
-                    });
+                    all = all.min(self.sign(x, budget)?);
                     if all.is_none() {
                         break;
                     }
