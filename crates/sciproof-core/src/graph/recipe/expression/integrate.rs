@@ -3845,9 +3845,8 @@ impl DefiniteIntegral<'_> {
     /// where `F` has a one-sided limit ([`super::limit`]), that limit in place of the value at
     /// that end; or, continuous on the open interval (each half-open half up to the midpoint),
     /// the limits at both ends. With parameters in the integrand, term by term
-    /// ([`DefiniteIntegral::by_parameter_free_terms`]); with a bound that is not a number, the
-    /// limit at the other, exact end ([`DefiniteIntegral::improper_toward_a_symbol`]). `None`
-    /// when none applies.
+    /// (`by_parameter_free_terms`); with a bound that is not a number, the limit at the other,
+    /// exact end (`improper_toward_a_symbol`). `None` when none applies.
     pub fn ends(
         &self,
         value: &Expr,

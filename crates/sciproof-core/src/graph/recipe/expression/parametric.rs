@@ -38,7 +38,8 @@
 //! `a + 1/4 > 0`, and the value is defined only where each of its nodes is. Where a bound is a
 //! symbol, no ball holds the interval, and forms decide: a part free of the parameters
 //! continuous on the whole line ([`continuous_everywhere`]), a polynomial positive everywhere, a
-//! product of factors with a sign, an even power of a polynomial never constant (at least 0), a
+//! product of factors with a sign, a sum of terms at least 0 with a positive one, an even power
+//! of a polynomial never constant (at least 0), a
 //! monotone sum whose derivative has a sign by its form, and a polynomial least at a numeric end
 //! `c` through an even power of `x − c`.
 //! (A claim says nothing where its value is undefined: there the check makes no claim either.)
@@ -443,6 +444,23 @@ impl Domains<'_> {
             return Ok(Some(Sign::Positive));
         }
         let Some(coefficients) = polynomial(u, self.var, budget)? else {
+            // (a sum of terms at least 0, one of them positive: `√x + √(x + 1)`)
+            if let Expr::Add(xs) = u {
+                let (mut all, mut positive) = (true, false);
+                for x in xs.iter() {
+                    match self.sign(x, budget)? {
+                        Some(Sign::Positive) => positive = true,
+                        Some(Sign::NonNegative) => {}
+                        None => {
+                            all = false;
+                            break;
+                        }
+                    }
+                }
+                if all && positive {
+                    return Ok(Some(Sign::Positive));
+                }
+            }
             return self.sign_of_a_monotone_sum(u, budget);
         };
         let [_, rest @ ..] = coefficients.as_slice() else {

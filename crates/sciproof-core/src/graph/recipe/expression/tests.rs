@@ -1350,6 +1350,13 @@ fn signs_over_intervals_up_to_a_symbol_by_form() {
             "t",
             "((asin(sqrt(t)) * sqrt(t)^2) + (1/2 * sqrt(t) * sqrt((1 + (-1 * sqrt(t)^2)))) + (-1/2 * asin(sqrt(t))) + (-1 * asin(sqrt(0)) * sqrt(0)^2) + (-1/2 * sqrt(0) * sqrt((1 + (-1 * sqrt(0)^2)))) + (1/2 * asin(sqrt(0))))",
         ),
+        // a sum of roots, one positive (√(x + 1), 1 + t being t ≥ 0 plus 1)
+        (
+            "(1 * (sqrt(x) + sqrt((x + 1)))^-1)",
+            "0",
+            "t",
+            "(-2/3 + (t * (sqrt(t) + sqrt((1 + t)))^-1) + (-1/3 * (((1 + t)^(1/2))^3 + (-3 * (1 + t)^(1/2)))) + (1/3 * (t^(1/2))^3) + (-1/3 * (0^(1/2))^3))",
+        ),
         // improper at 0: x + 1 > 0 on [s, t] as s + 1 is s > 0 plus 1; dilog(−x) needs
         // 1 + x ≥ 0
         (
