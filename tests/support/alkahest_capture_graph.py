@@ -120,8 +120,8 @@ up_to_t = [(parse(text, pool), from_0) for text, from_0 in [
     # signs by form where no ball holds [0, t]: a product of positive factors, a quadratic positive
     # everywhere, an even power at least 0
     ("1/(1+exp(x))", True), ("1/(1+x^3)", True), ("atan(x)/(x+1)^2", True), ("sqrt(x^2)", True),
-    # 1 - sqrt(x)^2, which is 1 - x where the root is defined
-    ("asin(sqrt(x))", True),
+    # 1 - sqrt(x)^2, which is 1 - x where the root is defined; a root above the rest of its sum
+    ("asin(sqrt(x))", True), ("log(x+sqrt(1+x^2))", True),
 ]]
 t = pool.symbol("t")
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)

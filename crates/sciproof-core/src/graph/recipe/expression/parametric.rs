@@ -38,7 +38,8 @@
 //! `a + 1/4 > 0`, and the value is defined only where each of its nodes is. Where a bound is a
 //! symbol, no ball holds the interval, and forms decide: a part free of the parameters
 //! continuous on the whole line ([`continuous_everywhere`]), a polynomial positive everywhere, a
-//! product of factors with a sign, a sum of terms at least 0 with a positive one, an even power
+//! product of factors with a sign, a sum of terms at least 0 with a positive one, a root above
+//! the rest of its sum (`x + √(1 + x²)`), an even power
 //! of a polynomial never constant (at least 0), a
 //! monotone sum whose derivative has a sign by its form, and a polynomial least at a numeric end
 //! `c` through an even power of `x − c`.
@@ -444,6 +445,10 @@ impl Domains<'_> {
             return Ok(Some(Sign::Positive));
         }
         let Some(coefficients) = polynomial(u, self.var, budget)? else {
+            // (a root above the rest: `x + √(1 + x²)`)
+            if self.root_above_the_rest(u, budget)? {
+                return Ok(Some(Sign::Positive));
+            }
             // (a sum of terms at least 0, one of them positive: `√x + √(x + 1)`)
             if let Expr::Add(xs) = u {
                 let (mut all, mut positive) = (true, false);
@@ -645,6 +650,39 @@ impl Domains<'_> {
             }
         }
         Ok(best)
+    }
+
+    /// Whether `u` is a sum `V + b·√w` with one root term, `b` a positive number, and
+    /// `b²·w − V²` a positive number: then `b·√w > |V|`, so `u > 0` wherever it is defined
+    /// (`x + √(1 + x²)`, the argument of alkahest's `asinh` written as a logarithm).
+    fn root_above_the_rest(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        let Expr::Add(xs) = u else {
+            return Ok(false);
+        };
+        let (mut root, mut rest) = (None, Vec::new());
+        for x in xs.iter() {
+            let mut factors = Vec::new();
+            x.flat_factors(&mut factors);
+            let (numbers, others): (Vec<_>, Vec<_>) =
+                factors.into_iter().partition(|f| exact_value(f).is_some());
+            let coefficient = numbers
+                .iter()
+                .filter_map(exact_value)
+                .fold(BigRational::from_integer(1.into()), |a, b| a * b);
+            match others.as_slice() {
+                [Expr::Call(Func::Sqrt, w)] if root.is_none() && coefficient.is_positive() => {
+                    root = Some((coefficient, w[0].clone()));
+                }
+                _ => rest.push(x.clone()),
+            }
+        }
+        let Some((b, w)) = root else {
+            return Ok(false);
+        };
+        let rest = Expr::add(rest);
+        let gap = Expr::minus(Expr::mul(vec![number(&(&b * &b)), w]), square(&rest));
+        Ok(canon::constant_value_in(&gap, Some(self.var), budget)
+            .is_ok_and(|g| g.is_some_and(|g| g.is_positive())))
     }
 
     /// Whether `u` is a polynomial in the variable with a coefficient of a positive power that

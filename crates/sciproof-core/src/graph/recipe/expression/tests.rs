@@ -1357,6 +1357,13 @@ fn signs_over_intervals_up_to_a_symbol_by_form() {
             "t",
             "(-2/3 + (t * (sqrt(t) + sqrt((1 + t)))^-1) + (-1/3 * (((1 + t)^(1/2))^3 + (-3 * (1 + t)^(1/2)))) + (1/3 * (t^(1/2))^3) + (-1/3 * (0^(1/2))^3))",
         ),
+        // x + √(1 + x²) > 0: (1 + x²) − x² = 1 (alkahest's asinh as a logarithm)
+        (
+            "log((x + sqrt((1 + x^2))))",
+            "0",
+            "t",
+            "(1 + (-1 * sqrt((1 + t^2))) + (t * log((t + sqrt((1 + t^2))))))",
+        ),
         // improper at 0: x + 1 > 0 on [s, t] as s + 1 is s > 0 plus 1; dilog(−x) needs
         // 1 + x ≥ 0
         (
