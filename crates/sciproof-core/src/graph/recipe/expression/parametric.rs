@@ -388,8 +388,13 @@ impl Domains<'_> {
     /// caller has shown it), so `(√v)²` is `v` ([`super::limit::plain`]: `1 − (√x)²` for
     /// `asin(√x)`).
     fn sign(&self, u: &Expr, budget: &mut Budget) -> Result<Option<Sign>, TooLarge> {
+        let u = plain(u, budget)?;
+        self.plain_sign(&u, budget)
+    }
+
+    /// [`Domains::sign`] of a `u` already read through [`plain`] (as its parts are).
+    fn plain_sign(&self, u: &Expr, budget: &mut Budget) -> Result<Option<Sign>, TooLarge> {
         budget.step()?;
-        let u = &plain(u, budget)?;
         // (free of the variable, a factor or a `u` in which it cancelled: positive, a number, a
         // constant with a ball or a witnessed argument; 0 would be identically 0)
         if !u.contains(self.var, budget)? {
@@ -397,18 +402,18 @@ impl Domains<'_> {
         }
         match u {
             // (a root or a positive power keeps its base's sign; exp is positive)
-            Expr::Call(Func::Sqrt, xs) if xs.len() == 1 => return self.sign(&xs[0], budget),
+            Expr::Call(Func::Sqrt, xs) if xs.len() == 1 => return self.plain_sign(&xs[0], budget),
             Expr::Pow(p)
                 if exact_value(&p.1).is_some_and(|r| r.is_positive() && !r.is_integer()) =>
             {
-                return self.sign(&p.0, budget);
+                return self.plain_sign(&p.0, budget);
             }
             Expr::Call(Func::Exp, _) => return Ok(Some(Sign::Positive)),
             // (a product of factors with a sign: `exp(x)/(1 + exp(x))`)
             Expr::Mul(xs) => {
                 let mut all = Some(Sign::Positive);
                 for x in xs.iter() {
-                    all = all.min(self.sign(x, budget)?);
+                    all = all.min(self.plain_sign(x, budget)?);
                     if all.is_none() {
                         break;
                     }
@@ -423,11 +428,11 @@ impl Domains<'_> {
         if let Some((base, n)) = integer_power(u)
             && n > 0
         {
-            let sign = self.sign(&base, budget)?;
+            let sign = self.plain_sign(&base, budget)?;
             if n % 2 == 1 {
                 return Ok(sign);
             }
-            let sign = sign.max(self.sign(&Expr::negated(base.clone()), budget)?);
+            let sign = sign.max(self.plain_sign(&Expr::negated(base.clone()), budget)?);
             // (an even power of a polynomial that is not constant for any value of the
             // parameters is at least 0 and 0 at finitely many points: `x²` about 0)
             if sign.is_none() && self.never_constant(&base, budget)? {
@@ -453,7 +458,7 @@ impl Domains<'_> {
             if let Expr::Add(xs) = u {
                 let (mut all, mut positive) = (true, false);
                 for x in xs.iter() {
-                    match self.sign(x, budget)? {
+                    match self.plain_sign(x, budget)? {
                         Some(Sign::Positive) => positive = true,
                         Some(Sign::NonNegative) => {}
                         None => {
@@ -736,31 +741,16 @@ impl Domains<'_> {
     }
 }
 
-/// Whether `u` is positive wherever it is defined by its form: a sum of a positive number and
-/// terms that are never negative (`1 + a^2`, `1 + (a·x)^2`: even powers, `exp`, `cosh`, roots,
-/// and products of these and positive numbers).
-fn positive_by_form(u: &Expr) -> bool {
-    let Expr::Add(terms) = u else {
-        return false;
-    };
-    terms
-        .iter()
-        .any(|t| exact_value(t).is_some_and(|r| r.is_positive()))
-        && terms.iter().all(never_negative)
-}
-
 /// The sign of `u` wherever it is defined, by its form: a number other than 0, `exp` and
-/// `cosh` of anything, a positive number plus terms never negative ([`positive_by_form`]), and
-/// products of these (`−2·exp(2x)` is negative).
+/// `cosh` of anything, a sum of terms never negative with a positive one (`1 + (a·x)²`,
+/// `exp(2x) + 0`), and products of these (`−2·exp(2x)` is negative).
 fn sign_by_form(u: &Expr) -> Option<i8> {
     match u {
         Expr::Call(Func::Exp | Func::Cosh, _) => Some(1),
-        // (positive terms and zeros, one positive at least: `exp(2x) + 0`)
-        Expr::Add(xs) => (positive_by_form(u)
-            || (xs.iter().any(|x| sign_by_form(x) == Some(1))
-                && xs.iter().all(|x| {
-                    sign_by_form(x) == Some(1) || exact_value(x).is_some_and(|r| r.is_zero())
-                })))
+        Expr::Add(xs) => (xs.iter().any(|x| sign_by_form(x) == Some(1))
+            && xs
+                .iter()
+                .all(|x| sign_by_form(x) == Some(1) || never_negative(x)))
         .then_some(1),
         Expr::Mul(xs) => xs
             .iter()
