@@ -40,7 +40,8 @@
 //! continuous on the whole line ([`continuous_everywhere`]), a polynomial positive everywhere, a
 //! product of factors with a sign, a sum of terms at least 0 with a positive one, a root above
 //! the rest of its sum (`x + √(1 + x²)`), an even power
-//! of a polynomial never constant (at least 0), a
+//! of a polynomial never constant (at least 0), a negative power of these (positive where it
+//! is defined: `1 + x^−2`), a
 //! monotone sum whose derivative has a sign by its form, and a polynomial least at a numeric end
 //! `c` through an even power of `x − c`.
 //! (A claim says nothing where its value is undefined: there the check makes no claim either.)
@@ -126,9 +127,10 @@ impl<'v> BesideAnEnd<'v> {
     /// The sides of `c` on which `other` lies for the values of the parameters at which `value`
     /// is defined, each with the intervals `[s, other]` to check: the one side shown strictly
     /// (`log(t)` puts `t > 0`); or, when `other` is a symbol at which the value is 0 at `c` (the
-    /// integral over `[c, c]`, with the exact test's `0·log 0 = 0`), both, each read where
-    /// `other` lies on it (`∫_0^t log(x²) dx = t·log(t²) − 2t` for `t` of either sign). Empty
-    /// when neither applies.
+    /// integral over `[c, c]`, with the exact test's `0·log 0 = 0`) or has no value (a node
+    /// `t^−1` at `t = 0`: the claim says nothing there), both, each read where `other` lies on
+    /// it (`∫_0^t log(x²) dx = t·log(t²) − 2t`, `∫_0^t atan(1/x) dx = t·atan(1/t) +
+    /// log(1 + t²)/2` for `t` of either sign). Empty when neither applies.
     pub fn sides(
         var: &'v str,
         c: &BigRational,
@@ -169,11 +171,13 @@ impl<'v> BesideAnEnd<'v> {
                 return Ok(vec![on(side, false)]);
             }
         }
-        if let Expr::Sym(name) = other
-            && canon::is_zero_in(&value.substitute(name, &at_c, budget)?, Some(var), budget)
-                == Ok(true)
-        {
-            return Ok(vec![on(1, true), on(-1, true)]);
+        if let Expr::Sym(name) = other {
+            let at_end = value.substitute(name, &at_c, budget)?;
+            if canon::is_zero_in(&at_end, Some(var), budget) == Ok(true)
+                || has_no_value(&at_end, var, budget)?
+            {
+                return Ok(vec![on(1, true), on(-1, true)]);
+            }
         }
         Ok(Vec::new())
     }
@@ -192,6 +196,30 @@ impl<'v> BesideAnEnd<'v> {
                 .domains
                 .continuous(integrand, Sign::NonNegative, budget)?)
     }
+}
+
+/// Whether `e` has a node with no value: a negative power of something exactly 0 (`0^−1`,
+/// `(0^2)^−1`), or its logarithm. A claimed value with the other bound at the end `c` read so
+/// (`t·atan(t^−1)` at `t = 0`) claims nothing there, as a value is defined only where each of
+/// its nodes is.
+fn has_no_value(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
+    budget.step()?;
+    let at_zero = match e {
+        Expr::Pow(p) if exact_value(&p.1).is_some_and(|r| r.is_negative()) => Some(&p.0),
+        Expr::Call(Func::Log, xs) if xs.len() == 1 => Some(&xs[0]),
+        _ => None,
+    };
+    if let Some(u) = at_zero
+        && canon::is_zero_in(u, Some(var), budget) == Ok(true)
+    {
+        return Ok(true);
+    }
+    for x in e.children() {
+        if has_no_value(x, var, budget)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Whether `k`, free of the variable, is defined wherever the claimed `value` is: each of its
@@ -424,21 +452,26 @@ impl Domains<'_> {
             }
             _ => {}
         }
-        // (an even power of a base of one sign or the other, an odd one of a positive base)
+        // (an even power of a base of one sign or the other, an odd one of a positive base; a
+        // negative power, defined where the base is not 0, is positive where these are at
+        // least 0: `1/x²`)
         if let Some((base, n)) = integer_power(u)
-            && n > 0
+            && n != 0
         {
-            let sign = self.plain_sign(&base, budget)?;
-            if n % 2 == 1 {
-                return Ok(sign);
+            let mut sign = self.plain_sign(&base, budget)?;
+            if n % 2 == 0 {
+                sign = sign.max(self.plain_sign(&Expr::negated(base.clone()), budget)?);
+                // (an even power of a polynomial that is not constant for any value of the
+                // parameters is at least 0 and 0 at finitely many points: `x²` about 0)
+                if sign.is_none() && self.never_constant(&base, budget)? {
+                    sign = Some(Sign::NonNegative);
+                }
             }
-            let sign = sign.max(self.plain_sign(&Expr::negated(base.clone()), budget)?);
-            // (an even power of a polynomial that is not constant for any value of the
-            // parameters is at least 0 and 0 at finitely many points: `x²` about 0)
-            if sign.is_none() && self.never_constant(&base, budget)? {
-                return Ok(Some(Sign::NonNegative));
-            }
-            return Ok(sign);
+            return Ok(if n < 0 {
+                sign.map(|_| Sign::Positive)
+            } else {
+                sign
+            });
         }
         if self.exact.is_some() && !self.has_parameters(u, budget)? {
             let positive = self.sign_or_defined_over(u, Some(1), SIGN_DEPTH, budget)?;

@@ -1463,6 +1463,25 @@ fn improper_ends_toward_a_symbol_take_the_limit() {
         assert_ne!(o, Outcome::Ok, "{d}");
         assert_ne!(o, Outcome::NumericOk, "{d}");
     }
+    // A value with no value at t = 0 (t·atan(1/t), log(1 + t^−2)): the claim says nothing
+    // there, and F has the limit 0 from each side. alkahest's records (capture=True): ok
+    // (numeric_ok here before).
+    for (f, v) in [
+        (
+            "atan((1 * x^-1))",
+            "((t * atan(t^-1)) + (1/2 * log((1 + t^2))))",
+        ),
+        (
+            "log((1 + (1 * (x^2)^-1)))",
+            "((2 * atan(t)) + (t * log((1 + t^-2))))",
+        ),
+    ] {
+        exact_and_off_refuted(f, "0", "t", v, "1/10^6");
+    }
+    // The same reading with limits that differ on the two sides (atan(1/x) at 0: ±π/2): the
+    // value is right for t > 0 only, π off for t < 0. Never ok.
+    let (o, d) = integral("-1/(1+x^2)", "0", "t", "atan(1/t) - pi/2");
+    assert_ne!(o, Outcome::Ok, "{d}");
     // No limit at the end (log(x)²/2 at 0): never ok.
     let (o, d) = integral("log(x)/x", "0", "t", "log(t)^2/2");
     assert_ne!(o, Outcome::Ok, "{d}");
