@@ -1027,6 +1027,10 @@ impl<'b> Canon<'b> {
         if let Some(v) = at_zero(func).filter(|_| zeros == [true]) {
             return Ok(constant(Q::int(v)));
         }
+        // acos 1 = acosh 1 = 0 (an end of their domains: `∫_1^t acosh x dx` at its lower end)
+        if matches!(func, Func::Acos | Func::Acosh) && fracs.len() == 1 && value == Some(Q::one()) {
+            return Ok(constant(Q::zero()));
+        }
         // The incomplete elliptic integrals over an empty range are 0; at m = 0 the
         // integrands of F and E are 1 (so both are φ); Π(0, φ, m) is F(φ, m).
         match (func, zeros.as_slice()) {

@@ -17,7 +17,8 @@
 //!   are numbers; otherwise it is taken apart as the others are);
 //! - `log u`, `u^r` for a negative or symbolic `r` need `u > 0` on the interval (an integer `r`
 //!   takes `−u > 0` as well), `√u` and `u^r` for a positive `r` that is not an integer need
-//!   `u ≥ 0`, `asin u` and `acos u` need `1 − u² ≥ 0`, `dilog u` needs `1 − u ≥ 0`; entire
+//!   `u ≥ 0`, `asin u` and `acos u` need `1 − u² ≥ 0`, `acosh u` needs `u − 1 ≥ 0`, `dilog u`
+//!   needs `1 − u ≥ 0`; entire
 //!   functions, sums, products and natural powers need what their arguments need; anything
 //!   else decides nothing. (In the
 //!   integrand `u ≥ 0` is enough throughout, and a negative integer power of a polynomial with
@@ -41,7 +42,8 @@
 //! product of factors with a sign, a sum of terms at least 0 with a positive one, a root above
 //! the rest of its sum (`x + √(1 + x²)`), an even power
 //! of a polynomial never constant (at least 0), a negative power of these (positive where it
-//! is defined: `1 + x^−2`), a
+//! is defined: `1 + x^−2`), `v² − q²` with the sign of `v − q` or `−v − q` (`(x + 2)² − 1`
+//! where `x + 2 ≥ 1`), a
 //! monotone sum whose derivative has a sign by its form, and a polynomial least at a numeric end
 //! `c` through an even power of `x − c`.
 //! (A claim says nothing where its value is undefined: there the check makes no claim either.)
@@ -273,7 +275,8 @@ fn occurs_in(e: &Expr, within: &Expr, budget: &mut Budget) -> Result<bool, TooLa
 }
 
 /// The arguments of the nodes of a claimed value that are defined only where their argument
-/// has a sign: `log w` (`w > 0`), `√w` (`w ≥ 0`), `asin w` and `acos w` (`1 − w² ≥ 0`), and
+/// has a sign: `log w` (`w > 0`), `√w` (`w ≥ 0`), `asin w` and `acos w` (`1 − w² ≥ 0`),
+/// `acosh w` (`w − 1 ≥ 0`), and
 /// `w^r` for `r` exact, not an integer, with an even denominator (`w > 0` for `r < 0`, `w ≥ 0`
 /// for `r > 0`; an odd root of a negative number is read by some as real, so it witnesses
 /// nothing).
@@ -290,6 +293,9 @@ fn gather_witnesses(
         }
         Expr::Call(Func::Asin | Func::Acos, xs) if xs.len() == 1 => {
             out.push((one_minus_square(&xs[0]), Sign::NonNegative));
+        }
+        Expr::Call(Func::Acosh, xs) if xs.len() == 1 => {
+            out.push((minus_one(&xs[0]), Sign::NonNegative));
         }
         Expr::Pow(p) => {
             if let Some(r) = exact_value(&p.1)
@@ -393,6 +399,11 @@ impl Domains<'_> {
                 self.continuous(&xs[0], strict, budget)?
                     && self.sign(&one_minus_square(&xs[0]), budget)? >= Some(Sign::NonNegative)
             }
+            // (continuous where u ≥ 1)
+            Expr::Call(Func::Acosh, xs) if xs.len() == 1 => {
+                self.continuous(&xs[0], strict, budget)?
+                    && self.sign(&minus_one(&xs[0]), budget)? >= Some(Sign::NonNegative)
+            }
             // (dilog is continuous where u ≤ 1)
             Expr::Call(Func::Dilog, xs) if xs.len() == 1 => {
                 self.continuous(&xs[0], strict, budget)?
@@ -481,6 +492,17 @@ impl Domains<'_> {
             || (!self.has_parameters(u, budget)? && positive_everywhere(u, self.var, budget)?)
         {
             return Ok(Some(Sign::Positive));
+        }
+        // (v² − q² = (v − q)(v + q) keeps the sign of v − q where that is at least 0, and of
+        // −v − q where that is: `(x + 2)² − 1` where `x + 2 ≥ 1`)
+        if let Some((v, q)) = square_minus_a_square(u) {
+            let q = number(&q);
+            let sign = self
+                .plain_sign(&Expr::minus(v.clone(), q.clone()), budget)?
+                .max(self.plain_sign(&Expr::minus(Expr::negated(v), q), budget)?);
+            if sign.is_some() {
+                return Ok(sign);
+            }
         }
         let Some(coefficients) = polynomial(u, self.var, budget)? else {
             // (a root above the rest: `x + √(1 + x²)`)
@@ -813,6 +835,34 @@ fn never_negative(t: &Expr) -> bool {
         Expr::Mul(xs) => xs.iter().all(never_negative),
         _ => false,
     }
+}
+
+/// `u − 1`, which `acosh u` needs to be at least 0.
+fn minus_one(u: &Expr) -> Expr {
+    Expr::minus(u.clone(), Expr::int(1))
+}
+
+/// `u = v² − q²` for a number `q > 0` (`(x + 2)² − 1`, under the root of `acosh`'s
+/// antiderivative): `v` and `q`.
+fn square_minus_a_square(u: &Expr) -> Option<(Expr, BigRational)> {
+    let Expr::Add(xs) = u else {
+        return None;
+    };
+    let mut square = None;
+    let mut rest = BigRational::zero();
+    for x in xs.iter() {
+        if let Some(r) = exact_value(x) {
+            rest += r;
+        } else if let Some((v, 2)) = integer_power(x)
+            && square.is_none()
+        {
+            square = Some(v);
+        } else {
+            return None;
+        }
+    }
+    let q = pf::exact_square_root(&-rest).filter(|q| q.is_positive())?;
+    Some((square?, q))
 }
 
 /// `1 − u²`, which `asin u` and `acos u` need to be at least 0.

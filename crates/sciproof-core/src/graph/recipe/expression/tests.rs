@@ -1378,12 +1378,36 @@ fn signs_over_intervals_up_to_a_symbol_by_form() {
             "t",
             "((log((1 + t)) * log(t)) + dilog((-1 * t)))",
         ),
+        // acosh u needs u − 1 ≥ 0: x + 1 is 1 at 0 and t + 1 ≥ 0 where acosh(2 + t) is
+        // defined; (x + 2)² − 1 ≥ 0 where x + 2 − 1 ≥ 0 (v² − q² where v − q ≥ 0)
+        (
+            "acosh((x + 2))",
+            "0",
+            "t",
+            "(sqrt(3) + ((2 + t) * acosh((2 + t))) + (-1 * sqrt((-1 + (2 + t)^2))) + (-2 * acosh(2)))",
+        ),
+        // from the end of acosh's domain (acosh 1 = 0 to the exact test)
+        ("acosh(x)", "1", "t", "t*acosh(t) - sqrt(t^2 - 1)"),
+        (
+            "acosh(x)^2",
+            "1",
+            "t",
+            "((t * acosh(t)^2) + (-2 * ((-1 * t) + (sqrt((-1 + t^2)) * acosh(t)))) + (-1 * acosh(1)^2) + (2 * (-1 + (sqrt(0) * acosh(1)))))",
+        ),
     ] {
         exact_and_off_refuted(f, a, b, v, "1/10^6");
     }
     // Values defined where the integral does not exist: x² + a on [t, 1] for t < 0 reaches a,
-    // below 0 for −1 < a < 0; 1/(x + 3)² has a pole at −3 for t < −3 (alkahest: ok).
+    // below 0 for −1 < a < 0; 1/(x + 3)² has a pole at −3 for t < −3 (alkahest: ok);
+    // (x + 2)² − 1 is negative on (−3, −1), inside [t, 0] for t ≤ −3 where the value is
+    // defined (no acosh in it to put t ≥ −1).
     for (f, a, b, v) in [
+        (
+            "(x+2)/sqrt((x+2)^2-1)",
+            "0",
+            "t",
+            "sqrt((2+t)^2-1) - sqrt(3)",
+        ),
         (
             "(x * (x^2 + a)^-1)",
             "1",
