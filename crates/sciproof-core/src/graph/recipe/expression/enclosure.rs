@@ -264,12 +264,7 @@ mod tests {
     /// The enclosure of `∫_lower^upper f dx`, refined until its radius is below `radius`.
     fn enclosure_to(f: &str, lower: &str, upper: &str, radius: f64) -> Option<Enclosure> {
         let (f, lower, upper) = (expr(f), expr(lower), expr(upper));
-        let integral = DefiniteIntegral {
-            integrand: &f,
-            var: "x",
-            lower: &lower,
-            upper: &upper,
-        };
+        let integral = DefiniteIntegral::new(&f, "x", &lower, &upper);
         let none = Bindings::new();
         enclose(
             &integral,
@@ -331,12 +326,7 @@ mod tests {
             expr("1"),
             expr("1"),
         );
-        let integral = DefiniteIntegral {
-            integrand: &f,
-            var: "x",
-            lower: &lower,
-            upper: &upper,
-        };
+        let integral = DefiniteIntegral::new(&f, "x", &lower, &upper);
         let point: Bindings = [("X".to_string(), 0.48)].into_iter().collect();
         let mut budget = Budget::standard();
         let before = budget.left();
@@ -400,12 +390,7 @@ mod tests {
     fn only_a_proved_difference_exceeds_the_tolerance() {
         let case = |f: &str, lower: &str, upper: &str, value: &str| {
             let (f, lower, upper, value) = (expr(f), expr(lower), expr(upper), expr(value));
-            let integral = DefiniteIntegral {
-                integrand: &f,
-                var: "x",
-                lower: &lower,
-                upper: &upper,
-            };
+            let integral = DefiniteIntegral::new(&f, "x", &lower, &upper);
             exceeds(
                 &integral,
                 &value,

@@ -3750,9 +3750,63 @@ pub struct DefiniteIntegral<'e> {
     pub lower: &'e Expr,
     /// The upper bound.
     pub upper: &'e Expr,
+    /// An antiderivative to try in place of the table's: the claimed value read as a function
+    /// of a bound ([`DefiniteIntegral::ends_by_the_value`]).
+    proposed: Option<Expr>,
 }
 
-impl DefiniteIntegral<'_> {
+impl<'e> DefiniteIntegral<'e> {
+    /// `∫_lower^upper integrand d(var)`.
+    pub fn new(integrand: &'e Expr, var: &'e str, lower: &'e Expr, upper: &'e Expr) -> Self {
+        DefiniteIntegral {
+            integrand,
+            var,
+            lower,
+            upper,
+            proposed: None,
+        }
+    }
+
+    /// [`DefiniteIntegral::ends`] for the claimed value's own antiderivative: with a bound `s`
+    /// that is a symbol found nowhere else in the integral (the upper bound, or else the lower
+    /// one), `G(x) = value(s := x)`, negated for the lower bound (`value` is then `∫_x^b`), is
+    /// an antiderivative of the integrand where the exact test shows `G′ = f`, and every rule
+    /// of `ends` applies to it as to the table's (continuity for every value of the parameters
+    /// at which the value is defined, one-sided limits at an end). The residual is then
+    /// `−value(s := other bound)`, 0 to the exact test when the value vanishes where the bounds
+    /// meet. This reaches values the exact test cannot match to the table's antiderivative
+    /// (alkahest's `atan(−1 + x + √(2 + x²)) − atan(1 + x + √(2 + x²))` for
+    /// `1/((1 + x²)·√(2 + x²))`, which differs from `atan(x/√(2 + x²))` by a constant). `None`
+    /// when there is no such bound or a rule does not hold.
+    pub fn ends_by_the_value(
+        &self,
+        value: &Expr,
+        budget: &mut Budget,
+    ) -> Result<Option<(Expr, Expr)>, TooLarge> {
+        // (a bound `s` found nowhere else: not the variable, nor in the integrand or the
+        // other bound)
+        let alone = |s: &str, other: &Expr, budget: &mut Budget| -> Result<bool, TooLarge> {
+            Ok(s != self.var
+                && !self.integrand.contains(s, budget)?
+                && !other.contains(s, budget)?)
+        };
+        if value.contains(self.var, budget)? {
+            return Ok(None);
+        }
+        let x = Expr::sym(self.var);
+        let g = match (self.upper, self.lower) {
+            (Expr::Sym(s), other) if alone(s, other, budget)? => value.substitute(s, &x, budget)?,
+            (other, Expr::Sym(s)) if alone(s, other, budget)? => {
+                Expr::negated(value.substitute(s, &x, budget)?)
+            }
+            _ => return Ok(None),
+        };
+        let proposed = DefiniteIntegral {
+            proposed: Some(g),
+            ..DefiniteIntegral::new(self.integrand, self.var, self.lower, self.upper)
+        };
+        proposed.ends(value, budget)
+    }
     /// An antiderivative for which `F(upper) − F(lower)` is the integral: one the table
     /// proposes, that differentiates exactly to the integrand, and that is continuous on the
     /// closed interval, where the integrand is continuous but at finitely many points (the
@@ -3799,6 +3853,12 @@ impl DefiniteIntegral<'_> {
         budget: &mut Budget,
         take: &mut Take<'_, T>,
     ) -> Result<Option<T>, TooLarge> {
+        if let Some(g) = &self.proposed {
+            if self.differentiates_to_integrand(g, budget)? {
+                return take(g, budget);
+            }
+            return Ok(None);
+        }
         let table = candidates(self.integrand, self.var, budget)?;
         let from_table = !table.is_empty();
         let first = if from_table {
@@ -3949,12 +4009,7 @@ impl DefiniteIntegral<'_> {
                 }
             }
             let g = Expr::mul(g);
-            let part = DefiniteIntegral {
-                integrand: &g,
-                var: self.var,
-                lower: self.lower,
-                upper: self.upper,
-            };
+            let part = DefiniteIntegral::new(&g, self.var, self.lower, self.upper);
             let Some((u, l)) = part.ends(value, budget)? else {
                 return Ok(None);
             };
@@ -4721,12 +4776,7 @@ mod tests {
     fn antiderivative(f: &str, a: &str, b: &str) -> Option<String> {
         let p = |s: &str| parse(s, &mut Default::default()).unwrap();
         let (f, a, b) = (p(f), p(a), p(b));
-        let d = DefiniteIntegral {
-            integrand: &f,
-            var: "x",
-            lower: &a,
-            upper: &b,
-        };
+        let d = DefiniteIntegral::new(&f, "x", &a, &b);
         d.antiderivative(&mut Budget::standard())
             .unwrap()
             .map(|f| f.to_string())
@@ -4837,12 +4887,7 @@ mod tests {
         let pole = |f: &str, a: &str, b: &str| {
             let p = |s: &str| parse(s, &mut Default::default()).unwrap();
             let (f, a, b) = (p(f), p(a), p(b));
-            let d = DefiniteIntegral {
-                integrand: &f,
-                var: "x",
-                lower: &a,
-                upper: &b,
-            };
+            let d = DefiniteIntegral::new(&f, "x", &a, &b);
             divergent_pole(&d, &mut Budget::standard())
                 .unwrap()
                 .map(|p| format!("{} {}", p.at, p.order))

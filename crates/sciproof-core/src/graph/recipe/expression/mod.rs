@@ -188,12 +188,7 @@ pub fn recheck(
             let upper = fields.get("upper")?;
             let value = fields.get("value")?;
             let tolerance = recipe_tolerance(check, tolerance)?;
-            let definite = integrate::DefiniteIntegral {
-                integrand: &integrand,
-                var: &var,
-                lower: &lower,
-                upper: &upper,
-            };
+            let definite = integrate::DefiniteIntegral::new(&integrand, &var, &lower, &upper);
             let integral = Integral {
                 definite,
                 value: &value,
@@ -204,7 +199,45 @@ pub fn recheck(
             let ends = budget
                 .share(half, |budget| integral.definite.ends(&value, budget))
                 .unwrap_or(None);
-            let Some((at_upper, at_lower)) = ends else {
+            let residual = |(at_upper, at_lower): (Expr, Expr)| {
+                Expr::add(vec![
+                    at_upper,
+                    Expr::negated(at_lower),
+                    Expr::negated(value.clone()),
+                ])
+            };
+            let decide = |residual: &Expr, budget: &mut Budget| {
+                decide(
+                    residual,
+                    Some(&var),
+                    &fields.symbols,
+                    tolerance,
+                    samples,
+                    budget,
+                )
+            };
+            let mut decided = ends.map(|ends| decide(&residual(ends), budget));
+            // Neither ok nor failed, the value's own antiderivative (a function of a bound that
+            // is a symbol): its residual is 0 to the exact test when the value vanishes where
+            // the bounds meet, whatever identity relates it to the table's antiderivative.
+            if decided
+                .as_ref()
+                .is_none_or(|d| !matches!(d.0, Outcome::Ok | Outcome::Failed))
+            {
+                let half = budget.left() / 2;
+                let by_value = budget
+                    .share(half, |budget| {
+                        integral.definite.ends_by_the_value(&value, budget)
+                    })
+                    .unwrap_or(None);
+                if let Some(ends) = by_value {
+                    let by_value = decide(&residual(ends), budget);
+                    if by_value.0 == Outcome::Ok || decided.is_none() {
+                        decided = Some(by_value);
+                    }
+                }
+            }
+            let Some(decided) = decided else {
                 if let Some(pole) =
                     integrate::divergent_pole(&integral.definite, budget).map_err(too_large)?
                 {
@@ -226,19 +259,6 @@ pub fn recheck(
                 }
                 return Ok(integral.decide(&fields.symbols, tolerance, samples, budget));
             };
-            let residual = Expr::add(vec![
-                at_upper,
-                Expr::negated(at_lower),
-                Expr::negated(value.clone()),
-            ]);
-            let decided = decide(
-                &residual,
-                Some(&var),
-                &fields.symbols,
-                tolerance,
-                samples,
-                budget,
-            );
             if decided.0 == Outcome::Inconclusive {
                 // An antiderivative that no ball can evaluate (`erf` has no error bound here)
                 // cannot confirm a failure; an enclosure of the integral itself can.
@@ -648,12 +668,7 @@ impl Integral<'_> {
                 }
             }
             let [integrand, lower, upper] = &bound;
-            let definite = integrate::DefiniteIntegral {
-                integrand,
-                var,
-                lower,
-                upper,
-            };
+            let definite = integrate::DefiniteIntegral::new(integrand, var, lower, upper);
             if let Some(pole) = integrate::divergent_pole(&definite, budget).map_err(too_large)? {
                 let values: Vec<String> = free
                     .iter()
