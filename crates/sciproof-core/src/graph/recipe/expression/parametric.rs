@@ -36,7 +36,8 @@
 //! value at an end is a number of known sign, or the argument of a node of the *claimed
 //! value* that needs the same sign (or that argument plus a number at least 0, or a positive
 //! multiple of it): `log(a + 1/4)` in the value is defined only where
-//! `a + 1/4 > 0`, and the value is defined only where each of its nodes is. Where a bound is a
+//! `a + 1/4 > 0`, and the value is defined only where each of its nodes is (`log u` has the
+//! sign of `u − 1`, so `log(log t)` puts `t − 1 > 0`). Where a bound is a
 //! symbol, no ball holds the interval, and forms decide: a part free of the parameters
 //! continuous on the whole line ([`continuous_everywhere`]), a polynomial positive everywhere, a
 //! product of factors with a sign, a sum of terms at least 0 with a positive one, a root above
@@ -279,38 +280,42 @@ fn occurs_in(e: &Expr, within: &Expr, budget: &mut Budget) -> Result<bool, TooLa
 /// `acosh w` (`w − 1 ≥ 0`), and
 /// `w^r` for `r` exact, not an integer, with an even denominator (`w > 0` for `r < 0`, `w ≥ 0`
 /// for `r > 0`; an odd root of a negative number is read by some as real, so it witnesses
-/// nothing).
+/// nothing). An argument that is itself a logarithm, `log v`, has the sign of `v − 1` too
+/// (`log(log t)` puts `t > 1`).
 fn gather_witnesses(
     e: &Expr,
     out: &mut Vec<(Expr, Sign)>,
     budget: &mut Budget,
 ) -> Result<(), TooLarge> {
     budget.step()?;
-    match e {
-        Expr::Call(Func::Log, xs) if xs.len() == 1 => out.push((xs[0].clone(), Sign::Positive)),
-        Expr::Call(Func::Sqrt, xs) if xs.len() == 1 => {
-            out.push((xs[0].clone(), Sign::NonNegative));
-        }
+    let witness = match e {
+        Expr::Call(Func::Log, xs) if xs.len() == 1 => Some((xs[0].clone(), Sign::Positive)),
+        Expr::Call(Func::Sqrt, xs) if xs.len() == 1 => Some((xs[0].clone(), Sign::NonNegative)),
         Expr::Call(Func::Asin | Func::Acos, xs) if xs.len() == 1 => {
-            out.push((one_minus_square(&xs[0]), Sign::NonNegative));
+            Some((one_minus_square(&xs[0]), Sign::NonNegative))
         }
         Expr::Call(Func::Acosh, xs) if xs.len() == 1 => {
-            out.push((minus_one(&xs[0]), Sign::NonNegative));
+            Some((minus_one(&xs[0]), Sign::NonNegative))
         }
-        Expr::Pow(p) => {
-            if let Some(r) = exact_value(&p.1)
-                && !r.is_integer()
-                && (r.denom() % 2u32).is_zero()
-            {
+        Expr::Pow(p) => exact_value(&p.1)
+            .filter(|r| !r.is_integer() && (r.denom() % 2u32).is_zero())
+            .map(|r| {
                 let sign = if r.is_negative() {
                     Sign::Positive
                 } else {
                     Sign::NonNegative
                 };
-                out.push((p.0.clone(), sign));
-            }
+                (p.0.clone(), sign)
+            }),
+        _ => None,
+    };
+    if let Some((w, sign)) = witness {
+        if let Expr::Call(Func::Log, vs) = &w
+            && vs.len() == 1
+        {
+            out.push((minus_one(&vs[0]), sign));
         }
-        _ => {}
+        out.push((w, sign));
     }
     for x in e.children() {
         gather_witnesses(x, out, budget)?;
@@ -448,6 +453,12 @@ impl Domains<'_> {
                 return self.plain_sign(&p.0, budget);
             }
             Expr::Call(Func::Exp, _) => return Ok(Some(Sign::Positive)),
+            // (log is increasing and 0 at 1: log u has the sign of u − 1)
+            Expr::Call(Func::Log, xs) if xs.len() == 1 => {
+                if let Some(sign) = self.sign(&minus_one(&xs[0]), budget)? {
+                    return Ok(Some(sign));
+                }
+            }
             // (a product of factors with a sign: `exp(x)/(1 + exp(x))`)
             Expr::Mul(xs) => {
                 let mut all = Some(Sign::Positive);

@@ -1562,6 +1562,15 @@ fn improper_ends_toward_a_symbol_take_the_limit() {
     ] {
         exact_and_off_refuted(f, "0", "t", v, "1/10^6");
     }
+    // log(log(t)) puts log(t) > 0, so t − 1 > 0, and log(x) > 0 on every [s, t] with s > 1;
+    // log(x)·log(log(x)) tends to 0 at 1. alkahest: ok (numeric_ok here before).
+    exact_and_off_refuted(
+        "(x^-1 * log(log(x)))",
+        "1",
+        "t",
+        "((-1 * log(t)) + (log(t) * log(log(t))))",
+        "1/10^6",
+    );
     // The same reading with limits that differ on the two sides (atan(1/x) at 0: ±π/2): the
     // value is right for t > 0 only, π off for t < 0. Never ok.
     let (o, d) = integral("-1/(1+x^2)", "0", "t", "atan(1/t) - pi/2");
