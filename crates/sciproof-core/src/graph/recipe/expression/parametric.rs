@@ -45,14 +45,17 @@
 //! of a polynomial never constant (at least 0), a negative power of these (positive where it
 //! is defined: `1 + x^−2`), `v² − q²` with the sign of `v − q` or `−v − q` (`(x + 2)² − 1`
 //! where `x + 2 ≥ 1`), a
-//! monotone sum whose derivative has a sign by its form, and a polynomial least at a numeric end
-//! `c` through an even power of `x − c`.
+//! monotone sum whose derivative has a sign by its form (or, for a polynomial plus a root,
+//! through a root above the rest), and a polynomial least at a numeric end
+//! `c` through an even power of `x − c`. A line in a bound, `t + 1`, is positive where a
+//! witness continuous and monotone on the whole line vanishes at its root
+//! (`log(2 + 2√(1 + t²) + 2t − √8)` puts `t > −1`).
 //! (A claim says nothing where its value is undefined: there the check makes no claim either.)
 
 use super::ball::{Evaluator, over_interval};
 use super::canon;
 use super::diff::{derivative, square};
-use super::eval::Bindings;
+use super::eval::{Bindings, constant};
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::{
     DefiniteIntegral, continuous_everywhere, has_parameters, integer_power, number,
@@ -62,6 +65,7 @@ use super::limit::plain;
 use super::partial_fractions as pf;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
+use std::rc::Rc;
 
 /// How many times [`Domains::sign_or_defined_over`] may halve the interval (down to a
 /// 32nd of it).
@@ -517,7 +521,7 @@ impl Domains<'_> {
         }
         let Some(coefficients) = polynomial(u, self.var, budget)? else {
             // (a root above the rest: `x + √(1 + x²)`)
-            if self.root_above_the_rest(u, budget)? {
+            if root_above_the_rest(u, self.var, budget)? {
                 return Ok(Some(Sign::Positive));
             }
             // (a sum of terms at least 0, one of them positive: `√x + √(x + 1)`)
@@ -598,13 +602,10 @@ impl Domains<'_> {
                 varying.push(t.clone());
             }
         }
-        let Ok(slope) = derivative(&Expr::add(varying), self.var, budget) else {
-            return Ok(None);
-        };
         let Some((low, high)) = &self.exact else {
             // (monotone by its derivative's form, whatever the bounds: between its values at
             // the ends, whichever is lower)
-            if sign_by_form(&slope).is_some() {
+            if direction(&varying, self.var, budget)?.is_some() {
                 let [a, b] = &self.ends;
                 if let (Some(s), Some(t)) =
                     (self.sign_at(u, a, budget)?, self.sign_at(u, b, budget)?)
@@ -612,6 +613,9 @@ impl Domains<'_> {
                     return Ok(Some(s.min(t)));
                 }
             }
+            return Ok(None);
+        };
+        let Ok(slope) = derivative(&Expr::add(varying), self.var, budget) else {
             return Ok(None);
         };
         for (sign, least) in [(1, low), (-1, high)] {
@@ -720,40 +724,64 @@ impl Domains<'_> {
                 }
             }
         }
+        if best != Some(Sign::Positive) && self.beyond_a_monotone_witness(&at, budget)? {
+            best = Some(Sign::Positive);
+        }
         Ok(best)
     }
 
-    /// Whether `u` is a sum `V + b·√w` with one root term, `b` a positive number, and
-    /// `b²·w − V²` a positive number: then `b·√w > |V|`, so `u > 0` wherever it is defined
-    /// (`x + √(1 + x²)`, the argument of alkahest's `asinh` written as a logarithm).
-    fn root_above_the_rest(&self, u: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
-        let Expr::Add(xs) = u else {
+    /// Whether `at`, a line `a·t + b` in one parameter `t`, is positive because a witness
+    /// `w(t) > 0`, continuous on the whole line, is monotone in `t` ([`direction`]) and 0 at the
+    /// line's root `p = −b/a`: then `t` lies beyond `p` on the side where `w` grows, which is where the line is positive
+    /// (alkahest's `∫ dx/((x + 1)·√(1 + x²))` has the value's `log(2 + 2√(1 + t²) + 2t − √8)`,
+    /// increasing in `t` and 0 at `t = −1`: so `t + 1 > 0`).
+    fn beyond_a_monotone_witness(&self, at: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+        let Some(t) = first_parameter(at, self.var) else {
             return Ok(false);
         };
-        let (mut root, mut rest) = (None, Vec::new());
-        for x in xs.iter() {
-            let mut factors = Vec::new();
-            x.flat_factors(&mut factors);
-            let (numbers, others): (Vec<_>, Vec<_>) =
-                factors.into_iter().partition(|f| exact_value(f).is_some());
-            let coefficient = numbers
-                .iter()
-                .filter_map(exact_value)
-                .fold(BigRational::from_integer(1.into()), |a, b| a * b);
-            match others.as_slice() {
-                [Expr::Call(Func::Sqrt, w)] if root.is_none() && coefficient.is_positive() => {
-                    root = Some((coefficient, w[0].clone()));
+        if has_parameters(at, &t, budget)? {
+            return Ok(false);
+        }
+        let Some([b, a]) = numeric_polynomial(at, &t, budget)?
+            .as_deref()
+            .and_then(|c| match c {
+                [b, a] if !a.is_zero() => Some([b.clone(), a.clone()]),
+                _ => None,
+            })
+        else {
+            return Ok(false);
+        };
+        let root = number(&(-b / &a));
+        for (w, sign) in &self.witnesses {
+            // (continuous on the whole line, so monotone across it: `t − 1/t` grows on each
+            // side of 0 but is positive at t = −1/2, left of its root 1)
+            if *sign != Sign::Positive
+                || !w.contains(&t, budget)?
+                || has_parameters(w, &t, budget)?
+                || !continuous_everywhere(w, &t, budget)?
+            {
+                continue;
+            }
+            let at_root = w.substitute(&t, &root, budget)?;
+            if canon::is_zero_in(&at_root, None, budget) != Ok(true) {
+                continue;
+            }
+            let Expr::Add(terms) = w else {
+                continue;
+            };
+            let mut varying = Vec::new();
+            for x in terms.iter() {
+                if x.contains(&t, budget)? {
+                    varying.push(x.clone());
                 }
-                _ => rest.push(x.clone()),
+            }
+            if let Some(d) = direction(&varying, &t, budget)?
+                && (d > 0) == a.is_positive()
+            {
+                return Ok(true);
             }
         }
-        let Some((b, w)) = root else {
-            return Ok(false);
-        };
-        let rest = Expr::add(rest);
-        let gap = Expr::minus(Expr::mul(vec![number(&(&b * &b)), w]), square(&rest));
-        Ok(canon::constant_value_in(&gap, Some(self.var), budget)
-            .is_ok_and(|g| g.is_some_and(|g| g.is_positive())))
+        Ok(false)
     }
 
     /// Whether `u` is a polynomial in the variable with a coefficient of a positive power that
@@ -846,6 +874,97 @@ fn never_negative(t: &Expr) -> bool {
         Expr::Mul(xs) => xs.iter().all(never_negative),
         _ => false,
     }
+}
+
+/// Whether `u` is a sum `V + b·√w` with one root term, `b` a positive number, and `b²·w − V²` a
+/// positive number: then `b·√w > |V|`, so `u > 0` wherever it is defined (`x + √(1 + x²)`, the
+/// argument of alkahest's `asinh` written as a logarithm).
+fn root_above_the_rest(u: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
+    let Expr::Add(xs) = u else {
+        return Ok(false);
+    };
+    let Some((b, w, rest)) = a_root_and_the_rest(xs, BigRational::is_positive) else {
+        return Ok(false);
+    };
+    let rest = Expr::add(rest);
+    let gap = Expr::minus(Expr::mul(vec![number(&(&b * &b)), w]), square(&rest));
+    Ok(canon::constant_value_in(&gap, Some(var), budget)
+        .is_ok_and(|g| g.is_some_and(|g| g.is_positive())))
+}
+
+/// `1` when the sum `varying` (terms in `var`, free of parameters) is increasing on the whole
+/// line where it is defined, `−1` when decreasing, by the form of its derivative: one with a
+/// sign by its form, or, for `P = L + c·√w` (`L` a polynomial, `c` a number), `P′ = L′ +
+/// c·w′/(2√w)`, which has the sign of `2L′·√w + c·w′` wherever the root is positive, shown by
+/// [`root_above_the_rest`] for it or its negation (`2x + 2√(1 + x²)`, alkahest's form of
+/// `∫ dx/((x + 1)·√(1 + x²))`: `4√(1 + x²) + 4x`, as `16(1 + x²) − (4x)²` is 16).
+fn direction(varying: &[Expr], var: &str, budget: &mut Budget) -> Result<Option<i8>, TooLarge> {
+    let Ok(slope) = derivative(&Expr::add(varying.to_vec()), var, budget) else {
+        return Ok(None);
+    };
+    if let Some(sign) = sign_by_form(&slope) {
+        return Ok(Some(sign));
+    }
+    let Some((c, w, line)) = a_root_and_the_rest(varying, |_| true) else {
+        return Ok(None);
+    };
+    let line = Expr::add(line);
+    if polynomial(&line, var, budget)?.is_none() {
+        return Ok(None);
+    }
+    let (Ok(dl), Ok(dw)) = (derivative(&line, var, budget), derivative(&w, var, budget)) else {
+        return Ok(None);
+    };
+    for sign in [1i8, -1] {
+        let k = BigRational::from_integer(sign.into());
+        let e = Expr::add(vec![
+            Expr::mul(vec![
+                number(&(&k + &k)),
+                dl.clone(),
+                Expr::call(Func::Sqrt, w.clone()),
+            ]),
+            Expr::mul(vec![number(&(&k * &c)), dw.clone()]),
+        ]);
+        if root_above_the_rest(&e, var, budget)? {
+            return Ok(Some(sign));
+        }
+    }
+    Ok(None)
+}
+
+/// The first symbol of `e` that is a parameter (not `var`, `pi` or `e`).
+fn first_parameter(e: &Expr, var: &str) -> Option<Rc<str>> {
+    if let Expr::Sym(s) = e {
+        return (&**s != var && constant(s).is_none()).then(|| s.clone());
+    }
+    e.children().find_map(|x| first_parameter(x, var))
+}
+
+/// A sum's first term `c·√w` (`c` a number that `accept`s) and its other terms; `None`
+/// without one.
+fn a_root_and_the_rest(
+    xs: &[Expr],
+    accept: impl Fn(&BigRational) -> bool,
+) -> Option<(BigRational, Expr, Vec<Expr>)> {
+    let (mut root, mut rest) = (None, Vec::new());
+    for x in xs {
+        let mut factors = Vec::new();
+        x.flat_factors(&mut factors);
+        let (numbers, others): (Vec<_>, Vec<_>) =
+            factors.into_iter().partition(|f| exact_value(f).is_some());
+        let coefficient = numbers
+            .iter()
+            .filter_map(exact_value)
+            .fold(BigRational::from_integer(1.into()), |a, b| a * b);
+        match others.as_slice() {
+            [Expr::Call(Func::Sqrt, w)] if root.is_none() && accept(&coefficient) => {
+                root = Some((coefficient, w[0].clone()));
+            }
+            _ => rest.push(x.clone()),
+        }
+    }
+    let (c, w) = root?;
+    Some((c, w, rest))
 }
 
 /// `u − 1`, which `acosh u` needs to be at least 0.

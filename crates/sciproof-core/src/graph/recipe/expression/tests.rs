@@ -1386,6 +1386,21 @@ fn signs_over_intervals_up_to_a_symbol_by_form() {
             "t",
             "(sqrt(3) + ((2 + t) * acosh((2 + t))) + (-1 * sqrt((-1 + (2 + t)^2))) + (-2 * acosh(2)))",
         ),
+        // x + 1 > 0 on [0, t]: the value's log(2 + 2√(1 + t²) + 2t − √8) grows with t (its
+        // slope has the sign of 4√(1 + t²) + 4t, 16(1 + t²) − 16t² being 16) and is 0 at
+        // t = −1, so t > −1; the same for x > 0 from log(2t − √8 + 2√(t² + 2t + 2)), 0 at 0
+        (
+            "(1 * (sqrt((1 + x^2)) * (x + 1))^-1)",
+            "0",
+            "t",
+            "((2 * sqrt(8)^-1 * (log((2 + (2 * sqrt((1 + t^2))) + (2 * t) + (-1 * sqrt(8)))) + (-1 * log((2 + (2 * sqrt((1 + t^2))) + (2 * t) + sqrt(8)))))) + (-2 * sqrt(8)^-1 * (log((4 + (-1 * sqrt(8)))) + (-1 * log((4 + sqrt(8)))))))",
+        ),
+        (
+            "(1 * (x * sqrt((2 + x^2 + (x * 2))))^-1)",
+            "1",
+            "t",
+            "((2 * sqrt(8)^-1 * (log(((2 * t) + (-1 * sqrt(8)) + (2 * sqrt((2 + t^2 + (2 * t)))))) + (-1 * log(((2 * t) + sqrt(8) + (2 * sqrt((2 + t^2 + (2 * t))))))))) + (-2 * sqrt(8)^-1 * (log((2 + (-1 * sqrt(8)) + (2 * sqrt(5)))) + (-1 * log((2 + sqrt(8) + (2 * sqrt(5))))))))",
+        ),
         // from the end of acosh's domain (acosh 1 = 0 to the exact test)
         ("acosh(x)", "1", "t", "t*acosh(t) - sqrt(t^2 - 1)"),
         (
@@ -1401,6 +1416,10 @@ fn signs_over_intervals_up_to_a_symbol_by_form() {
     // below 0 for −1 < a < 0; 1/(x + 3)² has a pole at −3 for t < −3 (alkahest: ok);
     // (x + 2)² − 1 is negative on (−3, −1), inside [t, 0] for t ≤ −3 where the value is
     // defined (no acosh in it to put t ≥ −1).
+    // A witness that grows on each side of a pole but not across it (t − 1/t, 0 at 1, is
+    // positive at t = −1/2) puts t on no side: ∫_2^t dx/x² crosses 0 for −1 < t < 0, where
+    // the value is defined (alkahest: ok).
+    numeric_evidence_only("x^-2", "2", "t", "1/2 - 1/t + 0*log(t - 1/t)");
     for (f, a, b, v) in [
         (
             "(x+2)/sqrt((x+2)^2-1)",
