@@ -3921,7 +3921,10 @@ impl<'e> DefiniteIntegral<'e> {
             return self.by_parameter_free_terms(value, budget);
         }
         let (Some(lower), Some(upper)) = (exact_value(self.lower), exact_value(self.upper)) else {
-            return self.improper_toward_a_symbol(value, budget);
+            if let Some(ends) = self.improper_toward_a_symbol(value, budget)? {
+                return Ok(Some(ends));
+            }
+            return self.across_a_removable_point(value, budget);
         };
         if lower == upper {
             return Ok(None);
@@ -4140,10 +4143,8 @@ impl<'e> DefiniteIntegral<'e> {
     }
 
     /// The exact points strictly between the bounds, in order from the lower to the upper,
-    /// where a base of a power that is not natural, or the argument of a function that is not
-    /// entire, in the integrand or in `F`, is 0 or has a pole: the rational roots of the
-    /// numerator and denominator of each such base or argument that is a rational function
-    /// (at most [`MOST_INNER_POINTS`]; none when there are more).
+    /// among [`DefiniteIntegral::domain_points`] (none when there are more than
+    /// [`MOST_INNER_POINTS`]).
     fn inner_points(
         &self,
         f: &Expr,
@@ -4151,36 +4152,125 @@ impl<'e> DefiniteIntegral<'e> {
         upper: &BigRational,
         budget: &mut Budget,
     ) -> Result<Vec<BigRational>, TooLarge> {
-        let mut found: Vec<BigRational> = Vec::new();
-        let mut parts = Vec::new();
-        for e in [self.integrand, f] {
-            gather_domain_parts(e, self.var, &mut parts, budget)?;
-        }
         let (low, high) = if lower < upper {
             (lower, upper)
         } else {
             (upper, lower)
         };
+        let Some(points) = self.domain_points(f, Some((low, high)), budget)? else {
+            return Ok(Vec::new());
+        };
+        let mut found: Vec<BigRational> = points;
+        found.sort();
+        if lower > upper {
+            found.reverse();
+        }
+        Ok(found)
+    }
+
+    /// The exact points (strictly between `within`'s ends, when given) where a base of a power
+    /// that is not natural, or the argument of a function that is not entire, in the integrand
+    /// or in `F`, is 0 or has a pole: the rational roots of the numerator and denominator of
+    /// each such base or argument that is a rational function; `None` when there are more than
+    /// [`MOST_INNER_POINTS`].
+    fn domain_points(
+        &self,
+        f: &Expr,
+        within: Option<(&BigRational, &BigRational)>,
+        budget: &mut Budget,
+    ) -> Result<Option<Vec<BigRational>>, TooLarge> {
+        let mut found: Vec<BigRational> = Vec::new();
+        let mut parts = Vec::new();
+        for e in [self.integrand, f] {
+            gather_domain_parts(e, self.var, &mut parts, budget)?;
+        }
         for part in parts {
             let Some((n, d)) = rational_function(&part, self.var, budget)? else {
                 continue;
             };
             for p in [n, d] {
                 for (root, _) in pf::rational_roots(&p, &[], budget)?.0 {
-                    if &root > low && &root < high && !found.contains(&root) {
+                    let inside = within.is_none_or(|(low, high)| &root > low && &root < high);
+                    if inside && !found.contains(&root) {
                         found.push(root);
                     }
                 }
             }
             if found.len() > MOST_INNER_POINTS {
-                return Ok(Vec::new());
+                return Ok(None);
             }
         }
-        found.sort();
-        if lower > upper {
-            found.reverse();
+        Ok(Some(found))
+    }
+
+    /// `F(upper)` and `F(lower)` for bounds of which one at least is a symbol and an integrand
+    /// free of parameters, where `F` and the integrand leave their domains at one point `p`
+    /// only ([`DefiniteIntegral::domain_points`]), `F` is continuous on each side of it (on
+    /// every `[s, r]` with `s` and `r` beyond `p`: [`super::parametric::BesideAnEnd::half_line`])
+    /// and has the same limit from both sides there: `F` with that limit at `p` is continuous
+    /// on the whole line, so the integral over any interval is `F(upper) − F(lower)` (improper
+    /// at `p` when the interval holds it: `∫_1^t log(x²) dx = t·log(t²) − 2t + 2` for `t` of
+    /// either sign, alkahest's `ok`). A bound that is a symbol must leave the value without a
+    /// value at `p` (`log(0)`: the claim says nothing there), a numeric one must not be `p`.
+    fn across_a_removable_point(
+        &self,
+        value: &Expr,
+        budget: &mut Budget,
+    ) -> Result<Option<(Expr, Expr)>, TooLarge> {
+        if has_parameters(self.integrand, self.var, budget)?
+            || (exact_value(self.lower).is_some() && exact_value(self.upper).is_some())
+        {
+            return Ok(None);
         }
-        Ok(found)
+        for bound in [self.lower, self.upper] {
+            if exact_value(bound).is_none() && !matches!(bound, Expr::Sym(s) if **s != *self.var) {
+                return Ok(None);
+            }
+        }
+        self.each_exact(budget, &mut |f, budget| {
+            let Some(points) = self.domain_points(f, None, budget)? else {
+                return Ok(None);
+            };
+            let [p] = points.as_slice() else {
+                return Ok(None);
+            };
+            for bound in [self.lower, self.upper] {
+                match (exact_value(bound), bound) {
+                    (Some(c), _) if c == *p => return Ok(None),
+                    (Some(_), _) => {}
+                    (None, Expr::Sym(name)) => {
+                        let at_p = value.substitute(name, &number(p), budget)?;
+                        if !super::parametric::has_no_value(&at_p, self.var, budget)? {
+                            return Ok(None);
+                        }
+                    }
+                    (None, _) => return Ok(None),
+                }
+            }
+            let mut limits: Vec<Expr> = Vec::new();
+            for side in [1, -1] {
+                let half = super::parametric::BesideAnEnd::half_line(self.var, p, side);
+                if !half.continuous(f, self.integrand, budget)? {
+                    return Ok(None);
+                }
+                let Some(limit) = self.limit_beside(f, p, side, budget)? else {
+                    return Ok(None);
+                };
+                limits.push(limit);
+            }
+            if canon::is_zero_in(
+                &Expr::minus(limits[0].clone(), limits[1].clone()),
+                None,
+                budget,
+            ) != Ok(true)
+            {
+                return Ok(None);
+            }
+            Ok(Some((
+                f.substitute(self.var, self.upper, budget)?,
+                f.substitute(self.var, self.lower, budget)?,
+            )))
+        })
     }
 
     /// Whether the integral has a symbol besides the variable, `pi` and `e`.

@@ -114,6 +114,9 @@ pub fn continuous_where_the_value_is_defined(
 /// A fresh symbol for the inner end `s` of [`BesideAnEnd`]'s intervals: no parser makes it.
 const INNER_END: &str = "#s";
 
+/// A fresh symbol for the far end `r` of [`BesideAnEnd::half_line`]'s intervals.
+const FAR_END: &str = "#r";
+
 /// An improper integral from an exact end `c`, where the antiderivative may have no value
 /// (`x·log x − x` at 0), to a bound `b` that is not a number (`∫_0^t log x dx`), for every
 /// value of the parameters at which the claimed value is defined: `b` lies on one side of `c`
@@ -189,6 +192,25 @@ impl<'v> BesideAnEnd<'v> {
         Ok(Vec::new())
     }
 
+    /// The half-line beside `c` on the side `side` (`1` above, `−1` below): the intervals
+    /// `[s, r]` with `s` and `r` both strictly beyond `c` (two fresh symbols).
+    pub fn half_line(var: &'v str, c: &BigRational, side: i8) -> Self {
+        let beyond = |name: &str| {
+            let d = Expr::minus(Expr::sym(name), number(c));
+            let d = if side == 1 { d } else { Expr::negated(d) };
+            (d, Sign::Positive)
+        };
+        BesideAnEnd {
+            side,
+            domains: Domains {
+                var,
+                ends: [Expr::sym(INNER_END), Expr::sym(FAR_END)],
+                exact: None,
+                witnesses: vec![beyond(INNER_END), beyond(FAR_END)],
+            },
+        }
+    }
+
     /// Whether `f` and `integrand` stay in their domains on every `[s, other]`: `f` is then
     /// continuous from `c` (excluded) to `other`, and the integrand is but at finitely many
     /// points.
@@ -209,7 +231,7 @@ impl<'v> BesideAnEnd<'v> {
 /// `(0^2)^−1`), or its logarithm. A claimed value with the other bound at the end `c` read so
 /// (`t·atan(t^−1)` at `t = 0`) claims nothing there, as a value is defined only where each of
 /// its nodes is.
-fn has_no_value(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
+pub(super) fn has_no_value(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
     budget.step()?;
     let at_zero = match e {
         Expr::Pow(p) if exact_value(&p.1).is_some_and(|r| r.is_negative()) => Some(&p.0),
