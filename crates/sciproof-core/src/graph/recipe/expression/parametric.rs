@@ -37,7 +37,8 @@
 //! value* that needs the same sign (or that argument plus a number at least 0, or a positive
 //! multiple of it): `log(a + 1/4)` in the value is defined only where
 //! `a + 1/4 > 0`, and the value is defined only where each of its nodes is (`log u` has the
-//! sign of `u − 1`, so `log(log t)` puts `t − 1 > 0`). Where a bound is a
+//! sign of `u − 1`, so `log(log t)` puts `t − 1 > 0`; a quotient of lines `k·(t − p)/(t − q)`
+//! at least 0 with `k < 0` puts `t` between `q` and `p`). Where a bound is a
 //! symbol, no ball holds the interval, and forms decide: a part free of the parameters
 //! continuous on the whole line ([`continuous_everywhere`]), a polynomial positive everywhere, a
 //! product of factors with a sign, a sum of terms at least 0 with a positive one, a root above
@@ -341,12 +342,80 @@ fn gather_witnesses(
         {
             out.push((minus_one(&vs[0]), sign));
         }
+        out.extend(between_the_roots(&w, sign, budget)?);
         out.push((w, sign));
     }
     for x in e.children() {
         gather_witnesses(x, out, budget)?;
     }
     Ok(())
+}
+
+/// For a witness `w` that is a quotient of lines in one parameter `t` with a negative
+/// coefficient, `k·(t − p)/(t − q)` with `k < 0` (`(1 − t)/(1 + t) ≥ 0` under the root of
+/// `∫ √((1 − x)/(1 + x))`): `t` lies between the roots, `q` excluded, so `t − q` has the sign
+/// of `p − q` strictly and `t − p` the other one (strictly where `w > 0`): `t + 1 > 0` and
+/// `1 − t ≥ 0`. Empty for any other `w`.
+fn between_the_roots(
+    w: &Expr,
+    sign: Sign,
+    budget: &mut Budget,
+) -> Result<Vec<(Expr, Sign)>, TooLarge> {
+    let none = Ok(Vec::new());
+    let Some(t) = first_parameter(w, "") else {
+        return none;
+    };
+    if has_parameters(w, &t, budget)? {
+        return none;
+    }
+    let mut factors = Vec::new();
+    w.flat_factors(&mut factors);
+    let mut k = BigRational::from_integer(1.into());
+    let (mut above, mut below) = (None, None);
+    for f in &factors {
+        if let Some(r) = exact_value(f) {
+            k *= r;
+            continue;
+        }
+        let (line, is_below) = match integer_power(f) {
+            Some((base, -1)) => (base, true),
+            _ => (f.clone(), false),
+        };
+        let Some([b, a]) =
+            numeric_polynomial(&line, &t, budget)?
+                .as_deref()
+                .and_then(|c| match c {
+                    [b, a] if !a.is_zero() => Some([b.clone(), a.clone()]),
+                    _ => None,
+                })
+        else {
+            return none;
+        };
+        let slot = if is_below { &mut below } else { &mut above };
+        if slot.is_some() {
+            return none;
+        }
+        *slot = Some(-&b / &a);
+        if is_below {
+            k /= a;
+        } else {
+            k *= a;
+        }
+    }
+    let (Some(p), Some(q)) = (above, below) else {
+        return none;
+    };
+    if !k.is_negative() || p == q {
+        return none;
+    }
+    let from = |r: &BigRational, up: bool| {
+        let d = Expr::minus(Expr::sym(&t), number(r));
+        if up { d } else { Expr::negated(d) }
+    };
+    Ok(vec![
+        (from(&q, p > q), Sign::Positive),
+        (from(&p, p < q), sign),
+    ])
 }
 
 /// The interval and what the claimed value's definedness shows.

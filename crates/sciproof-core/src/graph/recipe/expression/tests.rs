@@ -1401,6 +1401,21 @@ fn signs_over_intervals_up_to_a_symbol_by_form() {
             "t",
             "((2 * sqrt(8)^-1 * (log(((2 * t) + (-1 * sqrt(8)) + (2 * sqrt((2 + t^2 + (2 * t)))))) + (-1 * log(((2 * t) + sqrt(8) + (2 * sqrt((2 + t^2 + (2 * t))))))))) + (-2 * sqrt(8)^-1 * (log((2 + (-1 * sqrt(8)) + (2 * sqrt(5)))) + (-1 * log((2 + sqrt(8) + (2 * sqrt(5))))))))",
         ),
+        // (1 − t)/(1 + t) ≥ 0 under the value's root puts t between the roots: t + 1 > 0 and
+        // 1 − t ≥ 0, so (1 − x)/(1 + x) ≥ 0 on [0, t]
+        (
+            "sqrt(((x + 1)^-1 * (1 + (x * -1))))",
+            "0",
+            "t",
+            "(-1 + (2 * atan(1)) + (2 * ((1 + t)^-1 * (1 + (-1 * t)))^(1/2) * (1 + (((1 + t)^-1 * (1 + (-1 * t)))^(1/2))^2)^-1) + (-2 * atan(((1 + t)^-1 * (1 + (-1 * t)))^(1/2))))",
+        ),
+        // the same witness keeps [0, t] left of the pole at 2
+        (
+            "(x-2)^-2",
+            "0",
+            "t",
+            "1/(2 - t) - 1/2 + 0*sqrt((1 - t)/(1 + t))",
+        ),
         // from the end of acosh's domain (acosh 1 = 0 to the exact test)
         ("acosh(x)", "1", "t", "t*acosh(t) - sqrt(t^2 - 1)"),
         (
@@ -1420,6 +1435,17 @@ fn signs_over_intervals_up_to_a_symbol_by_form() {
     // positive at t = −1/2) puts t on no side: ∫_2^t dx/x² crosses 0 for −1 < t < 0, where
     // the value is defined (alkahest: ok).
     numeric_evidence_only("x^-2", "2", "t", "1/2 - 1/t + 0*log(t - 1/t)");
+    // Quotients of lines that put t outside its roots ((t − 1)/(t + 1) ≥ 0), or between roots
+    // on both sides of the pole at 2 ((3 − t)/(t + 1) ≥ 0): the integral does not exist for
+    // some t at which the value is defined. Never ok.
+    for v in [
+        "1/(2 - t) - 1/2 + 0*sqrt((t - 1)/(t + 1))",
+        "1/(2 - t) - 1/2 + 0*sqrt((3 - t)/(t + 1))",
+    ] {
+        let (o, d) = integral("(x-2)^-2", "0", "t", v);
+        assert_ne!(o, Outcome::Ok, "{v}: {d}");
+        assert_ne!(o, Outcome::NumericOk, "{v}: {d}");
+    }
     for (f, a, b, v) in [
         (
             "(x+2)/sqrt((x+2)^2-1)",
