@@ -122,6 +122,18 @@ up_to_t = [(parse(text, pool), from_0) for text, from_0 in [
     ("1/(1+exp(x))", True), ("1/(1+x^3)", True), ("atan(x)/(x+1)^2", True), ("sqrt(x^2)", True),
     # 1 - sqrt(x)^2, which is 1 - x where the root is defined; a root above the rest of its sum
     ("asin(sqrt(x))", True), ("log(x+sqrt(1+x^2))", True),
+    # acosh u needs u - 1 >= 0, (x + 2)^2 - 1 >= 0 where x + 2 >= 1; a value with no value at
+    # t = 0 (t*atan(1/t)) and F with one limit there, from either side; across a removable point
+    ("acosh(x+2)", True), ("atan(1/x)", True), ("log(1+1/x^2)", True), ("log(x^2)", True),
+    ("x*log(x^2)", True),
+    # the value as its own antiderivative (an atan identity away from the table's)
+    ("1/((1+x^2)*sqrt(2+x^2))", True), ("x*acos(x)^2", True), ("exp(x)*(1+x*log(x))/x", False),
+    ("acosh(x)^2", False), ("acosh(x)/x^2", False),
+    # a witness monotone in t past its root (t > -1, t > 0), between the roots of a quotient
+    # of lines, log(log t) (t > 1)
+    ("1/(sqrt(1+x^2)*(x+1))", True), ("x/(sqrt(1+x^2)*(x+1))", True),
+    ("1/(x*sqrt(x^2+2*x+2))", False), ("sqrt(x^2+2*x+2)/x", False), ("1/(x^2+x-1)", False),
+    ("sqrt((1-x)/(1+x))", True), ("log(log(x))/x", False),
 ]]
 t = pool.symbol("t")
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)

@@ -10,9 +10,14 @@ derivatives by mpmath's numerical differentiation, integrals by its quadrature):
   numeric_ok  |residual| <= tolerance at every such point;
   failed      |residual| > tolerance at one of them at least.
 A point where a value is complex or undefined is left out, as the numeric rule leaves it out.
+An `ok` definite integral with parameters (a bound `t`, a symbol `a`) is checked beyond the sample
+points too, over a grid of values of either sign: wherever its value is defined, the integrand
+must have a value across the interval (but at isolated points) and the quadrature must match it
+(a point where the quadrature does not converge is left out).
 Prints one JSON object per case: {"verdict": "confirmed" | "contradicted" | "unchecked", "why"},
 then nothing else. `inconclusive` outcomes are unchecked: they claim nothing.
 """
+import itertools
 import json
 import re
 import sys
@@ -264,6 +269,58 @@ def residual_parts(check):
     return names, at
 
 
+GRID = [-7.3, -3.1, -2.2, -1.3, -0.83, -0.41, -0.13, 0.17, 0.53, 0.91, 1.37, 2.3, 3.7, 6.1]
+
+
+def beyond_the_samples(check):
+    """For an `ok` definite integral with parameters: why it fails at a point of the grid, or
+    None. (30 digits: a grid of up to 49 points, each a quadrature.)"""
+    if check.get("kind") != "definite_integral":
+        return None
+    var = check["var"]
+    parsed = {k: parse(check[k]) for k in ("integrand", "lower", "upper", "value")}
+    names = set()
+    for e in parsed.values():
+        symbols(e, names)
+    params = sorted(n for n in names if n not in (var, "pi", "e"))
+    if not params or len(params) > 2:
+        return None
+    grid = GRID if len(params) == 1 else GRID[::2]
+    with mp.workdps(30):
+        for values in itertools.product(grid, repeat=len(params)):
+            env = {"pi": +mp.pi, "e": +mp.e}
+            env.update({p: mp.mpf(v) for p, v in zip(params, values)})
+            where = ", ".join(f"{p} = {v}" for p, v in zip(params, values))
+            try:
+                v = value(parsed["value"], env)
+                lower, upper = value(parsed["lower"], env), value(parsed["upper"], env)
+            except Undefined:
+                continue
+
+            def f(x):
+                try:
+                    return value(parsed["integrand"], dict(env, **{var: x}))
+                except Undefined:
+                    return mp.nan
+
+            inside = [lower + (upper - lower) * mp.mpf(i) / 200 + mp.mpf("1e-7") for i in range(1, 200)]
+            if sum(1 for x in inside if mp.isnan(f(x))) > 2:
+                return f"ok, but at {where} the integrand has no value on part of the interval"
+            cuts = [lower, upper] + [mp.mpf(k) / 2 for k in range(-40, 41)
+                                     if min(lower, upper) < mp.mpf(k) / 2 < max(lower, upper)]
+            cuts = sorted(set(cuts), reverse=lower > upper)
+            try:
+                integral, error = mp.quad(f, cuts, error=True)
+            except (ValueError, ZeroDivisionError):
+                continue
+            if not mp.isfinite(integral) or error > mp.mpf("1e-12") * (1 + abs(integral)):
+                continue
+            if abs(integral - v) > mp.mpf("1e-9") * (1 + abs(v)):
+                return (f"ok, but at {where} the integral is {mp.nstr(integral, 12)} and the value "
+                        f"{mp.nstr(v, 12)}")
+    return None
+
+
 def verdict(case):
     check, outcome = case["check"], case["outcome"]
     if outcome not in ("ok", "numeric_ok", "failed") or not isinstance(check, dict):
@@ -294,6 +351,9 @@ def verdict(case):
         bad = [r for r, error in residuals if r > error * mp.mpf("1e15")]
         if bad:
             return "contradicted", f"ok, but the residual is {mp.nstr(max(bad), 6)} at a sample point"
+        beyond = beyond_the_samples(check)
+        if beyond:
+            return "contradicted", beyond
     elif outcome == "numeric_ok" and above:
         return "contradicted", f"numeric_ok, but |residual| = {mp.nstr(max(above), 6)} > {tolerance}"
     elif outcome == "failed" and below:
