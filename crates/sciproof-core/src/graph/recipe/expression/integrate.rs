@@ -4210,8 +4210,9 @@ impl<'e> DefiniteIntegral<'e> {
     /// and has the same limit from both sides there: `F` with that limit at `p` is continuous
     /// on the whole line, so the integral over any interval is `F(upper) − F(lower)` (improper
     /// at `p` when the interval holds it: `∫_1^t log(x²) dx = t·log(t²) − 2t + 2` for `t` of
-    /// either sign, alkahest's `ok`). A bound that is a symbol must leave the value without a
-    /// value at `p` (`log(0)`: the claim says nothing there), a numeric one must not be `p`.
+    /// either sign, alkahest's `ok`). A bound that is a line in one parameter (`t`, `t + 1`)
+    /// must leave the value without a value where it is `p` (`log(0)`: the claim says nothing
+    /// there), a numeric one must not be `p`.
     fn across_a_removable_point(
         &self,
         value: &Expr,
@@ -4222,9 +4223,15 @@ impl<'e> DefiniteIntegral<'e> {
         {
             return Ok(None);
         }
+        // (each bound a number or a line in one parameter, `t`, `t + 1`, `2t`: the value of
+        // that parameter at which the bound is p is known)
+        let mut lines = Vec::new();
         for bound in [self.lower, self.upper] {
-            if exact_value(bound).is_none() && !matches!(bound, Expr::Sym(s) if **s != *self.var) {
-                return Ok(None);
+            if exact_value(bound).is_none() {
+                match super::parametric::a_line_in_one_parameter(bound, self.var, budget)? {
+                    Some(line) => lines.push(line),
+                    None => return Ok(None),
+                }
             }
         }
         self.each_exact(budget, &mut |f, budget| {
@@ -4235,16 +4242,14 @@ impl<'e> DefiniteIntegral<'e> {
                 return Ok(None);
             };
             for bound in [self.lower, self.upper] {
-                match (exact_value(bound), bound) {
-                    (Some(c), _) if c == *p => return Ok(None),
-                    (Some(_), _) => {}
-                    (None, Expr::Sym(name)) => {
-                        let at_p = value.substitute(name, &number(p), budget)?;
-                        if !super::parametric::has_no_value(&at_p, self.var, budget)? {
-                            return Ok(None);
-                        }
-                    }
-                    (None, _) => return Ok(None),
+                if exact_value(bound).is_some_and(|c| c == *p) {
+                    return Ok(None);
+                }
+            }
+            for (t, a, b) in &lines {
+                let at_p = value.substitute(t, &number(&((p - b) / a)), budget)?;
+                if !super::parametric::has_no_value(&at_p, self.var, budget)? {
+                    return Ok(None);
                 }
             }
             let mut limits: Vec<Expr> = Vec::new();

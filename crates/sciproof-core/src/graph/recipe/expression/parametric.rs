@@ -381,14 +381,7 @@ fn between_the_roots(
             Some((base, -1)) => (base, true),
             _ => (f.clone(), false),
         };
-        let Some([b, a]) =
-            numeric_polynomial(&line, &t, budget)?
-                .as_deref()
-                .and_then(|c| match c {
-                    [b, a] if !a.is_zero() => Some([b.clone(), a.clone()]),
-                    _ => None,
-                })
-        else {
+        let Some((a, b)) = line_in(&line, &t, budget)? else {
             return none;
         };
         let slot = if is_below { &mut below } else { &mut above };
@@ -827,19 +820,7 @@ impl Domains<'_> {
     /// (alkahest's `∫ dx/((x + 1)·√(1 + x²))` has the value's `log(2 + 2√(1 + t²) + 2t − √8)`,
     /// increasing in `t` and 0 at `t = −1`: so `t + 1 > 0`).
     fn beyond_a_monotone_witness(&self, at: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
-        let Some(t) = first_parameter(at, self.var) else {
-            return Ok(false);
-        };
-        if has_parameters(at, &t, budget)? {
-            return Ok(false);
-        }
-        let Some([b, a]) = numeric_polynomial(at, &t, budget)?
-            .as_deref()
-            .and_then(|c| match c {
-                [b, a] if !a.is_zero() => Some([b.clone(), a.clone()]),
-                _ => None,
-            })
-        else {
+        let Some((t, a, b)) = a_line_in_one_parameter(at, self.var, budget)? else {
             return Ok(false);
         };
         let root = number(&(-b / &a));
@@ -1021,6 +1002,36 @@ fn direction(varying: &[Expr], var: &str, budget: &mut Budget) -> Result<Option<
         }
     }
     Ok(None)
+}
+
+/// `e = a·t + b` with `a ≠ 0` and `b` numbers, for the symbol `t`: `(a, b)`.
+fn line_in(
+    e: &Expr,
+    t: &str,
+    budget: &mut Budget,
+) -> Result<Option<(BigRational, BigRational)>, TooLarge> {
+    Ok(
+        numeric_polynomial(e, t, budget)?.and_then(|c| match c.as_slice() {
+            [b, a] if !a.is_zero() => Some((a.clone(), b.clone())),
+            _ => None,
+        }),
+    )
+}
+
+/// `e = a·t + b`, a line in its one parameter `t` (no other symbol but `pi` and `e`; not
+/// `var`): `(t, a, b)`.
+pub(super) fn a_line_in_one_parameter(
+    e: &Expr,
+    var: &str,
+    budget: &mut Budget,
+) -> Result<Option<(Rc<str>, BigRational, BigRational)>, TooLarge> {
+    let Some(t) = first_parameter(e, var) else {
+        return Ok(None);
+    };
+    if has_parameters(e, &t, budget)? {
+        return Ok(None);
+    }
+    Ok(line_in(e, &t, budget)?.map(|(a, b)| (t, a, b)))
 }
 
 /// The first symbol of `e` that is a parameter (not `var`, `pi` or `e`).

@@ -1654,6 +1654,19 @@ fn removable_points_inside_intervals_up_to_a_symbol() {
             "b",
             "((2 * atan(b)) + (-2 * atan(a)) + (b * log((1 + b^-2))) + (-1 * a * log((1 + a^-2))))",
         ),
+        // bounds that are lines in t: the value has no value where either is 0 (t = 0, −1)
+        (
+            "log(x^2)",
+            "t",
+            "(1 + t)",
+            "((2 * t) + ((1 + t) * -2) + ((1 + t) * log((1 + t)^2)) + (-1 * t * log(t^2)))",
+        ),
+        (
+            "atan((1 * x^-1))",
+            "t",
+            "(2 * t)",
+            "((-1/2 * log((1 + t^2))) + (-1 * t * atan(t^-1)) + (2 * t * atan((1/2 * t^-1))) + (1/2 * log((1 + (t^2 * 4)))))",
+        ),
     ] {
         exact_and_off_refuted(f, a, b, v, "1/10^6");
     }
