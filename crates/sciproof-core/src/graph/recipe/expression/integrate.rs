@@ -3807,6 +3807,7 @@ impl<'e> DefiniteIntegral<'e> {
         };
         proposed.ends(value, budget)
     }
+
     /// An antiderivative for which `F(upper) − F(lower)` is the integral: one the table
     /// proposes, that differentiates exactly to the integrand, and that is continuous on the
     /// closed interval, where the integrand is continuous but at finitely many points (the
@@ -4157,10 +4158,9 @@ impl<'e> DefiniteIntegral<'e> {
         } else {
             (upper, lower)
         };
-        let Some(points) = self.domain_points(f, Some((low, high)), budget)? else {
+        let Some(mut found) = self.domain_points(f, Some((low, high)), budget)? else {
             return Ok(Vec::new());
         };
-        let mut found: Vec<BigRational> = points;
         found.sort();
         if lower > upper {
             found.reverse();

@@ -206,7 +206,7 @@ pub fn recheck(
                     Expr::negated(value.clone()),
                 ])
             };
-            let decide = |residual: &Expr, budget: &mut Budget| {
+            let decide_residual = |residual: &Expr, budget: &mut Budget| {
                 decide(
                     residual,
                     Some(&var),
@@ -216,7 +216,7 @@ pub fn recheck(
                     budget,
                 )
             };
-            let mut decided = ends.map(|ends| decide(&residual(ends), budget));
+            let mut decided = ends.map(|ends| decide_residual(&residual(ends), budget));
             // Neither ok nor failed, the value's own antiderivative (a function of a bound that
             // is a symbol): its residual is 0 to the exact test when the value vanishes where
             // the bounds meet, whatever identity relates it to the table's antiderivative.
@@ -231,7 +231,7 @@ pub fn recheck(
                     })
                     .unwrap_or(None);
                 if let Some(ends) = by_value {
-                    let by_value = decide(&residual(ends), budget);
+                    let by_value = decide_residual(&residual(ends), budget);
                     if by_value.0 == Outcome::Ok || decided.is_none() {
                         decided = Some(by_value);
                     }

@@ -543,7 +543,7 @@ impl Domains<'_> {
             Expr::Call(Func::Exp, _) => return Ok(Some(Sign::Positive)),
             // (log is increasing and 0 at 1: log u has the sign of u − 1)
             Expr::Call(Func::Log, xs) if xs.len() == 1 => {
-                if let Some(sign) = self.sign(&minus_one(&xs[0]), budget)? {
+                if let Some(sign) = self.plain_sign(&minus_one(&xs[0]), budget)? {
                     return Ok(Some(sign));
                 }
             }
@@ -816,9 +816,9 @@ impl Domains<'_> {
 
     /// Whether `at`, a line `a·t + b` in one parameter `t`, is positive because a witness
     /// `w(t) > 0`, continuous on the whole line, is monotone in `t` ([`direction`]) and 0 at the
-    /// line's root `p = −b/a`: then `t` lies beyond `p` on the side where `w` grows, which is where the line is positive
-    /// (alkahest's `∫ dx/((x + 1)·√(1 + x²))` has the value's `log(2 + 2√(1 + t²) + 2t − √8)`,
-    /// increasing in `t` and 0 at `t = −1`: so `t + 1 > 0`).
+    /// line's root `p = −b/a`: then `t` lies beyond `p` on the side where `w` grows, which is
+    /// where the line is positive (alkahest's `∫ dx/((x + 1)·√(1 + x²))` has the value's
+    /// `log(2 + 2√(1 + t²) + 2t − √8)`, increasing in `t` and 0 at `t = −1`: so `t + 1 > 0`).
     fn beyond_a_monotone_witness(&self, at: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
         let Some((t, a, b)) = a_line_in_one_parameter(at, self.var, budget)? else {
             return Ok(false);
