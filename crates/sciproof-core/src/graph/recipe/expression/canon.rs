@@ -260,8 +260,13 @@ fn reduced(
         }
     }
     // Products of square roots as one root (`√(u−1)·√(u+1)` as `√(u²−1)`, how acosh's
-    // derivative meets the form alkahest writes), where a product of two was met.
-    if let Some(merged) = merged_square_roots(expr, budget)? {
+    // derivative meets the form alkahest writes), where a product of two was met; or, when one
+    // root of the product is the product of two others, those two only (`√(u−1)·√(u+1)·√(u²−1)`
+    // as `√(u²−1)²`: merged whole, `√((u²−1)²)` would need the sign of `u² − 1`).
+    for merge in [Merge::All, Merge::IntoAThird] {
+        let Some(merged) = merged_square_roots(expr, merge, budget)? else {
+            continue;
+        };
         for expanded in [false, true] {
             if expanded && !expandable {
                 break;
@@ -277,6 +282,20 @@ fn reduced(
     }
     Ok(first)
 }
+
+/// Which square roots of a product [`merged_square_roots`] merges.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Merge {
+    /// All of them (of the same sign of exponent), into one.
+    All,
+    /// Two whose bases multiply to the base of a third (`u − 1`, `u + 1` and `u² − 1`), into
+    /// one root of that base, as often as such two are found.
+    IntoAThird,
+}
+
+/// The most roots of one product that [`Merge::IntoAThird`] compares (each triple by the exact
+/// test).
+const MOST_ROOTS_PAIRED: usize = 6;
 
 /// The function `func` (`atan`, `asin`, `acos`) is the inverse of.
 fn own_function(func: Func) -> Func {
@@ -324,12 +343,16 @@ fn principal_shift(func: Func, q: &BigRational) -> Option<(i64, i64)> {
 /// merge holds wherever its left side is defined (there `A, B ≥ 0`, or `> 0` below the line),
 /// and its right side is defined there too; only roots of expressions with a symbol are
 /// merged (a number's root is taken apart over the primes in the form).
-fn merged_square_roots(e: &Expr, budget: &mut Budget) -> Result<Option<Expr>, NotExact> {
+fn merged_square_roots(
+    e: &Expr,
+    merge: Merge,
+    budget: &mut Budget,
+) -> Result<Option<Expr>, NotExact> {
     // (most residuals have no root at all: one walk finds that out)
     if !has_root(e, budget)? {
         return Ok(None);
     }
-    merged_roots(e, budget)
+    merged_roots(e, merge, budget)
 }
 
 /// `x` as a factor [`merged_roots`] merges: `(A, 1)` for `√A` or `A^(1/2)`, `(A, -1)` for
@@ -360,6 +383,36 @@ fn root_factor(x: &Expr) -> Option<(&Expr, i8)> {
         .then_some((base, sign))
 }
 
+/// The bases of a product's roots in groups to be merged, each group one root: two whose
+/// product is, by the exact test, a third base of the list form a group (as often as such two
+/// are found); every other base is a group of its own. At most [`MOST_ROOTS_PAIRED`] bases are
+/// compared.
+fn paired_into_a_third(
+    mut bases: Vec<Expr>,
+    budget: &mut Budget,
+) -> Result<Vec<Vec<Expr>>, NotExact> {
+    let mut groups = Vec::new();
+    'search: while (3..=MOST_ROOTS_PAIRED).contains(&bases.len()) {
+        for i in 0..bases.len() {
+            for j in i + 1..bases.len() {
+                let product = Expr::mul(vec![bases[i].clone(), bases[j].clone()]);
+                for k in (0..bases.len()).filter(|&k| k != i && k != j) {
+                    let difference = Expr::minus(product.clone(), bases[k].clone());
+                    if is_zero(&difference, budget)? {
+                        let second = bases.remove(j);
+                        let first = bases.remove(i);
+                        groups.push(vec![first, second]);
+                        continue 'search;
+                    }
+                }
+            }
+        }
+        break;
+    }
+    groups.extend(bases.into_iter().map(|b| vec![b]));
+    Ok(groups)
+}
+
 /// Whether `e` has a [`root_factor`] anywhere.
 fn has_root(e: &Expr, budget: &mut Budget) -> Result<bool, NotExact> {
     budget.step().map_err(|_| NotExact::TooLarge)?;
@@ -381,13 +434,13 @@ fn has_root(e: &Expr, budget: &mut Budget) -> Result<bool, NotExact> {
 }
 
 /// [`merged_square_roots`] of a tree with a root.
-fn merged_roots(e: &Expr, budget: &mut Budget) -> Result<Option<Expr>, NotExact> {
+fn merged_roots(e: &Expr, merge: Merge, budget: &mut Budget) -> Result<Option<Expr>, NotExact> {
     budget.step().map_err(|_| NotExact::TooLarge)?;
     let mut changed = false;
     let mut all = |xs: &[Expr], budget: &mut Budget| -> Result<Vec<Expr>, NotExact> {
         let mut out = Vec::with_capacity(xs.len());
         for x in xs {
-            match merged_roots(x, budget)? {
+            match merged_roots(x, merge, budget)? {
                 Some(y) => {
                     changed = true;
                     out.push(y);
@@ -415,6 +468,14 @@ fn merged_roots(e: &Expr, budget: &mut Budget) -> Result<Option<Expr>, NotExact>
                 }
             }
             for (bases, exponent) in [(above, Expr::rat(1, 2)), (below, Expr::rat(-1, 2))] {
+                if merge == Merge::IntoAThird {
+                    let paired = paired_into_a_third(bases, budget)?;
+                    changed |= paired.len() < paired.iter().map(Vec::len).sum::<usize>();
+                    for group in paired {
+                        out.push(Expr::pow(Expr::mul(group), exponent.clone()));
+                    }
+                    continue;
+                }
                 match bases.len() {
                     0 => {}
                     1 => out.push(Expr::pow(bases.into_iter().next().expect("one"), exponent)),

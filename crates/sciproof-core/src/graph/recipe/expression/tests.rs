@@ -282,21 +282,37 @@ fn definite_integrals_of_polynomials_are_exact() {
 fn products_of_square_roots_are_one_root_where_they_are_defined() {
     // acosh' = 1/(√(u−1)·√(u+1)) here (defined where acosh is); alkahest writes 1/√(u²−1)
     // (alkahest: ok; before the merge: numeric_ok)
+    // With a third root whose base is the product of the two (alkahest's capture of
+    // d/dx 2·acosh(x)/√(x² − 1)): those two merge into a root of that base, which meets the
+    // third (merged whole, √((x² − 1)²) would need the sign of x² − 1; numeric_ok before).
     for (expr, value) in [
         ("acosh(x+2)", "sqrt((-1 + (x + 2)^2))^-1"),
         ("acosh(x)", "1/sqrt(x^2-1)"),
+        (
+            "(2 * acosh(x) * sqrt((x^2 + -1))^-1)",
+            "((2 * sqrt((x^2 + -1))^-2) + (x * -2 * acosh(x) * sqrt((x^2 + -1))^-3))",
+        ),
     ] {
         let (o, d) = run(
             "derivative",
             &[("expr", expr), ("var", "x"), ("value", value)],
         );
         assert_eq!(o, Outcome::Ok, "d/dx {expr} = {value}: {d}");
+        let off = format!("{value} + 1/10^6");
+        let (o, d) = run(
+            "derivative",
+            &[("expr", expr), ("var", "x"), ("value", &off)],
+        );
+        assert_eq!(o, Outcome::Failed, "d/dx {expr} = {off}: {d}");
     }
     for (lhs, rhs) in [
         ("sqrt(x)*sqrt(y)", "sqrt(x*y)"),
         ("sqrt(x-1)*sqrt(x+1)*10^12", "sqrt(x^2-1)*10^12"),
         ("1/(sqrt(x)*sqrt(x+1))", "(x^2+x)^(-1/2)"),
         ("sqrt(x)*sqrt(y)*sqrt(x)", "x*sqrt(y)"),
+        // two into a third (numeric_ok before)
+        ("sqrt(x-1)*sqrt(x+1)*sqrt(x^2-1)", "x^2-1"),
+        ("1/(sqrt(x-1)*sqrt(x+1)*sqrt(x^2-1))", "1/(x^2-1)"),
     ] {
         assert_eq!(identity(lhs, rhs).0, Outcome::Ok, "{lhs} = {rhs}");
     }
@@ -309,6 +325,11 @@ fn products_of_square_roots_are_one_root_where_they_are_defined() {
     assert_ne!(
         identity("sqrt(-x-2)*sqrt(-x-3)", "sqrt(x^2+5*x+6) + 1").0,
         Outcome::Ok
+    );
+    // Merged into a third, a value off by 1 is refuted.
+    assert_eq!(
+        identity("1/(sqrt(x-1)*sqrt(x+1)*sqrt(x^2-1))", "1/(x^2-1) + 1").0,
+        Outcome::Failed
     );
 }
 
