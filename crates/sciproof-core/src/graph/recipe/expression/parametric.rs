@@ -59,7 +59,7 @@ use super::diff::{derivative, square};
 use super::eval::{Bindings, constant};
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::{
-    DefiniteIntegral, continuous_everywhere, has_parameters, integer_power, number,
+    DefiniteIntegral, continuous_everywhere, has_parameters, integer_power, linear, number,
     numeric_polynomial, polynomial, positive_everywhere, small_natural,
 };
 use super::limit::plain;
@@ -381,7 +381,7 @@ fn between_the_roots(
             Some((base, -1)) => (base, true),
             _ => (f.clone(), false),
         };
-        let Some((a, b)) = line_in(&line, &t, budget)? else {
+        let Some((a, b)) = linear(&line, &t, budget)? else {
             return none;
         };
         let slot = if is_below { &mut below } else { &mut above };
@@ -1004,20 +1004,6 @@ fn direction(varying: &[Expr], var: &str, budget: &mut Budget) -> Result<Option<
     Ok(None)
 }
 
-/// `e = a·t + b` with `a ≠ 0` and `b` numbers, for the symbol `t`: `(a, b)`.
-fn line_in(
-    e: &Expr,
-    t: &str,
-    budget: &mut Budget,
-) -> Result<Option<(BigRational, BigRational)>, TooLarge> {
-    Ok(
-        numeric_polynomial(e, t, budget)?.and_then(|c| match c.as_slice() {
-            [b, a] if !a.is_zero() => Some((a.clone(), b.clone())),
-            _ => None,
-        }),
-    )
-}
-
 /// `e = a·t + b`, a line in its one parameter `t` (no other symbol but `pi` and `e`; not
 /// `var`): `(t, a, b)`.
 pub(super) fn a_line_in_one_parameter(
@@ -1031,7 +1017,7 @@ pub(super) fn a_line_in_one_parameter(
     if has_parameters(e, &t, budget)? {
         return Ok(None);
     }
-    Ok(line_in(e, &t, budget)?.map(|(a, b)| (t, a, b)))
+    Ok(linear(e, &t, budget)?.map(|(a, b)| (t, a, b)))
 }
 
 /// The first symbol of `e` that is a parameter (not `var`, `pi` or `e`).
