@@ -160,30 +160,25 @@ impl<'v> BesideAnEnd<'v> {
             exact: None,
             witnesses,
         };
-        let at_c = number(c);
-        let beyond = |e: &Expr, side: i8| {
-            let d = Expr::minus(e.clone(), at_c.clone());
-            if side == 1 { d } else { Expr::negated(d) }
-        };
         let on = |side: i8, also_other: bool| {
             let mut domains = domains.clone();
             domains
                 .witnesses
-                .push((beyond(&Expr::sym(INNER_END), side), Sign::Positive));
+                .push((beyond(&Expr::sym(INNER_END), c, side), Sign::Positive));
             if also_other {
                 domains
                     .witnesses
-                    .push((beyond(other, side), Sign::Positive));
+                    .push((beyond(other, c, side), Sign::Positive));
             }
             BesideAnEnd { side, domains }
         };
         for side in [1, -1] {
-            if domains.sign_of(&beyond(other, side), budget)? == Some(Sign::Positive) {
+            if domains.sign_of(&beyond(other, c, side), budget)? == Some(Sign::Positive) {
                 return Ok(vec![on(side, false)]);
             }
         }
         if let Expr::Sym(name) = other {
-            let at_end = value.substitute(name, &at_c, budget)?;
+            let at_end = value.substitute(name, &number(c), budget)?;
             if canon::is_zero_in(&at_end, Some(var), budget) == Ok(true)
                 || has_no_value(&at_end, var, budget)?
             {
@@ -196,18 +191,18 @@ impl<'v> BesideAnEnd<'v> {
     /// The half-line beside `c` on the side `side` (`1` above, `−1` below): the intervals
     /// `[s, r]` with `s` and `r` both strictly beyond `c` (two fresh symbols).
     pub fn half_line(var: &'v str, c: &BigRational, side: i8) -> Self {
-        let beyond = |name: &str| {
-            let d = Expr::minus(Expr::sym(name), number(c));
-            let d = if side == 1 { d } else { Expr::negated(d) };
-            (d, Sign::Positive)
-        };
+        let [s, r] = [Expr::sym(INNER_END), Expr::sym(FAR_END)];
+        let witnesses = vec![
+            (beyond(&s, c, side), Sign::Positive),
+            (beyond(&r, c, side), Sign::Positive),
+        ];
         BesideAnEnd {
             side,
             domains: Domains {
                 var,
-                ends: [Expr::sym(INNER_END), Expr::sym(FAR_END)],
+                ends: [s, r],
                 exact: None,
-                witnesses: vec![beyond(INNER_END), beyond(FAR_END)],
+                witnesses,
             },
         }
     }
@@ -226,6 +221,12 @@ impl<'v> BesideAnEnd<'v> {
                 .domains
                 .continuous(integrand, Sign::NonNegative, budget)?)
     }
+}
+
+/// `e − c` for the side `1` (above `c`), `c − e` for `−1`: positive where `e` lies on that side.
+fn beyond(e: &Expr, c: &BigRational, side: i8) -> Expr {
+    let d = Expr::minus(e.clone(), number(c));
+    if side == 1 { d } else { Expr::negated(d) }
 }
 
 /// Whether `e` has a node with no value: a negative power of something exactly 0 (`0^−1`,
