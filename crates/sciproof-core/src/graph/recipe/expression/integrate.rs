@@ -4800,11 +4800,16 @@ pub(super) fn integer_power(e: &Expr) -> Option<(Expr, i64)> {
     }
 }
 
+/// Whether the symbol `s` is a parameter: not `var`, `pi` or `e`.
+pub(super) fn is_parameter(s: &str, var: &str) -> bool {
+    s != var && constant(s).is_none()
+}
+
 /// Whether `e` has a symbol besides `var`, `pi` and `e`: a parameter, which has no ball.
 pub(super) fn has_parameters(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
     budget.step()?;
     if let Expr::Sym(s) = e {
-        return Ok(&**s != var && constant(s).is_none());
+        return Ok(is_parameter(s, var));
     }
     for x in e.children() {
         if has_parameters(x, var, budget)? {

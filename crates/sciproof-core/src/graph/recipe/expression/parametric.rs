@@ -56,11 +56,11 @@
 use super::ball::{Evaluator, over_interval};
 use super::canon;
 use super::diff::{derivative, square};
-use super::eval::{Bindings, constant};
+use super::eval::Bindings;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::{
-    DefiniteIntegral, continuous_everywhere, has_parameters, integer_power, linear, number,
-    numeric_polynomial, polynomial, positive_everywhere, small_natural,
+    DefiniteIntegral, continuous_everywhere, has_parameters, integer_power, is_parameter, linear,
+    number, numeric_polynomial, polynomial, positive_everywhere, small_natural,
 };
 use super::limit::plain;
 use super::partial_fractions as pf;
@@ -1024,7 +1024,7 @@ pub(super) fn a_line_in_one_parameter(
 /// The first symbol of `e` that is a parameter (not `var`, `pi` or `e`).
 fn first_parameter(e: &Expr, var: &str) -> Option<Rc<str>> {
     if let Expr::Sym(s) = e {
-        return (&**s != var && constant(s).is_none()).then(|| s.clone());
+        return is_parameter(s, var).then(|| s.clone());
     }
     e.children().find_map(|x| first_parameter(x, var))
 }
