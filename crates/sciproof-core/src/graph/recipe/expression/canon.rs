@@ -55,6 +55,9 @@ const MAX_TERMS: usize = 4096;
 const MAX_BITS: u64 = 1 << 15;
 /// The largest integer power of a sum that is multiplied out.
 const MAX_POWER: i64 = 64;
+/// The largest multiplied out in the form tried when the first is not zero and kept a power up
+/// to this whole ([`reduced`]): so `(x+1)^65` meets `(x+1)^64·(x+1)`.
+const MAX_POWER_AGAIN: i64 = 256;
 
 /// Why no canonical form was produced (the exact test then decides nothing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +115,9 @@ struct Atom {
     exp_of: Option<Poly>,
     /// For atoms of a function of one argument: which, and the argument.
     call: Option<(Func, Frac)>,
+    /// For `B^n` kept whole ([`Canon::whole_power`]): `B` and `n > 0`, so that other integer
+    /// powers of `B` can join it.
+    whole: Option<(Frac, BigInt)>,
 }
 
 /// The argument of a `sin` or `cos` atom as `(p/q)·D`, with `D` a polynomial of coprime
@@ -175,6 +181,10 @@ pub struct Canon<'b> {
     arc_hyperbolic: bool,
     /// A name that is a variable here even if it is `pi` or `e` ([`is_zero_in`]).
     variable: Option<&'b str>,
+    /// The largest integer power of a sum multiplied out.
+    most_power: i64,
+    /// Whether a power of a sum was kept whole that [`MAX_POWER_AGAIN`] would multiply out.
+    kept_below_again: bool,
 }
 
 /// A canonical numerator and, when asked for, denominator.
@@ -219,7 +229,7 @@ fn reduced(
     denominator: bool,
     decided: impl Fn(&Form) -> bool,
 ) -> Result<Form, NotExact> {
-    let (first, expandable, reflectable, arc_hyperbolic) = {
+    let (first, expandable, reflectable, arc_hyperbolic, kept_below_again) = {
         let mut canon = Canon::new(budget, false);
         canon.variable = variable;
         let form = canon.form(expr, denominator, &decided)?;
@@ -228,10 +238,30 @@ fn reduced(
             canon.expandable,
             canon.reflectable,
             canon.arc_hyperbolic,
+            canon.kept_below_again,
         )
     };
     if decided(&first) {
         return Ok(first);
+    }
+    // A form with powers of sums up to MAX_POWER_AGAIN multiplied out, where one was kept
+    // whole (`(x+1)^65` against `(x+1)^64·(x+1)`, or `(x+1)^101` against `(x+1)^100·(x + 1)`
+    // multiplied out); on at most a quarter of the steps left, so that a hostile power cannot
+    // take those of the numeric rule.
+    if kept_below_again {
+        let most = budget.left() / 4;
+        let again = budget.share(most, |budget| {
+            let mut canon = Canon::new(budget, false);
+            canon.variable = variable;
+            canon.most_power = MAX_POWER_AGAIN;
+            canon
+                .form(expr, denominator, &decided)
+                .ok()
+                .filter(&decided)
+        });
+        if let Some(form) = again {
+            return Ok(form);
+        }
     }
     // A form with constant angles reflected, or with inverse hyperbolics as logarithms.
     let mut rewritten = |reflected: bool, logarithmic: bool| {
@@ -667,6 +697,8 @@ impl<'b> Canon<'b> {
             logarithmic: false,
             arc_hyperbolic: false,
             variable: None,
+            most_power: MAX_POWER,
+            kept_below_again: false,
         }
     }
 
@@ -880,7 +912,7 @@ impl<'b> Canon<'b> {
                 den: None,
             });
         }
-        if n > MAX_POWER {
+        if n > self.most_power {
             return Err(NotExact::TooLarge);
         }
         let mut out = Frac {
@@ -904,6 +936,7 @@ impl<'b> Canon<'b> {
                 direction: None,
                 exp_of: None,
                 call: None,
+                whole: None,
             });
         }
         Frac {
@@ -961,20 +994,8 @@ impl<'b> Canon<'b> {
                     Some(f) => self.frac_add(sum, f)?,
                 }
             }
-            Expr::Mul(xs) => {
-                let mut acc = constant(Q::one());
-                for x in xs.iter() {
-                    let f = self.frac(x)?;
-                    acc = self.frac_mul(acc, f)?;
-                }
-                normalise(acc)
-            }
-            Expr::Pow(p) => {
-                let base = self.frac(&p.0)?;
-                let base = self.settled(base)?;
-                let exponent = self.frac(&p.1)?;
-                self.power(base, exponent)?
-            }
+            Expr::Mul(xs) => self.product(xs)?,
+            Expr::Pow(p) => self.power_of(p)?,
             Expr::Call(func @ (Func::Asinh | Func::Acosh | Func::Atanh), xs)
                 if self.logarithmic =>
             {
@@ -992,6 +1013,116 @@ impl<'b> Canon<'b> {
                 self.function_of(*func, fracs)?
             }
         })
+    }
+
+    /// `base^exponent` from its expressions.
+    fn power_of(&mut self, p: &(Expr, Expr)) -> Result<Frac, NotExact> {
+        let base = self.base_of(&p.0)?;
+        let exponent = self.frac(&p.1)?;
+        self.power(base, exponent)
+    }
+
+    /// The form of a power's base: settled ([`Canon::settled`]).
+    fn base_of(&mut self, b: &Expr) -> Result<Frac, NotExact> {
+        let base = self.frac(b)?;
+        self.settled(base)
+    }
+
+    /// A product: its factors multiplied in turn. But where an integer power of a base is too
+    /// large to multiply out (so it is kept whole, an atom: [`Canon::whole_power`]), the
+    /// integer powers of one base (the base itself included) are joined first, as
+    /// `b^m·b^n = b^(m+n)` for integers `m`, `n` wherever the left side is defined: so
+    /// `(x+1)^199·(x+1)` and `(x+1)^100·(1+x)^100` meet `(x+1)^200`, and
+    /// `x^(10^30)·x^(-10^30)` is 1, as alkahest's simplifier has them. (The product is then
+    /// made again, [`Canon::joined_product`]: rare, and so no cost to the others.) In the form
+    /// with larger powers multiplied out ([`MAX_POWER_AGAIN`]) they are joined in every
+    /// product of a power, so that `(x+y+z)^35·(x+y+z)^35` is multiplied out as `(x+y+z)^70`.
+    fn product(&mut self, xs: &[Expr]) -> Result<Frac, NotExact> {
+        if self.most_power > MAX_POWER && xs.iter().any(|x| matches!(x, Expr::Pow(_))) {
+            return self.joined_product(xs);
+        }
+        let mut acc = constant(Q::one());
+        let mut kept_whole = false;
+        for x in xs.iter() {
+            let f = self.frac(x)?;
+            kept_whole |= self.whole_of(&f).is_some();
+            acc = self.frac_mul(acc, f)?;
+        }
+        if kept_whole {
+            return self.joined_product(xs);
+        }
+        Ok(normalise(acc))
+    }
+
+    /// [`Canon::product`] with the integer powers of each base joined.
+    #[inline(never)]
+    fn joined_product(&mut self, xs: &[Expr]) -> Result<Frac, NotExact> {
+        // Each factor's form, with its base and exponent where it is an integer power (a power
+        // kept whole is one of its base `B`; a factor that is not a power is its own base, to
+        // the first power).
+        let mut factors = Vec::with_capacity(xs.len());
+        for x in xs.iter() {
+            let (value, power) = match x {
+                Expr::Pow(p) => {
+                    let base = self.base_of(&p.0)?;
+                    let exponent = self.frac(&p.1)?;
+                    let n = match (&exponent.den, exponent.num.as_constant()) {
+                        (None, Some(c)) if c.to_big().is_integer() => Some(c.to_big().to_integer()),
+                        _ => None,
+                    };
+                    let power = n.map(|n| (base.clone(), n));
+                    (self.power(base, exponent)?, power)
+                }
+                _ => {
+                    let f = self.frac(x)?;
+                    let power = (f.clone(), BigInt::one());
+                    (f, Some(power))
+                }
+            };
+            let power = self.whole_of(&value).or(power);
+            factors.push((value, power));
+        }
+        // The factors by the key of their base, in order of first appearance; a base met once
+        // keeps its factor's form, one met more often is raised to the sum of the exponents.
+        let mut bases: Vec<(String, Frac, BigInt, Option<Frac>)> = Vec::new();
+        let mut acc = constant(Q::one());
+        for (value, power) in factors {
+            let Some((base, n)) = power else {
+                acc = self.frac_mul(acc, value)?;
+                continue;
+            };
+            let key = self.key(&base);
+            match bases.iter_mut().find(|(k, ..)| *k == key) {
+                Some((_, _, sum, alone)) => {
+                    *sum += n;
+                    *alone = None;
+                }
+                None => bases.push((key, base, n, Some(value))),
+            }
+        }
+        for (_, base, n, alone) in bases {
+            let power = match alone {
+                Some(value) => value,
+                None => self.whole_power(base, &n)?,
+            };
+            acc = self.frac_mul(acc, power)?;
+        }
+        Ok(normalise(acc))
+    }
+
+    /// For a power of an atom kept whole as `B^m` ([`Canon::whole_power`]), `(B^m)^k` with a
+    /// coefficient of 1: `B` and `m·k`.
+    fn whole_of(&self, f: &Frac) -> Option<(Frac, BigInt)> {
+        match (&f.den, f.num.0.as_slice()) {
+            (None, [(m, c)]) if c.is_unit() && c.is_positive() => match m.as_slice() {
+                [(a, k)] => {
+                    let (base, m) = self.atoms[*a as usize].whole.as_ref()?;
+                    Some((base.clone(), m * BigInt::from(*k)))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// `func(call)` for `call` the function `func` inverts (`atan(tan u)`): an atom as any call
@@ -2310,9 +2441,20 @@ impl<'b> Canon<'b> {
     /// atom: equal bases give the same atom, so `B^n − B^n` is still zero
     /// (`(a+b+…+h)^64`, `x^999999999999`, `10^(10^10)`), and nothing else is claimed of it.
     fn whole_power(&mut self, base: Frac, n: &BigInt) -> Result<Frac, NotExact> {
-        if let Some(n) = n.to_i64().filter(|&n| multiplies_out(&base, n)) {
+        // (B^m)^n = B^(m·n) for an atom kept whole as B^m (integers m, n), so that
+        // `((x+1)^100)^2` is `(x+1)^200`.
+        if let Some((inner, m)) = self.whole_of(&base) {
+            return self.whole_power(inner, &(m * n));
+        }
+        if let Some(n) = n
+            .to_i64()
+            .filter(|&n| multiplies_out(&base, n, self.most_power))
+        {
             return self.frac_powi(base, n);
         }
+        self.kept_below_again |= n
+            .to_i64()
+            .is_some_and(|n| multiplies_out(&base, n, MAX_POWER_AGAIN));
         if n.is_negative() && base.num.0.is_empty() {
             return Err(NotExact::Undefined);
         }
@@ -2327,8 +2469,22 @@ impl<'b> Canon<'b> {
                 Q::one()
             }));
         }
-        let key = format!("pow({},{n})", self.key(&base));
-        Ok(self.atom(key, None))
+        // One atom for B^|n| (B^-n is its reciprocal, however it is reached: `1/(y·B^n)` and
+        // `B^-n/y` meet).
+        let magnitude = n.magnitude().clone().into();
+        let key = format!("pow({},{magnitude})", self.key(&base));
+        let atom = self.atom(key, None);
+        let id = atom.num.monomials().next().expect("atom")[0].0;
+        self.atoms[id as usize]
+            .whole
+            .get_or_insert((base, magnitude));
+        Ok(match n.is_negative() {
+            true => Frac {
+                num: Poly::monomial(vec![(id, -1)], Q::one()),
+                den: None,
+            },
+            false => atom,
+        })
     }
 
     /// A key that is the same for equal canonical forms (within this canonicalisation: atoms
@@ -2822,9 +2978,9 @@ fn constant(c: Q) -> Frac {
 
 /// Moves a one-term denominator into the numerator as negative powers.
 /// Whether `f^n` stays within the limits [`Canon::frac_powi`] multiplies out to: one term's
-/// exponents and coefficient, or a sum's power and its count of terms (at most
+/// exponents and coefficient, or a sum's power (at most `most_power`) and its count of terms (at most
 /// `C(n + k − 1, k − 1)` for `k` terms, the count of monomials of degree `n` in `k` unknowns).
-fn multiplies_out(f: &Frac, n: i64) -> bool {
+fn multiplies_out(f: &Frac, n: i64, most_power: i64) -> bool {
     let n = n.unsigned_abs();
     if n > 1 << 20 {
         return false;
@@ -2847,7 +3003,7 @@ fn multiplies_out(f: &Frac, n: i64) -> bool {
         }
         true
     };
-    n <= MAX_POWER as u64 && fits(&f.num) && f.den.as_ref().is_none_or(fits)
+    n <= most_power.unsigned_abs() && fits(&f.num) && f.den.as_ref().is_none_or(fits)
 }
 
 fn normalise(f: Frac) -> Frac {
@@ -3662,6 +3818,52 @@ mod tests {
         assert!(!zero("tanh(x)^2 + sech(x)^2"));
         assert!(!zero("sinh(x)^2 - cosh(x)^2"));
         assert!(!zero("tanh(x) - sinh(x)"));
+    }
+
+    #[test]
+    fn integer_powers_of_a_base_kept_whole_meet() {
+        // (alkahest's ok for each; multiplied out, these pass the size limits)
+        for text in [
+            "(x+1)^200 - (x+1)^199*(x+1)",
+            "(x+1)^200/(x+1)^199 - (x+1)",
+            "(x+1)^100*(1+x)^100 - (x+1)^200",
+            "((x+1)^100)^2 - (x+1)^200",
+            "(x+1)^200*(x+1)^-1 - (x+1)^199",
+            "(x+1)^100*(x+1)^-100 - 1",
+            "(x+y)^70*(x+y)^-70 - 1",
+            "x^(10^30)*x - x^(10^30+1)",
+            "(x^1000+1)^1000 - (x^1000+1)^999*(x^1000+1)",
+            "(a+b+c+d+e+f+g+h)^12 - (a+b+c+d+e+f+g+h)^11*(a+b+c+d+e+f+g+h)",
+            "1/(y*(x+1)^100) - (x+1)^-100/y",
+            // (the second form, with powers up to 256 multiplied out)
+            "(x+1)^65 - (x+1)^64*(x+1)",
+            "(x+1)^100 - (x+1)^50*(x+1)^50",
+            "(x+1)^101 - (x+1)^100*x - (x+1)^100",
+            "(x+y)^70 - (x+y)^35*(x+y)^35",
+        ] {
+            assert_eq!(zero_or_not(text), Ok(true), "{text}");
+        }
+        for text in [
+            "(x+1)^200 - (x+1)^199*(x+2)",
+            "(x+1)^200 - (x+1)^199",
+            "(x+1)^200*(x+1) - (x+1)^200",
+            "(x+1)^100*(x+2)^100 - (x+1)^200",
+            "x^(10^30)*x - x^(10^30)",
+            "(x+1)^65 - (x+1)^64*(x+2)",
+            "(x+1)^101 - (x+1)^100*x",
+        ] {
+            assert_eq!(zero_or_not(text), Ok(false), "{text}");
+        }
+        // A base that is identically zero has no negative power, whatever joins it.
+        assert_eq!(
+            zero_or_not("(x-x)^-100*(x-x)^100"),
+            Err(NotExact::Undefined)
+        );
+    }
+
+    fn zero_or_not(text: &str) -> Result<bool, NotExact> {
+        let e = parse(text, &mut Default::default()).unwrap();
+        is_zero(&e, &mut Budget::standard())
     }
 
     #[test]
