@@ -2821,6 +2821,28 @@ fn f64_cancellation_cannot_hide_a_real_residual() {
         "cos(y)*sqrt(x+1)*exp(40) + 1e-6*x",
     );
     assert_eq!(o, Outcome::Failed, "{d}");
+    // A 1 beside numbers near 10^100: f64 gives 0 exactly and 128 bits cannot tell; the pass
+    // goes on to 512 bits, which refute (alkahest: failed; it was numeric_ok here).
+    for (lhs, rhs) in [
+        ("10^100*(x+1)", "10^100*x + 10^100 + 1"),
+        ("(x+2)^256", "(x+2)^255*(x+2) + 1"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Failed, "{lhs} = {rhs}: {d}");
+        assert!(d.contains("512-bit"), "{d}");
+    }
+    // The same cancellation in true identities the exact test does not prove: no precision
+    // refutes them.
+    for (lhs, rhs) in [
+        (
+            "10^100*(x+1) + atan(x) + atan(1/x)",
+            "10^100*x + 10^100 + pi/2",
+        ),
+        ("10^100*x + sqrt(x^2)", "10^100*x + x"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::NumericOk, "{lhs} = {rhs}: {d}");
+    }
 }
 
 #[test]
