@@ -403,11 +403,22 @@ fn decide(
     if exact == Ok(true) {
         return (Outcome::Ok, "symbolic residual simplified to 0".into());
     }
-    let decided = numeric_rule(residual, symbols, tolerance, samples, budget);
-    if decided.0 != Outcome::Inconclusive {
-        return decided;
+    let (decided, unsure) = numeric_rule(residual, symbols, tolerance, samples, budget);
+    match decided.0 {
+        Outcome::Inconclusive => {
+            constant_residual(residual, var, symbols, tolerance, samples, budget).unwrap_or(decided)
+        }
+        // A pass that rests on f64's word alone gives way to a constant the exact test shows
+        // beyond the tolerance (`exp(600)·(x+1) − exp(600)·x − exp(600) − 1` is 0 in f64 and
+        // undecided at 512 bits; it is −1).
+        Outcome::NumericOk if unsure => {
+            match constant_residual(residual, var, symbols, tolerance, samples, budget) {
+                Some(refuted @ (Outcome::Failed, _)) => refuted,
+                _ => decided,
+            }
+        }
+        _ => decided,
     }
-    constant_residual(residual, var, symbols, tolerance, samples, budget).unwrap_or(decided)
 }
 
 /// A residual the numeric rule cannot decide (`Γ(10^6) − Γ(10^6) − 1` overflows every sample,
@@ -473,14 +484,15 @@ fn constant_residual(
     })
 }
 
-/// alkahest's numeric rule, with the precision escalation before a failure.
+/// alkahest's numeric rule, with the precision escalation before a failure; and whether a
+/// point passed on f64's word alone (its f64 ball too wide and no precision deciding it).
 fn numeric_rule(
     residual: &Expr,
     symbols: &BTreeSet<String>,
     tolerance: f64,
     samples: &[f64],
     budget: &mut Budget,
-) -> (Outcome, String) {
+) -> ((Outcome, String), bool) {
     let mut values = Vec::new();
     let mut missing = None;
     for point in points(symbols, samples) {
@@ -494,13 +506,15 @@ fn numeric_rule(
                         values.push((b.approx().abs(), point))
                     }
                     Err(ball::BallError::TooLarge) => {
-                        return (Outcome::Inconclusive, TOO_LARGE.into());
+                        return ((Outcome::Inconclusive, TOO_LARGE.into()), false);
                     }
                     _ => missing = Some(f),
                 }
             }
             // (a point is never skipped for want of budget: that would decide on fewer)
-            Err(EvalError::TooLarge) => return (Outcome::Inconclusive, TOO_LARGE.into()),
+            Err(EvalError::TooLarge) => {
+                return ((Outcome::Inconclusive, TOO_LARGE.into()), false);
+            }
             Err(_) => {}
         }
     }
@@ -509,8 +523,11 @@ fn numeric_rule(
             .map(|f| format!("; this build cannot evaluate {f} there"))
             .unwrap_or_default();
         return (
-            Outcome::Inconclusive,
-            format!("residual did not simplify to 0 (got {residual}); no numeric sample{why}"),
+            (
+                Outcome::Inconclusive,
+                format!("residual did not simplify to 0 (got {residual}); no numeric sample{why}"),
+            ),
+            false,
         );
     }
     let n = values.len();
@@ -519,6 +536,7 @@ fn numeric_rule(
     let mut failed: Option<(f64, usize)> = None;
     let mut cleared_at = None;
     let mut undecided = None;
+    let mut unsure = false;
     // The worst failing point first: one confirmed failure refutes the claim, and the points
     // after it could change nothing but the worst value named (a 128-bit look at every point
     // of a false recipe was most of the time of re-checking one).
@@ -541,6 +559,10 @@ fn numeric_rule(
         }
         match confirm(residual, point, tolerance, &PRECISIONS, budget) {
             Confirmed::Failed(x, bits) => failed = Some((x, bits)),
+            Confirmed::Undecided(_) if passes => {
+                worst = worst.max(*v);
+                unsure = true;
+            }
             _ if passes => worst = worst.max(*v),
             Confirmed::Cleared(x, bits) => {
                 worst = worst.max(x);
@@ -556,33 +578,42 @@ fn numeric_rule(
     }
     if let Some((w, bits)) = failed {
         return (
-            Outcome::Failed,
-            format!(
-                "|residual| = {} at {place} exceeds tolerance {} (confirmed with {bits}-bit ball arithmetic)",
-                format_g(w, 6),
-                format_g6(tolerance)
+            (
+                Outcome::Failed,
+                format!(
+                    "|residual| = {} at {place} exceeds tolerance {} (confirmed with {bits}-bit ball arithmetic)",
+                    format_g(w, 6),
+                    format_g6(tolerance)
+                ),
             ),
+            false,
         );
     }
     if let Some((v, why)) = undecided {
         return (
-            Outcome::Inconclusive,
-            format!(
-                "|residual| = {} in f64 at {place} exceeds tolerance {}, but higher precision could not confirm it ({why}): not refuted",
-                format_g(v, 6),
-                format_g6(tolerance)
+            (
+                Outcome::Inconclusive,
+                format!(
+                    "|residual| = {} in f64 at {place} exceeds tolerance {}, but higher precision could not confirm it ({why}): not refuted",
+                    format_g(v, 6),
+                    format_g6(tolerance)
+                ),
             ),
+            false,
         );
     }
     let cleared = cleared_at
         .map(|bits| format!("; f64 rounding error cleared at {bits}-bit precision"))
         .unwrap_or_default();
     (
-        Outcome::NumericOk,
-        format!(
-            "|residual| <= {} at {place}, free symbols at distinct values (numeric evidence, not a proof){cleared}",
-            format_g(worst, 3)
+        (
+            Outcome::NumericOk,
+            format!(
+                "|residual| <= {} at {place}, free symbols at distinct values (numeric evidence, not a proof){cleared}",
+                format_g(worst, 3)
+            ),
         ),
+        unsure,
     )
 }
 
