@@ -276,7 +276,14 @@ fn folded(e: Expr) -> Expr {
     }
 }
 
-pub(super) fn small_natural(e: &Expr) -> Option<usize> {
+/// Whether `e` is exactly a natural number (0 included), however large: a power of it has
+/// the domain and the continuity of its base (unlike [`small_natural`], which is a degree to
+/// expand to).
+pub(super) fn natural(e: &Expr) -> bool {
+    exact_value(e).is_some_and(|n| n.is_integer() && !n.is_negative())
+}
+
+fn small_natural(e: &Expr) -> Option<usize> {
     exact_value(e)
         .filter(BigRational::is_integer)
         .and_then(|n| n.to_integer().to_usize())
@@ -3689,7 +3696,7 @@ pub fn continuous_everywhere(e: &Expr, var: &str, budget: &mut Budget) -> Result
             true
         }
         Expr::Pow(p) => {
-            (small_natural(&p.1).is_some() && continuous_everywhere(&p.0, var, budget)?)
+            (natural(&p.1) && continuous_everywhere(&p.0, var, budget)?)
                 || (exact_value(&p.1).is_some() && positive_everywhere(&p.0, var, budget)?)
         }
         Expr::Call(Func::Log | Func::Sqrt, xs) => positive_everywhere(&xs[0], var, budget)?,
@@ -4452,7 +4459,7 @@ fn gather_domain_parts(
         return Ok(());
     }
     match e {
-        Expr::Pow(p) if small_natural(&p.1).is_none() => out.push(p.0.clone()),
+        Expr::Pow(p) if !natural(&p.1) => out.push(p.0.clone()),
         Expr::Call(h, xs) if !h.entire() => out.extend(xs.iter().cloned()),
         _ => {}
     }

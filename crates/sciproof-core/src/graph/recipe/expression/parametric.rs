@@ -60,7 +60,7 @@ use super::eval::Bindings;
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::integrate::{
     DefiniteIntegral, continuous_everywhere, has_parameters, integer_power, is_parameter, linear,
-    number, numeric_polynomial, polynomial, positive_everywhere, small_natural,
+    natural, number, numeric_polynomial, polynomial, positive_everywhere,
 };
 use super::limit::plain;
 use super::partial_fractions as pf;
@@ -267,7 +267,7 @@ pub fn defined_where_the_value_is(
     budget.step()?;
     let partial = match k {
         Expr::Call(f, _) => !f.entire(),
-        Expr::Pow(p) => small_natural(&p.1).is_none(),
+        Expr::Pow(p) => !natural(&p.1),
         _ => false,
     };
     if partial {
@@ -461,7 +461,7 @@ impl Domains<'_> {
                 if exponent.contains(self.var, budget)? {
                     return Ok(false);
                 }
-                if small_natural(exponent).is_some() {
+                if natural(exponent) {
                     return self.continuous(base, strict, budget);
                 }
                 // (in the integrand, a negative integer power of a polynomial with exact

@@ -3470,3 +3470,19 @@ fn by_parts_that_brings_its_polynomial_back_nests_a_bounded_depth() {
         assert!(used < before / 10, "{text}: {used} steps");
     }
 }
+
+#[test]
+fn powers_past_the_expansion_degree_keep_their_domain() {
+    // A natural power is continuous wherever its base is, however high (past the degree a
+    // polynomial is expanded to, 32, these decided nothing up to a symbol).
+    for (f, a, b, v) in [
+        ("(x+1)^33", "0", "t", "((t+1)^34 - 1)/34"),
+        ("(x+1)^70", "0", "t", "((t+1)^71 - 1)/71"),
+        ("(x+1)^33", "t", "t+1", "((t+2)^34 - (t+1)^34)/34"),
+        ("x*(x^2+1)^40", "0", "t", "((t^2+1)^41 - 1)/82"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/1000");
+    }
+    // A negative power has a pole at the base's root, which [0, t] holds for t < −1.
+    numeric_evidence_only("1/(x+1)^70", "0", "t", "(1 - (t+1)^-69)/69");
+}
