@@ -47,6 +47,9 @@ use std::rc::Rc;
 
 /// The highest degree a polynomial is expanded to.
 const MAX_DEGREE: usize = 32;
+/// The highest degree of a polynomial integrand with exact coefficients integrated term by
+/// term ([`long_polynomial`]).
+const MOST_INTEGRAND_DEGREE: usize = 256;
 
 /// A polynomial in the variable: coefficient expressions (free of the variable) by power.
 type Poly = Vec<Expr>;
@@ -57,7 +60,7 @@ pub(super) fn polynomial(
     var: &str,
     budget: &mut Budget,
 ) -> Result<Option<Poly>, TooLarge> {
-    polynomial_in(&Trees, e, var, budget)
+    polynomial_in(&Trees, e, var, MAX_DEGREE, budget)
 }
 
 /// How [`polynomial_in`] builds the coefficients of a polynomial: as expressions
@@ -162,12 +165,13 @@ impl Coefficients for Shape {
     fn sum(&self, _: ()) {}
 }
 
-/// `e` as a polynomial in `var` (built by sums, products and natural powers up to
-/// [`MAX_DEGREE`]) with its coefficients built by `ring`, by power; `None` when it is none.
+/// `e` as a polynomial in `var` (built by sums, products and natural powers up to degree
+/// `most`) with its coefficients built by `ring`, by power; `None` when it is none.
 fn polynomial_in<R: Coefficients>(
     ring: &R,
     e: &Expr,
     var: &str,
+    most: usize,
     budget: &mut Budget,
 ) -> Result<Option<Vec<R::C>>, TooLarge> {
     budget.step()?;
@@ -179,7 +183,7 @@ fn polynomial_in<R: Coefficients>(
         Expr::Add(xs) => {
             let mut sum: Vec<R::C> = Vec::new();
             for x in xs.iter() {
-                let Some(p) = polynomial_in(ring, x, var, budget)? else {
+                let Some(p) = polynomial_in(ring, x, var, most, budget)? else {
                     return Ok(None);
                 };
                 for (k, c) in p.into_iter().enumerate() {
@@ -195,26 +199,28 @@ fn polynomial_in<R: Coefficients>(
         Expr::Mul(xs) => {
             let mut product = vec![ring.integer(1)];
             for x in xs.iter() {
-                let Some(p) = polynomial_in(ring, x, var, budget)? else {
+                let Some(p) = polynomial_in(ring, x, var, most, budget)? else {
                     return Ok(None);
                 };
-                product = match times(ring, &product, &p, budget)? {
+                product = match times(ring, &product, &p, most, budget)? {
                     Some(q) => q,
                     None => return Ok(None),
                 };
             }
             Some(product)
         }
-        Expr::Pow(p) => match small_natural(&p.1) {
+        Expr::Pow(p) => match natural_up_to(&p.1, most) {
             // (x + y)^0 is 1 whatever the base's coefficients: only its shape counts
-            Some(0) => polynomial_in(&Shape, &p.0, var, budget)?.map(|_| vec![ring.integer(1)]),
+            Some(0) => {
+                polynomial_in(&Shape, &p.0, var, most, budget)?.map(|_| vec![ring.integer(1)])
+            }
             Some(n) => {
-                let Some(base) = polynomial_in(ring, &p.0, var, budget)? else {
+                let Some(base) = polynomial_in(ring, &p.0, var, most, budget)? else {
                     return Ok(None);
                 };
                 let mut product = vec![ring.integer(1)];
                 for _ in 0..n {
-                    product = match times(ring, &product, &base, budget)? {
+                    product = match times(ring, &product, &base, most, budget)? {
                         Some(q) => q,
                         None => return Ok(None),
                     };
@@ -231,9 +237,10 @@ fn times<R: Coefficients>(
     ring: &R,
     a: &[R::C],
     b: &[R::C],
+    most: usize,
     budget: &mut Budget,
 ) -> Result<Option<Vec<R::C>>, TooLarge> {
-    if a.len() + b.len() > MAX_DEGREE + 2 {
+    if a.len() + b.len() > most + 2 {
         return Ok(None);
     }
     let mut out: Vec<R::Sum> = (0..a.len() + b.len() - 1)
@@ -277,17 +284,18 @@ fn folded(e: Expr) -> Expr {
 }
 
 /// Whether `e` is exactly a natural number (0 included), however large: a power of it has
-/// the domain and the continuity of its base (unlike [`small_natural`], which is a degree to
+/// the domain and the continuity of its base (unlike [`natural_up_to`], which is a degree to
 /// expand to).
 pub(super) fn natural(e: &Expr) -> bool {
     exact_value(e).is_some_and(|n| n.is_integer() && !n.is_negative())
 }
 
-fn small_natural(e: &Expr) -> Option<usize> {
+/// `e` as a natural number up to `most` (a degree to expand to).
+fn natural_up_to(e: &Expr, most: usize) -> Option<usize> {
     exact_value(e)
         .filter(BigRational::is_integer)
         .and_then(|n| n.to_integer().to_usize())
-        .filter(|n| *n <= MAX_DEGREE)
+        .filter(|n| *n <= most)
 }
 
 /// The coefficients of `e` as a polynomial in `var` when every one is an exact number.
@@ -296,7 +304,8 @@ pub fn numeric_polynomial(
     var: &str,
     budget: &mut Budget,
 ) -> Result<Option<Vec<BigRational>>, TooLarge> {
-    Ok(polynomial_in(&Numbers, e, var, budget)?.map(|p| p.iter().map(Q::to_big).collect()))
+    Ok(polynomial_in(&Numbers, e, var, MAX_DEGREE, budget)?
+        .map(|p| p.iter().map(Q::to_big).collect()))
 }
 
 /// `ax + b` with numeric `a ≠ 0` and `b`, if `e` is that (exactly).
@@ -362,28 +371,12 @@ pub fn candidates(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>,
     budget.step()?;
     // (numbers first: most polynomial integrands have them, and `polynomial` builds a tree for
     // each coefficient)
-    let p = match polynomial_in(&Numbers, f, var, budget)? {
+    let p = match polynomial_in(&Numbers, f, var, MAX_DEGREE, budget)? {
         Some(p) => Some(p.iter().map(|c| number(&c.to_big())).collect()),
         None => polynomial(f, var, budget)?,
     };
     if let Some(p) = p {
-        let terms: Vec<Expr> = p
-            .into_iter()
-            .enumerate()
-            .filter(|(_, c)| !exact_value(c).is_some_and(|r| r.is_zero()))
-            .map(|(k, c)| {
-                let k1 = Expr::int(k as i64 + 1);
-                Expr::mul(vec![
-                    c,
-                    Expr::pow(Expr::sym(var), k1.clone()),
-                    Expr::recip(k1),
-                ])
-            })
-            .collect();
-        if terms.is_empty() {
-            return Ok(vec![Expr::int(0)]);
-        }
-        return Ok(vec![Expr::add(terms)]);
+        return Ok(vec![term_by_term(p, var)]);
     }
     Ok(match f {
         Expr::Add(xs) => {
@@ -521,6 +514,101 @@ fn times_constants(constant: &[Expr], found: Vec<Expr>) -> Vec<Expr> {
         .collect()
 }
 
+/// `∫ Σ c_k x^k = Σ c_k x^(k+1)/(k+1)`.
+fn term_by_term(p: Poly, var: &str) -> Expr {
+    let terms: Vec<Expr> = p
+        .into_iter()
+        .enumerate()
+        .filter(|(_, c)| !exact_value(c).is_some_and(|r| r.is_zero()))
+        .map(|(k, c)| {
+            let k1 = Expr::int(k as i64 + 1);
+            Expr::mul(vec![
+                c,
+                Expr::pow(Expr::sym(var), k1.clone()),
+                Expr::recip(k1),
+            ])
+        })
+        .collect();
+    if terms.is_empty() {
+        return Expr::int(0);
+    }
+    Expr::add(terms)
+}
+
+/// A polynomial with exact coefficients of a degree past [`MAX_DEGREE`], the degree every
+/// other rule expands to, and up to [`MOST_INTEGRAND_DEGREE`], term by term: `(1 + x^2)^33`.
+fn long_polynomial(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    let Some(p) = polynomial_in(&Numbers, f, var, MOST_INTEGRAND_DEGREE, budget)? else {
+        return Ok(Vec::new());
+    };
+    let p = p.iter().map(|c| number(&c.to_big())).collect();
+    Ok(vec![term_by_term(p, var)])
+}
+
+/// `∫ g(ax + b) dx = G(ax + b)/a` where every occurrence of the variable is within one line
+/// `ax + b` other than `x` itself: `(x + 1)^33·log(x + 1)` is `u^33·log u`, which the table
+/// has for any power, where its expansion of `(x + 1)^33` stops at [`MAX_DEGREE`].
+fn shifted(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
+    // The new variable: a name no parsed symbol can have, distinct at each depth.
+    let u = format!("{var}·u");
+    let mut line = None;
+    let Some(g) = over_one_line(f, var, &Expr::sym(&u), &mut line, budget)? else {
+        return Ok(Vec::new());
+    };
+    let Some((a, b)) = line.filter(|(a, b)| !(a.is_one() && b.is_zero())) else {
+        return Ok(Vec::new());
+    };
+    let back = lin(&a, &b, var);
+    let mut found = Vec::new();
+    for h in proposals(&g, &u, budget)? {
+        found.push(Expr::mul(vec![
+            number(&a.recip()),
+            h.substitute(&u, &back, budget)?,
+        ]));
+    }
+    Ok(found)
+}
+
+/// `e` with each largest part that is a line in `var` replaced by `u`, where all are the same
+/// line (recorded in `line`); `None` where two differ.
+fn over_one_line(
+    e: &Expr,
+    var: &str,
+    u: &Expr,
+    line: &mut Option<(BigRational, BigRational)>,
+    budget: &mut Budget,
+) -> Result<Option<Expr>, TooLarge> {
+    if !e.contains(var, budget)? {
+        return Ok(Some(e.clone()));
+    }
+    if let Some(this) = linear(e, var, budget)? {
+        if line.get_or_insert_with(|| this.clone()) != &this {
+            return Ok(None);
+        }
+        return Ok(Some(u.clone()));
+    }
+    let mut each = |xs: &[Expr], budget: &mut Budget| -> Result<Option<Vec<Expr>>, TooLarge> {
+        let mut out = Vec::with_capacity(xs.len());
+        for x in xs {
+            let Some(y) = over_one_line(x, var, u, line, budget)? else {
+                return Ok(None);
+            };
+            out.push(y);
+        }
+        Ok(Some(out))
+    };
+    Ok(match e {
+        Expr::Add(xs) => each(xs, budget)?.map(Expr::add),
+        Expr::Mul(xs) => each(xs, budget)?.map(Expr::mul),
+        Expr::Call(h, xs) => each(xs, budget)?.map(|ys| Expr::Call(*h, ys.into())),
+        Expr::Pow(p) => each(&[p.0.clone(), p.1.clone()], budget)?.map(|mut ys| {
+            let exponent = ys.pop().expect("two");
+            Expr::pow(ys.pop().expect("two"), exponent)
+        }),
+        Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => None,
+    })
+}
+
 /// What is tried where the table has nothing: the [`FALLBACK`] rules in order, the first that
 /// proposes anything deciding what is proposed.
 fn fallback(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLarge> {
@@ -550,7 +638,9 @@ type Rule = fn(&Expr, &str, &mut Budget) -> Result<Vec<Expr>, TooLarge>;
 
 /// The [`fallback`]'s rules, in the order they are tried: the particular before the general,
 /// and last those whose proposals, right or wrong, would stand in the way of the others'.
-const FALLBACK: [Rule; 13] = [
+const FALLBACK: [Rule; 15] = [
+    // a polynomial past the table's degree, term by term
+    long_polynomial,
     // partial fractions of a rational function with exact coefficients ([`pf`])
     partial_fractions,
     // N/(x⁴ + px² + q), over the two real quadratics x² ± s·x + √q
@@ -572,6 +662,8 @@ const FALLBACK: [Rule; 13] = [
     reciprocal_power_by_parts,
     // N/(A + c·√P), times the conjugate A − c·√P
     conjugate,
+    // g(ax + b), through u = ax + b
+    shifted,
 ];
 
 /// [`pf::antiderivatives`] of `f` when it is a rational function with a denominator.
@@ -828,17 +920,22 @@ fn in_powers_of_exp(
 }
 
 /// `(N, D)` with `e = N/D` for polynomials `N`, `D` in `var` with exact coefficients, when `e`
-/// is built from such by sums, products and integer powers (within the degree limits).
+/// is built from such by sums, products and integer powers (within the degree limits: a
+/// polynomial part up to [`MOST_INTEGRAND_DEGREE`], as [`long_polynomial`] integrates, so
+/// `x^33/(x + 1)` is one; a denominator up to [`MAX_DEGREE`]).
 pub(super) fn rational_function(
     e: &Expr,
     var: &str,
     budget: &mut Budget,
 ) -> Result<Option<(pf::Poly, pf::Poly)>, TooLarge> {
     budget.step()?;
-    if let Some(p) = numeric_polynomial(e, var, budget)? {
+    if let Some(p) = polynomial_in(&Numbers, e, var, MOST_INTEGRAND_DEGREE, budget)? {
+        let p = p.iter().map(Q::to_big).collect();
         return Ok(Some((p, vec![BigRational::one()])));
     }
-    let fits = |(n, d): &(pf::Poly, pf::Poly)| n.len() <= 2 * MAX_DEGREE && d.len() <= MAX_DEGREE;
+    let fits = |(n, d): &(pf::Poly, pf::Poly)| {
+        n.len() <= (2 * MAX_DEGREE).max(MOST_INTEGRAND_DEGREE + 1) && d.len() <= MAX_DEGREE
+    };
     let mut parts = Vec::new();
     let combined = match e {
         Expr::Add(xs) | Expr::Mul(xs) => {

@@ -34,6 +34,10 @@ pub type Poly = Vec<BigRational>;
 
 /// The highest degree of a denominator factored here.
 const MAX_DEGREE: usize = 16;
+/// The most coefficients of a numerator: it is only divided by the denominator (about its
+/// length times the denominator's degree in steps), so it may be as long as the longest
+/// polynomial integrand (degree 256: `x^65/(x + 1)`).
+const MOST_NUMERATOR_TERMS: usize = 257;
 /// The largest end coefficient (of the denominator's integer form) whose divisors are tried as
 /// rational roots.
 const MAX_END_COEFFICIENT: u64 = 1_000_000;
@@ -624,7 +628,7 @@ pub fn antiderivatives(
     budget: &mut Budget,
 ) -> Result<Vec<Expr>, TooLarge> {
     let (mut num, mut den) = (trimmed(num.to_vec()), trimmed(den.to_vec()));
-    if den.len() < 2 || den.len() > MAX_DEGREE + 1 || num.len() > 2 * MAX_DEGREE + 1 {
+    if den.len() < 2 || den.len() > MAX_DEGREE + 1 || num.len() > MOST_NUMERATOR_TERMS {
         return Ok(Vec::new());
     }
     // A factor common to both is cancelled first (a substitution leaves `(1 + t²)` above and

@@ -3485,4 +3485,41 @@ fn powers_past_the_expansion_degree_keep_their_domain() {
     }
     // A negative power has a pole at the base's root, which [0, t] holds for t < −1.
     numeric_evidence_only("1/(x+1)^70", "0", "t", "(1 - (t+1)^-69)/69");
+    // Past that degree: a polynomial integrand term by term, a numerator divided, a function
+    // of one line through u = ax + b, and a root's power kept whole (alkahest's own values;
+    // the quadrature cannot decide values near 10^8 to 1e-8).
+    for (f, a, b, v) in [
+        (
+            "(1 + x^2)^33",
+            "0",
+            "1",
+            "10503028724895471689527197696/40308475423257483715",
+        ),
+        (
+            "x^33*(x + 1)^-1",
+            "1",
+            "2",
+            "log(2) - log(3) + 2254848626038507730509/13127595717600",
+        ),
+        (
+            "(x + 1)^33*log(x + 1)",
+            "0",
+            "1",
+            "8589934592/17*log(2) - 17179869183/1156",
+        ),
+        (
+            "(x + 1)^40*log(x + 1)",
+            "0",
+            "1",
+            "2199023255552/41*log(2) - 2199023255551/1681",
+        ),
+        (
+            "(x + 1)^65*sqrt(x + 1)",
+            "0",
+            "1",
+            "2/133*(2^(1/2))^133 - 2/133",
+        ),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/1000");
+    }
 }
