@@ -1038,6 +1038,15 @@ impl<'b> Canon<'b> {
     /// with larger powers multiplied out ([`MAX_POWER_AGAIN`]) they are joined in every
     /// product of a power, so that `(x+y+z)^35·(x+y+z)^35` is multiplied out as `(x+y+z)^70`.
     fn product(&mut self, xs: &[Expr]) -> Result<Frac, NotExact> {
+        // (a product of products is one product: the powers of one base may stand at any
+        // depth, `(x+1)^-130·(65·(x+1)^64)`)
+        if xs.iter().any(|x| matches!(x, Expr::Mul(_))) {
+            let mut flat = Vec::with_capacity(xs.len() + 2);
+            for x in xs {
+                x.flat_factors(&mut flat);
+            }
+            return self.product(&flat);
+        }
         if self.most_power > MAX_POWER && xs.iter().any(|x| matches!(x, Expr::Pow(_))) {
             return self.joined_product(xs);
         }

@@ -3522,4 +3522,18 @@ fn powers_past_the_expansion_degree_keep_their_domain() {
     ] {
         exact_and_off_refuted(f, a, b, v, "1/1000");
     }
+    // alkahest's own derivative, whose powers of x + 1 stand at different depths of products
+    // once differentiated (joined as one product, so the second form has less to multiply)
+    let (o, d) = run(
+        "derivative",
+        &[
+            ("expr", "(x^2 - 1)^65*((x + 1)^65)^-1"),
+            ("var", "x"),
+            (
+                "value",
+                "x*130*(x + 1)^-65*(-1 + x^2)^64 - 65*(x + 1)^-66*(-1 + x^2)^65",
+            ),
+        ],
+    );
+    assert_eq!(o, Outcome::Ok, "{d}");
 }
