@@ -51,6 +51,8 @@ expressions += [parse(text, pool) for text in [
     "cos(x)/(1+sin(x)^2)", "cos(x)^3/(1+sin(x)^2)",
     # exp times cosh, as exponentials
     "exp(2*x)*cosh(x)",
+    # powers of one base kept whole, at different depths of products once differentiated
+    "(x^2-1)^65/(x+1)^65",
     # logarithms of numbers written two ways, atan(tan(1)), multiples of an angle past 12,
     # P times a root of a linear argument, t = exp(x) and t = x^(1/3), log and atan times
     # a rational function or a root by parts
@@ -110,6 +112,10 @@ beyond = [parse(text, pool) for text in [
     # with a parameter (alkahest integrates these only away from 0): a power of a line with a
     # symbolic slope, and log(a + exp(x)), increasing in x
     "1/(1+a*x)", "exp(x)/(a+exp(x))",
+    # past the degree 32 that polynomials are expanded to: a long polynomial, a long numerator
+    # over a line, a function of one line (u = x + 1), and a root's power past the powers of
+    # sums multiplied out
+    "(1+x^2)^33", "x^33/(x+1)", "(x+1)^40*log(x+1)", "(x+1)^65*sqrt(x+1)",
 ]]
 # Up to a symbol t, from 1 and (but where the integral has no value) from 0: x > 0 between 1
 # and t wherever log(t) is defined; 1 - x^2, concave, is at least 0 wherever asin(t) is; from 0
@@ -134,6 +140,8 @@ up_to_t = [(parse(text, pool), from_0) for text, from_0 in [
     ("1/(sqrt(1+x^2)*(x+1))", True), ("x/(sqrt(1+x^2)*(x+1))", True),
     ("1/(x*sqrt(x^2+2*x+2))", False), ("sqrt(x^2+2*x+2)/x", False), ("1/(x^2+x-1)", False),
     ("sqrt((1-x)/(1+x))", True), ("log(log(x))/x", False),
+    # a natural power past that degree is continuous wherever its base is
+    ("(x+1)^70", True), ("(1+x^2)^33", True),
 ]]
 t = pool.symbol("t")
 zero, one, half = pool.integer(0), pool.integer(1), pool.rational(1, 2)
