@@ -55,8 +55,9 @@ const MAX_TERMS: usize = 4096;
 const MAX_BITS: u64 = 1 << 15;
 /// The largest integer power of a sum that is multiplied out.
 const MAX_POWER: i64 = 64;
-/// The largest multiplied out in the form tried when the first is not zero and kept a power up
-/// to this whole ([`reduced`]): so `(x+1)^65` meets `(x+1)^64·(x+1)`.
+/// The largest integer power of a sum multiplied out in the second form ([`reduced`]), tried
+/// when the first is not zero and kept such a power whole: so `(x+1)^65` meets
+/// `(x+1)^64·(x+1)`.
 const MAX_POWER_AGAIN: i64 = 256;
 
 /// Why no canonical form was produced (the exact test then decides nothing).
@@ -1036,7 +1037,7 @@ impl<'b> Canon<'b> {
     /// `x^(10^30)·x^(-10^30)` is 1, as alkahest's simplifier has them. (The product is then
     /// made again, [`Canon::joined_product`]: rare, and so no cost to the others.) In the form
     /// with larger powers multiplied out ([`MAX_POWER_AGAIN`]) they are joined in every
-    /// product of a power, so that `(x+y+z)^35·(x+y+z)^35` is multiplied out as `(x+y+z)^70`.
+    /// product of a power, so that `(x+y)^35·(x+y)^35` is multiplied out as `(x+y)^70`.
     fn product(&mut self, xs: &[Expr]) -> Result<Frac, NotExact> {
         // (a product of products is one product: the powers of one base may stand at any
         // depth, `(x+1)^-130·(65·(x+1)^64)`)
@@ -2987,10 +2988,10 @@ fn constant(c: Q) -> Frac {
     }
 }
 
-/// Moves a one-term denominator into the numerator as negative powers.
 /// Whether `f^n` stays within the limits [`Canon::frac_powi`] multiplies out to: one term's
-/// exponents and coefficient, or a sum's power (at most `most_power`) and its count of terms (at most
-/// `C(n + k − 1, k − 1)` for `k` terms, the count of monomials of degree `n` in `k` unknowns).
+/// exponents and coefficient, or a sum's power (at most `most_power`) and its count of terms
+/// (at most `C(n + k − 1, k − 1)` for `k` terms, the count of monomials of degree `n` in `k`
+/// unknowns).
 fn multiplies_out(f: &Frac, n: i64, most_power: i64) -> bool {
     let n = n.unsigned_abs();
     if n > 1 << 20 {
@@ -3017,6 +3018,7 @@ fn multiplies_out(f: &Frac, n: i64, most_power: i64) -> bool {
     n <= most_power.unsigned_abs() && fits(&f.num) && f.den.as_ref().is_none_or(fits)
 }
 
+/// Moves a one-term denominator into the numerator as negative powers.
 fn normalise(f: Frac) -> Frac {
     match f.den {
         Some(d) if d.0.len() == 1 => {

@@ -545,6 +545,10 @@ fn long_polynomial(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>
     Ok(vec![term_by_term(p, var)])
 }
 
+/// How deeply [`shifted`] may nest in itself (the rules it calls on `g(u)` may build lines in
+/// `u` again); each level costs stack, which the budget's steps do not bound.
+const MAX_SHIFT_NESTING: u32 = 2;
+
 /// `∫ g(ax + b) dx = G(ax + b)/a` where every occurrence of the variable is within one line
 /// `ax + b` other than `x` itself: `(x + 1)^33·log(x + 1)` is `u^33·log u`, which the table
 /// has for any power, where its expansion of `(x + 1)^33` stops at [`MAX_DEGREE`].
@@ -559,8 +563,11 @@ fn shifted(f: &Expr, var: &str, budget: &mut Budget) -> Result<Vec<Expr>, TooLar
         return Ok(Vec::new());
     };
     let back = lin(&a, &b, var);
+    let Some(in_u) = budget.deeper(MAX_SHIFT_NESTING, |budget| proposals(&g, &u, budget)) else {
+        return Ok(Vec::new());
+    };
     let mut found = Vec::new();
-    for h in proposals(&g, &u, budget)? {
+    for h in in_u? {
         found.push(Expr::mul(vec![
             number(&a.recip()),
             h.substitute(&u, &back, budget)?,
