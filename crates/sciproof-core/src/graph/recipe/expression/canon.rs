@@ -216,7 +216,9 @@ pub fn is_zero_in(
 /// first form that `decided` accepts, or the first form.
 ///
 /// A form is tried as it comes first; then with `sin`/`cos` of one direction written over one
-/// pair of atoms (`sin x = 2 sin(x/2) cos(x/2)`); then, if a constant angle past π/4 was met,
+/// pair of atoms (`sin x = 2 sin(x/2) cos(x/2)`); then, if a power of a sum was kept whole
+/// that [`MAX_POWER_AGAIN`] multiplies out, with such powers multiplied out (on a quarter of
+/// the steps left); then, if a constant angle past π/4 was met,
 /// with such angles reflected (`sin(2π/5) = cos(π/10)`); then, if `asinh`, `acosh` or `atanh`
 /// was met, with those written as logarithms (`asinh x = log(x + sqrt(x^2 + 1))`); then, if a
 /// `sin`/`cos` of a sum was met, again with those expanded by the addition theorems. Each later form is a rewrite of the
@@ -252,43 +254,35 @@ fn reduced(
     if kept_below_again {
         let most = budget.left() / 4;
         let again = budget.share(most, |budget| {
-            let mut canon = Canon::new(budget, false);
-            canon.variable = variable;
-            canon.most_power = MAX_POWER_AGAIN;
-            canon
-                .form(expr, denominator, &decided)
-                .ok()
-                .filter(&decided)
+            decided_form(expr, budget, variable, denominator, &decided, |canon| {
+                canon.most_power = MAX_POWER_AGAIN;
+            })
         });
         if let Some(form) = again {
             return Ok(form);
         }
     }
     // A form with constant angles reflected, or with inverse hyperbolics as logarithms.
-    let mut rewritten = |reflected: bool, logarithmic: bool| {
-        let mut canon = Canon::new(budget, false);
-        canon.variable = variable;
-        canon.reflected = reflected;
-        canon.logarithmic = logarithmic;
-        canon
-            .form(expr, denominator, &decided)
-            .ok()
-            .filter(&decided)
-    };
-    if reflectable && let Some(form) = rewritten(true, false) {
+    if reflectable
+        && let Some(form) = decided_form(expr, budget, variable, denominator, &decided, |canon| {
+            canon.reflected = true;
+        })
+    {
         return Ok(form);
     }
-    if arc_hyperbolic && let Some(form) = rewritten(false, true) {
+    if arc_hyperbolic
+        && let Some(form) = decided_form(expr, budget, variable, denominator, &decided, |canon| {
+            canon.logarithmic = true;
+        })
+    {
         return Ok(form);
     }
-    if expandable {
-        let mut canon = Canon::new(budget, true);
-        canon.variable = variable;
-        if let Ok(split) = canon.form(expr, denominator, &decided)
-            && decided(&split)
-        {
-            return Ok(split);
-        }
+    if expandable
+        && let Some(form) = decided_form(expr, budget, variable, denominator, &decided, |canon| {
+            canon.expanded = true;
+        })
+    {
+        return Ok(form);
     }
     // Products of square roots as one root (`√(u−1)·√(u+1)` as `√(u²−1)`, how acosh's
     // derivative meets the form alkahest writes), where a product of two was met; or, when one
@@ -302,16 +296,32 @@ fn reduced(
             if expanded && !expandable {
                 break;
             }
-            let mut canon = Canon::new(budget, expanded);
-            canon.variable = variable;
-            if let Ok(form) = canon.form(&merged, denominator, &decided)
-                && decided(&form)
+            if let Some(form) =
+                decided_form(&merged, budget, variable, denominator, &decided, |canon| {
+                    canon.expanded = expanded;
+                })
             {
                 return Ok(form);
             }
         }
     }
     Ok(first)
+}
+
+/// `expr`'s form in a canonicalisation that `set` sets up (one of [`reduced`]'s later forms),
+/// where it is `decided`.
+fn decided_form(
+    expr: &Expr,
+    budget: &mut Budget,
+    variable: Option<&str>,
+    denominator: bool,
+    decided: &impl Fn(&Form) -> bool,
+    set: impl FnOnce(&mut Canon<'_>),
+) -> Option<Form> {
+    let mut canon = Canon::new(budget, false);
+    canon.variable = variable;
+    set(&mut canon);
+    canon.form(expr, denominator, decided).ok().filter(decided)
 }
 
 /// Which square roots of a product [`merged_square_roots`] merges.
