@@ -1489,11 +1489,17 @@ impl<'b> Canon<'b> {
         let mut product = constant(Q::one());
         for (m, c) in arg.num.0 {
             self.budget.step()?;
-            // exp(v·log u) = u^v wherever log u is defined
-            if let Some(at) = m
-                .iter()
-                .position(|&(a, e)| e == 1 && self.called(a) == Some(Func::Log))
-            {
+            // exp(v·log u) = u^v wherever log u is defined (but for a rational u > 0, whose
+            // powers are exponentials: [`Canon::power`])
+            if let Some(at) = m.iter().position(|&(a, e)| {
+                e == 1
+                    && self.called(a) == Some(Func::Log)
+                    && !self
+                        .argument(a)
+                        .num
+                        .as_constant()
+                        .is_some_and(|u| u.is_positive())
+            }) {
                 let u = self.argument(m[at].0);
                 let mut v = m.clone();
                 v.remove(at);
@@ -2373,6 +2379,17 @@ impl<'b> Canon<'b> {
             Some(_) => None,
         };
         let Some(c) = constant_exponent.map(|c| c.to_big()) else {
+            // c^u = exp(u·log c) for a rational c > 0 (log c over c's primes), so that
+            // `2^x·2^y = 2^(x+y)`, `4^x = 2^(2x)` and `(1/2)^x = 2^-x`
+            if base.den.is_none()
+                && let Some(b) = base.num.as_constant()
+                && b.is_positive()
+                && !b.is_unit()
+            {
+                let log = self.rational_logarithm(&b)?;
+                let arg = self.frac_mul(exponent, log)?;
+                return self.exponential(arg);
+            }
             let key = format!("pow({},{})", self.key(&base), self.key(&exponent));
             return Ok(self.atom(key, None));
         };
@@ -3375,6 +3392,15 @@ mod tests {
         assert!(zero("sqrt(exp(x)) - exp(x/2)"));
         assert!(zero("exp(x)^y - exp(x*y)"));
         assert!(zero("(exp(x)*exp(y))^(1/3) - exp((x + y)/3)"));
+        // a power of a positive number is an exponential (c^u = exp(u·log c))
+        assert!(zero("2^x*2^y - 2^(x + y)"));
+        assert!(zero("4^x - 2^(2*x)"));
+        assert!(zero("(1/2)^x - 2^(-x)"));
+        assert!(zero("2^x*3^x - 6^x"));
+        assert!(zero("2^x - exp(x*log(2))"));
+        assert!(zero("2^log(x) - x^log(2)"));
+        assert!(!zero("2^x - 3^x"));
+        assert!(!zero("2^x*2^y - 2^(x*y)"));
         // sinh, cosh and tanh through exp, once the form as it comes does not cancel
         assert!(zero("sinh(2*x) - 2*sinh(x)*cosh(x)"));
         assert!(zero("cosh(x) - (exp(x) + exp(-x))/2"));

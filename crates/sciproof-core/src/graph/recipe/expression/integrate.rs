@@ -1378,6 +1378,16 @@ fn power(
     budget: &mut Budget,
 ) -> Result<Vec<Expr>, TooLarge> {
     if exponent.contains(var, budget)? {
+        // c^(ax + b) = exp((ax + b)·log c) for a number c > 0: c^(ax + b)/(a·log c)
+        if let Some(c) = exact_value(base).filter(|c| c.is_positive() && !c.is_one())
+            && let Some((a, b)) = linear(exponent, var, budget)?
+        {
+            let slope = Expr::mul(vec![number(&a), Expr::call(Func::Log, number(&c))]);
+            return Ok(vec![Expr::mul(vec![
+                Expr::pow(number(&c), lin(&a, &b, var)),
+                Expr::recip(slope),
+            ])]);
+        }
         return Ok(Vec::new());
     }
     let n = exact_value(exponent);
@@ -3802,6 +3812,9 @@ pub fn continuous_everywhere(e: &Expr, var: &str, budget: &mut Budget) -> Result
         Expr::Pow(p) => {
             (natural(&p.1) && continuous_everywhere(&p.0, var, budget)?)
                 || (exact_value(&p.1).is_some() && positive_everywhere(&p.0, var, budget)?)
+                // (c^u = exp(u·log c) for a number c > 0)
+                || (exact_value(&p.0).is_some_and(|c| c.is_positive())
+                    && continuous_everywhere(&p.1, var, budget)?)
         }
         Expr::Call(Func::Log | Func::Sqrt, xs) => positive_everywhere(&xs[0], var, budget)?,
         Expr::Call(f, xs) => {

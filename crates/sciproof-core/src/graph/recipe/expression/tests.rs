@@ -3537,3 +3537,16 @@ fn powers_past_the_expansion_degree_keep_their_domain() {
     );
     assert_eq!(o, Outcome::Ok, "{d}");
 }
+
+#[test]
+fn powers_of_a_positive_number_integrate_as_exponentials() {
+    // ∫ c^(ax + b) dx = c^(ax + b)/(a·log c), continuous everywhere (alkahest: inconclusive)
+    for (f, a, b, v) in [
+        ("2^x", "0", "1", "1/log(2)"),
+        ("(1/2)^x", "0", "1", "1/(2*log(2))"),
+        ("3^(2*x + 1)", "0", "t", "(3^(2*t + 1) - 3)/(2*log(3))"),
+        ("x*2^x", "0", "1", "2/log(2) - 1/log(2)^2"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/1000");
+    }
+}
