@@ -1489,16 +1489,19 @@ impl<'b> Canon<'b> {
         let mut product = constant(Q::one());
         for (m, c) in arg.num.0 {
             self.budget.step()?;
-            // exp(v·log u) = u^v wherever log u is defined (but for a rational u > 0, whose
-            // powers are exponentials: [`Canon::power`])
+            // exp(v·log u) = u^v wherever log u is defined (but for a rational u > 0 and a v
+            // that is no number: such powers are exponentials, [`Canon::power`]; `exp(log 2)`
+            // is 2 and `exp(log(2)/2)` is √2)
+            let other_factors = m.len() > 1;
             if let Some(at) = m.iter().position(|&(a, e)| {
                 e == 1
                     && self.called(a) == Some(Func::Log)
-                    && !self
-                        .argument(a)
-                        .num
-                        .as_constant()
-                        .is_some_and(|u| u.is_positive())
+                    && !(other_factors
+                        && self
+                            .argument(a)
+                            .num
+                            .as_constant()
+                            .is_some_and(|u| u.is_positive()))
             }) {
                 let u = self.argument(m[at].0);
                 let mut v = m.clone();
@@ -3399,6 +3402,13 @@ mod tests {
         assert!(zero("2^x*3^x - 6^x"));
         assert!(zero("2^x - exp(x*log(2))"));
         assert!(zero("2^log(x) - x^log(2)"));
+        // (and the exponential of a number's logarithm times a number is that number's power)
+        assert!(zero("exp(log(2)) - 2"));
+        assert!(zero("exp(2*log(3)) - 9"));
+        assert!(zero("exp(log(2)/2) - sqrt(2)"));
+        assert!(zero("exp(x + log(2)) - 2*exp(x)"));
+        assert!(zero("exp(-log(2)) - 1/2"));
+        assert!(zero("2^(x*log(3)) - 3^(x*log(2))"));
         assert!(!zero("2^x - 3^x"));
         assert!(!zero("2^x*2^y - 2^(x*y)"));
         // sinh, cosh and tanh through exp, once the form as it comes does not cancel
