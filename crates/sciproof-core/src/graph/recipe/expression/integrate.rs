@@ -49,7 +49,7 @@ use std::rc::Rc;
 const MAX_DEGREE: usize = 32;
 /// The highest degree of a polynomial integrand with exact coefficients integrated term by
 /// term ([`long_polynomial`]).
-const MOST_INTEGRAND_DEGREE: usize = 256;
+pub(super) const MOST_INTEGRAND_DEGREE: usize = 256;
 
 /// A polynomial in the variable: coefficient expressions (free of the variable) by power.
 type Poly = Vec<Expr>;
@@ -941,7 +941,7 @@ pub(super) fn rational_function(
         return Ok(Some((p, vec![BigRational::one()])));
     }
     let fits = |(n, d): &(pf::Poly, pf::Poly)| {
-        n.len() <= (2 * MAX_DEGREE).max(MOST_INTEGRAND_DEGREE + 1) && d.len() <= MAX_DEGREE
+        n.len() <= MOST_INTEGRAND_DEGREE + 1 && d.len() <= MAX_DEGREE
     };
     let mut parts = Vec::new();
     let combined = match e {

@@ -36,8 +36,8 @@ pub type Poly = Vec<BigRational>;
 const MAX_DEGREE: usize = 16;
 /// The most coefficients of a numerator: it is only divided by the denominator (about its
 /// length times the denominator's degree in steps), so it may be as long as the longest
-/// polynomial integrand (degree 256: `x^65/(x + 1)`).
-const MOST_NUMERATOR_TERMS: usize = 257;
+/// polynomial integrand ([`super::integrate::MOST_INTEGRAND_DEGREE`]: `x^65/(x + 1)`).
+const MOST_NUMERATOR_TERMS: usize = super::integrate::MOST_INTEGRAND_DEGREE + 1;
 /// The largest end coefficient (of the denominator's integer form) whose divisors are tried as
 /// rational roots.
 const MAX_END_COEFFICIENT: u64 = 1_000_000;
