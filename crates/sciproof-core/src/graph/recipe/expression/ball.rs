@@ -75,9 +75,12 @@ pub trait Arith {
         let _ = xs;
         Err(BallError::Unsupported(f.name()))
     }
-    /// How much dearer a special function's validated value is here than at 128 bits.
-    fn work_scale(&self) -> u64 {
-        1
+    /// The budget steps one value of a special function costs here (`special_steps` at 128
+    /// bits): none where it has no value.
+    fn special_steps(&self, f: Func, arguments: usize) -> u64 {
+        let _ = arguments;
+        let _ = f;
+        0
     }
     /// The budget ticks one node costs here (a tick is an f64 operation's work).
     fn node_ticks(&self) -> u64;
@@ -181,10 +184,10 @@ impl Arith for High {
     fn function_eps(&self) -> f64 {
         self.eps()
     }
-    fn work_scale(&self) -> u64 {
+    fn special_steps(&self, f: Func, arguments: usize) -> u64 {
         // (the series and duplications cost about the square of the width)
         let words = (self.bits as u64).div_ceil(128);
-        words * words
+        special_steps(f, arguments) * words * words
     }
     fn elementary_scale(&self) -> u64 {
         // 1, 2 and 3 at 128, 256 and 512 bits
@@ -322,6 +325,26 @@ impl Arith for Double {
     }
     fn pi(&mut self) -> f64 {
         std::f64::consts::PI
+    }
+    /// `K` and `E` only (the rest are `Unsupported`): Carlson's brackets in f64.
+    fn special(&mut self, f: Func, x: &f64) -> Result<(f64, f64), BallError> {
+        match f {
+            Func::EllipticK | Func::EllipticE => {
+                super::carlson::complete_f64(f, *x).ok_or(BallError::Undecided)
+            }
+            _ => Err(BallError::Unsupported(f.name())),
+        }
+    }
+    fn special_n(&mut self, f: Func, xs: &[f64]) -> Result<(f64, f64), BallError> {
+        super::carlson::incomplete_f64(f, xs).ok_or(BallError::Undecided)
+    }
+    fn special_steps(&self, f: Func, arguments: usize) -> u64 {
+        // an elliptic integral in f64: 1 to 7 us a value (the rest have no value here)
+        match f {
+            Func::EllipticF | Func::EllipticE | Func::EllipticPi if arguments >= 2 => 15,
+            Func::EllipticK | Func::EllipticE => 5,
+            _ => 0,
+        }
     }
 }
 
@@ -865,7 +888,7 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                     .iter()
                     .map(|a| if a.rad == 0.0 { 1 } else { 2 })
                     .product();
-                self.charge(special_steps(*f, xs.len()) * corners, budget)?;
+                self.charge(self.arith.special_steps(*f, xs.len()) * corners, budget)?;
                 self.incomplete_elliptic(*f, &args)
             }
             Expr::Call(f, xs) if xs.len() == 1 => {
@@ -882,21 +905,19 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                 };
                 // (a ball that is not a point may take the values at both its ends)
                 let ends = if x.rad == 0.0 { 1 } else { 2 };
-                self.charge(special_steps(*f, 1) * ends, budget)?;
+                self.charge(self.arith.special_steps(*f, 1) * ends, budget)?;
                 self.unary(*f, &x)
             }
             Expr::Call(f, _) => Err(BallError::Unsupported(f.name())),
         }
     }
 
-    /// Takes `steps` (at 128 bits; more at a higher precision) from the budget.
+    /// Takes `steps` from the budget.
     fn charge(&self, steps: u64, budget: &mut Budget) -> Result<(), BallError> {
         if steps == 0 {
             return Ok(());
         }
-        budget
-            .steps(steps * self.arith.work_scale())
-            .map_err(|_| BallError::TooLarge)
+        budget.steps(steps).map_err(|_| BallError::TooLarge)
     }
 
     /// Whether `e` is shown to have a value at the point: every operation's argument lies in
@@ -1691,11 +1712,59 @@ mod tests {
         ] {
             assert!(at(pole, 1.0, 128).is_err(), "{pole}");
         }
-        // Without validated methods (f64), no special function has a ball.
+        // Without validated methods (f64), no special function has a ball but the elliptic
+        // integrals (Carlson's brackets in f64).
         assert_eq!(
             at_in(Double, "erf(x)", 0.5).0.unwrap_err(),
             BallError::Unsupported("erf")
         );
+    }
+
+    /// The elliptic integrals have f64 balls, so a true identity among them clears at a point
+    /// that passed in f64 without the 128-bit brackets (500 times dearer); one that is off by
+    /// 10^-6 does not, and neither does a point outside the domain.
+    #[test]
+    fn elliptic_integrals_have_f64_balls() {
+        for (text, at_x) in [
+            (
+                "EllipticPi(-1/2, x + pi, 1/2) - EllipticPi(-1/2, x, 1/2) - 2*EllipticPi(-1/2, pi/2, 1/2)",
+                0.37,
+            ),
+            (
+                "EllipticF(x + pi, 1/3) - EllipticF(x, 1/3) - 2*EllipticK(1/3)",
+                1.23,
+            ),
+            (
+                "EllipticE(x + pi, -2) - EllipticE(x, -2) - 2*EllipticE(-2)",
+                2.71,
+            ),
+            (
+                "EllipticE(x/2 + pi, x/4) - EllipticE(x/2, x/4) - 2*EllipticE(x/4)",
+                0.37,
+            ),
+        ] {
+            let ball = at_in(Double, text, at_x)
+                .0
+                .unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert!(ball.upper() < 1e-11, "{text}: {ball:?}");
+            let off = format!("{text} + 1e-6");
+            let ball = at_in(Double, &off, at_x).0.unwrap();
+            assert!(
+                ball.lower() > 0.99e-6 && ball.upper() < 1.01e-6,
+                "{off}: {ball:?}"
+            );
+        }
+        for outside in [
+            "EllipticF(x, 3)",
+            "EllipticK(x + 1)",
+            "EllipticPi(2, x + pi, 1/2)",
+        ] {
+            assert_eq!(
+                at_in(Double, outside, 1.23).0.unwrap_err(),
+                BallError::Undecided,
+                "{outside}"
+            );
+        }
     }
 
     #[test]

@@ -13,20 +13,246 @@
 //! arguments agree to the precision, `R_F` lies between `max^(−1/2)` and `min^(−1/2)`. The
 //! `R_C(α, β)` terms are `α^(−1/2) Σ t^k/(2k+1)` at `t = 1 − β/α` with the series' remainder
 //! bounded, or `R_F(α, β, β)` by the same bracket while `|t| > 1/2`.
+//!
+//! The brackets run in astro-float at `p + 64` bits (what may refute a claim) or in f64
+//! ([`incomplete_f64`], [`complete_f64`]: 500 times cheaper, within about 10^-13), which lets
+//! the f64 ball clear a point where a true identity among these integrals passed in f64: a
+//! 128-bit look at each such point was most of the time of verifying a graph that has them.
 
 use super::expr::Func;
 use astro_float_num::{BigFloat, Consts, RoundingMode};
+use std::cmp::Ordering;
 
 const RM: RoundingMode = RoundingMode::ToEven;
 
 /// A value and a bound on its absolute error (as in [`super::validated`]).
-pub type Valued = (BigFloat, f64);
+pub type Valued<T = BigFloat> = (T, f64);
 
 /// The most working bits (error bounds are f64 numbers, and `2^(4−w)` must stay normal).
 const MAX_WIDTH: usize = 960;
 
+/// How close the f64 brackets draw their arguments together ([`Work::target`]): a relative
+/// spread of 2^-24, a bound second order in it, so that the rounding of the steps (2^-49 each)
+/// rather than the finish limits the result.
+const F64_TARGET: f64 = 1.0 / (1u64 << 46) as f64;
+
 /// The largest `|φ|` reduced by quarter periods (`k` stays an exact small integer).
 const MAX_AMPLITUDE: f64 = 1e12;
+
+/// The numbers the brackets are computed in: astro-float at `w` bits, whose bounds may refute a
+/// claim, or f64 (`w` = 53), cheap, which the f64 ball ([`super::ball::Double`]) uses to clear
+/// a point that passed in f64 already. The bounds below count on each of `+ − × ÷` and the
+/// correctly rounded `√` being within a unit `u = 2^(1−w)` (twice what rounding to nearest
+/// leaves), which IEEE 754 guarantees for f64 on normal numbers; so an f64 result outside the
+/// normal range is NaN here (see [`checked`]), which no bound survives. The sine, cosine and π
+/// are the math library's in f64, trusted as the f64 ball trusts them.
+pub(super) trait Num: Clone {
+    type Context;
+    fn small(n: u32) -> Self;
+    /// An f64, exactly.
+    fn float(v: f64) -> Self;
+    fn add(&self, other: &Self, w: usize) -> Self;
+    fn sub(&self, other: &Self, w: usize) -> Self;
+    fn mul(&self, other: &Self, w: usize) -> Self;
+    fn div(&self, other: &Self, w: usize) -> Self;
+    /// The correctly rounded root.
+    fn sqrt(&self, w: usize) -> Self;
+    /// `√self` within 6 units, the quickest way there ([`Work::sqrt`]).
+    fn root(&self, w: usize) -> Self;
+    fn abs(&self) -> Self;
+    fn neg(&self) -> Self;
+    fn floor(&self) -> Self;
+    fn is_positive(&self) -> bool;
+    fn is_negative(&self) -> bool;
+    fn compare(&self, other: &Self) -> Option<Ordering>;
+    fn min(&self, other: &Self) -> Self;
+    fn max(&self, other: &Self) -> Self;
+    /// The value as an f64 (within a relative 1e-15).
+    fn approx(&self) -> f64;
+    /// An upper bound of the magnitude.
+    fn mag(&self) -> f64;
+    fn pi(w: usize, cx: &mut Self::Context) -> Self;
+    fn sin(&self, w: usize, cx: &mut Self::Context) -> Self;
+    fn cos(&self, w: usize, cx: &mut Self::Context) -> Self;
+}
+
+impl Num for BigFloat {
+    type Context = Consts;
+    fn small(n: u32) -> Self {
+        BigFloat::from_u32(n, 64)
+    }
+    fn float(v: f64) -> Self {
+        BigFloat::from_f64(v, 64)
+    }
+    fn add(&self, other: &Self, w: usize) -> Self {
+        BigFloat::add(self, other, w, RM)
+    }
+    fn sub(&self, other: &Self, w: usize) -> Self {
+        BigFloat::sub(self, other, w, RM)
+    }
+    fn mul(&self, other: &Self, w: usize) -> Self {
+        BigFloat::mul(self, other, w, RM)
+    }
+    fn div(&self, other: &Self, w: usize) -> Self {
+        BigFloat::div(self, other, w, RM)
+    }
+    fn sqrt(&self, w: usize) -> Self {
+        BigFloat::sqrt(self, w, RM)
+    }
+    /// `v · y` with `y → v^(−1/2)` by Newton's step `y + y (1 − v y²)/2` from the f64 value
+    /// (ten times faster than astro-float's correctly rounded root, which was most of the
+    /// cost). With `y = v^(−1/2)(1 + ε)` a step leaves `1.5ε² + 0.5|ε|³` and its rounding
+    /// (within 2.6 units: `v y²` two, the difference one, the correction and the sum one and a
+    /// half); once `ε` is within 3 units the product adds one more: within 6.
+    fn root(&self, w: usize) -> Self {
+        let v = self;
+        let vf = v.approx();
+        if v.is_zero() || !(vf.is_normal() && vf > 1e-300 && vf < 1e300) {
+            return Num::sqrt(v, w);
+        }
+        let u = 2f64.powi(1 - w as i32);
+        let one = BigFloat::small(1);
+        let mut y = BigFloat::float(1.0 / vf.sqrt());
+        // the f64 value: approx within 1e-15, the root and quotient within a unit each
+        let mut error = 2f64.powi(-45);
+        for _ in 0..64 {
+            let r = Num::sub(&one, &Num::mul(v, &Num::mul(&y, &y, w), w), w);
+            let correction = Num::div(&Num::mul(&y, &r, w), &BigFloat::small(2), w);
+            y = Num::add(&y, &correction, w);
+            error = 1.5 * error * error + 0.5 * error.powi(3) + 2.6 * u;
+            if error <= 3.0 * u {
+                return Num::mul(v, &y, w);
+            }
+        }
+        Num::sqrt(v, w)
+    }
+    fn abs(&self) -> Self {
+        BigFloat::abs(self)
+    }
+    fn neg(&self) -> Self {
+        BigFloat::neg(self)
+    }
+    fn floor(&self) -> Self {
+        BigFloat::floor(self)
+    }
+    fn is_positive(&self) -> bool {
+        BigFloat::is_positive(self)
+    }
+    fn is_negative(&self) -> bool {
+        BigFloat::is_negative(self)
+    }
+    fn compare(&self, other: &Self) -> Option<Ordering> {
+        BigFloat::cmp(self, other).map(|c| c.cmp(&0))
+    }
+    fn min(&self, other: &Self) -> Self {
+        BigFloat::min(self, other)
+    }
+    fn max(&self, other: &Self) -> Self {
+        BigFloat::max(self, other)
+    }
+    fn approx(&self) -> f64 {
+        super::validated::approx(self)
+    }
+    fn mag(&self) -> f64 {
+        super::validated::mag(self)
+    }
+    fn pi(w: usize, cx: &mut Consts) -> Self {
+        cx.pi(w, RM)
+    }
+    fn sin(&self, w: usize, cx: &mut Consts) -> Self {
+        BigFloat::sin(self, w, RM, cx)
+    }
+    fn cos(&self, w: usize, cx: &mut Consts) -> Self {
+        BigFloat::cos(self, w, RM, cx)
+    }
+}
+
+/// An f64 result in the range where a correctly rounded operation is within a unit of the
+/// true value (normal or exactly 0), else NaN. (`inexact_zero`: a product or quotient of
+/// nonzero numbers that underflowed to 0.)
+fn checked(v: f64, inexact_zero: bool) -> f64 {
+    if v.is_normal() || (v == 0.0 && !inexact_zero) {
+        v
+    } else {
+        f64::NAN
+    }
+}
+
+impl Num for f64 {
+    type Context = ();
+    fn small(n: u32) -> Self {
+        f64::from(n)
+    }
+    fn float(v: f64) -> Self {
+        v
+    }
+    fn add(&self, other: &Self, _: usize) -> Self {
+        checked(self + other, false)
+    }
+    fn sub(&self, other: &Self, _: usize) -> Self {
+        checked(self - other, false)
+    }
+    fn mul(&self, other: &Self, _: usize) -> Self {
+        checked(self * other, *self != 0.0 && *other != 0.0)
+    }
+    fn div(&self, other: &Self, _: usize) -> Self {
+        checked(self / other, *self != 0.0)
+    }
+    fn sqrt(&self, _: usize) -> Self {
+        checked(f64::sqrt(*self), false)
+    }
+    fn root(&self, w: usize) -> Self {
+        Num::sqrt(self, w)
+    }
+    fn abs(&self) -> Self {
+        f64::abs(*self)
+    }
+    fn neg(&self) -> Self {
+        -self
+    }
+    fn floor(&self) -> Self {
+        f64::floor(*self)
+    }
+    fn is_positive(&self) -> bool {
+        *self > 0.0
+    }
+    fn is_negative(&self) -> bool {
+        *self < 0.0
+    }
+    fn compare(&self, other: &Self) -> Option<Ordering> {
+        self.partial_cmp(other)
+    }
+    // (NaN wins, where f64::min would drop it)
+    fn min(&self, other: &Self) -> Self {
+        if self.is_nan() || other.is_nan() {
+            f64::NAN
+        } else {
+            f64::min(*self, *other)
+        }
+    }
+    fn max(&self, other: &Self) -> Self {
+        if self.is_nan() || other.is_nan() {
+            f64::NAN
+        } else {
+            f64::max(*self, *other)
+        }
+    }
+    fn approx(&self) -> f64 {
+        *self
+    }
+    fn mag(&self) -> f64 {
+        f64::abs(*self)
+    }
+    fn pi(_: usize, _: &mut ()) -> Self {
+        std::f64::consts::PI
+    }
+    fn sin(&self, _: usize, _: &mut ()) -> Self {
+        f64::sin(*self)
+    }
+    fn cos(&self, _: usize, _: &mut ()) -> Self {
+        f64::cos(*self)
+    }
+}
 
 /// Which side of the true value a bound lies on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -45,22 +271,26 @@ impl Side {
 }
 
 /// Arithmetic at `w` bits on positive bounds.
-struct Work {
+struct Work<T> {
     w: usize,
     /// `1 ∓ 2^(4−w)`: a result within 6 units (`u = 2^(1−w)`) of a positive quantity, times
     /// this (rounded, one more unit), lies on the wanted side of it.
-    down: BigFloat,
-    up: BigFloat,
+    down: T,
+    up: T,
+    /// How close a bracket's arguments are drawn together before it is finished: the square
+    /// of their relative spread, times 4, below this.
+    target: f64,
 }
 
-impl Work {
-    fn new(w: usize) -> Work {
-        let one = BigFloat::from_u8(1, 64);
-        let step = BigFloat::from_f64(2f64.powi(4 - w as i32), 64);
+impl<T: Num> Work<T> {
+    fn new(w: usize, target: f64) -> Work<T> {
+        let one = T::small(1);
+        let step = T::float(2f64.powi(4 - w as i32));
         Work {
             w,
-            down: one.sub(&step, w, RM),
-            up: one.add(&step, w, RM),
+            down: one.sub(&step, w),
+            up: one.add(&step, w),
+            target,
         }
     }
 
@@ -69,45 +299,21 @@ impl Work {
     }
 
     /// `v`, a positive quantity computed within 6 units, moved past the true value to `side`.
-    fn push(&self, v: BigFloat, side: Side) -> BigFloat {
+    fn push(&self, v: T, side: Side) -> T {
         let factor = match side {
             Side::Low => &self.down,
             Side::High => &self.up,
         };
-        v.mul(factor, self.w, RM)
+        v.mul(factor, self.w)
     }
 
-    /// `√v` bounded on `side`: `v · y` with `y → v^(−1/2)` by Newton's step
-    /// `y + y (1 − v y²)/2` from the f64 value (ten times faster than astro-float's correctly
-    /// rounded root, which was most of the cost). With `y = v^(−1/2)(1 + ε)` a step leaves
-    /// `1.5ε² + 0.5|ε|³` and its rounding (within 2.6 units: `v y²` two, the difference one,
-    /// the correction and the sum one and a half); once `ε` is within 3 units the product adds
-    /// one more, inside the 6 units `push` allows.
-    fn sqrt(&self, v: &BigFloat, side: Side) -> BigFloat {
-        let w = self.w;
-        let vf = super::validated::approx(v);
-        if v.is_zero() || !(vf.is_normal() && vf > 1e-300 && vf < 1e300) {
-            return self.push(v.sqrt(w, RM), side);
-        }
-        let u = self.u();
-        let one = BigFloat::from_u8(1, 64);
-        let mut y = BigFloat::from_f64(1.0 / vf.sqrt(), 64);
-        // the f64 value: approx within 1e-15, the root and quotient within a unit each
-        let mut error = 2f64.powi(-45);
-        for _ in 0..64 {
-            let r = one.sub(&v.mul(&y.mul(&y, w, RM), w, RM), w, RM);
-            let correction = y.mul(&r, w, RM).div(&BigFloat::from_u8(2, 64), w, RM);
-            y = y.add(&correction, w, RM);
-            error = 1.5 * error * error + 0.5 * error.powi(3) + 2.6 * u;
-            if error <= 3.0 * u {
-                return self.push(v.mul(&y, w, RM), side);
-            }
-        }
-        self.push(v.sqrt(w, RM), side)
+    /// `√v` bounded on `side`.
+    fn sqrt(&self, v: &T, side: Side) -> T {
+        self.push(v.root(self.w), side)
     }
 
-    fn quarter(&self, v: &BigFloat) -> BigFloat {
-        v.div(&BigFloat::from_u8(4, 64), self.w, RM)
+    fn quarter(&self, v: &T) -> T {
+        v.div(&T::small(4), self.w)
     }
 }
 
@@ -122,7 +328,7 @@ enum Kind {
 /// Lower and upper bounds of `R_kind(args)` for every argument vector between `lo` and `hi`
 /// (componentwise; non-negative; `z` and `p` positive for `R_D` and `R_J`), or `None` where the
 /// integral may be infinite or the bracket does not close.
-fn bracket(kind: Kind, lo: &[BigFloat], hi: &[BigFloat], work: &Work) -> Option<[BigFloat; 2]> {
+fn bracket<T: Num>(kind: Kind, lo: &[T], hi: &[T], work: &Work<T>) -> Option<[T; 2]> {
     let zeros = lo[..3].iter().filter(|v| !v.is_positive()).count();
     if lo.iter().any(|v| v.is_negative()) || zeros > 1 {
         return None;
@@ -132,55 +338,55 @@ fn bracket(kind: Kind, lo: &[BigFloat], hi: &[BigFloat], work: &Work) -> Option<
     }
     let mut states = [lo.to_vec(), hi.to_vec()];
     // The sum of the explicit terms: a lower bound from the upper arguments and the reverse.
-    let mut sums = [BigFloat::from_u8(0, 64), BigFloat::from_u8(0, 64)];
-    let mut scale = BigFloat::from_u8(1, 64);
+    let mut sums = [T::small(0), T::small(0)];
+    let mut scale = T::small(1);
     let w = work.w;
-    let target = 2f64.powi(40 - w as i32);
+    let target = work.target;
     for _ in 0..(2 * w + 64) {
         let least = min_of(&states[0]);
         let most = max_of(&states[1]);
         if least.is_positive() {
-            let spread = super::validated::mag(&most.sub(&least, w, RM).div(&least, w, RM));
+            let spread = most.sub(&least, w).div(&least, w).mag();
             // The bound of `finish` is second order in the spread.
             if spread < 1e-3 && spread * spread * 4.0 < target {
                 return Some(finish(kind, &states, &sums, &scale, work));
             }
         }
         for (state, side) in states.iter_mut().zip([Side::Low, Side::High]) {
-            let roots: Vec<BigFloat> = state[..3].iter().map(|v| work.sqrt(v, side)).collect();
+            let roots: Vec<T> = state[..3].iter().map(|v| work.sqrt(v, side)).collect();
             let pairs = roots[0]
-                .mul(&roots[1], w, RM)
-                .add(&roots[1].mul(&roots[2], w, RM), w, RM)
-                .add(&roots[2].mul(&roots[0], w, RM), w, RM);
+                .mul(&roots[1], w)
+                .add(&roots[1].mul(&roots[2], w), w)
+                .add(&roots[2].mul(&roots[0], w), w);
             let lambda = work.push(pairs, side);
             // The term decreases in the arguments: its bound is on the other side.
             let term = match kind {
                 Kind::F => None,
                 Kind::D => {
                     let z = &state[2];
-                    let denominator = roots[2].mul(&z.add(&lambda, w, RM), w, RM);
-                    let t = BigFloat::from_u8(3, 64).div(&denominator, w, RM);
+                    let denominator = roots[2].mul(&z.add(&lambda, w), w);
+                    let t = T::small(3).div(&denominator, w);
                     Some(work.push(t, side.other()))
                 }
                 Kind::J => {
                     let p = &state[3];
-                    let sum = roots[0].add(&roots[1], w, RM).add(&roots[2], w, RM);
-                    let product = roots[0].mul(&roots[1], w, RM).mul(&roots[2], w, RM);
-                    let t = work.push(p.mul(&sum, w, RM).add(&product, w, RM), side);
-                    let alpha = work.push(t.mul(&t, w, RM), side);
-                    let p_lambda = work.push(p.add(&lambda, w, RM), side);
-                    let beta = work.push(p.mul(&p_lambda.mul(&p_lambda, w, RM), w, RM), side);
+                    let sum = roots[0].add(&roots[1], w).add(&roots[2], w);
+                    let product = roots[0].mul(&roots[1], w).mul(&roots[2], w);
+                    let t = work.push(p.mul(&sum, w).add(&product, w), side);
+                    let alpha = work.push(t.mul(&t, w), side);
+                    let p_lambda = work.push(p.add(&lambda, w), side);
+                    let beta = work.push(p.mul(&p_lambda.mul(&p_lambda, w), w), side);
                     let rc = carlson_rc(&alpha, &beta, side.other(), work)?;
-                    Some(work.push(BigFloat::from_u8(3, 64).mul(&rc, w, RM), side.other()))
+                    Some(work.push(T::small(3).mul(&rc, w), side.other()))
                 }
             };
             if let Some(term) = term {
                 let at = usize::from(side == Side::Low);
-                let scaled = term.mul(&scale, w, RM);
-                sums[at] = work.push(sums[at].add(&scaled, w, RM), side.other());
+                let scaled = term.mul(&scale, w);
+                sums[at] = work.push(sums[at].add(&scaled, w), side.other());
             }
             for v in state.iter_mut() {
-                *v = work.push(work.quarter(&v.add(&lambda, w, RM)), side);
+                *v = work.push(work.quarter(&v.add(&lambda, w)), side);
             }
         }
         scale = work.quarter(&scale);
@@ -188,11 +394,11 @@ fn bracket(kind: Kind, lo: &[BigFloat], hi: &[BigFloat], work: &Work) -> Option<
     None
 }
 
-fn min_of(v: &[BigFloat]) -> BigFloat {
+fn min_of<T: Num>(v: &[T]) -> T {
     v.iter().skip(1).fold(v[0].clone(), |a, b| a.min(b))
 }
 
-fn max_of(v: &[BigFloat]) -> BigFloat {
+fn max_of<T: Num>(v: &[T]) -> T {
     v.iter().skip(1).fold(v[0].clone(), |a, b| a.max(b))
 }
 
@@ -203,35 +409,35 @@ fn max_of(v: &[BigFloat]) -> BigFloat {
 /// derivative bounded), so `R` lies between `A^(−W+1)` and `A^(−W+1) · exp(δ)`,
 /// `δ = Σ w_i (x_i − A)² / (2m²)`: second order in the spread. `R_D` and `R_J` add their
 /// sums and scale this by `4^−n`.
-fn finish(
+fn finish<T: Num>(
     kind: Kind,
-    states: &[Vec<BigFloat>; 2],
-    sums: &[BigFloat; 2],
-    scale: &BigFloat,
-    work: &Work,
-) -> [BigFloat; 2] {
+    states: &[Vec<T>; 2],
+    sums: &[T; 2],
+    scale: &T,
+    work: &Work<T>,
+) -> [T; 2] {
     let w = work.w;
-    let one = BigFloat::from_u8(1, 64);
+    let one = T::small(1);
     let weights: &[u8] = match kind {
         // twice the weights
         Kind::F => &[1, 1, 1],
         Kind::D => &[1, 1, 3],
         Kind::J => &[1, 1, 1, 2],
     };
-    let total = BigFloat::from_u8(weights.iter().sum(), 64);
-    let mean = |state: &[BigFloat], side: Side| {
-        let mut acc = BigFloat::from_u8(0, 64);
+    let total = T::small(weights.iter().map(|k| u32::from(*k)).sum());
+    let mean = |state: &[T], side: Side| {
+        let mut acc = T::small(0);
         for (x, k) in state.iter().zip(weights) {
-            acc = acc.add(&x.mul(&BigFloat::from_u8(*k, 64), w, RM), w, RM);
+            acc = acc.add(&x.mul(&T::small(u32::from(*k)), w), w);
         }
-        work.push(acc.div(&total, w, RM), side)
+        work.push(acc.div(&total, w), side)
     };
     // A^(−1/2) or A^(−3/2), bounded on `side` (decreasing in A).
-    let power = |a: &BigFloat, side: Side| {
-        let root = a.sqrt(w, RM);
+    let power = |a: &T, side: Side| {
+        let root = a.sqrt(w);
         let v = match kind {
-            Kind::F => one.div(&root, w, RM),
-            _ => one.div(&root.mul(a, w, RM), w, RM),
+            Kind::F => one.div(&root, w),
+            _ => one.div(&root.mul(a, w), w),
         };
         work.push(v, side)
     };
@@ -240,40 +446,35 @@ fn finish(
     let a = mean(lower, Side::Low);
     let least = min_of(lower);
     // δ from above: each |x_i − A| widened by A's error, then the sum over 2m², pushed up.
-    let slack = a.mul(&BigFloat::from_f64(8.0 * work.u(), 64), w, RM);
-    let mut weighted = BigFloat::from_u8(0, 64);
+    let slack = a.mul(&T::float(8.0 * work.u()), w);
+    let mut weighted = T::small(0);
     for (x, k) in lower.iter().zip(weights) {
-        let d = x.sub(&a, w, RM).abs().add(&slack, w, RM);
-        let term = d.mul(&d, w, RM).mul(&BigFloat::from_u8(*k, 64), w, RM);
-        weighted = weighted.add(&term, w, RM);
+        let d = x.sub(&a, w).abs().add(&slack, w);
+        let term = d.mul(&d, w).mul(&T::small(u32::from(*k)), w);
+        weighted = weighted.add(&term, w);
     }
     // (twice the weights) / (2m²) = weighted / (4m²)
-    let four_m2 = least
-        .mul(&least, w, RM)
-        .mul(&BigFloat::from_u8(4, 64), w, RM);
-    let delta = work.push(weighted.div(&four_m2, w, RM), Side::High);
+    let four_m2 = least.mul(&least, w).mul(&T::small(4), w);
+    let delta = work.push(weighted.div(&four_m2, w), Side::High);
     // e^δ ≤ 1 + δ + δ² for δ ≤ 1 (δ is far smaller here).
-    let growth = work.push(
-        one.add(&delta, w, RM).add(&delta.mul(&delta, w, RM), w, RM),
-        Side::High,
-    );
-    let high = work.push(power(&a, Side::High).mul(&growth, w, RM), Side::High);
+    let growth = work.push(one.add(&delta, w).add(&delta.mul(&delta, w), w), Side::High);
+    let high = work.push(power(&a, Side::High).mul(&growth, w), Side::High);
     if kind == Kind::F {
         return [low, high];
     }
-    let low = work.push(sums[0].add(&low.mul(scale, w, RM), w, RM), Side::Low);
-    let high = work.push(sums[1].add(&high.mul(scale, w, RM), w, RM), Side::High);
+    let low = work.push(sums[0].add(&low.mul(scale, w), w), Side::Low);
+    let high = work.push(sums[1].add(&high.mul(scale, w), w), Side::High);
     [low, high]
 }
 
 /// A bound on `side` of `R_C(α, β) = α^(−1/2) g(1 − β/α)`, `g(t) = Σ t^k/(2k+1)` (increasing
 /// in `t`), for exact `α, β > 0`; through the `R_F` bracket where `|t| > 1/2`.
-fn carlson_rc(alpha: &BigFloat, beta: &BigFloat, side: Side, work: &Work) -> Option<BigFloat> {
+fn carlson_rc<T: Num>(alpha: &T, beta: &T, side: Side, work: &Work<T>) -> Option<T> {
     let w = work.w;
     let u = work.u();
-    let one = BigFloat::from_u8(1, 64);
-    let t = one.sub(&beta.div(alpha, w, RM), w, RM);
-    let tf = super::validated::approx(&t);
+    let one = T::small(1);
+    let t = one.sub(&beta.div(alpha, w), w);
+    let tf = t.approx();
     if tf.abs() > 0.5 {
         let args = [alpha.clone(), beta.clone(), beta.clone()];
         let [low, high] = bracket(Kind::F, &args, &args, work)?;
@@ -281,13 +482,13 @@ fn carlson_rc(alpha: &BigFloat, beta: &BigFloat, side: Side, work: &Work) -> Opt
     }
     // t within 2u|β/α| + u|t| of 1 − β/α; |g'| ≤ Σ k|t|^(k−1)/(2k+1) ≤ 4/3 for |t| ≤ 1/2.
     let t_error = (2.0 * (1.0 + tf.abs()) + tf.abs()) * u * 1.5;
-    let (mut sum, mut power) = (BigFloat::from_u8(1, 64), BigFloat::from_u8(1, 64));
+    let (mut sum, mut power) = (T::small(1), T::small(1));
     let mut terms = 0u32;
     let mut tail = 0.0f64;
     for k in 1..(4 * w as u32) {
-        power = power.mul(&t, w, RM);
-        let p = super::validated::mag(&power);
-        sum = sum.add(&power.div(&BigFloat::from_u32(2 * k + 1, 64), w, RM), w, RM);
+        power = power.mul(&t, w);
+        let p = power.mag();
+        sum = sum.add(&power.div(&T::small(2 * k + 1), w), w);
         terms = k;
         // The rest: Σ_(j>k) |t|^j/(2j+1) ≤ |t|^(k+1) / ((2k+3)(1 − |t|)).
         tail = p * tf.abs() / ((2 * k + 3) as f64 * (1.0 - tf.abs()));
@@ -297,104 +498,117 @@ fn carlson_rc(alpha: &BigFloat, beta: &BigFloat, side: Side, work: &Work) -> Opt
     }
     // Each term within (k + 1) units, each addition one unit of a sum below 2.
     let rounding = (4.0 + 2.0 * f64::from(terms)) * u;
-    let error = BigFloat::from_f64((rounding + tail + t_error) * 1.01, 64);
+    let error = T::float((rounding + tail + t_error) * 1.01);
     let g = match side {
-        Side::Low => sum.sub(&error, w, RM),
-        Side::High => sum.add(&error, w, RM),
+        Side::Low => sum.sub(&error, w),
+        Side::High => sum.add(&error, w),
     };
     let root = work.sqrt(alpha, side.other());
-    Some(work.push(g.div(&root, w, RM), side))
+    Some(work.push(g.div(&root, w), side))
 }
 
 /// `[lo, hi]` as a value and an error bound.
-fn valued(b: &[BigFloat; 2], w: usize) -> Valued {
-    let mid = b[0].add(&b[1], w, RM).div(&BigFloat::from_u8(2, 64), w, RM);
-    let half = super::validated::mag(&b[1].sub(&b[0], w, RM)) * 0.5;
-    let e = half * 1.01 + super::validated::mag(&mid) * 2f64.powi(2 - w as i32);
+fn valued<T: Num>(b: &[T; 2], w: usize) -> Valued<T> {
+    let mid = b[0].add(&b[1], w).div(&T::small(2), w);
+    let half = b[1].sub(&b[0], w).mag() * 0.5;
+    let e = half * 1.01 + mid.mag() * 2f64.powi(2 - w as i32);
     (mid, e)
 }
 
-fn product(a: &Valued, b: &Valued, w: usize) -> Valued {
-    let v = a.0.mul(&b.0, w, RM);
-    let (ma, mb) = (super::validated::mag(&a.0), super::validated::mag(&b.0));
-    let e = ma * b.1 + mb * a.1 + a.1 * b.1 + super::validated::mag(&v) * 2f64.powi(1 - w as i32);
+fn product<T: Num>(a: &Valued<T>, b: &Valued<T>, w: usize) -> Valued<T> {
+    let v = a.0.mul(&b.0, w);
+    let (ma, mb) = (a.0.mag(), b.0.mag());
+    let e = ma * b.1 + mb * a.1 + a.1 * b.1 + v.mag() * 2f64.powi(1 - w as i32);
     (v, e * 1.01)
 }
 
-fn sum(a: &Valued, b: &Valued, w: usize) -> Valued {
-    let v = a.0.add(&b.0, w, RM);
-    let e = a.1 + b.1 + super::validated::mag(&v) * 2f64.powi(1 - w as i32);
+fn sum<T: Num>(a: &Valued<T>, b: &Valued<T>, w: usize) -> Valued<T> {
+    let v = a.0.add(&b.0, w);
+    let e = a.1 + b.1 + v.mag() * 2f64.powi(1 - w as i32);
     (v, e * 1.01)
 }
 
-fn exact(v: BigFloat) -> Valued {
+fn exact<T: Num>(v: T) -> Valued<T> {
     (v, 0.0)
 }
 
 /// A bracket of `1 − a·s2` for exact `a` and `s2` within `e2`; `None` where it may be negative
 /// (outside the domain) or, when `positive`, where it may be 0.
-fn one_minus(a: &BigFloat, s2: &Valued, positive: bool, w: usize) -> Option<[BigFloat; 2]> {
+fn one_minus<T: Num>(a: &T, s2: &Valued<T>, positive: bool, w: usize) -> Option<[T; 2]> {
     let u = 2f64.powi(1 - w as i32);
-    let one = BigFloat::from_u8(1, 64);
-    let product = a.mul(&s2.0, w, RM);
-    let v = one.sub(&product, w, RM);
-    let mp = super::validated::mag(&product);
-    let e = (super::validated::mag(a) * s2.1 + mp * 2.0 * u + super::validated::mag(&v) * u) * 1.01;
-    let e = BigFloat::from_f64(e, 64);
-    let lo = v.sub(&e, w, RM);
-    let hi = v.add(&e, w, RM);
+    let one = T::small(1);
+    let product = a.mul(&s2.0, w);
+    let v = one.sub(&product, w);
+    let mp = product.mag();
+    let e = (a.mag() * s2.1 + mp * 2.0 * u + v.mag() * u) * 1.01;
+    let e = T::float(e);
+    let lo = v.sub(&e, w);
+    let hi = v.add(&e, w);
     if hi.is_negative() || (positive && !lo.is_positive()) {
         return None;
     }
-    let lo = if lo.is_negative() {
-        BigFloat::from_u8(0, 64)
-    } else {
-        lo
-    };
+    let lo = if lo.is_negative() { T::small(0) } else { lo };
     Some([lo, hi])
 }
 
 /// `F(φ | m)`, `E(φ | m)` (two arguments) or `Π(n; φ | m)` at exact arguments, aiming at `p`
 /// bits; `None` outside the real domain (the f64 evaluator's) or where no bound closes.
 pub fn incomplete(f: Func, args: &[BigFloat], p: usize, cc: &mut Consts) -> Option<Valued> {
+    let w = (p + 64).div_ceil(64) * 64;
+    if w > MAX_WIDTH {
+        return None;
+    }
+    // (π to 64 more bits than the result; the brackets drawn together 24 bits past `p`)
+    incomplete_in(f, args, w, w + 64, 2f64.powi(40 - w as i32), cc)
+}
+
+/// The same in f64 (53 bits, π and the reduction at f64's own precision), for the f64 ball: a
+/// value within about 10^-13 relative, or `None` where f64 cannot bound it (or the value is
+/// not real).
+pub fn incomplete_f64(f: Func, args: &[f64]) -> Option<Valued<f64>> {
+    incomplete_in(f, args, 53, 53, F64_TARGET, &mut ())
+}
+
+fn incomplete_in<T: Num>(
+    f: Func,
+    args: &[T],
+    w: usize,
+    wide: usize,
+    target: f64,
+    cc: &mut T::Context,
+) -> Option<Valued<T>> {
     let (n, phi, m) = match (f, args) {
         (Func::EllipticPi, [n, phi, m]) => (Some(n), phi, m),
         (Func::EllipticF | Func::EllipticE, [phi, m]) => (None, phi, m),
         _ => return None,
     };
-    let w = (p + 64).div_ceil(64) * 64;
-    if w > MAX_WIDTH {
-        return None;
-    }
-    let work = Work::new(w);
+    let work = Work::new(w, target);
     let u = work.u();
-    let phif = super::validated::approx(phi);
-    if phif.is_nan() || phif.abs() > MAX_AMPLITUDE || !super::validated::approx(m).is_finite() {
+    let phif = phi.approx();
+    if phif.is_nan() || phif.abs() > MAX_AMPLITUDE || !m.approx().is_finite() {
         return None;
     }
-    let one = BigFloat::from_u8(1, 64);
-    let below =
-        |a: &BigFloat, strict: bool| a.cmp(&one).is_some_and(|c| c < 0 || (!strict && c == 0));
-    // φ = φ₀ + kπ, |φ₀| ≤ π/2 (to rounding), with π to 64 more bits than the result; k from
-    // φ/π at that precision (in f64, π/2 itself would round up to a whole period).
-    let wide = w + 64;
-    let pi = cc.pi(wide, RM);
-    let half = BigFloat::from_f64(0.5, 64);
-    let k = super::validated::approx(&phi.div(&pi, wide, RM).add(&half, wide, RM).floor());
+    let one = T::small(1);
+    let below = |a: &T, strict: bool| {
+        a.compare(&one)
+            .is_some_and(|c| c.is_lt() || (!strict && c.is_eq()))
+    };
+    // φ = φ₀ + kπ, |φ₀| ≤ π/2 (to rounding), with π to `wide` bits; k from φ/π at that
+    // precision (in f64, π/2 itself would round up to a whole period).
+    let pi = T::pi(wide, cc);
+    let half = T::float(0.5);
+    let k = phi.div(&pi, wide).add(&half, wide).floor().approx();
     let (reduced, reduced_error) = if k == 0.0 {
         (phi.clone(), 0.0)
     } else {
-        let kpi = BigFloat::from_f64(k, 64).mul(&pi, wide, RM);
-        let r = phi.sub(&kpi, wide, RM);
+        let kpi = T::float(k).mul(&pi, wide);
+        let r = phi.sub(&kpi, wide);
         let ul = 2f64.powi(1 - wide as i32);
-        (
-            r.clone(),
-            (k.abs() * 4.0 * 3.0 * ul + super::validated::mag(&r) * ul) * 1.01,
-        )
+        (r.clone(), (k.abs() * 4.0 * 3.0 * ul + r.mag() * ul) * 1.01)
     };
     // How far φ₀ may lie beyond π/2: the forms below give the value at the mirror image there.
-    let half_pi = pi.div(&BigFloat::from_u8(2, 64), wide, RM);
-    let excess = super::validated::approx(&reduced.abs().sub(&half_pi, wide, RM))
+    let half_pi = pi.div(&T::small(2), wide);
+    let excess = reduced.abs().sub(&half_pi, wide).approx()
         + reduced_error
         + 4.0 * 2f64.powi(1 - wide as i32);
     let crossing = k != 0.0 || excess >= 0.0;
@@ -403,8 +617,8 @@ pub fn incomplete(f: Func, args: &[BigFloat], p: usize, cc: &mut Consts) -> Opti
         return None;
     }
     // |∂/∂φ| near the quarter period (m < 1, n < 1 there).
-    let mf = super::validated::approx(m);
-    let nf = n.map_or(0.0, super::validated::approx);
+    let mf = m.approx();
+    let nf = n.map_or(0.0, Num::approx);
     let slope = match f {
         Func::EllipticF => 1.0 / (1.0 - mf.max(0.0)).sqrt(),
         Func::EllipticE => (1.0 + (-mf).max(0.0)).sqrt(),
@@ -418,29 +632,27 @@ pub fn incomplete(f: Func, args: &[BigFloat], p: usize, cc: &mut Consts) -> Opti
     } else {
         0.0
     };
-    let s = reduced.sin(w, RM, cc);
-    let c = reduced.cos(w, RM, cc);
+    let s = reduced.sin(w, cc);
+    let c = reduced.cos(w, cc);
     let fu = 4.0 * u;
-    let s_v: Valued = (s.clone(), super::validated::mag(&s) * fu);
+    let s_v: Valued<T> = (s.clone(), s.mag() * fu);
     let s2 = product(&s_v, &s_v, w);
-    let c_v: Valued = (c.clone(), super::validated::mag(&c) * fu);
+    let c_v: Valued<T> = (c.clone(), c.mag() * fu);
     let c2 = product(&c_v, &c_v, w);
-    let e_c2 = BigFloat::from_f64(c2.1, 64);
-    let x_lo = c2.0.sub(&e_c2, w, RM);
+    let e_c2 = T::float(c2.1);
+    let x_lo = c2.0.sub(&e_c2, w);
     let x = [
         if x_lo.is_negative() {
-            BigFloat::from_u8(0, 64)
+            T::small(0)
         } else {
             x_lo
         },
-        c2.0.add(&e_c2, w, RM),
+        c2.0.add(&e_c2, w),
     ];
     let y = one_minus(m, &s2, false, w)?;
     let z = one.clone();
-    let rf = |lo: &[BigFloat], hi: &[BigFloat], kind: Kind| {
-        bracket(kind, lo, hi, &work).map(|b| valued(&b, w))
-    };
-    let args3 = |x: &[BigFloat; 2], y: &[BigFloat; 2]| {
+    let rf = |lo: &[T], hi: &[T], kind: Kind| bracket(kind, lo, hi, &work).map(|b| valued(&b, w));
+    let args3 = |x: &[T; 2], y: &[T; 2]| {
         (
             vec![x[0].clone(), y[0].clone(), z.clone()],
             vec![x[1].clone(), y[1].clone(), z.clone()],
@@ -450,27 +662,14 @@ pub fn incomplete(f: Func, args: &[BigFloat], p: usize, cc: &mut Consts) -> Opti
     // sin φ · R_F (none at φ = ±π/2 with m = 1, where E alone has a value)
     let first = || rf(&lo, &hi, Kind::F).map(|r| product(&s_v, &r, w));
     let s3 = product(&s2, &s_v, w);
-    let third = |a: &BigFloat| exact(a.div(&BigFloat::from_u8(3, 64), w, RM));
-    // The complete integral's bracket arguments: (0, 1 − m, 1).
-    let complete_args = || {
-        let [lo, hi] = one_minus(m, &exact(one.clone()), false, w)?;
-        let zero = BigFloat::from_u8(0, 64);
-        Some((
-            vec![zero.clone(), lo, one.clone()],
-            vec![zero, hi, one.clone()],
-        ))
-    };
+    let third = |a: &T| exact(a.div(&T::small(3), w));
+    let complete = || complete(f, n, m, &work);
     let (value, complete) = match f {
         Func::EllipticF => {
-            let complete = if k == 0.0 {
-                None
-            } else {
-                let (lo, hi) = complete_args()?;
-                Some(rf(&lo, &hi, Kind::F)?)
-            };
+            let complete = if k == 0.0 { None } else { Some(complete()?) };
             (first()?, complete)
         }
-        Func::EllipticE if m.cmp(&one) == Some(0) => {
+        Func::EllipticE if m.compare(&one) == Some(Ordering::Equal) => {
             // E(φ | 1) = sin φ on the quarter period, and E(1) = 1.
             (s_v.clone(), (k != 0.0).then(|| exact(one.clone())))
         }
@@ -479,14 +678,7 @@ pub fn incomplete(f: Func, args: &[BigFloat], p: usize, cc: &mut Consts) -> Opti
             let rd = rf(&lo, &hi, Kind::D)?;
             let second = product(&product(&m3, &s3, w), &rd, w);
             let value = sum(&first()?, &(second.0.neg(), second.1), w);
-            let complete = if k == 0.0 {
-                None
-            } else {
-                let (lo, hi) = complete_args()?;
-                let kf = rf(&lo, &hi, Kind::F)?;
-                let kd = product(&m3, &rf(&lo, &hi, Kind::D)?, w);
-                Some(sum(&kf, &(kd.0.neg(), kd.1), w))
-            };
+            let complete = if k == 0.0 { None } else { Some(complete()?) };
             (value, complete)
         }
         _ => {
@@ -498,30 +690,61 @@ pub fn incomplete(f: Func, args: &[BigFloat], p: usize, cc: &mut Consts) -> Opti
             let n3 = third(n);
             let rj = rf(&lo4, &hi4, Kind::J)?;
             let value = sum(&first()?, &product(&product(&n3, &s3, w), &rj, w), w);
-            let complete = if k == 0.0 {
-                None
-            } else {
-                let (mut lo, mut hi) = complete_args()?;
-                let kf = rf(&lo, &hi, Kind::F)?;
-                let [p_lo, p_hi] = one_minus(n, &exact(one.clone()), true, w)?;
-                lo.push(p_lo);
-                hi.push(p_hi);
-                let kj = product(&n3, &rf(&lo, &hi, Kind::J)?, w);
-                Some(sum(&kf, &kj, w))
-            };
+            let complete = if k == 0.0 { None } else { Some(complete()?) };
             (value, complete)
         }
     };
     let total = match complete {
         None => value,
         Some(c) => {
-            let twice_k = exact(BigFloat::from_f64(2.0 * k, 64));
+            let twice_k = exact(T::float(2.0 * k));
             sum(&value, &product(&twice_k, &c, w), w)
         }
     };
     let (v, e) = total;
     let e = e + angle_error;
-    (super::validated::approx(&v).is_finite() && e.is_finite()).then_some((v, e))
+    (v.approx().is_finite() && e.is_finite()).then_some((v, e))
+}
+
+/// The complete integral of `f` (the incomplete one's kind, or `K` and `E` themselves):
+/// `K(m) = R_F(0, 1 − m, 1)`, `E(m) = K(m) − (m/3) R_D(0, 1 − m, 1)` (1 at `m = 1`),
+/// `Π(n | m) = K(m) + (n/3) R_J(0, 1 − m, 1, 1 − n)`; `None` outside the domain.
+fn complete<T: Num>(f: Func, n: Option<&T>, m: &T, work: &Work<T>) -> Option<Valued<T>> {
+    let w = work.w;
+    let one = T::small(1);
+    let [y_lo, y_hi] = one_minus(m, &exact(one.clone()), false, w)?;
+    let zero = T::small(0);
+    let mut lo = vec![zero.clone(), y_lo, one.clone()];
+    let mut hi = vec![zero, y_hi, one.clone()];
+    let rf = |lo: &[T], hi: &[T], kind: Kind| bracket(kind, lo, hi, work).map(|b| valued(&b, w));
+    let third = |a: &T| exact(a.div(&T::small(3), w));
+    match f {
+        Func::EllipticF | Func::EllipticK => rf(&lo, &hi, Kind::F),
+        Func::EllipticE if m.compare(&one) == Some(Ordering::Equal) => Some(exact(one)),
+        Func::EllipticE => {
+            let kf = rf(&lo, &hi, Kind::F)?;
+            let kd = product(&third(m), &rf(&lo, &hi, Kind::D)?, w);
+            Some(sum(&kf, &(kd.0.neg(), kd.1), w))
+        }
+        _ => {
+            let n = n?;
+            let kf = rf(&lo, &hi, Kind::F)?;
+            let [p_lo, p_hi] = one_minus(n, &exact(one), true, w)?;
+            lo.push(p_lo);
+            hi.push(p_hi);
+            let kj = product(&third(n), &rf(&lo, &hi, Kind::J)?, w);
+            Some(sum(&kf, &kj, w))
+        }
+    }
+}
+
+/// `K(m)` or `E(m)` in f64, as [`incomplete_f64`].
+pub fn complete_f64(f: Func, m: f64) -> Option<Valued<f64>> {
+    if !matches!(f, Func::EllipticK | Func::EllipticE) || !m.is_finite() {
+        return None;
+    }
+    let (v, e) = complete(f, None, &m, &Work::new(53, F64_TARGET))?;
+    (v.is_finite() && e.is_finite()).then_some((v, e))
 }
 
 #[cfg(test)]
@@ -535,99 +758,101 @@ mod tests {
         incomplete(f, &args, p, &mut cc).map(|(v, e)| (super::super::validated::approx(&v), e))
     }
 
+    /// mpmath at 95 digits.
+    const CASES: &[(Func, &[f64], &str)] = &[
+        (
+            Func::EllipticF,
+            &[0.37, 0.5],
+            "0.37423380004656383906598985050068980108431329688178745799670204111343633141959456233232656683004",
+        ),
+        (
+            Func::EllipticF,
+            &[2.71, 0.5],
+            "3.2698311713635047097967987123899951621874654259921859717466899356025731575782465713454656611089",
+        ),
+        (
+            Func::EllipticF,
+            &[-4.0, 0.5],
+            "-4.6195206162571071618990994625183186327510487667960414205535143001617484550173168425106061762599",
+        ),
+        (
+            Func::EllipticF,
+            &[0.37, 1.5],
+            "0.38356602853349080161741582326898903541845130402801703404823451643341848288729710884018820227259",
+        ),
+        (
+            Func::EllipticF,
+            &[1.0, 1.0],
+            "1.226191170883517070813060967471906752724248350220740279138616843542984676244280381692374256378",
+        ),
+        (
+            Func::EllipticF,
+            &[1.0, -1000.0],
+            "0.13392156225611868806303263626147827285439663856074355621472658831776271752882396063759511417309",
+        ),
+        (
+            Func::EllipticF,
+            &[std::f64::consts::FRAC_PI_2, 0.3],
+            "1.7138894481787909823590597369233124806302842217388418216470232471448983774605692744920689641549",
+        ),
+        (
+            Func::EllipticF,
+            &[1e6, 0.7],
+            "1321217.316213890008773737850984615620039819979151303747122927437487068443785698951648236848591",
+        ),
+        (
+            Func::EllipticE,
+            &[7.0, -5.0],
+            "12.258994636383021814053331251975356672646984293254486429484278468594952603494352715791552136048",
+        ),
+        (
+            Func::EllipticE,
+            &[1.23, 0.9],
+            "0.98075999353096787000398183166053824881432271915135554854552542405005794960962819025871167874594",
+        ),
+        (
+            Func::EllipticE,
+            &[2.0, 1.0],
+            "1.090702573174318304603980134088255157297745028552109731621026988469032698459216455379873311075",
+        ),
+        (
+            Func::EllipticE,
+            &[std::f64::consts::FRAC_PI_2, 0.999],
+            "1.0021707908344451656409908962565423531372158700223465624042169613133744137796155458699276381364",
+        ),
+        (
+            Func::EllipticPi,
+            &[0.3, 1.23, 0.5],
+            "1.5847727568730177416313869069074546928626570491657453937019567176843284989243774161683131460196",
+        ),
+        (
+            Func::EllipticPi,
+            &[-2.0, 1.0, 0.5],
+            "0.74660414096788047311019733643273012485729208124967729607304740027797714965198048261982911881319",
+        ),
+        (
+            Func::EllipticPi,
+            &[0.9, -4.0, -2.0],
+            "-7.3921092788207929966917661035229304982126756875257074475537979008566646750182134070999368505539",
+        ),
+        (
+            Func::EllipticPi,
+            &[-5.0, 10.0, 0.3],
+            "4.4623363243587980233200852408328820741301337900878978712567318726594474235161264087596071708992",
+        ),
+        (
+            Func::EllipticPi,
+            &[0.999, 0.2, 0.5],
+            "0.20339088174617662918070457501603953158955099230445515278375392935247635424074947625186598697099",
+        ),
+    ];
+
     /// mpmath at 95 digits: each value lies within its bound at 128, 256 and 512 bits, and
     /// the bound is within a few units of the precision asked for.
     #[test]
     fn values_within_their_bounds() {
-        let cases: &[(Func, &[f64], &str)] = &[
-            (
-                Func::EllipticF,
-                &[0.37, 0.5],
-                "0.37423380004656383906598985050068980108431329688178745799670204111343633141959456233232656683004",
-            ),
-            (
-                Func::EllipticF,
-                &[2.71, 0.5],
-                "3.2698311713635047097967987123899951621874654259921859717466899356025731575782465713454656611089",
-            ),
-            (
-                Func::EllipticF,
-                &[-4.0, 0.5],
-                "-4.6195206162571071618990994625183186327510487667960414205535143001617484550173168425106061762599",
-            ),
-            (
-                Func::EllipticF,
-                &[0.37, 1.5],
-                "0.38356602853349080161741582326898903541845130402801703404823451643341848288729710884018820227259",
-            ),
-            (
-                Func::EllipticF,
-                &[1.0, 1.0],
-                "1.226191170883517070813060967471906752724248350220740279138616843542984676244280381692374256378",
-            ),
-            (
-                Func::EllipticF,
-                &[1.0, -1000.0],
-                "0.13392156225611868806303263626147827285439663856074355621472658831776271752882396063759511417309",
-            ),
-            (
-                Func::EllipticF,
-                &[std::f64::consts::FRAC_PI_2, 0.3],
-                "1.7138894481787909823590597369233124806302842217388418216470232471448983774605692744920689641549",
-            ),
-            (
-                Func::EllipticF,
-                &[1e6, 0.7],
-                "1321217.316213890008773737850984615620039819979151303747122927437487068443785698951648236848591",
-            ),
-            (
-                Func::EllipticE,
-                &[7.0, -5.0],
-                "12.258994636383021814053331251975356672646984293254486429484278468594952603494352715791552136048",
-            ),
-            (
-                Func::EllipticE,
-                &[1.23, 0.9],
-                "0.98075999353096787000398183166053824881432271915135554854552542405005794960962819025871167874594",
-            ),
-            (
-                Func::EllipticE,
-                &[2.0, 1.0],
-                "1.090702573174318304603980134088255157297745028552109731621026988469032698459216455379873311075",
-            ),
-            (
-                Func::EllipticE,
-                &[std::f64::consts::FRAC_PI_2, 0.999],
-                "1.0021707908344451656409908962565423531372158700223465624042169613133744137796155458699276381364",
-            ),
-            (
-                Func::EllipticPi,
-                &[0.3, 1.23, 0.5],
-                "1.5847727568730177416313869069074546928626570491657453937019567176843284989243774161683131460196",
-            ),
-            (
-                Func::EllipticPi,
-                &[-2.0, 1.0, 0.5],
-                "0.74660414096788047311019733643273012485729208124967729607304740027797714965198048261982911881319",
-            ),
-            (
-                Func::EllipticPi,
-                &[0.9, -4.0, -2.0],
-                "-7.3921092788207929966917661035229304982126756875257074475537979008566646750182134070999368505539",
-            ),
-            (
-                Func::EllipticPi,
-                &[-5.0, 10.0, 0.3],
-                "4.4623363243587980233200852408328820741301337900878978712567318726594474235161264087596071708992",
-            ),
-            (
-                Func::EllipticPi,
-                &[0.999, 0.2, 0.5],
-                "0.20339088174617662918070457501603953158955099230445515278375392935247635424074947625186598697099",
-            ),
-        ];
         let mut cc = Consts::new().unwrap();
-        for (f, args, want) in cases {
+        for (f, args, want) in CASES {
             let want = BigFloat::parse(want, astro_float_num::Radix::Dec, 400, RM, &mut cc);
             let big: Vec<BigFloat> = args.iter().map(|a| BigFloat::from_f64(*a, 64)).collect();
             for p in [128, 256, 512] {
@@ -644,6 +869,78 @@ mod tests {
                 assert!(e < tight, "{f:?}{args:?} at {p} bits: bound {e:e}");
             }
         }
+    }
+
+    /// The same references in f64: each within its f64 bound, which is tight enough to clear
+    /// a residual (a relative 10^-10 at most; near 10^-13 but where the value is ill-conditioned,
+    /// as `E(π/2 | 0.999)` with `1 − m sin²φ` near 0).
+    #[test]
+    fn f64_values_within_their_bounds() {
+        let mut cc = Consts::new().unwrap();
+        for (f, args, want) in CASES {
+            let want = BigFloat::parse(want, astro_float_num::Radix::Dec, 400, RM, &mut cc);
+            let (v, e) = incomplete_f64(*f, args).unwrap_or_else(|| panic!("{f:?}{args:?}"));
+            let off = super::super::validated::mag(&BigFloat::from_f64(v, 64).sub(&want, 600, RM));
+            let size = super::super::validated::mag(&want).max(1.0);
+            assert!(off <= e, "{f:?}{args:?} in f64: off by {off:e} > {e:e}");
+            assert!(e < size * 1e-10, "{f:?}{args:?} in f64: bound {e:e}");
+        }
+        // K(m) and E(m), mpmath at 40 digits
+        let complete: &[(Func, f64, &str)] = &[
+            (
+                Func::EllipticK,
+                0.5,
+                "1.854074677301371918433850347195260046218",
+            ),
+            (
+                Func::EllipticK,
+                -2.0,
+                "1.171420084146769858926335880095841831976",
+            ),
+            (
+                Func::EllipticK,
+                0.999,
+                "4.841132560550297030339104064607123221454",
+            ),
+            (
+                Func::EllipticK,
+                -1000.0,
+                "0.1530293349884987857672670277458036133509",
+            ),
+            (
+                Func::EllipticE,
+                0.5,
+                "1.35064388104767550252017473533872584135",
+            ),
+            (
+                Func::EllipticE,
+                -2.0,
+                "2.184438142746201185404837989426993627928",
+            ),
+            (
+                Func::EllipticE,
+                0.999,
+                "1.002170790834445165870779456522021506427",
+            ),
+            (
+                Func::EllipticE,
+                -1000.0,
+                "31.70720405371125971997588339615284626046",
+            ),
+            (Func::EllipticE, 1.0, "1.0"),
+        ];
+        for &(f, m, want) in complete {
+            let (v, e) = complete_f64(f, m).unwrap_or_else(|| panic!("{f:?}({m})"));
+            let want = BigFloat::parse(want, astro_float_num::Radix::Dec, 200, RM, &mut cc);
+            let off = super::super::validated::mag(&BigFloat::from_f64(v, 64).sub(&want, 300, RM));
+            assert!(off <= e, "{f:?}({m}): {v} off by {off:e} > {e:e}");
+            let size = super::super::validated::mag(&want);
+            assert!(e < size * 1e-12, "{f:?}({m}): bound {e:e}");
+        }
+        assert_eq!(complete_f64(Func::EllipticK, 1.0), None);
+        assert_eq!(complete_f64(Func::EllipticK, 1.5), None);
+        assert_eq!(complete_f64(Func::EllipticE, 1.5), None);
+        assert_eq!(complete_f64(Func::Gamma, 0.5), None);
     }
 
     proptest::proptest! {
@@ -678,6 +975,35 @@ mod tests {
                 (v - f64_value).abs() <= e + 1e-12 * v.abs().max(1.0),
                 "{f:?}{args:?}: f64 {f64_value}, validated {v} ± {e}"
             );
+            // The f64 brackets, where they close, hold the 128-bit value (v, as an f64, is
+            // within 10^-15 of it): the same forms rounded another way.
+            if let Some((v64, e64)) = incomplete_f64(f, &args) {
+                proptest::prop_assert!(
+                    (v64 - v).abs() <= e64 + e + 1e-15 * v.abs(),
+                    "{f:?}{args:?}: f64 bracket {v64} ± {e64}, 128 bits {v} ± {e}"
+                );
+            }
+        }
+
+        /// `K(m)` and `E(m)` in f64 hold the 128-bit values of [`super::super::validated`]
+        /// (another method: the AGM and its series).
+        #[test]
+        fn the_complete_f64_brackets_hold_the_validated_values(
+            complete_e in proptest::bool::ANY,
+            m in -1000.0f64..1.0,
+        ) {
+            let f = if complete_e { Func::EllipticE } else { Func::EllipticK };
+            let mut cc = Consts::new().unwrap();
+            let validated = super::super::validated::value(f, &BigFloat::from_f64(m, 64), 128, &mut cc);
+            let (Some((v, e)), Some((v64, e64))) = (validated, complete_f64(f, m)) else {
+                return Ok(());
+            };
+            let v = super::super::validated::approx(&v);
+            proptest::prop_assert!(
+                (v64 - v).abs() <= e64 + e + 1e-15 * v.abs(),
+                "{f:?}({m}): f64 bracket {v64} ± {e64}, 128 bits {v} ± {e}"
+            );
+            proptest::prop_assert!(e64 < 1e-12 * v.abs(), "{f:?}({m}): bound {e64:e}");
         }
     }
 
