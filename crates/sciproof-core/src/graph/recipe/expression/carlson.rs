@@ -347,8 +347,8 @@ fn bracket<T: Num>(kind: Kind, lo: &[T], hi: &[T], work: &Work<T>) -> Option<[T;
         let most = max_of(&states[1]);
         if least.is_positive() {
             let spread = most.sub(&least, w).div(&least, w).mag();
-            // The bound of `finish` is second order in the spread.
-            if spread < 1e-3 && spread * spread * 4.0 < target {
+            // The bound of `finish` is fourth order in the spread.
+            if spread < 1e-3 && 4.0 * spread.powi(4) < target {
                 return Some(finish(kind, &states, &sums, &scale, work));
             }
         }
@@ -403,12 +403,20 @@ fn max_of<T: Num>(v: &[T]) -> T {
 }
 
 /// The bracket once the arguments agree closely. With weights `w_i` (½ for `x, y, z`; 3/2 for
-/// the `z` of `R_D`; 1 for `p`), `W = Σ w_i`, `A = Σ w_i x_i / W` and `m` the least argument,
-/// the integrand `Π (t + x_i)^(−w_i)` lies between `(t + A)^(−W)` (the weighted AM–GM
-/// inequality) and that times `exp(Σ w_i (x_i − A)² / (2 (t + m)²))` (`ln` with its second
-/// derivative bounded), so `R` lies between `A^(−W+1)` and `A^(−W+1) · exp(δ)`,
-/// `δ = Σ w_i (x_i − A)² / (2m²)`: second order in the spread. `R_D` and `R_J` add their
-/// sums and scale this by `4^−n`.
+/// the `z` of `R_D`; 1 for `p`) and `W = Σ w_i`, `R = (W − 1) ∫₀^∞ Π (t + x_i)^(−w_i) dt`.
+/// About a centre `c` (the weighted mean `A` as computed, within 10 units of it), with
+/// `d_i = x_i − c`, `ε = max |d_i| / c` (at most 10^-3 here), `η = c/(t + c)` and
+/// `s_i = d_i/(t + c)`, the integrand is `(t + c)^(−W) exp(g)`,
+/// `g = −Σ w_i ln(1 + s_i) = g₁ + g₂ + g₃ + r`: `g₁ = −W (A − c)/(t + c)` (at most `10W u η`),
+/// `g₂ = Σ w_i s_i²/2`, `g₃ = −Σ w_i s_i³/3`, `|r| ≤ W ε⁴η⁴ / (4 (1 − ε))`. So
+/// `|exp(g) − 1 − g₂ − g₃| ≤ |g₁| + |r| + g² e^|g| / 2 ≤ 26 u + 2.3 ε⁴η⁴` (`W ≤ 5/2`), and
+/// integrating the powers of `1/(t + c)` exactly (each `η^j` integrates to at most `c^(1−W)`):
+/// `R = c^(1−W) (1 + (W − 1)/(2(W + 1)) E₂/c² − (W − 1)/(3(W + 2)) E₃/c³)` with
+/// `E_k = Σ w_i d_i^k` (Carlson's series to third order) within `c^(1−W) (4ε⁴ + 26u)`; 60 units
+/// allow for the rounding too. The lower bound is taken at the upper arguments and the upper
+/// at the lower (`R` decreases in each). Fourth order in the spread: half the duplication
+/// steps of the second-order bound used before. `R_D` and `R_J` add their sums and scale this
+/// by `4^−n`.
 fn finish<T: Num>(
     kind: Kind,
     states: &[Vec<T>; 2],
@@ -418,47 +426,56 @@ fn finish<T: Num>(
 ) -> [T; 2] {
     let w = work.w;
     let one = T::small(1);
-    let weights: &[u8] = match kind {
-        // twice the weights
+    // twice the weights, and twice W
+    let weights: &[u32] = match kind {
         Kind::F => &[1, 1, 1],
         Kind::D => &[1, 1, 3],
         Kind::J => &[1, 1, 1, 2],
     };
-    let total = T::small(weights.iter().map(|k| u32::from(*k)).sum());
-    let mean = |state: &[T], side: Side| {
+    let n: u32 = weights.iter().sum();
+    // The coefficients for the sums of twice-weighted powers: (W − 1)/(2(W + 1)) E₂ is
+    // (n − 2)/(4(n + 2)) Σ k_i d_i², (W − 1)/(3(W + 2)) E₃ is (n − 2)/(6(n + 4)) Σ k_i d_i³.
+    let (second_of, second_over) = (T::small(n - 2), T::small(4 * (n + 2)));
+    let (third_of, third_over) = (T::small(n - 2), T::small(6 * (n + 4)));
+    let bound = |state: &[T], side: Side| {
         let mut acc = T::small(0);
         for (x, k) in state.iter().zip(weights) {
-            acc = acc.add(&x.mul(&T::small(u32::from(*k)), w), w);
+            acc = acc.add(&x.mul(&T::small(*k), w), w);
         }
-        work.push(acc.div(&total, w), side)
-    };
-    // A^(−1/2) or A^(−3/2), bounded on `side` (decreasing in A).
-    let power = |a: &T, side: Side| {
-        let root = a.sqrt(w);
-        let v = match kind {
+        let c = acc.div(&T::small(n), w);
+        let (mut e2, mut e3) = (T::small(0), T::small(0));
+        let mut widest = 0.0f64;
+        for (x, k) in state.iter().zip(weights) {
+            let d = x.sub(&c, w);
+            widest = widest.max(d.mag());
+            let d2 = d.mul(&d, w);
+            e2 = e2.add(&d2.mul(&T::small(*k), w), w);
+            e3 = e3.add(&d2.mul(&d, w).mul(&T::small(*k), w), w);
+        }
+        let c2 = c.mul(&c, w);
+        let second = e2.mul(&second_of, w).div(&c2.mul(&second_over, w), w);
+        let third = e3
+            .mul(&third_of, w)
+            .div(&c2.mul(&c, w).mul(&third_over, w), w);
+        let series = one.add(&second, w).sub(&third, w);
+        // c^(−1/2) or c^(−3/2) on `side`
+        let root = c.sqrt(w);
+        let base = match kind {
             Kind::F => one.div(&root, w),
-            _ => one.div(&root.mul(a, w), w),
+            _ => one.div(&root.mul(&c, w), w),
         };
-        work.push(v, side)
+        let base = work.push(base, side);
+        // (ε from above: d and c within a unit or two, the quotient within 10^-15)
+        let eps = widest / c.approx() * (1.0 + 1e-9);
+        let margin = T::float((4.0 * eps.powi(4) + 60.0 * work.u()) * 1.01);
+        let factor = match side {
+            Side::Low => one.sub(&margin, w),
+            Side::High => one.add(&margin, w),
+        };
+        work.push(base.mul(&series, w).mul(&factor, w), side)
     };
-    let low = power(&mean(&states[1], Side::High), Side::Low);
-    let lower = &states[0];
-    let a = mean(lower, Side::Low);
-    let least = min_of(lower);
-    // δ from above: each |x_i − A| widened by A's error, then the sum over 2m², pushed up.
-    let slack = a.mul(&T::float(8.0 * work.u()), w);
-    let mut weighted = T::small(0);
-    for (x, k) in lower.iter().zip(weights) {
-        let d = x.sub(&a, w).abs().add(&slack, w);
-        let term = d.mul(&d, w).mul(&T::small(u32::from(*k)), w);
-        weighted = weighted.add(&term, w);
-    }
-    // (twice the weights) / (2m²) = weighted / (4m²)
-    let four_m2 = least.mul(&least, w).mul(&T::small(4), w);
-    let delta = work.push(weighted.div(&four_m2, w), Side::High);
-    // e^δ ≤ 1 + δ + δ² for δ ≤ 1 (δ is far smaller here).
-    let growth = work.push(one.add(&delta, w).add(&delta.mul(&delta, w), w), Side::High);
-    let high = work.push(power(&a, Side::High).mul(&growth, w), Side::High);
+    let low = bound(&states[1], Side::Low);
+    let high = bound(&states[0], Side::High);
     if kind == Kind::F {
         return [low, high];
     }
