@@ -139,6 +139,8 @@ pub struct High {
     bits: usize,
     /// Always present until dropped (then it goes back to [`CONSTANTS`]).
     consts: Option<Consts>,
+    /// The complete elliptic integrals bracketed so far.
+    completes: super::carlson::Completes,
 }
 
 thread_local! {
@@ -157,6 +159,7 @@ impl High {
                     .with(|c| c.borrow_mut().take())
                     .unwrap_or_else(|| Consts::new().expect("astro-float constants")),
             ),
+            completes: Default::default(),
         }
     }
 
@@ -245,7 +248,8 @@ impl Arith for High {
     }
     fn special_n(&mut self, f: Func, xs: &[BigFloat]) -> Result<(BigFloat, f64), BallError> {
         let p = self.bits;
-        super::carlson::incomplete(f, xs, p, self.cc()).ok_or(BallError::Undecided)
+        let cc = self.consts.as_mut().expect("present until dropped");
+        super::carlson::incomplete(f, xs, p, cc, &mut self.completes).ok_or(BallError::Undecided)
     }
 }
 

@@ -46,7 +46,7 @@ const MAX_AMPLITUDE: f64 = 1e12;
 /// leaves), which IEEE 754 guarantees for f64 on normal numbers; so an f64 result outside the
 /// normal range is NaN here (see [`checked`]), which no bound survives. The sine, cosine and π
 /// are the math library's in f64, trusted as the f64 ball trusts them.
-pub(super) trait Num: Clone {
+pub(super) trait Num: Clone + PartialEq {
     type Context;
     fn small(n: u32) -> Self;
     /// An f64, exactly.
@@ -115,9 +115,11 @@ impl Num for BigFloat {
         let mut y = BigFloat::float(1.0 / vf.sqrt());
         // the f64 value: approx within 1e-15, the root and quotient within a unit each
         let mut error = 2f64.powi(-45);
+        // (halving by a product is exact, as the quotient was, and cheaper)
+        let half = BigFloat::float(0.5);
         for _ in 0..64 {
             let r = Num::sub(&one, &Num::mul(v, &Num::mul(&y, &y, w), w), w);
-            let correction = Num::div(&Num::mul(&y, &r, w), &BigFloat::small(2), w);
+            let correction = Num::mul(&Num::mul(&y, &r, w), &half, w);
             y = Num::add(&y, &correction, w);
             error = 1.5 * error * error + 0.5 * error.powi(3) + 2.6 * u;
             if error <= 3.0 * u {
@@ -277,9 +279,10 @@ struct Work<T> {
     /// this (rounded, one more unit), lies on the wanted side of it.
     down: T,
     up: T,
-    /// How close a bracket's arguments are drawn together before it is finished: the square
-    /// of their relative spread, times 4, below this.
+    /// How close a bracket's arguments are drawn together before it is finished: the fourth
+    /// power of their relative spread, times 4, below this.
     target: f64,
+    one_quarter: T,
 }
 
 impl<T: Num> Work<T> {
@@ -291,6 +294,7 @@ impl<T: Num> Work<T> {
             down: one.sub(&step, w),
             up: one.add(&step, w),
             target,
+            one_quarter: T::float(0.25),
         }
     }
 
@@ -312,8 +316,9 @@ impl<T: Num> Work<T> {
         self.push(v.root(self.w), side)
     }
 
+    /// `v/4` (exact, as a product by 1/4).
     fn quarter(&self, v: &T) -> T {
-        v.div(&T::small(4), self.w)
+        v.mul(&self.one_quarter, self.w)
     }
 }
 
@@ -570,36 +575,50 @@ fn one_minus<T: Num>(a: &T, s2: &Valued<T>, positive: bool, w: usize) -> Option<
 
 /// `F(φ | m)`, `E(φ | m)` (two arguments) or `Π(n; φ | m)` at exact arguments, aiming at `p`
 /// bits; `None` outside the real domain (the f64 evaluator's) or where no bound closes.
-pub fn incomplete(f: Func, args: &[BigFloat], p: usize, cc: &mut Consts) -> Option<Valued> {
+pub(super) fn incomplete(
+    f: Func,
+    args: &[BigFloat],
+    p: usize,
+    cc: &mut Consts,
+    completes: &mut Completes,
+) -> Option<Valued> {
     let w = (p + 64).div_ceil(64) * 64;
     if w > MAX_WIDTH {
         return None;
     }
     // (π to 64 more bits than the result; the brackets drawn together 24 bits past `p`)
-    incomplete_in(f, args, w, w + 64, 2f64.powi(40 - w as i32), cc)
+    let work = Work::new(w, 2f64.powi(40 - w as i32));
+    incomplete_in(f, args, &work, w + 64, cc, completes)
 }
 
 /// The same in f64 (53 bits, π and the reduction at f64's own precision), for the f64 ball: a
 /// value within about 10^-13 relative, or `None` where f64 cannot bound it (or the value is
 /// not real).
-pub fn incomplete_f64(f: Func, args: &[f64]) -> Option<Valued<f64>> {
-    incomplete_in(f, args, 53, 53, F64_TARGET, &mut ())
+pub(super) fn incomplete_f64(f: Func, args: &[f64]) -> Option<Valued<f64>> {
+    incomplete_in(
+        f,
+        args,
+        &Work::new(53, F64_TARGET),
+        53,
+        &mut (),
+        &mut Completes::default(),
+    )
 }
 
 fn incomplete_in<T: Num>(
     f: Func,
     args: &[T],
-    w: usize,
+    work: &Work<T>,
     wide: usize,
-    target: f64,
     cc: &mut T::Context,
+    completes: &mut Completes<T>,
 ) -> Option<Valued<T>> {
     let (n, phi, m) = match (f, args) {
         (Func::EllipticPi, [n, phi, m]) => (Some(n), phi, m),
         (Func::EllipticF | Func::EllipticE, [phi, m]) => (None, phi, m),
         _ => return None,
     };
-    let work = Work::new(w, target);
+    let w = work.w;
     let u = work.u();
     let phif = phi.approx();
     if phif.is_nan() || phif.abs() > MAX_AMPLITUDE || !m.approx().is_finite() {
@@ -668,7 +687,7 @@ fn incomplete_in<T: Num>(
     ];
     let y = one_minus(m, &s2, false, w)?;
     let z = one.clone();
-    let rf = |lo: &[T], hi: &[T], kind: Kind| bracket(kind, lo, hi, &work).map(|b| valued(&b, w));
+    let rf = |lo: &[T], hi: &[T], kind: Kind| bracket(kind, lo, hi, work).map(|b| valued(&b, w));
     let args3 = |x: &[T; 2], y: &[T; 2]| {
         (
             vec![x[0].clone(), y[0].clone(), z.clone()],
@@ -680,7 +699,7 @@ fn incomplete_in<T: Num>(
     let first = || rf(&lo, &hi, Kind::F).map(|r| product(&s_v, &r, w));
     let s3 = product(&s2, &s_v, w);
     let third = |a: &T| exact(a.div(&T::small(3), w));
-    let complete = || complete(f, n, m, &work);
+    let mut complete = || completes.get(f, n, m, work);
     let (value, complete) = match f {
         Func::EllipticF => {
             let complete = if k == 0.0 { None } else { Some(complete()?) };
@@ -723,6 +742,40 @@ fn incomplete_in<T: Num>(
     (v.approx().is_finite() && e.is_finite()).then_some((v, e))
 }
 
+/// Complete integrals already bracketed in one evaluation, by kind, arguments and width: the
+/// corners of an argument box that differ in φ alone (and the terms of a residual with the
+/// same `n` and `m`) share them, and they were a third of the time of a refutation.
+pub(super) struct Completes<T = BigFloat>(Vec<CompleteValue<T>>);
+
+type CompleteValue<T> = (Func, Option<T>, T, usize, Valued<T>);
+
+impl<T> Default for Completes<T> {
+    fn default() -> Self {
+        Completes(Vec::new())
+    }
+}
+
+impl<T: Num> Completes<T> {
+    /// [`complete`], once for each kind, `n`, `m` and width.
+    fn get(&mut self, f: Func, n: Option<&T>, m: &T, work: &Work<T>) -> Option<Valued<T>> {
+        let kind = match f {
+            Func::EllipticF => Func::EllipticK,
+            other => other,
+        };
+        let known = self
+            .0
+            .iter()
+            .find(|(g, gn, gm, gw, _)| *g == kind && gn.as_ref() == n && gm == m && *gw == work.w);
+        if let Some((.., value)) = known {
+            return Some(value.clone());
+        }
+        let value = complete(f, n, m, work)?;
+        self.0
+            .push((kind, n.cloned(), m.clone(), work.w, value.clone()));
+        Some(value)
+    }
+}
+
 /// The complete integral of `f` (the incomplete one's kind, or `K` and `E` themselves):
 /// `K(m) = R_F(0, 1 − m, 1)`, `E(m) = K(m) − (m/3) R_D(0, 1 − m, 1)` (1 at `m = 1`),
 /// `Π(n | m) = K(m) + (n/3) R_J(0, 1 − m, 1, 1 − n)`; `None` outside the domain.
@@ -756,7 +809,7 @@ fn complete<T: Num>(f: Func, n: Option<&T>, m: &T, work: &Work<T>) -> Option<Val
 }
 
 /// `K(m)` or `E(m)` in f64, as [`incomplete_f64`].
-pub fn complete_f64(f: Func, m: f64) -> Option<Valued<f64>> {
+pub(super) fn complete_f64(f: Func, m: f64) -> Option<Valued<f64>> {
     if !matches!(f, Func::EllipticK | Func::EllipticE) || !m.is_finite() {
         return None;
     }
@@ -772,7 +825,8 @@ mod tests {
         // f64 approximations: only their presence matters to the callers
         let mut cc = Consts::new().unwrap();
         let args: Vec<BigFloat> = args.iter().map(|a| BigFloat::from_f64(*a, 64)).collect();
-        incomplete(f, &args, p, &mut cc).map(|(v, e)| (super::super::validated::approx(&v), e))
+        incomplete(f, &args, p, &mut cc, &mut Completes::default())
+            .map(|(v, e)| (super::super::validated::approx(&v), e))
     }
 
     /// mpmath at 95 digits.
@@ -873,7 +927,7 @@ mod tests {
             let want = BigFloat::parse(want, astro_float_num::Radix::Dec, 400, RM, &mut cc);
             let big: Vec<BigFloat> = args.iter().map(|a| BigFloat::from_f64(*a, 64)).collect();
             for p in [128, 256, 512] {
-                let (v, e) = incomplete(*f, &big, p, &mut cc)
+                let (v, e) = incomplete(*f, &big, p, &mut cc, &mut Completes::default())
                     .unwrap_or_else(|| panic!("{f:?}{args:?} at {p} bits"));
                 let off = super::super::validated::mag(&v.sub(&want, 600, RM));
                 let size = super::super::validated::mag(&want).max(1.0);
@@ -1022,6 +1076,79 @@ mod tests {
             );
             proptest::prop_assert!(e64 < 1e-12 * v.abs(), "{f:?}({m}): bound {e64:e}");
         }
+    }
+
+    /// Corners that differ in φ alone bracket the complete integral once: the value is the
+    /// one bracketed alone, and the memo holds one entry per kind, `n`, `m` and width.
+    #[test]
+    fn complete_integrals_are_bracketed_once() {
+        let mut cc = Consts::new().unwrap();
+        let mut completes = Completes::default();
+        let big =
+            |v: &[f64]| -> Vec<BigFloat> { v.iter().map(|a| BigFloat::from_f64(*a, 64)).collect() };
+        let mut values = Vec::new();
+        for phi in [3.5, 3.6, -4.0] {
+            let shared = incomplete(
+                Func::EllipticPi,
+                &big(&[-0.5, phi, 0.5]),
+                128,
+                &mut cc,
+                &mut completes,
+            );
+            let alone = incomplete(
+                Func::EllipticPi,
+                &big(&[-0.5, phi, 0.5]),
+                128,
+                &mut cc,
+                &mut Completes::default(),
+            );
+            assert_eq!(shared, alone, "φ = {phi}");
+            values.push(shared.expect("a value"));
+        }
+        assert_eq!(completes.0.len(), 1);
+        // F and K share one; another m, another n or another width does not.
+        incomplete(
+            Func::EllipticF,
+            &big(&[3.5, 0.5]),
+            128,
+            &mut cc,
+            &mut completes,
+        )
+        .unwrap();
+        incomplete(
+            Func::EllipticF,
+            &big(&[-3.5, 0.5]),
+            128,
+            &mut cc,
+            &mut completes,
+        )
+        .unwrap();
+        assert_eq!(completes.0.len(), 2);
+        incomplete(
+            Func::EllipticPi,
+            &big(&[-0.25, 3.5, 0.5]),
+            128,
+            &mut cc,
+            &mut completes,
+        )
+        .unwrap();
+        incomplete(
+            Func::EllipticPi,
+            &big(&[-0.5, 3.5, 0.25]),
+            128,
+            &mut cc,
+            &mut completes,
+        )
+        .unwrap();
+        incomplete(
+            Func::EllipticPi,
+            &big(&[-0.5, 3.5, 0.5]),
+            256,
+            &mut cc,
+            &mut completes,
+        )
+        .unwrap();
+        assert_eq!(completes.0.len(), 5);
     }
 
     #[test]
