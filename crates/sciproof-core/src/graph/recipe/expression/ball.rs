@@ -134,6 +134,10 @@ fn special_steps(f: Func, arguments: usize) -> u64 {
     }
 }
 
+/// The most bits a ball may be computed at: radii are f64 numbers, and the rounding error of
+/// one operation, `2^(2−bits)` relative, must stay a normal one for the bounds to hold.
+pub const MOST_BITS: usize = 1000;
+
 /// astro-float numbers at a number of bits: correctly rounded.
 pub struct High {
     bits: usize,
@@ -152,6 +156,10 @@ thread_local! {
 impl High {
     /// At `bits` of precision.
     pub fn new(bits: usize) -> High {
+        assert!(
+            bits <= MOST_BITS,
+            "a {bits}-bit ball's errors would not be f64 numbers"
+        );
         High {
             bits,
             consts: Some(
@@ -178,8 +186,13 @@ impl Drop for High {
 impl Arith for High {
     type Mid = BigFloat;
     fn node_ticks(&self) -> u64 {
-        // a step: 0.1 to 0.3 us for arithmetic at 128 to 512 bits
-        32
+        // a step: 0.1 to 0.3 us for arithmetic at 128 to 512 bits; a product takes 67 ns at
+        // 128 bits, 130 at 512 and 300 at 960 (past 512, in proportion to the width)
+        if self.bits <= 512 {
+            32
+        } else {
+            32 * self.bits as u64 / 256
+        }
     }
     fn eps(&self) -> f64 {
         2f64.powi(2 - self.bits as i32)
@@ -193,8 +206,14 @@ impl Arith for High {
         special_steps(f, arguments) * words * words
     }
     fn elementary_scale(&self) -> u64 {
-        // 1, 2 and 3 at 128, 256 and 512 bits
-        1 + (self.bits as u64).div_ceil(128) / 2
+        // 1, 2 and 3 at 128, 256 and 512 bits; past 512, 1.5 for each 128 bits (at 960:
+        // `sin` 4.5 times its cost at 128 bits, `exp` 9, `ln` 11)
+        let words = (self.bits as u64).div_ceil(128);
+        if self.bits <= 512 {
+            1 + words / 2
+        } else {
+            words * 3 / 2
+        }
     }
     fn exactly(&mut self, v: f64) -> BigFloat {
         BigFloat::from_f64(v, self.bits)

@@ -86,6 +86,11 @@ pub const DEFAULT_SAMPLES: [f64; 3] = [0.37, 1.23, 2.71];
 const SYMBOL_SPACING: f64 = 0.11;
 /// The precisions tried, in bits, before a failure is accepted.
 const PRECISIONS: [usize; 3] = [128, 256, 512];
+/// The most bits [`confirm`] takes when 512 leave a ball too wide (the balls' radii are f64
+/// numbers: a rounding error of `2^(2−bits)` relative must stay a normal one), which resolves
+/// a tolerance of 10^-8 beside magnitudes up to about 10^260.
+const MOST_BITS: usize = 960;
+const _: () = assert!(MOST_BITS <= ball::MOST_BITS);
 /// The detail of a recipe whose re-check ran out of its budget.
 const TOO_LARGE: &str = "ValueError: the expression is too large to re-check";
 
@@ -343,7 +348,9 @@ enum Confirmed {
     Undecided(String),
 }
 
-/// The residual at `point` as a ball at each of `precisions` in turn, until one decides.
+/// The residual at `point` as a ball at each of `precisions` in turn, until one decides; and
+/// where the last one was still too wide (a tolerance beside huge magnitudes: `exp(600)·x`
+/// hiding `x`), once more at the precision its width asks for, up to [`MOST_BITS`].
 fn confirm(
     residual: &Expr,
     point: &Bindings,
@@ -352,28 +359,57 @@ fn confirm(
     budget: &mut Budget,
 ) -> Confirmed {
     let mut why = String::from("the error bound stayed wider than the margin to the tolerance");
-    for &bits in precisions {
+    // What a ball at `bits` decided; or the width it left.
+    let mut at = |bits: usize, budget: &mut Budget| -> Result<Confirmed, Option<f64>> {
         match ball::Evaluator::new(bits, point).ball(residual, budget) {
-            Ok(b) if b.lower() > tolerance => return Confirmed::Failed(b.approx().abs(), bits),
-            Ok(b) if b.upper() <= tolerance => return Confirmed::Cleared(b.upper(), bits),
+            Ok(b) if b.lower() > tolerance => Ok(Confirmed::Failed(b.approx().abs(), bits)),
+            Ok(b) if b.upper() <= tolerance => Ok(Confirmed::Cleared(b.upper(), bits)),
             // (within the f64 bounds' margin of the tolerance: decided on the midpoint)
             Ok(b) => match b.compared_with(tolerance) {
-                Some(true) => return Confirmed::Failed(b.approx().abs(), bits),
-                Some(false) => return Confirmed::Cleared(tolerance, bits),
-                None => {}
+                Some(true) => Ok(Confirmed::Failed(b.approx().abs(), bits)),
+                Some(false) => Ok(Confirmed::Cleared(tolerance, bits)),
+                None => Err(Some(b.radius())),
             },
-            Err(ball::BallError::Unsupported(f)) => {
-                return Confirmed::Undecided(format!("no error bound for {f} in this build"));
-            }
+            Err(ball::BallError::Unsupported(f)) => Ok(Confirmed::Undecided(format!(
+                "no error bound for {f} in this build"
+            ))),
             Err(ball::BallError::TooLarge) => {
-                return Confirmed::Undecided("the expression is too large".into());
+                Ok(Confirmed::Undecided("the expression is too large".into()))
             }
             Err(ball::BallError::Undecided) => {
                 why = "a pole or a domain boundary lies within the error bound".into();
+                Err(None)
             }
+        }
+    };
+    let mut too_wide = None;
+    for &bits in precisions {
+        match at(bits, budget) {
+            Ok(decided) => return decided,
+            Err(width) => too_wide = width.map(|radius| (bits, radius)),
+        }
+    }
+    if let Some(bits) = too_wide.and_then(|(bits, radius)| wider(bits, radius, tolerance)) {
+        // (on half of what is left, so that the other points keep theirs; and only a decision
+        // replaces the reason the last precision gave)
+        let decided = budget.share(budget.left() / 2, |budget| at(bits, budget));
+        if let Ok(decided @ (Confirmed::Failed(..) | Confirmed::Cleared(..))) = decided {
+            return decided;
         }
     }
     Confirmed::Undecided(why)
+}
+
+/// The precision at which a ball `radius` wide at `bits` should come within a hundredth of the
+/// tolerance (the radius shrinks as `2^−bits`), in whole words; `None` past [`MOST_BITS`].
+fn wider(bits: usize, radius: f64, tolerance: f64) -> Option<usize> {
+    let more = (radius / tolerance).log2() + 16.0;
+    if !(more.is_finite() && more > 0.0) {
+        return None;
+    }
+    let wanted = (bits as f64 + more).ceil() as usize;
+    let wanted = wanted.div_ceil(64) * 64;
+    (wanted <= MOST_BITS).then_some(wanted)
 }
 
 /// Whether an f64 ball (cheap) already shows |residual| ≤ tolerance at `point`: then a point
