@@ -119,6 +119,18 @@ struct Atom {
     /// For `B^n` kept whole ([`Canon::whole_power`]): `B` and `n > 0`, so that other integer
     /// powers of `B` can join it.
     whole: Option<(Frac, BigInt)>,
+    /// What the atom stands for, written back as an expression ([`Canon::expression_of`]).
+    value: Option<Value>,
+}
+
+/// What an atom stands for: a symbol, an inexact literal, a function of canonical arguments or
+/// a power.
+#[derive(Clone)]
+enum Value {
+    Symbol(std::rc::Rc<str>),
+    Literal(std::rc::Rc<super::expr::Literal>),
+    Call(Func, Vec<Frac>),
+    Power(Frac, Frac),
 }
 
 /// The argument of a `sin` or `cos` atom as `(p/q)·D`, with `D` a polynomial of coprime
@@ -568,6 +580,54 @@ pub fn constant_value_in(
     Ok(constant_of(&form))
 }
 
+/// The exact test's first form of `expr` written back as an expression (each atom as the
+/// symbol, function or power it stands for, the coefficients as exact rationals), or `Ok(None)`
+/// where an atom cannot be written back. It equals `expr` wherever `expr` is defined, as every
+/// form does ([`constant_value`]), and the terms the exact test cancelled are gone from it, so
+/// its value at a point is free of their rounding: `10^300·cos x − (10^300·cos x + x/1000)` is
+/// `−x/1000` (as alkahest's simplifier also finds before its numeric rule).
+pub fn reduced_expression_in(
+    expr: &Expr,
+    variable: Option<&str>,
+    budget: &mut Budget,
+) -> Result<Option<Expr>, NotExact> {
+    let mut canon = Canon::new(budget, false);
+    canon.variable = variable;
+    let form = canon.form(expr, true, |_: &Form| true)?;
+    let (num, den) = &form;
+    let mut depth = 0;
+    let Some(num) = canon.poly_expression(num, &mut depth) else {
+        return Ok(None);
+    };
+    Ok(match den {
+        None => Some(num),
+        Some(den) => canon
+            .poly_expression(den, &mut depth)
+            .map(|den| Expr::Mul(vec![num, reciprocal(den)].into())),
+    })
+}
+
+/// `e^−1`.
+fn reciprocal(e: Expr) -> Expr {
+    Expr::Pow(std::rc::Rc::new((
+        e,
+        Expr::Int(std::rc::Rc::new(BigInt::from(-1))),
+    )))
+}
+
+/// An exact rational as an expression.
+fn rational_expression(q: &Q) -> Expr {
+    let big = q.to_big();
+    if big.is_integer() {
+        Expr::Int(std::rc::Rc::new(big.to_integer()))
+    } else {
+        Expr::Rat(std::rc::Rc::new(big))
+    }
+}
+
+/// How deeply atoms written back may nest (each level is a few frames of the stack).
+const MAX_WRITTEN_DEPTH: u32 = 256;
+
 /// The constant a form is, if it is one.
 fn constant_of((num, den): &Form) -> Option<BigRational> {
     let Some(den) = den else {
@@ -948,12 +1008,80 @@ impl<'b> Canon<'b> {
                 exp_of: None,
                 call: None,
                 whole: None,
+                value: None,
             });
         }
         Frac {
             num: Poly::monomial(vec![(id, 1)], Q::one()),
             den: None,
         }
+    }
+
+    /// [`Canon::atom`], recording what the atom stands for.
+    fn atom_of(&mut self, key: String, trig: Option<(Trig, String)>, value: Value) -> Frac {
+        let atom = self.atom(key, trig);
+        let id = atom.num.monomials().next().expect("atom")[0].0 as usize;
+        self.atoms[id].value.get_or_insert(value);
+        atom
+    }
+
+    fn pi(&mut self) -> Frac {
+        self.atom_of("pi".to_string(), None, Value::Symbol("pi".into()))
+    }
+
+    /// A polynomial over the atoms as an expression ([`reduced_expression_in`]).
+    fn poly_expression(&self, p: &Poly, depth: &mut u32) -> Option<Expr> {
+        let mut terms = Vec::with_capacity(p.0.len());
+        for (mono, c) in &p.0 {
+            let mut factors = vec![rational_expression(c)];
+            for &(a, e) in mono {
+                let base = self.atom_expression(a, depth)?;
+                factors.push(if e == 1 {
+                    base
+                } else {
+                    Expr::Pow(std::rc::Rc::new((
+                        base,
+                        Expr::Int(std::rc::Rc::new(e.into())),
+                    )))
+                });
+            }
+            terms.push(Expr::Mul(factors.into()));
+        }
+        Some(match terms.len() {
+            0 => Expr::Int(std::rc::Rc::new(BigInt::zero())),
+            _ => Expr::Add(terms.into()),
+        })
+    }
+
+    fn frac_expression(&self, f: &Frac, depth: &mut u32) -> Option<Expr> {
+        let num = self.poly_expression(&f.num, depth)?;
+        Some(match &f.den {
+            None => num,
+            Some(den) => Expr::Mul(vec![num, reciprocal(self.poly_expression(den, depth)?)].into()),
+        })
+    }
+
+    fn atom_expression(&self, id: u32, depth: &mut u32) -> Option<Expr> {
+        if *depth >= MAX_WRITTEN_DEPTH {
+            return None;
+        }
+        *depth += 1;
+        let written = match self.atoms[id as usize].value.as_ref()? {
+            Value::Symbol(s) => Some(Expr::Sym(s.clone())),
+            Value::Literal(l) => Some(Expr::Float(l.clone())),
+            Value::Call(f, args) => args
+                .iter()
+                .map(|a| self.frac_expression(a, depth))
+                .collect::<Option<Vec<_>>>()
+                .map(|args| Expr::Call(*f, args.into())),
+            Value::Power(b, e) => {
+                let b = self.frac_expression(b, depth)?;
+                let e = self.frac_expression(e, depth)?;
+                Some(Expr::Pow(std::rc::Rc::new((b, e))))
+            }
+        };
+        *depth -= 1;
+        written
     }
 
     fn frac(&mut self, e: &Expr) -> Result<Frac, NotExact> {
@@ -963,14 +1091,14 @@ impl<'b> Canon<'b> {
             Expr::Rat(r) => constant(Q::from_big((**r).clone())),
             Expr::Float(l) => match &l.exact {
                 Some(x) => constant(Q::from_big(x.clone())),
-                None => self.atom(format!("#{}", l.text), None),
+                None => self.atom_of(format!("#{}", l.text), None, Value::Literal(l.clone())),
             },
             // The numeric rule binds `e` to Euler's number wherever it stands (and `pi` to π,
             // [`Canon::shifted_by_pi`]), so that is what the exact test reads.
             Expr::Sym(s) if &**s == "e" && self.variable != Some("e") => {
                 self.exponential(constant(Q::one()))?
             }
-            Expr::Sym(s) => self.atom(s.to_string(), None),
+            Expr::Sym(s) => self.atom_of(s.to_string(), None, Value::Symbol(s.clone())),
             Expr::Add(xs) => {
                 // The terms without a denominator are gathered and summed in one sort (adding
                 // them one at a time copied the growing sum for each: a sum of n distinct terms
@@ -1165,7 +1293,7 @@ impl<'b> Canon<'b> {
             && let [(id, 1)] = m.as_slice()
             && c.is_unit()
         {
-            let pi = self.atom("pi".to_string(), None);
+            let pi = self.pi();
             let angle = self.frac_add(constant(q), scaled_frac(pi, &Q::int(-k)))?;
             // (the atom is c times the call's value: the parity rule may have taken a sign out)
             let value = scaled(angle.num, &(&Q::int(sign) * c));
@@ -1271,7 +1399,7 @@ impl<'b> Canon<'b> {
         // Γ(1/2) = √π, π being the constant (as in `sin` and `cos` arguments) unless it is the
         // recipe's variable; the other half-integers follow by the recurrence below.
         if func == Func::Gamma && value == Some(Q::ratio(1, 2)) && self.variable != Some("pi") {
-            let pi = self.atom("pi".to_string(), None);
+            let pi = self.pi();
             return self.power(pi, constant(Q::ratio(1, 2)));
         }
         // ψ'(1/2) = π²/2, and ψ'(n) = π²/6 − (1 + 1/2² + … + 1/(n − 1)²) for a positive
@@ -1290,7 +1418,7 @@ impl<'b> Canon<'b> {
         };
         // (as c·π² − s)
         if let Some((c, sum)) = trigamma {
-            let pi = self.atom("pi".to_string(), None);
+            let pi = self.pi();
             let square = self.frac_powi(pi, 2)?;
             return self.frac_add(scaled_frac(square, &c), constant(-Q::from_big(sum)));
         }
@@ -1315,7 +1443,7 @@ impl<'b> Canon<'b> {
             && self.numeric(arg)
             && let Some(k) = self.inverse_angle(func, arg)?
         {
-            let pi = self.atom("pi".to_string(), None);
+            let pi = self.pi();
             return Ok(scaled_frac(pi, &Q::ratio(k.into(), 12)));
         }
         // The incomplete elliptic integrals are odd in the amplitude φ (their integrands are
@@ -1372,7 +1500,11 @@ impl<'b> Canon<'b> {
             _ => None,
         };
         let key = format!("{}({})", func.name(), keys.join(","));
-        let atom = self.atom(key, trig.map(|t| (t, keys.join(","))));
+        let atom = self.atom_of(
+            key,
+            trig.map(|t| (t, keys.join(","))),
+            Value::Call(func, fracs.clone()),
+        );
         if let [arg] = fracs.as_slice() {
             let id = atom.num.monomials().next().expect("atom")[0].0 as usize;
             if self.atoms[id].call.is_none() {
@@ -1407,7 +1539,7 @@ impl<'b> Canon<'b> {
         };
         let mut found = None;
         for k in ks {
-            let angle = scaled_frac(self.atom("pi".to_string(), None), &Q::ratio(k.into(), 12));
+            let angle = scaled_frac(self.pi(), &Q::ratio(k.into(), 12));
             let value = match func {
                 Func::Asin => self.sine_or_cosine(true, angle)?,
                 Func::Acos => self.sine_or_cosine(false, angle)?,
@@ -2055,8 +2187,16 @@ impl<'b> Canon<'b> {
     /// The atoms `sin(base)` and `cos(base)`, with the argument's direction when it has one.
     fn sine_and_cosine_atoms(&mut self, base: &Frac, direction: Option<Direction>) -> (Frac, Frac) {
         let key = self.key(base);
-        let s = self.atom(format!("sin({key})"), Some((Trig::Sin, key.clone())));
-        let c = self.atom(format!("cos({key})"), Some((Trig::Cos, key)));
+        let s = self.atom_of(
+            format!("sin({key})"),
+            Some((Trig::Sin, key.clone())),
+            Value::Call(Func::Sin, vec![base.clone()]),
+        );
+        let c = self.atom_of(
+            format!("cos({key})"),
+            Some((Trig::Cos, key)),
+            Value::Call(Func::Cos, vec![base.clone()]),
+        );
         for atom in [&s, &c] {
             let id = atom.num.monomials().next().expect("atom")[0].0 as usize;
             if self.atoms[id].direction.is_none() {
@@ -2394,7 +2534,7 @@ impl<'b> Canon<'b> {
                 return self.exponential(arg);
             }
             let key = format!("pow({},{})", self.key(&base), self.key(&exponent));
-            return Ok(self.atom(key, None));
+            return Ok(self.atom_of(key, None, Value::Power(base, exponent)));
         };
         if c.is_integer() {
             return self.whole_power(base, &c.to_integer());
@@ -2443,7 +2583,11 @@ impl<'b> Canon<'b> {
         let base_key = self.key(&base);
         let fractional = match (&base.den, f.numer().to_i64(), f.denom().to_u64()) {
             (None, Some(p), Some(q)) if i64::try_from(q).is_ok() => {
-                let root = self.atom(format!("pow({base_key},1/{q})"), None);
+                let root = self.atom_of(
+                    format!("pow({base_key},1/{q})"),
+                    None,
+                    Value::Power(base.clone(), constant(Q::ratio(1, i128::from(q)))),
+                );
                 let id = root.num.monomials().next().expect("atom")[0].0;
                 let atom = &mut self.atoms[id as usize];
                 atom.root = Some((q as i64, base.num.clone()));
@@ -2461,7 +2605,11 @@ impl<'b> Canon<'b> {
             // (a root of a fraction N/D is an atom `a` with `a^q·D = N`, used once the whole
             // form is made: `sqrt(u)^-1 = u^(-1/2)` for `u = (1 − x)/(1 + x)`)
             (Some(den), Some(p), Some(q)) if i64::try_from(q).is_ok() => {
-                let root = self.atom(format!("pow({base_key},1/{q})"), None);
+                let root = self.atom_of(
+                    format!("pow({base_key},1/{q})"),
+                    None,
+                    Value::Power(base.clone(), constant(Q::ratio(1, i128::from(q)))),
+                );
                 let id = root.num.monomials().next().expect("atom")[0].0;
                 self.atoms[id as usize].fraction_root =
                     Some((q as i64, base.num.clone(), den.clone()));
@@ -2471,7 +2619,11 @@ impl<'b> Canon<'b> {
                 }
             }
             // (a root no exponent can hold: an atom of its own)
-            _ => self.atom(format!("pow({base_key},{}/{})", f.numer(), f.denom()), None),
+            _ => self.atom_of(
+                format!("pow({base_key},{}/{})", f.numer(), f.denom()),
+                None,
+                Value::Power(base.clone(), constant(Q::from_big(f.clone()))),
+            ),
         };
         let whole = self.whole_power(base, &k.to_integer())?;
         self.frac_mul(whole, fractional)
@@ -2511,9 +2663,10 @@ impl<'b> Canon<'b> {
         }
         // One atom for B^|n| (B^-n is its reciprocal, however it is reached: `1/(y·B^n)` and
         // `B^-n/y` meet).
-        let magnitude = n.magnitude().clone().into();
+        let magnitude: BigInt = n.magnitude().clone().into();
         let key = format!("pow({},{magnitude})", self.key(&base));
-        let atom = self.atom(key, None);
+        let exponent = constant(Q::from_big(BigRational::from_integer(magnitude.clone())));
+        let atom = self.atom_of(key, None, Value::Power(base.clone(), exponent));
         let id = atom.num.monomials().next().expect("atom")[0].0;
         self.atoms[id as usize]
             .whole
@@ -2879,7 +3032,22 @@ impl<'b> Canon<'b> {
                     Trig::Sin => ("cos", Trig::Cos),
                     _ => ("cosh", Trig::Cosh),
                 };
-                let partner = self.atom(format!("{other}({arg})"), None);
+                // (cos u or cosh u of the same arguments as the atom's sin u or sinh u)
+                let value = match &self.atoms[atom as usize].value {
+                    Some(Value::Call(_, args)) => Some(Value::Call(
+                        if trig == Trig::Sin {
+                            Func::Cos
+                        } else {
+                            Func::Cosh
+                        },
+                        args.clone(),
+                    )),
+                    _ => None,
+                };
+                let partner = match value {
+                    Some(value) => self.atom_of(format!("{other}({arg})"), None, value),
+                    None => self.atom(format!("{other}({arg})"), None),
+                };
                 let partner_id = partner.num.monomials().next().expect("atom")[0].0;
                 if self.atoms[partner_id as usize].trig.is_none() {
                     self.atoms[partner_id as usize].trig = Some((partner_trig, arg));
@@ -3237,6 +3405,50 @@ mod tests {
         // (each key names its argument's atom by number: `sin([1*@1499^1])`)
         let longest = canon.ids.keys().map(String::len).max().unwrap();
         assert!(longest < 32, "{longest}");
+    }
+
+    /// The reduced form written back has the value of the expression: every kind of atom
+    /// (symbols, literals, `pi` and `e`, calls of one and of several arguments, roots, kept
+    /// powers, the cosine met as the partner of a squared sine) at two points, and what
+    /// cancels is gone.
+    #[test]
+    fn reduced_forms_written_back_keep_their_value() {
+        let value = |e: &Expr, x: f64, y: f64| {
+            let b: super::super::eval::Bindings = [("x".to_string(), x), ("y".to_string(), y)]
+                .into_iter()
+                .collect();
+            super::super::eval::evaluate(e, &b, &mut Budget::standard()).unwrap()
+        };
+        for text in [
+            "sin(x)^2*cos(y) + exp(x)/(x + 1) - 3/7",
+            "sin(x)^4 + sin(x)^2*y",
+            "sqrt(x + 1)^3 + x^(2/3)*y - (y + 1)^(5/3)",
+            "(x + 1)^100 / (x + 2)^70 + 1.5e-3*x",
+            "atan2(y, x) + EllipticF(x, 1/3) + gamma(y + 1)",
+            "pi*x + e^y + log(x*y) + sinh(x)*cosh(y)",
+            "asin(x/4) + erf(y) - lambert_w(x)",
+        ] {
+            let e = parse(text, &mut Default::default()).unwrap();
+            let reduced = reduced_expression_in(&e, None, &mut Budget::standard())
+                .unwrap()
+                .unwrap_or_else(|| panic!("{text}: not written back"));
+            for (x, y) in [(0.37, 1.34), (1.23, 0.48)] {
+                let (want, got) = (value(&e, x, y), value(&reduced, x, y));
+                assert!(
+                    (want - got).abs() <= 1e-9 * want.abs().max(1.0),
+                    "{text} at {x}, {y}: {want} but {reduced} gives {got}"
+                );
+            }
+        }
+        let e = parse(
+            "10^300*cos(x) - (10^300*cos(x) + x/1000)",
+            &mut Default::default(),
+        )
+        .unwrap();
+        let reduced = reduced_expression_in(&e, None, &mut Budget::standard())
+            .unwrap()
+            .unwrap();
+        assert_eq!(value(&reduced, 2.0, 0.0), -0.002, "{reduced}");
     }
 
     #[test]

@@ -442,15 +442,19 @@ fn decide(
     let (decided, unsure) = numeric_rule(residual, symbols, tolerance, samples, budget);
     match decided.0 {
         Outcome::Inconclusive => {
-            constant_residual(residual, var, symbols, tolerance, samples, budget).unwrap_or(decided)
+            constant_residual(residual, var, symbols, tolerance, samples, budget)
+                .or_else(|| reduced_refutes(residual, var, symbols, tolerance, samples, budget))
+                .unwrap_or(decided)
         }
         // A pass that rests on f64's word alone gives way to a constant the exact test shows
-        // beyond the tolerance (`exp(600)·(x+1) − exp(600)·x − exp(600) − 1` is 0 in f64 and
-        // undecided at 512 bits; it is −1).
+        // beyond the tolerance (`exp(700)·(x+1) − exp(700)·x − exp(700) − 1` is 0 in f64 and
+        // undecided at every precision; it is −1), or to its reduced form refuted at a point
+        // (`10^300·cos x − (10^300·cos x + x/1000)` is 0 in f64; it is −x/1000).
         Outcome::NumericOk if unsure => {
             match constant_residual(residual, var, symbols, tolerance, samples, budget) {
                 Some(refuted @ (Outcome::Failed, _)) => refuted,
-                _ => decided,
+                _ => reduced_refutes(residual, var, symbols, tolerance, samples, budget)
+                    .unwrap_or(decided),
             }
         }
         _ => decided,
@@ -518,6 +522,46 @@ fn constant_residual(
             ),
         )
     })
+}
+
+/// Where the numeric rule could not decide, or passed on f64's word alone: the exact test's
+/// reduced form ([`canon::reduced_expression_in`]), which equals the residual wherever the
+/// residual is defined and has lost the terms that cancel, at each sample point where a ball
+/// shows the residual defined. A ball of it beyond the tolerance refutes the claim; nothing
+/// else is concluded from it.
+fn reduced_refutes(
+    residual: &Expr,
+    var: Option<&str>,
+    symbols: &BTreeSet<String>,
+    tolerance: f64,
+    samples: &[f64],
+    budget: &mut Budget,
+) -> Option<(Outcome, String)> {
+    let reduced = budget
+        .share(budget.left() / 2, |budget| {
+            canon::reduced_expression_in(residual, var, budget)
+        })
+        .ok()??;
+    for point in points(symbols, samples) {
+        if !ball::Evaluator::new(PRECISIONS[0], &point).defined(residual, budget) {
+            continue;
+        }
+        if let Confirmed::Failed(x, bits) =
+            confirm(&reduced, &point, tolerance, &PRECISIONS, budget)
+        {
+            return Some((
+                Outcome::Failed,
+                format!(
+                    "|residual| = {} exceeds tolerance {} (the exact test's reduced form, which \
+                     equals the residual wherever it is defined, confirmed with {bits}-bit ball \
+                     arithmetic at a sample point where a ball shows the residual defined)",
+                    format_g(x, 6),
+                    format_g6(tolerance)
+                ),
+            ));
+        }
+    }
+    None
 }
 
 /// alkahest's numeric rule, with the precision escalation before a failure; and whether a

@@ -2870,6 +2870,45 @@ fn f64_cancellation_cannot_hide_a_real_residual() {
     }
 }
 
+/// Terms that cancel can hide a remainder from f64 and from every ball (10^300 needs more bits
+/// than a ball has); alkahest's simplifier cancels them before its numeric rule, and the exact
+/// test's reduced form, which equals the residual wherever it is defined, does it here: a
+/// ball of that form refutes the claim (it was `numeric_ok`, or `inconclusive`, here; alkahest:
+/// `failed`). A remainder within the tolerance, and true identities, are not refuted.
+#[test]
+fn cancelled_terms_cannot_hide_a_remainder() {
+    for (kind, claim) in [
+        ("zero", "10^300*cos(x) - (10^300*cos(x) + x/1000)"),
+        ("derivative", "10^300*sin(x)"),
+        ("identity", "exp(650)*(x+1)"),
+    ] {
+        let (o, d) = match kind {
+            "zero" => run("zero", &[("expr", claim)]),
+            "derivative" => run(
+                "derivative",
+                &[
+                    ("expr", claim),
+                    ("var", "x"),
+                    ("value", "10^300*cos(x) + x/1000"),
+                ],
+            ),
+            _ => identity(claim, "exp(650)*x + exp(650) + x"),
+        };
+        assert_eq!(o, Outcome::Failed, "{claim}: {d}");
+        assert!(d.contains("the exact test's reduced form"), "{d}");
+    }
+    let (o, d) = run(
+        "zero",
+        &[("expr", "10^300*cos(x) - (10^300*cos(x) + 1e-12*x)")],
+    );
+    assert_eq!(o, Outcome::NumericOk, "{d}");
+    let (o, d) = identity(
+        "10^300*(x+1) + atan(x) + atan(1/x)",
+        "10^300*x + 10^300 + pi/2",
+    );
+    assert_eq!(o, Outcome::NumericOk, "{d}");
+}
+
 #[test]
 fn generated_poles_inside_at_and_outside_the_bounds() {
     // c/2 for c in {−3, 0, 1, 4}: k/(x − c/2)^n over intervals that contain the pole, end at
