@@ -57,8 +57,10 @@ pub(super) trait Num: Clone + PartialEq {
     fn div(&self, other: &Self, w: usize) -> Self;
     /// The correctly rounded root.
     fn sqrt(&self, w: usize) -> Self;
-    /// `√self` within 6 units, the quickest way there ([`Work::sqrt`]).
-    fn root(&self, w: usize) -> Self;
+    /// `√self` within 6 units, the quickest way there ([`Work::sqrt`]), starting from the
+    /// root of a `near` number where one is given; and what a root of a number near this one
+    /// may start from.
+    fn root(&self, near: Option<&Near<Self>>, w: usize) -> (Self, Option<Near<Self>>);
     fn abs(&self) -> Self;
     fn neg(&self) -> Self;
     fn floor(&self) -> Self;
@@ -103,18 +105,25 @@ impl Num for BigFloat {
     /// (ten times faster than astro-float's correctly rounded root, which was most of the
     /// cost). With `y = v^(−1/2)(1 + ε)` a step leaves `1.5ε² + 0.5|ε|³` and its rounding
     /// (within 2.6 units: `v y²` two, the difference one, the correction and the sum one and a
-    /// half); once `ε` is within 3 units the product adds one more: within 6.
-    fn root(&self, w: usize) -> Self {
+    /// half); once `ε` is within 3 units the product adds one more: within 6. From the `y₀` of
+    /// a near `v₀` (within 3 units of `v₀^(−1/2)`) with `|v − v₀| ≤ δ v₀`, `|ε| ≤ δ + 3u(1 + δ)`
+    /// (`|√(v/v₀) − 1| ≤ δ`): the upper bounds of a bracket start from the lower ones' roots,
+    /// a step away where the f64 value is three.
+    fn root(&self, near: Option<&Near<Self>>, w: usize) -> (Self, Option<Near<Self>>) {
         let v = self;
         let vf = v.approx();
         if v.is_zero() || !(vf.is_normal() && vf > 1e-300 && vf < 1e300) {
-            return Num::sqrt(v, w);
+            return (Num::sqrt(v, w), None);
         }
         let u = 2f64.powi(1 - w as i32);
         let one = BigFloat::small(1);
-        let mut y = BigFloat::float(1.0 / vf.sqrt());
-        // the f64 value: approx within 1e-15, the root and quotient within a unit each
-        let mut error = 2f64.powi(-45);
+        let from_near = near.and_then(|(v0, y0)| {
+            let delta = Num::div(&Num::sub(v, v0, w), v0, w).mag() * (1.0 + 1e-9);
+            (delta < 2f64.powi(-40)).then(|| (y0.clone(), delta + 3.0 * u * (1.0 + delta)))
+        });
+        // (else the f64 value: approx within 1e-15, the root and quotient within a unit each)
+        let (mut y, mut error) =
+            from_near.unwrap_or_else(|| (BigFloat::float(1.0 / vf.sqrt()), 2f64.powi(-45)));
         // (halving by a product is exact, as the quotient was, and cheaper)
         let half = BigFloat::float(0.5);
         for _ in 0..64 {
@@ -123,10 +132,10 @@ impl Num for BigFloat {
             y = Num::add(&y, &correction, w);
             error = 1.5 * error * error + 0.5 * error.powi(3) + 2.6 * u;
             if error <= 3.0 * u {
-                return Num::mul(v, &y, w);
+                return (Num::mul(v, &y, w), Some((v.clone(), y)));
             }
         }
-        Num::sqrt(v, w)
+        (Num::sqrt(v, w), None)
     }
     fn abs(&self) -> Self {
         BigFloat::abs(self)
@@ -203,8 +212,8 @@ impl Num for f64 {
     fn sqrt(&self, _: usize) -> Self {
         checked(f64::sqrt(*self), false)
     }
-    fn root(&self, w: usize) -> Self {
-        Num::sqrt(self, w)
+    fn root(&self, _: Option<&Near<Self>>, w: usize) -> (Self, Option<Near<Self>>) {
+        (Num::sqrt(self, w), None)
     }
     fn abs(&self) -> Self {
         f64::abs(*self)
@@ -255,6 +264,9 @@ impl Num for f64 {
         f64::cos(*self)
     }
 }
+
+/// A number `v₀` and `y₀` within 3 units of `v₀^(−1/2)` ([`Num::root`]).
+pub(super) type Near<T> = (T, T);
 
 /// Which side of the true value a bound lies on.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -313,7 +325,7 @@ impl<T: Num> Work<T> {
 
     /// `√v` bounded on `side`.
     fn sqrt(&self, v: &T, side: Side) -> T {
-        self.push(v.root(self.w), side)
+        self.push(v.root(None, self.w).0, side)
     }
 
     /// `v/4` (exact, as a product by 1/4).
@@ -357,8 +369,15 @@ fn bracket<T: Num>(kind: Kind, lo: &[T], hi: &[T], work: &Work<T>) -> Option<[T;
                 return Some(finish(kind, &states, &sums, &scale, work));
             }
         }
+        // (the upper bounds' roots start from the lower ones')
+        let mut near: [Option<Near<T>>; 3] = [None, None, None];
         for (state, side) in states.iter_mut().zip([Side::Low, Side::High]) {
-            let roots: Vec<T> = state[..3].iter().map(|v| work.sqrt(v, side)).collect();
+            let mut roots = Vec::with_capacity(3);
+            for (v, near) in state[..3].iter().zip(near.iter_mut()) {
+                let (root, next) = v.root(near.as_ref(), w);
+                *near = next;
+                roots.push(work.push(root, side));
+            }
             let pairs = roots[0]
                 .mul(&roots[1], w)
                 .add(&roots[1].mul(&roots[2], w), w)
