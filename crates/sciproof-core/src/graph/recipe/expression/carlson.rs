@@ -15,7 +15,7 @@
 //! bounded, or `R_F(α, β, β)` by the same bracket while `|t| > 1/2`.
 //!
 //! The brackets run in astro-float at `p + 64` bits (what may refute a claim) or in f64
-//! ([`incomplete_f64`], [`complete_f64`]: 500 times cheaper, within about 10^-13), which lets
+//! (`incomplete_f64`, `complete_f64`: 500 times cheaper, within about 10^-13), which lets
 //! the f64 ball clear a point where a true identity among these integrals passed in f64: a
 //! 128-bit look at each such point was most of the time of verifying a graph that has them.
 
@@ -1103,70 +1103,31 @@ mod tests {
     fn complete_integrals_are_bracketed_once() {
         let mut cc = Consts::new().unwrap();
         let mut completes = Completes::default();
-        let big =
-            |v: &[f64]| -> Vec<BigFloat> { v.iter().map(|a| BigFloat::from_f64(*a, 64)).collect() };
-        let mut values = Vec::new();
+        let mut at = |f: Func, args: &[f64], p: usize, completes: &mut Completes| {
+            let big: Vec<BigFloat> = args.iter().map(|a| BigFloat::from_f64(*a, 64)).collect();
+            incomplete(f, &big, p, &mut cc, completes).expect("a value")
+        };
         for phi in [3.5, 3.6, -4.0] {
-            let shared = incomplete(
+            let shared = at(Func::EllipticPi, &[-0.5, phi, 0.5], 128, &mut completes);
+            let alone = at(
                 Func::EllipticPi,
-                &big(&[-0.5, phi, 0.5]),
+                &[-0.5, phi, 0.5],
                 128,
-                &mut cc,
-                &mut completes,
-            );
-            let alone = incomplete(
-                Func::EllipticPi,
-                &big(&[-0.5, phi, 0.5]),
-                128,
-                &mut cc,
                 &mut Completes::default(),
             );
             assert_eq!(shared, alone, "φ = {phi}");
-            values.push(shared.expect("a value"));
         }
         assert_eq!(completes.0.len(), 1);
         // F and K share one; another m, another n or another width does not.
-        incomplete(
-            Func::EllipticF,
-            &big(&[3.5, 0.5]),
-            128,
-            &mut cc,
-            &mut completes,
-        )
-        .unwrap();
-        incomplete(
-            Func::EllipticF,
-            &big(&[-3.5, 0.5]),
-            128,
-            &mut cc,
-            &mut completes,
-        )
-        .unwrap();
-        assert_eq!(completes.0.len(), 2);
-        incomplete(
-            Func::EllipticPi,
-            &big(&[-0.25, 3.5, 0.5]),
-            128,
-            &mut cc,
-            &mut completes,
-        )
-        .unwrap();
-        incomplete(
-            Func::EllipticPi,
-            &big(&[-0.5, 3.5, 0.25]),
-            128,
-            &mut cc,
-            &mut completes,
-        )
-        .unwrap();
-        incomplete(
-            Func::EllipticPi,
-            &big(&[-0.5, 3.5, 0.5]),
-            256,
-            &mut cc,
-            &mut completes,
-        )
-        .unwrap();
+        for (f, args, p) in [
+            (Func::EllipticF, &[3.5, 0.5][..], 128),
+            (Func::EllipticF, &[-3.5, 0.5], 128),
+            (Func::EllipticPi, &[-0.25, 3.5, 0.5], 128),
+            (Func::EllipticPi, &[-0.5, 3.5, 0.25], 128),
+            (Func::EllipticPi, &[-0.5, 3.5, 0.5], 256),
+        ] {
+            at(f, args, p, &mut completes);
+        }
         assert_eq!(completes.0.len(), 5);
     }
 

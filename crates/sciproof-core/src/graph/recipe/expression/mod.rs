@@ -12,7 +12,8 @@
 //!    and `e` to their values, keeping their rank slot); a point whose value is not finite or
 //!    that leaves a domain is skipped; the worst |residual| against the tolerance decides.
 //! 3. Before `failed`, each failing point is evaluated again in ball arithmetic at 128, 256
-//!    and 512 bits: `failed` only when a ball lies wholly above the tolerance, `numeric_ok`
+//!    and 512 bits (and, where the last is still too wide, once at the width it asks for, up
+//!    to 960): `failed` only when a ball lies wholly above the tolerance, `numeric_ok`
 //!    when every ball falls within it, `inconclusive` otherwise. Rounding never refutes. A
 //!    point that passes in f64 gets an f64 ball (cheap), and when that cannot clear it, a
 //!    128-bit one, which fails it when it proves a residual that f64 cancellation hid. The
@@ -20,7 +21,8 @@
 //!    the 128-bit ball gives the point its value.
 //! 4. When no point decides and the exact test leaves a constant `c`, the residual is `c`
 //!    wherever it is defined: once a ball shows it defined somewhere, `|c|` against the
-//!    tolerance decides (`constant_residual`).
+//!    tolerance decides (`Undecided::constant`); any other form the exact test leaves may
+//!    still refute it at a point (`Undecided::reduced_refutes`).
 //! 5. A definite integral is `F(upper) − F(lower) − value` only for an antiderivative that
 //!    differentiates exactly to the integrand and is shown continuous, with the integrand, on
 //!    the closed interval (the integrand but at the roots of a polynomial denominator, so
@@ -421,7 +423,7 @@ fn cleared_in_f64(residual: &Expr, point: &Bindings, tolerance: f64, budget: &mu
 }
 
 /// §5.3 with the exact test and the precision escalation; where that leaves the residual
-/// undecided, [`constant_residual`]. `var` is the variable the recipe differentiates or
+/// undecided, [`Undecided`]. `var` is the variable the recipe differentiates or
 /// integrates in: the exact test reads it as a variable even if it is `pi` or `e`
 /// ([`canon::is_zero_in`]).
 fn decide(
@@ -440,128 +442,133 @@ fn decide(
         return (Outcome::Ok, "symbolic residual simplified to 0".into());
     }
     let (decided, unsure) = numeric_rule(residual, symbols, tolerance, samples, budget);
+    let undecided = Undecided {
+        residual,
+        var,
+        symbols,
+        tolerance,
+        samples,
+    };
     match decided.0 {
-        Outcome::Inconclusive => {
-            constant_residual(residual, var, symbols, tolerance, samples, budget)
-                .or_else(|| reduced_refutes(residual, var, symbols, tolerance, samples, budget))
-                .unwrap_or(decided)
-        }
+        Outcome::Inconclusive => undecided
+            .constant(budget)
+            .or_else(|| undecided.reduced_refutes(budget))
+            .unwrap_or(decided),
         // A pass that rests on f64's word alone gives way to a constant the exact test shows
         // beyond the tolerance (`exp(700)·(x+1) − exp(700)·x − exp(700) − 1` is 0 in f64 and
         // undecided at every precision; it is −1), or to its reduced form refuted at a point
         // (`10^300·cos x − (10^300·cos x + x/1000)` is 0 in f64; it is −x/1000).
-        Outcome::NumericOk if unsure => {
-            match constant_residual(residual, var, symbols, tolerance, samples, budget) {
-                Some(refuted @ (Outcome::Failed, _)) => refuted,
-                _ => reduced_refutes(residual, var, symbols, tolerance, samples, budget)
-                    .unwrap_or(decided),
-            }
-        }
+        Outcome::NumericOk if unsure => match undecided.constant(budget) {
+            Some(refuted @ (Outcome::Failed, _)) => refuted,
+            _ => undecided.reduced_refutes(budget).unwrap_or(decided),
+        },
         _ => decided,
     }
 }
 
-/// A residual the numeric rule cannot decide (`Γ(10^6) − Γ(10^6) − 1` overflows every sample,
-/// `A − A − 10^-20` with `A` near 10^300 defeats every ball) may still reduce, by the exact
-/// test, to a constant `c`: it is `c` wherever it is defined. That decides it once a point
-/// where it is defined is shown (a sample point, or one with every sample negated, so that
-/// `sqrt(−x) − sqrt(−x) − 1` is refuted at `x = −0.37`): `failed` when `|c|` exceeds the
-/// tolerance, `numeric_ok` otherwise. (alkahest's simplifier cancels such terms first, then
-/// evaluates the constant.) A residual defined at none of those points stays undecided.
-fn constant_residual(
-    residual: &Expr,
-    var: Option<&str>,
-    symbols: &BTreeSet<String>,
+/// A residual the numeric rule left undecided, or passed on f64's word alone, and what it
+/// was read with.
+struct Undecided<'a> {
+    residual: &'a Expr,
+    var: Option<&'a str>,
+    symbols: &'a BTreeSet<String>,
     tolerance: f64,
-    samples: &[f64],
-    budget: &mut Budget,
-) -> Option<(Outcome, String)> {
-    use num_traits::{Signed, ToPrimitive};
-    let c = budget
-        .share(budget.left() / 2, |budget| {
-            canon::constant_value_in(residual, var, budget)
-        })
-        .ok()??;
-    let mut probes = points(symbols, samples);
-    probes.extend(points(symbols, samples).into_iter().map(|mut p| {
-        for (name, v) in p.iter_mut() {
-            if eval::constant(name).is_none() {
-                *v = -*v;
-            }
-        }
-        p
-    }));
-    let shown = probes
-        .iter()
-        .any(|point| ball::Evaluator::new(PRECISIONS[0], point).defined(residual, budget));
-    if !shown {
-        return None;
-    }
-    let size = c.abs().to_f64().unwrap_or(f64::INFINITY);
-    let above = num_rational::BigRational::from_float(tolerance).is_none_or(|t| c.abs() > t);
-    let exact = format!(
-        "the exact test leaves the constant {} wherever the residual is defined",
-        rational_text(&c)
-    );
-    Some(if above {
-        (
-            Outcome::Failed,
-            format!(
-                "|residual| = {} exceeds tolerance {} ({exact}; a ball shows it defined at a sample point or its negative)",
-                format_g(size, 6),
-                format_g6(tolerance)
-            ),
-        )
-    } else {
-        (
-            Outcome::NumericOk,
-            format!(
-                "|residual| = {} within tolerance {} ({exact})",
-                format_g(size, 3),
-                format_g6(tolerance)
-            ),
-        )
-    })
+    samples: &'a [f64],
 }
 
-/// Where the numeric rule could not decide, or passed on f64's word alone: the exact test's
-/// reduced form ([`canon::reduced_expression_in`]), which equals the residual wherever the
-/// residual is defined and has lost the terms that cancel, at each sample point where a ball
-/// shows the residual defined. A ball of it beyond the tolerance refutes the claim; nothing
-/// else is concluded from it.
-fn reduced_refutes(
-    residual: &Expr,
-    var: Option<&str>,
-    symbols: &BTreeSet<String>,
-    tolerance: f64,
-    samples: &[f64],
-    budget: &mut Budget,
-) -> Option<(Outcome, String)> {
-    let reduced = budget
-        .share(budget.left() / 2, |budget| {
-            canon::reduced_expression_in(residual, var, budget)
-        })
-        .ok()??;
-    for point in points(symbols, samples) {
-        if !ball::Evaluator::new(PRECISIONS[0], &point).defined(residual, budget) {
-            continue;
+impl Undecided<'_> {
+    /// A residual the numeric rule cannot decide (`Γ(10^6) − Γ(10^6) − 1` overflows every sample,
+    /// `A − A − 10^-20` with `A` near 10^300 defeats every ball) may still reduce, by the exact
+    /// test, to a constant `c`: it is `c` wherever it is defined. That decides it once a point
+    /// where it is defined is shown (a sample point, or one with every sample negated, so that
+    /// `sqrt(−x) − sqrt(−x) − 1` is refuted at `x = −0.37`): `failed` when `|c|` exceeds the
+    /// tolerance, `numeric_ok` otherwise. (alkahest's simplifier cancels such terms first, then
+    /// evaluates the constant.) A residual defined at none of those points stays undecided.
+    fn constant(&self, budget: &mut Budget) -> Option<(Outcome, String)> {
+        use num_traits::{Signed, ToPrimitive};
+        let (residual, var, symbols) = (self.residual, self.var, self.symbols);
+        let (tolerance, samples) = (self.tolerance, self.samples);
+        let c = budget
+            .share(budget.left() / 2, |budget| {
+                canon::constant_value_in(residual, var, budget)
+            })
+            .ok()??;
+        let mut probes = points(symbols, samples);
+        probes.extend(points(symbols, samples).into_iter().map(|mut p| {
+            for (name, v) in p.iter_mut() {
+                if eval::constant(name).is_none() {
+                    *v = -*v;
+                }
+            }
+            p
+        }));
+        let shown = probes
+            .iter()
+            .any(|point| ball::Evaluator::new(PRECISIONS[0], point).defined(residual, budget));
+        if !shown {
+            return None;
         }
-        if let Confirmed::Failed(x, bits) =
-            confirm(&reduced, &point, tolerance, &PRECISIONS, budget)
-        {
-            return Some((
+        let size = c.abs().to_f64().unwrap_or(f64::INFINITY);
+        let above = num_rational::BigRational::from_float(tolerance).is_none_or(|t| c.abs() > t);
+        let exact = format!(
+            "the exact test leaves the constant {} wherever the residual is defined",
+            rational_text(&c)
+        );
+        Some(if above {
+            (
                 Outcome::Failed,
                 format!(
-                    "|residual| = {} exceeds tolerance {} (the exact test's reduced form, which \
-                     equals the residual wherever it is defined, confirmed with {bits}-bit ball \
-                     arithmetic at a sample point where a ball shows the residual defined)",
-                    format_g(x, 6),
+                    "|residual| = {} exceeds tolerance {} ({exact}; a ball shows it defined at a sample point or its negative)",
+                    format_g(size, 6),
                     format_g6(tolerance)
                 ),
-            ));
-        }
+            )
+        } else {
+            (
+                Outcome::NumericOk,
+                format!(
+                    "|residual| = {} within tolerance {} ({exact})",
+                    format_g(size, 3),
+                    format_g6(tolerance)
+                ),
+            )
+        })
     }
-    None
+
+    /// Where the numeric rule could not decide, or passed on f64's word alone: the exact test's
+    /// reduced form ([`canon::reduced_expression_in`]), which equals the residual wherever the
+    /// residual is defined and has lost the terms that cancel, at each sample point where a ball
+    /// shows the residual defined. A ball of it beyond the tolerance refutes the claim; nothing
+    /// else is concluded from it.
+    fn reduced_refutes(&self, budget: &mut Budget) -> Option<(Outcome, String)> {
+        let (residual, var, symbols) = (self.residual, self.var, self.symbols);
+        let (tolerance, samples) = (self.tolerance, self.samples);
+        let reduced = budget
+            .share(budget.left() / 2, |budget| {
+                canon::reduced_expression_in(residual, var, budget)
+            })
+            .ok()??;
+        for point in points(symbols, samples) {
+            if !ball::Evaluator::new(PRECISIONS[0], &point).defined(residual, budget) {
+                continue;
+            }
+            if let Confirmed::Failed(x, bits) =
+                confirm(&reduced, &point, tolerance, &PRECISIONS, budget)
+            {
+                return Some((
+                    Outcome::Failed,
+                    format!(
+                        "|residual| = {} exceeds tolerance {} (the exact test's reduced form, which \
+                     equals the residual wherever it is defined, confirmed with {bits}-bit ball \
+                     arithmetic at a sample point where a ball shows the residual defined)",
+                        format_g(x, 6),
+                        format_g6(tolerance)
+                    ),
+                ));
+            }
+        }
+        None
+    }
 }
 
 /// alkahest's numeric rule, with the precision escalation before a failure; and whether a
