@@ -119,7 +119,7 @@ struct Atom {
     /// For `B^n` kept whole ([`Canon::whole_power`]): `B` and `n > 0`, so that other integer
     /// powers of `B` can join it.
     whole: Option<(Frac, BigInt)>,
-    /// What the atom stands for, written back as an expression ([`Canon::expression_of`]).
+    /// What the atom stands for, written back as an expression ([`reduced_expression_in`]).
     value: Option<Value>,
 }
 
@@ -593,18 +593,14 @@ pub fn reduced_expression_in(
 ) -> Result<Option<Expr>, NotExact> {
     let mut canon = Canon::new(budget, false);
     canon.variable = variable;
-    let form = canon.form(expr, true, |_: &Form| true)?;
-    let (num, den) = &form;
-    let mut depth = 0;
-    let Some(num) = canon.poly_expression(num, &mut depth) else {
-        return Ok(None);
+    let (num, den) = canon.form(expr, true, |_: &Form| true)?;
+    let mut writer = Writer {
+        canon: &canon,
+        written: HashMap::new(),
+        depth: 0,
     };
-    Ok(match den {
-        None => Some(num),
-        Some(den) => canon
-            .poly_expression(den, &mut depth)
-            .map(|den| Expr::Mul(vec![num, reciprocal(den)].into())),
-    })
+    let frac = Frac { num, den };
+    Ok(writer.frac(&frac).map(|(e, _)| e))
 }
 
 /// `e^−1`.
@@ -627,6 +623,93 @@ fn rational_expression(q: &Q) -> Expr {
 
 /// How deeply atoms written back may nest (each level is a few frames of the stack).
 const MAX_WRITTEN_DEPTH: u32 = 256;
+/// The most nodes a form written back may have as a tree (what evaluating it walks: an atom
+/// met twice is one expression shared, but walked twice).
+const MAX_WRITTEN_NODES: u64 = 200_000;
+
+/// Writes a form's atoms back as the expressions they stand for ([`reduced_expression_in`]),
+/// each atom once, with the size of each as a tree.
+struct Writer<'c, 'b> {
+    canon: &'c Canon<'b>,
+    written: HashMap<u32, (Expr, u64)>,
+    depth: u32,
+}
+
+impl Writer<'_, '_> {
+    fn frac(&mut self, f: &Frac) -> Option<(Expr, u64)> {
+        let (num, size) = self.poly(&f.num)?;
+        let Some(den) = &f.den else {
+            return Some((num, size));
+        };
+        let (den, more) = self.poly(den)?;
+        let size = size + more + 3;
+        (size <= MAX_WRITTEN_NODES).then(|| (Expr::Mul(vec![num, reciprocal(den)].into()), size))
+    }
+
+    fn poly(&mut self, p: &Poly) -> Option<(Expr, u64)> {
+        let mut terms = Vec::with_capacity(p.0.len());
+        let mut size = 1u64;
+        for (mono, c) in &p.0 {
+            let mut factors = vec![rational_expression(c)];
+            size += 2;
+            for &(a, e) in mono {
+                let (base, n) = self.atom(a)?;
+                size += n + 2;
+                if size > MAX_WRITTEN_NODES {
+                    return None;
+                }
+                factors.push(if e == 1 {
+                    base
+                } else {
+                    let e = Expr::Int(std::rc::Rc::new(e.into()));
+                    Expr::Pow(std::rc::Rc::new((base, e)))
+                });
+            }
+            terms.push(Expr::Mul(factors.into()));
+        }
+        let sum = match terms.len() {
+            0 => Expr::Int(std::rc::Rc::new(BigInt::zero())),
+            _ => Expr::Add(terms.into()),
+        };
+        (size <= MAX_WRITTEN_NODES).then_some((sum, size))
+    }
+
+    fn atom(&mut self, id: u32) -> Option<(Expr, u64)> {
+        if let Some(done) = self.written.get(&id) {
+            return Some(done.clone());
+        }
+        if self.depth >= MAX_WRITTEN_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        let written = match self.canon.atoms[id as usize].value.as_ref() {
+            None => None,
+            Some(Value::Symbol(s)) => Some((Expr::Sym(s.clone()), 1)),
+            Some(Value::Literal(l)) => Some((Expr::Float(l.clone()), 1)),
+            Some(Value::Call(f, args)) => {
+                let mut size = 1;
+                let mut written = Vec::with_capacity(args.len());
+                for a in args {
+                    let Some((e, n)) = self.frac(a) else {
+                        self.depth -= 1;
+                        return None;
+                    };
+                    size += n;
+                    written.push(e);
+                }
+                Some((Expr::Call(*f, written.into()), size))
+            }
+            Some(Value::Power(b, e)) => self.frac(b).and_then(|(b, n)| {
+                let (e, m) = self.frac(e)?;
+                Some((Expr::Pow(std::rc::Rc::new((b, e))), n + m + 1))
+            }),
+        };
+        self.depth -= 1;
+        let written = written.filter(|(_, n)| *n <= MAX_WRITTEN_NODES)?;
+        self.written.insert(id, written.clone());
+        Some(written)
+    }
+}
 
 /// The constant a form is, if it is one.
 fn constant_of((num, den): &Form) -> Option<BigRational> {
@@ -1017,71 +1100,21 @@ impl<'b> Canon<'b> {
         }
     }
 
-    /// [`Canon::atom`], recording what the atom stands for.
-    fn atom_of(&mut self, key: String, trig: Option<(Trig, String)>, value: Value) -> Frac {
+    /// [`Canon::atom`], recording what the atom stands for (made only for a new atom).
+    fn atom_of(
+        &mut self,
+        key: String,
+        trig: Option<(Trig, String)>,
+        value: impl FnOnce() -> Value,
+    ) -> Frac {
         let atom = self.atom(key, trig);
         let id = atom.num.monomials().next().expect("atom")[0].0 as usize;
-        self.atoms[id].value.get_or_insert(value);
+        self.atoms[id].value.get_or_insert_with(value);
         atom
     }
 
     fn pi(&mut self) -> Frac {
-        self.atom_of("pi".to_string(), None, Value::Symbol("pi".into()))
-    }
-
-    /// A polynomial over the atoms as an expression ([`reduced_expression_in`]).
-    fn poly_expression(&self, p: &Poly, depth: &mut u32) -> Option<Expr> {
-        let mut terms = Vec::with_capacity(p.0.len());
-        for (mono, c) in &p.0 {
-            let mut factors = vec![rational_expression(c)];
-            for &(a, e) in mono {
-                let base = self.atom_expression(a, depth)?;
-                factors.push(if e == 1 {
-                    base
-                } else {
-                    Expr::Pow(std::rc::Rc::new((
-                        base,
-                        Expr::Int(std::rc::Rc::new(e.into())),
-                    )))
-                });
-            }
-            terms.push(Expr::Mul(factors.into()));
-        }
-        Some(match terms.len() {
-            0 => Expr::Int(std::rc::Rc::new(BigInt::zero())),
-            _ => Expr::Add(terms.into()),
-        })
-    }
-
-    fn frac_expression(&self, f: &Frac, depth: &mut u32) -> Option<Expr> {
-        let num = self.poly_expression(&f.num, depth)?;
-        Some(match &f.den {
-            None => num,
-            Some(den) => Expr::Mul(vec![num, reciprocal(self.poly_expression(den, depth)?)].into()),
-        })
-    }
-
-    fn atom_expression(&self, id: u32, depth: &mut u32) -> Option<Expr> {
-        if *depth >= MAX_WRITTEN_DEPTH {
-            return None;
-        }
-        *depth += 1;
-        let written = match self.atoms[id as usize].value.as_ref()? {
-            Value::Symbol(s) => Some(Expr::Sym(s.clone())),
-            Value::Literal(l) => Some(Expr::Float(l.clone())),
-            Value::Call(f, args) => args
-                .iter()
-                .map(|a| self.frac_expression(a, depth))
-                .collect::<Option<Vec<_>>>()
-                .map(|args| Expr::Call(*f, args.into())),
-            Value::Power(b, e) => {
-                let b = self.frac_expression(b, depth)?;
-                let e = self.frac_expression(e, depth)?;
-                Some(Expr::Pow(std::rc::Rc::new((b, e))))
-            }
-        };
-        *depth -= 1;
-        written
+        self.atom_of("pi".to_string(), None, || Value::Symbol("pi".into()))
     }
 
     fn frac(&mut self, e: &Expr) -> Result<Frac, NotExact> {
@@ -1091,14 +1124,14 @@ impl<'b> Canon<'b> {
             Expr::Rat(r) => constant(Q::from_big((**r).clone())),
             Expr::Float(l) => match &l.exact {
                 Some(x) => constant(Q::from_big(x.clone())),
-                None => self.atom_of(format!("#{}", l.text), None, Value::Literal(l.clone())),
+                None => self.atom_of(format!("#{}", l.text), None, || Value::Literal(l.clone())),
             },
             // The numeric rule binds `e` to Euler's number wherever it stands (and `pi` to π,
             // [`Canon::shifted_by_pi`]), so that is what the exact test reads.
             Expr::Sym(s) if &**s == "e" && self.variable != Some("e") => {
                 self.exponential(constant(Q::one()))?
             }
-            Expr::Sym(s) => self.atom_of(s.to_string(), None, Value::Symbol(s.clone())),
+            Expr::Sym(s) => self.atom_of(s.to_string(), None, || Value::Symbol(s.clone())),
             Expr::Add(xs) => {
                 // The terms without a denominator are gathered and summed in one sort (adding
                 // them one at a time copied the growing sum for each: a sum of n distinct terms
@@ -1500,11 +1533,9 @@ impl<'b> Canon<'b> {
             _ => None,
         };
         let key = format!("{}({})", func.name(), keys.join(","));
-        let atom = self.atom_of(
-            key,
-            trig.map(|t| (t, keys.join(","))),
-            Value::Call(func, fracs.clone()),
-        );
+        let atom = self.atom_of(key, trig.map(|t| (t, keys.join(","))), || {
+            Value::Call(func, fracs.clone())
+        });
         if let [arg] = fracs.as_slice() {
             let id = atom.num.monomials().next().expect("atom")[0].0 as usize;
             if self.atoms[id].call.is_none() {
@@ -2190,13 +2221,11 @@ impl<'b> Canon<'b> {
         let s = self.atom_of(
             format!("sin({key})"),
             Some((Trig::Sin, key.clone())),
-            Value::Call(Func::Sin, vec![base.clone()]),
+            || Value::Call(Func::Sin, vec![base.clone()]),
         );
-        let c = self.atom_of(
-            format!("cos({key})"),
-            Some((Trig::Cos, key)),
-            Value::Call(Func::Cos, vec![base.clone()]),
-        );
+        let c = self.atom_of(format!("cos({key})"), Some((Trig::Cos, key)), || {
+            Value::Call(Func::Cos, vec![base.clone()])
+        });
         for atom in [&s, &c] {
             let id = atom.num.monomials().next().expect("atom")[0].0 as usize;
             if self.atoms[id].direction.is_none() {
@@ -2534,7 +2563,7 @@ impl<'b> Canon<'b> {
                 return self.exponential(arg);
             }
             let key = format!("pow({},{})", self.key(&base), self.key(&exponent));
-            return Ok(self.atom_of(key, None, Value::Power(base, exponent)));
+            return Ok(self.atom_of(key, None, || Value::Power(base, exponent)));
         };
         if c.is_integer() {
             return self.whole_power(base, &c.to_integer());
@@ -2583,11 +2612,9 @@ impl<'b> Canon<'b> {
         let base_key = self.key(&base);
         let fractional = match (&base.den, f.numer().to_i64(), f.denom().to_u64()) {
             (None, Some(p), Some(q)) if i64::try_from(q).is_ok() => {
-                let root = self.atom_of(
-                    format!("pow({base_key},1/{q})"),
-                    None,
-                    Value::Power(base.clone(), constant(Q::ratio(1, i128::from(q)))),
-                );
+                let root = self.atom_of(format!("pow({base_key},1/{q})"), None, || {
+                    Value::Power(base.clone(), constant(Q::ratio(1, i128::from(q))))
+                });
                 let id = root.num.monomials().next().expect("atom")[0].0;
                 let atom = &mut self.atoms[id as usize];
                 atom.root = Some((q as i64, base.num.clone()));
@@ -2605,11 +2632,9 @@ impl<'b> Canon<'b> {
             // (a root of a fraction N/D is an atom `a` with `a^q·D = N`, used once the whole
             // form is made: `sqrt(u)^-1 = u^(-1/2)` for `u = (1 − x)/(1 + x)`)
             (Some(den), Some(p), Some(q)) if i64::try_from(q).is_ok() => {
-                let root = self.atom_of(
-                    format!("pow({base_key},1/{q})"),
-                    None,
-                    Value::Power(base.clone(), constant(Q::ratio(1, i128::from(q)))),
-                );
+                let root = self.atom_of(format!("pow({base_key},1/{q})"), None, || {
+                    Value::Power(base.clone(), constant(Q::ratio(1, i128::from(q))))
+                });
                 let id = root.num.monomials().next().expect("atom")[0].0;
                 self.atoms[id as usize].fraction_root =
                     Some((q as i64, base.num.clone(), den.clone()));
@@ -2622,7 +2647,7 @@ impl<'b> Canon<'b> {
             _ => self.atom_of(
                 format!("pow({base_key},{}/{})", f.numer(), f.denom()),
                 None,
-                Value::Power(base.clone(), constant(Q::from_big(f.clone()))),
+                || Value::Power(base.clone(), constant(Q::from_big(f.clone()))),
             ),
         };
         let whole = self.whole_power(base, &k.to_integer())?;
@@ -2665,8 +2690,10 @@ impl<'b> Canon<'b> {
         // `B^-n/y` meet).
         let magnitude: BigInt = n.magnitude().clone().into();
         let key = format!("pow({},{magnitude})", self.key(&base));
-        let exponent = constant(Q::from_big(BigRational::from_integer(magnitude.clone())));
-        let atom = self.atom_of(key, None, Value::Power(base.clone(), exponent));
+        let atom = self.atom_of(key, None, || {
+            let exponent = BigRational::from_integer(magnitude.clone());
+            Value::Power(base.clone(), constant(Q::from_big(exponent)))
+        });
         let id = atom.num.monomials().next().expect("atom")[0].0;
         self.atoms[id as usize]
             .whole
@@ -3045,7 +3072,7 @@ impl<'b> Canon<'b> {
                     _ => None,
                 };
                 let partner = match value {
-                    Some(value) => self.atom_of(format!("{other}({arg})"), None, value),
+                    Some(value) => self.atom_of(format!("{other}({arg})"), None, || value),
                     None => self.atom(format!("{other}({arg})"), None),
                 };
                 let partner_id = partner.num.monomials().next().expect("atom")[0].0;
@@ -3449,6 +3476,35 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(value(&reduced, 2.0, 0.0), -0.002, "{reduced}");
+    }
+
+    /// Expanded powers of sums of atoms nested in atoms write back as trees that grow
+    /// geometrically with the nesting (each atom is one shared expression, walked once per
+    /// occurrence): past [`MAX_WRITTEN_NODES`] nothing is written back.
+    #[test]
+    fn reduced_forms_written_back_stay_bounded() {
+        fn nodes(e: &Expr) -> u64 {
+            1 + match e {
+                Expr::Add(xs) | Expr::Mul(xs) | Expr::Call(_, xs) => xs.iter().map(nodes).sum(),
+                Expr::Pow(p) => nodes(&p.0) + nodes(&p.1),
+                _ => 0,
+            }
+        }
+        let mut text = "x".to_string();
+        let mut sizes = Vec::new();
+        for _ in 0..6 {
+            text = format!("(sin({text}) + 1)^6");
+            let e = parse(&text, &mut Default::default()).unwrap();
+            let written = reduced_expression_in(&e, None, &mut Budget::standard());
+            sizes.push(match written {
+                Ok(Some(e)) => nodes(&e),
+                _ => 0,
+            });
+        }
+        // (written back while small, growing; then not at all)
+        assert!(sizes[0] > 0 && sizes[1] > sizes[0], "{sizes:?}");
+        assert!(sizes.iter().all(|n| *n <= MAX_WRITTEN_NODES), "{sizes:?}");
+        assert_eq!(sizes[5], 0, "{sizes:?}");
     }
 
     #[test]

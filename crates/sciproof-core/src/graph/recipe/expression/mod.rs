@@ -402,7 +402,7 @@ fn confirm(
     Confirmed::Undecided(why)
 }
 
-/// The precision at which a ball `radius` wide at `bits` should come within a hundredth of the
+/// The precision at which a ball `radius` wide at `bits` should shrink to `2^−16` of the
 /// tolerance (the radius shrinks as `2^−bits`), in whole words; `None` past [`MOST_BITS`].
 fn wider(bits: usize, radius: f64, tolerance: f64) -> Option<usize> {
     let more = (radius / tolerance).log2() + 16.0;
