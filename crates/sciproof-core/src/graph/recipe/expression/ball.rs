@@ -2,7 +2,7 @@
 //! the true value of the expression at the point.
 //!
 //! Two arithmetics share one evaluator: [`High`], astro-float numbers at 128, 256 or 512 bits
-//! (correctly rounded arithmetic and functions, except `ln` and `exp`, which come from
+//! (up to [`MOST_BITS`] where 512 leave a ball too wide; correctly rounded arithmetic and functions, except `ln` and `exp`, which come from
 //! [`super::elementary`] within half the bound assumed below), which is what may refute a claim; and [`Double`], f64 with the error
 //! bounds of the platform's math library, a cheap first look that only ever clears a point
 //! that already passed in f64. Radii are f64 upper bounds, rounded up with a safety factor.
@@ -15,7 +15,8 @@
 //! at exact rational arguments and constant on a ball that holds no jump. A ball that meets a
 //! pole, a jump or a domain boundary gives no answer rather than a guess. The incomplete
 //! elliptic integrals take validated values at the corners of their argument box
-//! ([`super::carlson`]), where they are least and greatest.
+//! ([`super::carlson`]), where they are least and greatest; they are the only special
+//! functions [`Double`] has, by the same brackets in f64.
 
 use super::eval::{Bindings, constant};
 use super::expr::{Budget, Expr, Func};
