@@ -31,9 +31,8 @@ pub type Valued<T = BigFloat> = (T, f64);
 /// The most working bits (error bounds are f64 numbers, and `2^(4−w)` must stay normal).
 const MAX_WIDTH: usize = 960;
 
-/// How close the f64 brackets draw their arguments together ([`Work::target`]): a relative
-/// spread of 2^-24, a bound second order in it, so that the rounding of the steps (2^-49 each)
-/// rather than the finish limits the result.
+/// How close the f64 brackets draw their arguments together ([`Work::target`]): far enough
+/// that the rounding of the steps (2^-49 each) rather than the finish limits the result.
 const F64_TARGET: f64 = 1.0 / (1u64 << 46) as f64;
 
 /// The largest `|φ|` reduced by quarter periods (`k` stays an exact small integer).
@@ -291,7 +290,7 @@ struct Work<T> {
     /// this (rounded, one more unit), lies on the wanted side of it.
     down: T,
     up: T,
-    /// How close a bracket's arguments are drawn together before it is finished: the fourth
+    /// How close a bracket's arguments are drawn together before it is finished: the sixth
     /// power of their relative spread, times 4, below this.
     target: f64,
     one_quarter: T,
@@ -364,8 +363,8 @@ fn bracket<T: Num>(kind: Kind, lo: &[T], hi: &[T], work: &Work<T>) -> Option<[T;
         let most = max_of(&states[1]);
         if least.is_positive() {
             let spread = most.sub(&least, w).div(&least, w).mag();
-            // The bound of `finish` is fourth order in the spread.
-            if spread < 1e-3 && 4.0 * spread.powi(4) < target {
+            // The bound of `finish` is sixth order in the spread.
+            if spread < 1e-3 && 4.0 * spread.powi(6) < target {
                 return Some(finish(kind, &states, &sums, &scale, work));
             }
         }
@@ -430,15 +429,19 @@ fn max_of<T: Num>(v: &[T]) -> T {
 /// the `z` of `R_D`; 1 for `p`) and `W = Σ w_i`, `R = (W − 1) ∫₀^∞ Π (t + x_i)^(−w_i) dt`.
 /// About a centre `c` (the weighted mean `A` as computed, within 10 units of it), with
 /// `d_i = x_i − c`, `ε = max |d_i| / c` (at most 10^-3 here), `η = c/(t + c)` and
-/// `s_i = d_i/(t + c)`, the integrand is `(t + c)^(−W) exp(g)`,
-/// `g = −Σ w_i ln(1 + s_i) = g₁ + g₂ + g₃ + r`: `g₁ = −W (A − c)/(t + c)` (at most `10W u η`),
-/// `g₂ = Σ w_i s_i²/2`, `g₃ = −Σ w_i s_i³/3`, `|r| ≤ W ε⁴η⁴ / (4 (1 − ε))`. So
-/// `|exp(g) − 1 − g₂ − g₃| ≤ |g₁| + |r| + g² e^|g| / 2 ≤ 26 u + 2.3 ε⁴η⁴` (`W ≤ 5/2`), and
-/// integrating the powers of `1/(t + c)` exactly (each `η^j` integrates to at most `c^(1−W)`):
-/// `R = c^(1−W) (1 + (W − 1)/(2(W + 1)) E₂/c² − (W − 1)/(3(W + 2)) E₃/c³)` with
-/// `E_k = Σ w_i d_i^k` (Carlson's series to third order) within `c^(1−W) (4ε⁴ + 26u)`; 60 units
+/// `s_i = d_i/(t + c)`, the integrand is `(t + c)^(−W) exp(g₁ + G)`: `g₁ = −W (A − c)/(t + c)`
+/// (at most `10W u η`) and `G = −Σ w_i (ln(1 + s_i) − s_i) = Σ_(k≥2) g_k`,
+/// `g_k = (−1)^k Σ w_i s_i^k / k`, `|G| ≤ 0.501 W ε²η²`. Writing `exp(G)` as
+/// `1 + g₂ + g₃ + g₄ + g₅ + g₂²/2 + g₂g₃` leaves the tail of the logarithm from `k = 6`
+/// (`W ε⁶η⁶/6(1 − ε)`), `g₃²/2 + g₂(G − g₂ − g₃)` and smaller products (`(W²/18 + W²/8) ε⁶η⁶`
+/// and less), and `|G|³ e^|G| / 6`: at most `1.9 ε⁶η⁶` for `W ≤ 5/2`; `exp(g₁)` adds
+/// `26 u` at most. Each power `(t + c)^(−W−j)` integrates exactly, to `T_j c^(1−W−j)` with
+/// `T_j = (W − 1)/(W + j − 1)` (so `η^j` to at most `c^(1−W)`):
+/// `R = c^(1−W) (1 + T₂E₂/2 − T₃E₃/3 + T₄(E₄/4 + E₂²/8) − T₅(E₅/5 + E₂E₃/6))` with
+/// `E_k = Σ w_i (d_i/c)^k` (Carlson's series to fifth order: `1 − E₂/10 + E₃/14 + E₂²/24 −
+/// 3E₂E₃/44` for `R_F` in his symmetric functions) within `c^(1−W) (4ε⁶ + 26u)`; 60 units
 /// allow for the rounding too. The lower bound is taken at the upper arguments and the upper
-/// at the lower (`R` decreases in each). Fourth order in the spread: half the duplication
+/// at the lower (`R` decreases in each). Sixth order in the spread: a third of the duplication
 /// steps of the second-order bound used before. `R_D` and `R_J` add their sums and scale this
 /// by `4^−n`.
 fn finish<T: Num>(
@@ -457,31 +460,49 @@ fn finish<T: Num>(
         Kind::J => &[1, 1, 1, 2],
     };
     let n: u32 = weights.iter().sum();
-    // The coefficients for the sums of twice-weighted powers: (W − 1)/(2(W + 1)) E₂ is
-    // (n − 2)/(4(n + 2)) Σ k_i d_i², (W − 1)/(3(W + 2)) E₃ is (n − 2)/(6(n + 4)) Σ k_i d_i³.
-    let (second_of, second_over) = (T::small(n - 2), T::small(4 * (n + 2)));
-    let (third_of, third_over) = (T::small(n - 2), T::small(6 * (n + 4)));
+    // The series' coefficients with n = 2W, for the sums e_k = Σ k_i r_i^k of twice-weighted
+    // powers of r_i = d_i/c (so E_k = e_k c^k / 2), and T_j = (W − 1)/(W + j − 1) =
+    // (n − 2)/(n + 2j − 2): T₂E₂/2 is (n − 2)/(4(n + 2)) e₂; T₃E₃/3 is (n − 2)/(6(n + 4)) e₃;
+    // T₄(E₄/4 + E₂²/8) is (n − 2)/(8(n + 6)) e₄ + (n − 2)/(32(n + 6)) e₂²; T₅(E₅/5 + E₂E₃/6) is
+    // (n − 2)/(10(n + 8)) e₅ + (n − 2)/(24(n + 8)) e₂e₃.
+    let ratio = |over: u32| T::small(n - 2).div(&T::small(over), w);
+    let coefficients = [
+        ratio(4 * (n + 2)),
+        ratio(6 * (n + 4)),
+        ratio(8 * (n + 6)),
+        ratio(32 * (n + 6)),
+        ratio(10 * (n + 8)),
+        ratio(24 * (n + 8)),
+    ];
     let bound = |state: &[T], side: Side| {
         let mut acc = T::small(0);
         for (x, k) in state.iter().zip(weights) {
             acc = acc.add(&x.mul(&T::small(*k), w), w);
         }
         let c = acc.div(&T::small(n), w);
-        let (mut e2, mut e3) = (T::small(0), T::small(0));
+        let mut e = [T::small(0), T::small(0), T::small(0), T::small(0)];
         let mut widest = 0.0f64;
         for (x, k) in state.iter().zip(weights) {
             let d = x.sub(&c, w);
             widest = widest.max(d.mag());
-            let d2 = d.mul(&d, w);
-            e2 = e2.add(&d2.mul(&T::small(*k), w), w);
-            e3 = e3.add(&d2.mul(&d, w).mul(&T::small(*k), w), w);
+            let r = d.div(&c, w);
+            let mut power = r.mul(&r, w);
+            for e in e.iter_mut() {
+                *e = e.add(&power.mul(&T::small(*k), w), w);
+                power = power.mul(&r, w);
+            }
         }
-        let c2 = c.mul(&c, w);
-        let second = e2.mul(&second_of, w).div(&c2.mul(&second_over, w), w);
-        let third = e3
-            .mul(&third_of, w)
-            .div(&c2.mul(&c, w).mul(&third_over, w), w);
-        let series = one.add(&second, w).sub(&third, w);
+        let [e2, e3, e4, e5] = &e;
+        let [c2, c3, c4, c22, c5, c23] = &coefficients;
+        let rising = c2
+            .mul(e2, w)
+            .add(&c4.mul(e4, w), w)
+            .add(&c22.mul(&e2.mul(e2, w), w), w);
+        let falling = c3
+            .mul(e3, w)
+            .add(&c5.mul(e5, w), w)
+            .add(&c23.mul(&e2.mul(e3, w), w), w);
+        let series = one.add(&rising, w).sub(&falling, w);
         // c^(−1/2) or c^(−3/2) on `side`
         let root = c.sqrt(w);
         let base = match kind {
@@ -491,7 +512,7 @@ fn finish<T: Num>(
         let base = work.push(base, side);
         // (ε from above: d and c within a unit or two, the quotient within 10^-15)
         let eps = widest / c.approx() * (1.0 + 1e-9);
-        let margin = T::float((4.0 * eps.powi(4) + 60.0 * work.u()) * 1.01);
+        let margin = T::float((4.0 * eps.powi(6) + 60.0 * work.u()) * 1.01);
         let factor = match side {
             Side::Low => one.sub(&margin, w),
             Side::High => one.add(&margin, w),
