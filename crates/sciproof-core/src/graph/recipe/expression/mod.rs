@@ -477,6 +477,20 @@ struct Undecided<'a> {
 }
 
 impl Undecided<'_> {
+    /// What the exact test `read`s of the residual, on at most half the budget left (so that
+    /// the ball that follows keeps its share).
+    fn exact_test<T>(
+        &self,
+        read: impl FnOnce(&Expr, Option<&str>, &mut Budget) -> Result<Option<T>, canon::NotExact>,
+        budget: &mut Budget,
+    ) -> Option<T> {
+        budget
+            .share(budget.left() / 2, |budget| {
+                read(self.residual, self.var, budget)
+            })
+            .ok()?
+    }
+
     /// A residual the numeric rule cannot decide (`Γ(10^6) − Γ(10^6) − 1` overflows every sample,
     /// `A − A − 10^-20` with `A` near 10^300 defeats every ball) may still reduce, by the exact
     /// test, to a constant `c`: it is `c` wherever it is defined. That decides it once a point
@@ -486,13 +500,14 @@ impl Undecided<'_> {
     /// evaluates the constant.) A residual defined at none of those points stays undecided.
     fn constant(&self, budget: &mut Budget) -> Option<(Outcome, String)> {
         use num_traits::{Signed, ToPrimitive};
-        let (residual, var, symbols) = (self.residual, self.var, self.symbols);
-        let (tolerance, samples) = (self.tolerance, self.samples);
-        let c = budget
-            .share(budget.left() / 2, |budget| {
-                canon::constant_value_in(residual, var, budget)
-            })
-            .ok()??;
+        let Undecided {
+            residual,
+            symbols,
+            tolerance,
+            samples,
+            ..
+        } = *self;
+        let c = self.exact_test(canon::constant_value_in, budget)?;
         let mut probes = points(symbols, samples);
         probes.extend(points(symbols, samples).into_iter().map(|mut p| {
             for (name, v) in p.iter_mut() {
@@ -541,13 +556,14 @@ impl Undecided<'_> {
     /// shows the residual defined. A ball of it beyond the tolerance refutes the claim; nothing
     /// else is concluded from it.
     fn reduced_refutes(&self, budget: &mut Budget) -> Option<(Outcome, String)> {
-        let (residual, var, symbols) = (self.residual, self.var, self.symbols);
-        let (tolerance, samples) = (self.tolerance, self.samples);
-        let reduced = budget
-            .share(budget.left() / 2, |budget| {
-                canon::reduced_expression_in(residual, var, budget)
-            })
-            .ok()??;
+        let Undecided {
+            residual,
+            symbols,
+            tolerance,
+            samples,
+            ..
+        } = *self;
+        let reduced = self.exact_test(canon::reduced_expression_in, budget)?;
         for point in points(symbols, samples) {
             if !ball::Evaluator::new(PRECISIONS[0], &point).defined(residual, budget) {
                 continue;
