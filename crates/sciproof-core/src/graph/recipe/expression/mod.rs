@@ -22,7 +22,9 @@
 //! 4. When no point decides and the exact test leaves a constant `c`, the residual is `c`
 //!    wherever it is defined: once a ball shows it defined somewhere, `|c|` against the
 //!    tolerance decides (`Undecided::constant`); any other form the exact test leaves may
-//!    still refute it at a point (`Undecided::reduced_refutes`).
+//!    still refute it at a point (`Undecided::reduced_refutes`). So may it where the pass
+//!    rests on f64 alone, or left out a point where f64 overflowed but a ball shows the
+//!    residual defined.
 //! 5. A definite integral is `F(upper) − F(lower) − value` only for an antiderivative that
 //!    differentiates exactly to the integrand and is shown continuous, with the integrand, on
 //!    the closed interval (the integrand but at the roots of a polynomial denominator, so
@@ -457,7 +459,8 @@ fn decide(
         // A pass that rests on f64's word alone gives way to a constant the exact test shows
         // beyond the tolerance (`exp(700)·(x+1) − exp(700)·x − exp(700) − 1` is 0 in f64 and
         // undecided at every precision; it is −1), or to its reduced form refuted at a point
-        // (`10^300·cos x − (10^300·cos x + x/1000)` is 0 in f64; it is −x/1000).
+        // (`10^300·cos x − (10^300·cos x + x/1000)` is 0 in f64; it is −x/1000). So does a
+        // pass on fewer points than the residual has values at, where f64 overflowed.
         Outcome::NumericOk if unsure => match undecided.constant(budget) {
             Some(refuted @ (Outcome::Failed, _)) => refuted,
             _ => undecided.reduced_refutes(budget).unwrap_or(decided),
@@ -550,7 +553,7 @@ impl Undecided<'_> {
         })
     }
 
-    /// Where the numeric rule could not decide, or passed on f64's word alone: the exact test's
+    /// Where the numeric rule could not decide, or its pass is unsure ([`numeric_rule`]): the exact test's
     /// reduced form ([`canon::reduced_expression_in`]), which equals the residual wherever the
     /// residual is defined and has lost the terms that cancel, at each sample point where a ball
     /// shows the residual defined. A ball of it beyond the tolerance refutes the claim; nothing
@@ -587,8 +590,9 @@ impl Undecided<'_> {
     }
 }
 
-/// alkahest's numeric rule, with the precision escalation before a failure; and whether a
-/// point passed on f64's word alone (its f64 ball too wide and no precision deciding it).
+/// alkahest's numeric rule, with the precision escalation before a failure; and whether the
+/// pass is unsure: a point passed on f64's word alone (its f64 ball too wide and no precision
+/// deciding it), or one was left out where f64 overflowed though the residual is defined.
 fn numeric_rule(
     residual: &Expr,
     symbols: &BTreeSet<String>,
@@ -598,6 +602,11 @@ fn numeric_rule(
 ) -> ((Outcome, String), bool) {
     let mut values = Vec::new();
     let mut missing = None;
+    // A point skipped because f64 overflowed where a ball shows the residual defined (so it
+    // has a value there, only too large for f64 somewhere on the way): a pass on the other
+    // points is not the whole story there (`exp(625x⁴) − (exp(625x⁴) + 10⁻⁸x²)` passes at
+    // x = 0.37 alone).
+    let mut overflowed = false;
     for point in points(symbols, samples) {
         match eval::evaluate(residual, &point, budget) {
             Ok(v) => values.push((v.abs(), point)),
@@ -617,6 +626,10 @@ fn numeric_rule(
             // (a point is never skipped for want of budget: that would decide on fewer)
             Err(EvalError::TooLarge) => {
                 return ((Outcome::Inconclusive, TOO_LARGE.into()), false);
+            }
+            // (an overflow shows as an infinity, or as the NaN of ∞ − ∞ on the way)
+            Err(EvalError::NotFinite | EvalError::Domain) if !overflowed => {
+                overflowed = ball::Evaluator::new(PRECISIONS[0], &point).defined(residual, budget);
             }
             Err(_) => {}
         }
@@ -639,7 +652,7 @@ fn numeric_rule(
     let mut failed: Option<(f64, usize)> = None;
     let mut cleared_at = None;
     let mut undecided = None;
-    let mut unsure = false;
+    let mut unsure = overflowed;
     // The worst failing point first: one confirmed failure refutes the claim, and the points
     // after it could change nothing but the worst value named (a 128-bit look at every point
     // of a false recipe was most of the time of re-checking one).

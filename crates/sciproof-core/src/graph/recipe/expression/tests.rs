@@ -2909,6 +2909,39 @@ fn cancelled_terms_cannot_hide_a_remainder() {
     assert_eq!(o, Outcome::NumericOk, "{d}");
 }
 
+/// A sample point where f64 overflows (`exp(625·2.29)`, `cosh(cosh(7.64))`) is left out by the
+/// numeric rule, as alkahest leaves out a value that is not finite; but the residual has a
+/// value there, and a pass on the other points alone would hide what the cancelled terms
+/// leave (alkahest cancels them first and fails these; both were `numeric_ok` here, on the
+/// one or two points f64 could evaluate). The reduced form refutes at the point left out.
+#[test]
+fn a_point_left_out_for_overflow_still_counts() {
+    for (lhs, rhs, worst) in [
+        (
+            "8*y^6 + exp(625*x^4)",
+            "8*y^6 + exp(625*x^4) + 10^(-8)*x^2",
+            "1.5129e-08",
+        ),
+        (
+            "cosh(cosh(x*y) - asinh(x - y))",
+            "cosh(cosh(x*y) - asinh(x - y)) + 3*10^(-9)*x^2",
+            "2.20323e-08",
+        ),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Failed, "{rhs}: {d}");
+        assert!(
+            d.starts_with(&format!("|residual| = {worst} exceeds"))
+                && d.contains("the exact test's reduced form"),
+            "{d}"
+        );
+    }
+    // Within the tolerance wherever the residual is defined: the pass stands.
+    let (o, d) = identity("8*y^6 + exp(625*x^4)", "8*y^6 + exp(625*x^4) + 10^(-9)*x^2");
+    assert_eq!(o, Outcome::NumericOk, "{d}");
+    assert!(d.contains("at 1 of 3 sample point(s)"), "{d}");
+}
+
 #[test]
 fn generated_poles_inside_at_and_outside_the_bounds() {
     // c/2 for c in {−3, 0, 1, 4}: k/(x − c/2)^n over intervals that contain the pole, end at
