@@ -4633,23 +4633,173 @@ pub fn divergent_pole(
     } else {
         (upper, lower)
     };
-    let terms = match integral.integrand {
-        Expr::Add(xs) => xs.to_vec(),
-        other => vec![other.clone()],
-    };
+    let mut terms = Vec::new();
+    spread_terms(integral.integrand, integral.var, &mut terms, budget)?;
     for (i, term) in terms.iter().enumerate() {
         let Some(pole) = product_pole(term, integral.var, &bounds, budget)? else {
             continue;
         };
         let mut rest = terms.clone();
         rest.remove(i);
-        if rest.is_empty()
-            || over_interval(integral.var, &pole.around, &Expr::add(rest), budget).is_some()
-        {
+        if bounded_near(integral.var, &pole.around, &rest, budget)? {
             return Ok(Some(pole));
         }
     }
     Ok(None)
+}
+
+/// The terms of `e`, with factors free of `var` multiplied into a sum they stand beside:
+/// `(1/x + 1) + 2` is three terms, `3·(1/x + 1)` two (`3/x` and `3`), so that a pole of one
+/// is seen beside the others.
+fn spread_terms(
+    e: &Expr,
+    var: &str,
+    out: &mut Vec<Expr>,
+    budget: &mut Budget,
+) -> Result<(), TooLarge> {
+    budget.step()?;
+    match e {
+        Expr::Add(xs) => {
+            for x in xs.iter() {
+                spread_terms(x, var, out, budget)?;
+            }
+        }
+        Expr::Mul(_) => {
+            let mut xs = Vec::new();
+            e.flat_factors(&mut xs);
+            let sums: Vec<usize> = (0..xs.len())
+                .filter(|&k| matches!(xs[k], Expr::Add(_)))
+                .collect();
+            let mut constant = true;
+            for (k, x) in xs.iter().enumerate() {
+                if sums.first() != Some(&k) && x.contains(var, budget)? {
+                    constant = false;
+                }
+            }
+            match sums.first() {
+                Some(&k) if constant => {
+                    let mut inner = Vec::new();
+                    spread_terms(&xs[k], var, &mut inner, budget)?;
+                    for t in inner {
+                        let mut factors = xs.clone();
+                        factors[k] = t;
+                        out.push(Expr::mul(factors));
+                    }
+                }
+                _ => out.push(e.clone()),
+            }
+        }
+        _ => out.push(e.clone()),
+    }
+    Ok(())
+}
+
+/// Whether the sum of `terms` is shown bounded over `around` where it is defined: a ball of it,
+/// or, term by term, of each factor but those that are bounded functions (`|atan| < π/2`:
+/// `atan(tan x)` beside the pole of `tan x`).
+fn bounded_near(
+    var: &str,
+    around: &(BigRational, BigRational),
+    terms: &[Expr],
+    budget: &mut Budget,
+) -> Result<bool, TooLarge> {
+    if terms.is_empty() || over_interval(var, around, &Expr::add(terms.to_vec()), budget).is_some()
+    {
+        return Ok(true);
+    }
+    for term in terms {
+        budget.step()?;
+        if over_interval(var, around, term, budget).is_some() {
+            continue;
+        }
+        let mut factors = Vec::new();
+        term.flat_factors(&mut factors);
+        for factor in &factors {
+            let bounded = matches!(factor, Expr::Call(f, _) if f.bounded())
+                || over_interval(var, around, factor, budget).is_some();
+            if !bounded {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Why an integral does not exist: a non-integrable pole of the integrand
+/// ([`divergent_pole`]), or one of an exact antiderivative ([`unbounded_antiderivative`]).
+#[derive(Debug)]
+pub enum Divergence {
+    /// The integrand's pole.
+    Integrand(Pole),
+    /// The antiderivative's pole.
+    Antiderivative(Pole),
+}
+
+/// The first of [`divergent_pole`] and [`unbounded_antiderivative`] that proves the integral
+/// does not exist.
+pub fn divergence(
+    integral: &DefiniteIntegral,
+    budget: &mut Budget,
+) -> Result<Option<Divergence>, TooLarge> {
+    if let Some(pole) = divergent_pole(integral, budget)? {
+        return Ok(Some(Divergence::Integrand(pole)));
+    }
+    // (on half the budget left: what it cannot afford it does not prove)
+    let unbounded = budget.share(budget.left() / 2, |budget| {
+        unbounded_antiderivative(integral, budget)
+    });
+    Ok(unbounded.unwrap_or(None).map(Divergence::Antiderivative))
+}
+
+/// A pole of an exact antiderivative inside the interval, proved as [`divergent_pole`] proves
+/// one of an integrand, with `tan(u)` read as `sin(u)·cos(u)^−1` (and so `cot(u)`, which is
+/// `tan(u)^−1`): `F = k·g·h^−n + R` with `R` bounded and `|g| ≥ m` near a root `c` of `h`, so
+/// `F` is unbounded as `x → c`. Were the integrand integrable over the interval,
+/// `∫_s^t f = F(t) − F(s)` for `s < t < c` near `c` (the roots of `h` are isolated, and `F`
+/// differentiable between them) would stay bounded: the integral does not exist
+/// (`∫_1^2 (tan(x)^2 + 1) dx = tan 2 − tan 1`, `∫_{1/2}^2 3x²(tan(x³)^2 + 1) dx`; alkahest:
+/// `ok`, from the antiderivative's values at the ends). Needs exact numeric bounds.
+pub fn unbounded_antiderivative(
+    integral: &DefiniteIntegral,
+    budget: &mut Budget,
+) -> Result<Option<Pole>, TooLarge> {
+    if exact_value(integral.lower).is_none() || exact_value(integral.upper).is_none() {
+        return Ok(None);
+    }
+    integral.each_exact(budget, &mut |f, budget| {
+        let written = tangents_as_quotients(f, budget)?;
+        let as_integrand =
+            DefiniteIntegral::new(&written, integral.var, integral.lower, integral.upper);
+        divergent_pole(&as_integrand, budget)
+    })
+}
+
+/// `e` with every `tan(u)` written `sin(u)·cos(u)^−1`, so that its poles are those of a
+/// negative power ([`unbounded_antiderivative`]).
+fn tangents_as_quotients(e: &Expr, budget: &mut Budget) -> Result<Expr, TooLarge> {
+    budget.step()?;
+    let each = |xs: &[Expr], budget: &mut Budget| {
+        xs.iter()
+            .map(|x| tangents_as_quotients(x, budget))
+            .collect::<Result<Vec<_>, _>>()
+    };
+    Ok(match e {
+        Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) | Expr::Sym(_) => e.clone(),
+        Expr::Add(xs) => Expr::add(each(xs, budget)?),
+        Expr::Mul(xs) => Expr::mul(each(xs, budget)?),
+        Expr::Pow(p) => Expr::pow(
+            tangents_as_quotients(&p.0, budget)?,
+            tangents_as_quotients(&p.1, budget)?,
+        ),
+        Expr::Call(Func::Tan, xs) => {
+            let u = tangents_as_quotients(&xs[0], budget)?;
+            Expr::mul(vec![
+                Expr::call(Func::Sin, u.clone()),
+                Expr::recip(Expr::call(Func::Cos, u)),
+            ])
+        }
+        Expr::Call(f, xs) => Expr::Call(*f, each(xs, budget)?.into()),
+    })
 }
 
 /// A non-integrable pole ([`divergent_pole`]).
@@ -4747,7 +4897,27 @@ fn product_pole(
         // logarithm is 1 (log(x) at 1), with balls of h and h' around it: |h(x)| ≤ M·|x − c|
         // by the mean value theorem.
         if numeric_polynomial(&base, var, budget)?.is_none() {
-            if let Some(pole) = zero_of_base(&base, n, &factors, i, var, (lo, hi), budget)? {
+            let Ok(slope) = derivative(&base, var, budget) else {
+                continue;
+            };
+            let mut rest = factors.clone();
+            rest.remove(i);
+            let root = RootOfBase {
+                base: &base,
+                n,
+                slope,
+                cofactor: Expr::mul(rest),
+                var,
+                lo,
+                hi,
+            };
+            if let Some(pole) = root.named(budget)? {
+                return Ok(Some(pole));
+            }
+            // (a scan of balls, on a quarter of the budget: what it cannot afford it does not
+            // prove)
+            let scanned = budget.share(budget.left() / 4, |budget| root.by_sign_change(budget));
+            if let Ok(Some(pole)) = scanned {
                 return Ok(Some(pole));
             }
             continue;
@@ -4779,69 +4949,144 @@ fn product_pole(
     Ok(None)
 }
 
-/// A pole of `factors` (whose `i`th is `base^n`, `n ≤ −1`, `base` no polynomial) at a
-/// rational `c` in `[lo, hi]` where `base` is exactly 0 ([`product_pole`]).
-fn zero_of_base(
-    base: &Expr,
+/// A factor `base^n` of a term (`n ≤ −1`, `base` no polynomial), the product of the term's
+/// other factors, and the interval, for the two ways a root of `base` is shown
+/// ([`product_pole`]).
+struct RootOfBase<'a> {
+    base: &'a Expr,
     n: i64,
-    factors: &[Expr],
-    i: usize,
-    var: &str,
-    (lo, hi): (&BigRational, &BigRational),
-    budget: &mut Budget,
-) -> Result<Option<Pole>, TooLarge> {
-    let mut candidates = vec![lo.clone(), hi.clone()];
-    // (the arguments of its one-argument functions, at most 16: where one vanishes, and
-    // where that of a logarithm is 1, `log(x)` at 1)
-    let mut calls = Vec::new();
-    each_call(base, budget, &mut |call, _| {
-        if let Expr::Call(f, xs) = call
-            && xs.len() == 1
-            && calls.len() < 16
-        {
-            calls.push((*f, xs[0].clone()));
-        }
-        Ok(())
-    })?;
-    for (f, u) in calls {
-        if let Some((a, b)) = linear(&u, var, budget)?
-            && !a.is_zero()
-        {
-            if f == Func::Log {
-                candidates.push((BigRational::one() - &b) / &a);
+    /// `base'`.
+    slope: Expr,
+    /// The term's other factors, multiplied.
+    cofactor: Expr,
+    var: &'a str,
+    lo: &'a BigRational,
+    hi: &'a BigRational,
+}
+
+impl RootOfBase<'_> {
+    /// A pole at a rational `c` in `[lo, hi]` where `base` is exactly 0: an end, or where a
+    /// linear argument of one of its functions vanishes (or that of a logarithm is 1).
+    fn named(&self, budget: &mut Budget) -> Result<Option<Pole>, TooLarge> {
+        let RootOfBase {
+            base,
+            n,
+            ref slope,
+            cofactor: ref g,
+            var,
+            lo,
+            hi,
+        } = *self;
+        let mut candidates = vec![lo.clone(), hi.clone()];
+        // (the arguments of its one-argument functions, at most 16: where one vanishes, and
+        // where that of a logarithm is 1, `log(x)` at 1)
+        let mut calls = Vec::new();
+        each_call(base, budget, &mut |call, _| {
+            if let Expr::Call(f, xs) = call
+                && xs.len() == 1
+                && calls.len() < 16
+            {
+                calls.push((*f, xs[0].clone()));
             }
-            candidates.push(-b / a);
+            Ok(())
+        })?;
+        for (f, u) in calls {
+            if let Some((a, b)) = linear(&u, var, budget)?
+                && !a.is_zero()
+            {
+                if f == Func::Log {
+                    candidates.push((BigRational::one() - &b) / &a);
+                }
+                candidates.push(-b / a);
+            }
         }
+        for c in candidates {
+            if &c < lo || &c > hi {
+                continue;
+            }
+            let at_c = base.substitute(var, &number(&c), budget)?;
+            if canon::constant_value_in(&at_c, Some(var), budget) != Ok(Some(BigRational::zero())) {
+                continue;
+            }
+            let around = neighbourhood(&c);
+            if over_interval(var, &around, base, budget).is_some()
+                && over_interval(var, &around, slope, budget).is_some()
+                && over_interval(var, &around, g, budget).is_some_and(|b| away_from_zero(&b))
+            {
+                return Ok(Some(Pole {
+                    at: c,
+                    order: -n,
+                    order_known: false,
+                    exact: true,
+                    around,
+                }));
+            }
+        }
+        Ok(None)
     }
-    let Ok(slope) = derivative(base, var, budget) else {
-        return Ok(None);
-    };
-    let mut rest = factors.to_vec();
-    rest.remove(i);
-    let g = Expr::mul(rest);
-    for c in candidates {
-        if &c < lo || &c > hi {
-            continue;
+
+    /// A pole at a root of `base` inside `(lo, hi)` shown by a change of sign: balls of `base`
+    /// of opposite signs at the ends of a piece of a grid of 64, the piece halved (at most 40
+    /// times) until a ball of `base'` over it excludes 0, so that `base` is strictly monotone
+    /// there and its root `c` the only one, and a ball of the other factors over it is away
+    /// from 0. Then `|base(x)| ≤ M·|x − c|` on the piece (the mean value theorem, `M` the
+    /// ball's bound of `|base'|`) and `|term| ≥ m/(M·|x − c|)^(−n)`: `1/cos(x)` on `[1, 2]`,
+    /// whose root π/2 no rational names.
+    fn by_sign_change(&self, budget: &mut Budget) -> Result<Option<Pole>, TooLarge> {
+        const PIECES: i64 = 64;
+        let (base, var, slope, g) = (self.base, self.var, &self.slope, &self.cofactor);
+        let (lo, hi) = (self.lo, self.hi);
+        let at = |k: i64| lo + (hi - lo) * BigRational::new(k.into(), PIECES.into());
+        let sign = |x: &BigRational, budget: &mut Budget| {
+            budget.step()?;
+            Ok::<_, TooLarge>(
+                over_interval(var, &(x.clone(), x.clone()), base, budget).map_or(0, |b| b.sign()),
+            )
+        };
+        let mut previous = (at(0), sign(&at(0), budget)?);
+        for k in 1..=PIECES {
+            let (x, sx) = (at(k), sign(&at(k), budget)?);
+            let (a, sa) = std::mem::replace(&mut previous, (x.clone(), sx));
+            if sa == 0 || sx == 0 || sa == sx {
+                continue;
+            }
+            let (mut a, mut b) = (a, x);
+            for _ in 0..40 {
+                let around = (a.clone(), b.clone());
+                if over_interval(var, &around, slope, budget).is_some_and(|d| d.sign() != 0)
+                    && over_interval(var, &around, base, budget).is_some()
+                    && over_interval(var, &around, g, budget).is_some_and(|b| away_from_zero(&b))
+                {
+                    // (the root placed more closely for the detail: 30 halvings more, while
+                    // a ball tells the sign)
+                    let (mut a, mut b) = (a, b);
+                    for _ in 0..30 {
+                        let m = (&a + &b) / BigRational::from_integer(2.into());
+                        match sign(&m, budget)? {
+                            0 => break,
+                            s if s == sa => a = m,
+                            _ => b = m,
+                        }
+                    }
+                    let at = (a + b) / BigRational::from_integer(2.into());
+                    return Ok(Some(Pole {
+                        at,
+                        order: -self.n,
+                        order_known: false,
+                        exact: false,
+                        around,
+                    }));
+                }
+                let m = (&a + &b) / BigRational::from_integer(2.into());
+                match sign(&m, budget)? {
+                    0 => break,
+                    s if s == sa => a = m,
+                    _ => b = m,
+                }
+            }
         }
-        let at_c = base.substitute(var, &number(&c), budget)?;
-        if canon::constant_value_in(&at_c, Some(var), budget) != Ok(Some(BigRational::zero())) {
-            continue;
-        }
-        let around = neighbourhood(&c);
-        if over_interval(var, &around, base, budget).is_some()
-            && over_interval(var, &around, &slope, budget).is_some()
-            && over_interval(var, &around, &g, budget).is_some_and(|b| away_from_zero(&b))
-        {
-            return Ok(Some(Pole {
-                at: c,
-                order: -n,
-                order_known: false,
-                exact: true,
-                around,
-            }));
-        }
+        Ok(None)
     }
-    Ok(None)
 }
 
 /// Whether the ball shows its value bounded away from 0.

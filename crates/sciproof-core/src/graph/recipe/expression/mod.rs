@@ -30,7 +30,8 @@
 //!    the closed interval (the integrand but at the roots of a polynomial denominator, so
 //!    `sin(x)/x` across 0), or on it but for one end where `F` has a one-sided limit
 //!    ([`limit`]: an improper integral). Otherwise a proved non-integrable pole in the
-//!    interval is `failed` (the integral does not exist; with other free symbols, at their
+//!    interval, of the integrand or of an exact antiderivative ([`integrate::divergence`]),
+//!    is `failed` (the integral does not exist; with other free symbols, at their
 //!    values for a sample point, which refutes as a failing point does), and anything else goes to
 //!    quadrature, at most `numeric_ok`; a quadrature estimate never refutes alone, `failed`
 //!    needs a validated enclosure of the integral ([`enclosure`]), which also decides failures
@@ -247,22 +248,25 @@ pub fn recheck(
                 }
             }
             let Some(decided) = decided else {
-                if let Some(pole) =
-                    integrate::divergent_pole(&integral.definite, budget).map_err(too_large)?
+                if let Some(why) =
+                    integrate::divergence(&integral.definite, budget).map_err(too_large)?
                 {
                     return Ok((
                         Outcome::Failed,
-                        format!("the integral does not exist: {}", pole_text(&pole, &var)),
+                        format!(
+                            "the integral does not exist: {}",
+                            divergence_text(&why, &var)
+                        ),
                     ));
                 }
-                if let Some((values, pole)) =
+                if let Some((values, why)) =
                     integral.divergent_at_a_point(&fields.symbols, samples, budget)?
                 {
                     return Ok((
                         Outcome::Failed,
                         format!(
                             "the integral does not exist at {values}: {}",
-                            pole_text(&pole, &var)
+                            divergence_text(&why, &var)
                         ),
                     ));
                 }
@@ -734,12 +738,32 @@ fn numeric_rule(
 }
 
 /// How a proved pole is named in a detail.
+/// Why the integral does not exist, in words.
+fn divergence_text(why: &integrate::Divergence, var: &str) -> String {
+    match why {
+        integrate::Divergence::Integrand(pole) => pole_text(pole, var),
+        integrate::Divergence::Antiderivative(pole) => {
+            let at = pole_place(pole, var);
+            format!(
+                "an exact antiderivative has a pole at {at} in the interval (unbounded there, \
+                 so the integrand is not integrable)"
+            )
+        }
+    }
+}
+
 fn pole_text(pole: &integrate::Pole, var: &str) -> String {
-    use num_traits::ToPrimitive;
     let order = match pole.order_known {
         true => pole.order.to_string(),
         false => format!("at least {}", pole.order),
     };
+    let at = pole_place(pole, var);
+    format!("the integrand has a non-integrable pole of order {order} at {at} in the interval")
+}
+
+/// `x = c`, or `x ≈ c` where the pole is isolated in an interval.
+fn pole_place(pole: &integrate::Pole, var: &str) -> String {
+    use num_traits::ToPrimitive;
     let at = if pole.exact {
         // (a root at a sample point's value is that binary number, written as Python would)
         let float = pole.at.to_f64().filter(|f| {
@@ -753,9 +777,7 @@ fn pole_text(pole: &integrate::Pole, var: &str) -> String {
     } else {
         format!("≈ {}", format_g(pole.at.to_f64().unwrap_or(f64::NAN), 6))
     };
-    format!(
-        "the integrand has a non-integrable pole of order {order} at {var} {at} in the interval"
-    )
+    format!("{var} {at}")
 }
 
 /// A definite integral decided by quadrature.
@@ -777,7 +799,7 @@ impl Integral<'_> {
         symbols: &BTreeSet<String>,
         samples: &[f64],
         budget: &mut Budget,
-    ) -> Result<Option<(String, integrate::Pole)>, String> {
+    ) -> Result<Option<(String, integrate::Divergence)>, String> {
         let too_large = |_| TOO_LARGE.to_string();
         let var = self.definite.var;
         let free: Vec<&String> = symbols
@@ -813,7 +835,7 @@ impl Integral<'_> {
             }
             let [integrand, lower, upper] = &bound;
             let definite = integrate::DefiniteIntegral::new(integrand, var, lower, upper);
-            if let Some(pole) = integrate::divergent_pole(&definite, budget).map_err(too_large)? {
+            if let Some(pole) = integrate::divergence(&definite, budget).map_err(too_large)? {
                 let values: Vec<String> = free
                     .iter()
                     .map(|name| {
