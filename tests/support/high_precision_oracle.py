@@ -8,14 +8,16 @@ again here with mpmath from the recipe's text (a parser of alkahest's grammar of
 derivatives by mpmath's numerical differentiation, integrals by its quadrature):
   ok          the residual vanishes (to 1e-20 of its terms) at every point where it has a value;
   numeric_ok  |residual| <= tolerance at every such point;
-  failed      |residual| > tolerance at one of them at least.
+  failed      |residual| > tolerance at one of them at least;
+  inconclusive, for want of a sample point with a value (`; no numeric sample`): no point has
+              one (otherwise unchecked: alkahest words an overflow the same way).
 A point where a value is complex or undefined is left out, as the numeric rule leaves it out.
 An `ok` definite integral with parameters (a bound `t`, a symbol `a`) is checked beyond the sample
 points too, over a grid of values of either sign: wherever its value is defined, the integrand
 must have a value across the interval (but at isolated points) and the quadrature must match it
 (a point where the quadrature does not converge is left out).
 Prints one JSON object per case: {"verdict": "confirmed" | "contradicted" | "unchecked", "why"},
-then nothing else. `inconclusive` outcomes are unchecked: they claim nothing.
+then nothing else. Other `inconclusive` outcomes are unchecked: they claim nothing.
 """
 import itertools
 import json
@@ -153,7 +155,19 @@ FUNCTIONS = {
 }
 
 
+# The largest magnitude of any value met while evaluating at the current point: 60 digits of it
+# bound the rounding of a sum that cancels inside one part (`A - (A + r)` with A near 10^452).
+LARGEST = [mp.mpf(0)]
+
+
 def value(e, env):
+    v = value_of(e, env)
+    if abs(v) > LARGEST[0]:
+        LARGEST[0] = abs(v)
+    return v
+
+
+def value_of(e, env):
     kind = e[0]
     if kind == "num":
         return mp.mpf(e[1])
@@ -321,8 +335,29 @@ def beyond_the_samples(check):
     return None
 
 
+def no_value_anywhere(check):
+    """Whether the residual has no real value at any sample point (a point where a part is
+    undefined); None when the oracle cannot tell."""
+    try:
+        names, at = residual_parts(check)
+        for env in points(names):
+            try:
+                at(env)
+                return False
+            except Undefined:
+                continue
+    except (Unsupported, KeyError, TypeError, RecursionError):
+        return None
+    return True
+
+
 def verdict(case):
     check, outcome = case["check"], case["outcome"]
+    if outcome == "inconclusive" and case.get("detail", "").endswith("; no numeric sample") and isinstance(check, dict):
+        # no value at any sample point, as ours says: confirmed only where no point has one
+        if no_value_anywhere(check):
+            return "confirmed", "the residual has no real value at any sample point"
+        return "unchecked", "a value at a sample point, or one the oracle cannot evaluate"
     if outcome not in ("ok", "numeric_ok", "failed") or not isinstance(check, dict):
         return "unchecked", "claims nothing"
     if "does not exist" in case.get("detail", ""):
@@ -332,13 +367,14 @@ def verdict(case):
         names, at = residual_parts(check)
         residuals = []
         for env in points(names):
+            LARGEST[0] = mp.mpf(0)
             try:
                 parts = at(env)
             except Undefined:
                 continue
-            # (60 digits of each part, derivatives by numerical differentiation: a bound on the
-            # rounding far above theirs)
-            scale = max([abs(p) for p in parts] + [mp.mpf(1)])
+            # (60 digits of each part and of every value met on the way, derivatives by
+            # numerical differentiation: a bound on the rounding far above theirs)
+            scale = max([abs(p) for p in parts] + [LARGEST[0], mp.mpf(1)])
             residuals.append((abs(mp.fsum(parts)), scale * mp.mpf("1e-35")))
     except (Unsupported, KeyError, TypeError, RecursionError) as e:
         return "unchecked", f"the oracle cannot evaluate it ({e})"
