@@ -42,6 +42,8 @@
 mod angles;
 mod logarithms;
 
+use super::ball::Evaluator;
+use super::eval::Bindings;
 use super::expr::{Budget, Expr, Func, TooLarge};
 use super::rational::Q;
 use num_bigint::BigInt;
@@ -383,6 +385,43 @@ fn principal_shift(func: Func, q: &BigRational) -> Option<(i64, i64)> {
         _ => {
             let k = (x / pi).round();
             if (x - k * pi).abs() > pi / 2.0 - MARGIN {
+                return None;
+            }
+            let odd = (k as i64) % 2 != 0;
+            (k as i64, if func == Func::Asin && odd { -1 } else { 1 })
+        }
+    })
+}
+
+/// [`principal_shift`] for a number `u` that is not rational (`atan(tan(cos 2))`, which the
+/// table's `tan u − atan(tan u) + u` for `∫ (tan(u)^2 + 1)·u'` leaves at the bounds): `k` from
+/// a 128-bit ball of `u`, and kept only where a ball of the shifted angle lies 10^-6 inside the
+/// range (for `acos`, `u − 2πm` away from 0 by as much, which gives its sign).
+fn principal_shift_by_ball(func: Func, u: &Expr, budget: &mut Budget) -> Option<(i64, i64)> {
+    let none = Bindings::new();
+    let mut ball = |e: &Expr| Evaluator::new(128, &none).ball(e, budget).ok();
+    // (NaN, infinities and |u| > 10^6 fail the filter)
+    let x = Some(ball(u)?.approx()).filter(|x| x.abs() <= 1e6)?;
+    let pi = std::f64::consts::PI;
+    const MARGIN: f64 = 1e-6;
+    let shifted = |k: f64| {
+        Expr::add(vec![
+            u.clone(),
+            Expr::mul(vec![Expr::int(-(k as i64)), Expr::sym("pi")]),
+        ])
+    };
+    Some(match func {
+        Func::Acos => {
+            let m = (x / (2.0 * pi)).round();
+            let r = ball(&shifted(2.0 * m))?;
+            if r.upper() >= pi - MARGIN || r.lower() <= MARGIN || r.sign() == 0 {
+                return None;
+            }
+            (2 * m as i64, i64::from(r.sign()))
+        }
+        _ => {
+            let k = (x / pi).round();
+            if ball(&shifted(k))?.upper() >= pi / 2.0 - MARGIN {
                 return None;
             }
             let odd = (k as i64) % 2 != 0;
@@ -1182,9 +1221,92 @@ impl<'b> Canon<'b> {
             Expr::Call(func, xs) => {
                 self.arc_hyperbolic |= matches!(func, Func::Asinh | Func::Acosh | Func::Atanh);
                 let fracs = xs.iter().map(|x| self.frac(x)).collect::<Result<_, _>>()?;
-                self.function_of(*func, fracs)?
+                let result = self.function_of(*func, fracs)?;
+                if matches!(func, Func::Atan | Func::Asin | Func::Acos) {
+                    self.principal_value_of(*func, &result);
+                }
+                result
             }
         })
+    }
+
+    /// For `result`, `c·atan(a)` (or `asin`, `acos`) with an argument whose form is the atom
+    /// `tan u` itself, written another way (`atan(2·tan(cos 2)/√4)`, which the table's
+    /// antiderivative of `(tan(u)^2 + 1)·u'` leaves at a bound): the value [`principal_shift`]
+    /// or [`principal_shift_by_ball`] gives `u` a number, recorded as
+    /// [`Canon::inverse_of_own_function`] records it.
+    fn principal_value_of(&mut self, func: Func, result: &Frac) {
+        let (None, [(m, c)]) = (&result.den, result.num.0.as_slice()) else {
+            return;
+        };
+        let ([(id, 1)], true) = (m.as_slice(), c.is_unit()) else {
+            return;
+        };
+        let id = *id;
+        if self.values.iter().any(|(a, _)| *a == id) {
+            return;
+        }
+        let Some((f, arg)) = &self.atoms[id as usize].call else {
+            return;
+        };
+        if *f != func {
+            return;
+        }
+        // What the argument's atoms stand for: `sin u` or `cos u` itself; `tan u`, as the form
+        // writes it, `sin u·(cos u)^−1`.
+        let call_of = |a: u32, f: Func| match &self.atoms[a as usize].value {
+            Some(Value::Call(g, args)) if *g == f && args.len() == 1 => Some(args[0].clone()),
+            _ => None,
+        };
+        let (None, [(m, one)]) = (&arg.den, arg.num.0.as_slice()) else {
+            return;
+        };
+        if *one != Q::one() {
+            return;
+        }
+        let u = match (func, m.as_slice()) {
+            (Func::Asin | Func::Acos, [(a, 1)]) => call_of(*a, own_function(func)),
+            (Func::Atan, [(a, 1), (b, -1)] | [(b, -1), (a, 1)]) => {
+                match (call_of(*a, Func::Sin), call_of(*b, Func::Cos)) {
+                    (Some(u), Some(v)) if u.num == v.num && u.den == v.den => Some(u),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let Some(u) = u else {
+            return;
+        };
+        if u.den.is_some() {
+            return;
+        }
+        let shift = match u.num.as_constant() {
+            Some(q) => principal_shift(func, &q.to_big()),
+            None => {
+                let mut writer = Writer {
+                    canon: self,
+                    written: HashMap::new(),
+                    depth: 0,
+                };
+                let Some((written, _)) = writer.frac(&u) else {
+                    return;
+                };
+                if !self.numeric_expression(&written) {
+                    return;
+                }
+                principal_shift_by_ball(func, &written, &mut *self.budget)
+            }
+        };
+        let Some((k, sign)) = shift else {
+            return;
+        };
+        let pi = self.pi();
+        let Ok(angle) = self.frac_add(u, scaled_frac(pi, &Q::int(-k))) else {
+            return;
+        };
+        let c = c.clone();
+        self.values
+            .push((id, scaled(angle.num, &(&Q::int(sign) * &c))));
     }
 
     /// `base^exponent` from its expressions.
@@ -1320,14 +1442,20 @@ impl<'b> Canon<'b> {
             return Ok(result);
         };
         let u = self.frac(&ys[0])?;
-        if let (None, Some(q)) = (&u.den, u.num.as_constant())
-            && let Some((k, sign)) = principal_shift(func, &q.to_big())
+        let shift = match (&u.den, u.num.as_constant()) {
+            (None, Some(q)) => principal_shift(func, &q.to_big()),
+            (None, None) if self.numeric_expression(&ys[0]) => {
+                principal_shift_by_ball(func, &ys[0], &mut *self.budget)
+            }
+            _ => None,
+        };
+        if let Some((k, sign)) = shift
             && let (None, [(m, c)]) = (&result.den, result.num.0.as_slice())
             && let [(id, 1)] = m.as_slice()
             && c.is_unit()
         {
             let pi = self.pi();
-            let angle = self.frac_add(constant(q), scaled_frac(pi, &Q::int(-k)))?;
+            let angle = self.frac_add(u, scaled_frac(pi, &Q::int(-k)))?;
             // (the atom is c times the call's value: the parity rule may have taken a sign out)
             let value = scaled(angle.num, &(&Q::int(sign) * c));
             let id = *id;
@@ -1336,6 +1464,16 @@ impl<'b> Canon<'b> {
             }
         }
         Ok(result)
+    }
+
+    /// Whether `e` is a number: no symbol in it but `pi` and `e`, neither of them the variable
+    /// (`cos(2)`, `sqrt(pi)/3`).
+    fn numeric_expression(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Sym(s) => (&**s == "pi" || &**s == "e") && self.variable != Some(&**s),
+            Expr::Int(_) | Expr::Rat(_) | Expr::Float(_) => true,
+            other => other.children().all(|x| self.numeric_expression(x)),
+        }
     }
 
     /// `func` of arguments in canonical form. (Apart from [`Canon::frac`], and never inlined

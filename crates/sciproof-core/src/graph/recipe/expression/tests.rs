@@ -2919,6 +2919,40 @@ fn cancelled_terms_cannot_hide_a_remainder() {
     assert_eq!(o, Outcome::NumericOk, "{d}");
 }
 
+/// `atan(tan u)`, `asin(sin u)` and `acos(cos u)` of a number `u` that is not rational, written
+/// directly or another way (`atan(2·tan(u)/√4)`, as the table's antiderivative of
+/// `(tan(v)^2 + 1)·v'` leaves it at a bound; `tan u` is `sin u/cos u` to the form): `u`
+/// shifted by the multiple of π a 128-bit ball picks, with a margin (they were `numeric_ok`).
+#[test]
+fn principal_values_of_numbers_no_rational_names() {
+    for (lhs, rhs) in [
+        ("atan(tan(cos(2)))", "cos(2)"),
+        ("atan(2*tan(cos(2))/sqrt(4))", "cos(2)"),
+        ("atan(sin(3)/cos(3))", "3 - pi"),
+        ("atan(tan(4*cos(2)))", "4*cos(2) + pi"),
+        ("asin(2*sin(sqrt(10))/2)", "pi - sqrt(10)"),
+        ("acos(cos(sqrt(50)))", "sqrt(50) - 2*pi"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
+    }
+    for (lhs, rhs) in [
+        ("atan(tan(4*cos(2)))", "4*cos(2)"),
+        ("asin(sin(sqrt(10)))", "sqrt(10) - pi"),
+        ("atan(2*tan(cos(2))/sqrt(4))", "cos(2) + 1/1000"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Failed, "{lhs} = {rhs}: {d}");
+    }
+    let (o, d) = integral(
+        "-(tan(cos(x))^2 + 1)*sin(x)",
+        "1/2",
+        "2",
+        "tan(cos(2)) - tan(cos(1/2))",
+    );
+    assert_eq!(o, Outcome::Ok, "{d}");
+}
+
 /// A sample point where f64 overflows (`exp(625·2.29)`, `cosh(cosh(7.64))`) is left out by the
 /// numeric rule, as alkahest leaves out a value that is not finite; but the residual has a
 /// value there, and a pass on the other points alone would hide what the cancelled terms
