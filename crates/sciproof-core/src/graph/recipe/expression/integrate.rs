@@ -4763,7 +4763,10 @@ pub fn unbounded_antiderivative(
     integral: &DefiniteIntegral,
     budget: &mut Budget,
 ) -> Result<Option<Pole>, TooLarge> {
-    if exact_value(integral.lower).is_none() || exact_value(integral.upper).is_none() {
+    if exact_value(integral.lower).is_none()
+        || exact_value(integral.upper).is_none()
+        || !transcendental_pole_source(integral.integrand, integral.var, budget)?
+    {
         return Ok(None);
     }
     integral.each_exact(budget, &mut |f, budget| {
@@ -4771,6 +4774,34 @@ pub fn unbounded_antiderivative(
         let as_integrand =
             DefiniteIntegral::new(&written, integral.var, integral.lower, integral.upper);
         divergent_pole(&as_integrand, budget)
+    })
+}
+
+/// Whether `e` has what an antiderivative with a pole no rational names comes from: a
+/// tangent (`tan u`, and `cot u`, its reciprocal), or a negative power of a base in `var` that
+/// is no polynomial (`sec u`, `1/(1 + cos x)`). Without one, [`unbounded_antiderivative`] does
+/// not look (the antiderivatives of polynomials and their reciprocals are the integrand proof's,
+/// and finding them again at every sample point was the most of a second a hostile recipe
+/// costs).
+fn transcendental_pole_source(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
+    budget.step()?;
+    Ok(match e {
+        Expr::Call(Func::Tan, xs) => xs[0].contains(var, budget)?,
+        Expr::Pow(p)
+            if exact_value(&p.1).is_some_and(|n| n.is_negative())
+                && p.0.contains(var, budget)?
+                && numeric_polynomial(&p.0, var, budget)?.is_none() =>
+        {
+            true
+        }
+        _ => {
+            for x in e.children() {
+                if transcendental_pole_source(x, var, budget)? {
+                    return Ok(true);
+                }
+            }
+            false
+        }
     })
 }
 
