@@ -4645,6 +4645,78 @@ pub fn divergent_pole(
             return Ok(Some(pole));
         }
     }
+    grouped_pole(&terms, integral.var, &bounds, budget)
+}
+
+/// The most bases [`grouped_pole`] tries.
+const MOST_GROUPED_BASES: usize = 8;
+
+/// A pole shared by several terms: those with a negative power of one base `h`,
+/// `Σ gᵢ·h^(−mᵢ)`, written `h^(−n)·Σ gᵢ·h^(n − mᵢ)` with `n` the largest `mᵢ`, a term
+/// [`product_pole`] can read (its cofactor is `g` of the highest order at the root, the
+/// others vanishing there), beside the other terms bounded around the root
+/// (`tan³x − 3·tan x + 3·tan x`, as the table writes `∫ 3·tan²x·(tan²x + 1)`, on `[1/2, 2]`).
+fn grouped_pole(
+    terms: &[Expr],
+    var: &str,
+    bounds: &(BigRational, BigRational),
+    budget: &mut Budget,
+) -> Result<Option<Pole>, TooLarge> {
+    let factored = terms
+        .iter()
+        .map(|t| t.power_factors(budget))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut bases: Vec<&Expr> = Vec::new();
+    for (h, k) in factored.iter().flatten() {
+        if *k < 0 && h.contains(var, budget)? {
+            let mut seen = false;
+            for b in &bases {
+                seen |= b.identical(h, budget)?;
+            }
+            if !seen && bases.len() < MOST_GROUPED_BASES {
+                bases.push(h);
+            }
+        }
+    }
+    for h in bases {
+        // Each term's power of h, and its other factors.
+        let mut group = Vec::new();
+        let mut rest = Vec::new();
+        for (term, factors) in terms.iter().zip(&factored) {
+            let (mut m, mut others) = (0i64, Vec::new());
+            for (f, k) in factors {
+                if f.identical(h, budget)? {
+                    m += k;
+                } else {
+                    others.push(Expr::pow(f.clone(), Expr::int(*k)));
+                }
+            }
+            if m < 0 {
+                group.push((-m, others));
+            } else {
+                rest.push(term.clone());
+            }
+        }
+        if group.len() < 2 {
+            continue;
+        }
+        let n = group.iter().map(|(m, _)| *m).max().unwrap_or(1);
+        let cofactor = Expr::add(
+            group
+                .into_iter()
+                .map(|(m, mut others)| {
+                    others.push(Expr::pow(h.clone(), Expr::int(n - m)));
+                    Expr::mul(others)
+                })
+                .collect(),
+        );
+        let term = Expr::mul(vec![cofactor, Expr::pow(h.clone(), Expr::int(-n))]);
+        if let Some(pole) = product_pole(&term, var, bounds, budget)?
+            && bounded_near(var, &pole.around, &rest, budget)?
+        {
+            return Ok(Some(pole));
+        }
+    }
     Ok(None)
 }
 

@@ -3045,6 +3045,24 @@ fn poles_no_rational_names_are_proved() {
             "1.5708",
             "an exact antiderivative",
         ),
+        // (terms that share the pole, grouped: the table's tan³x − 3·tan x + 3·tan x for the
+        // first, tan³x/3 − tan x + x for ∫ tan⁴)
+        (
+            "(3*tan(x)^2 + 3)*tan(x)^2",
+            "1/2",
+            "2",
+            "tan(2)^3 - tan(1/2)^3",
+            "1.5708",
+            "an exact antiderivative",
+        ),
+        (
+            "tan(x)^4",
+            "1",
+            "2",
+            "1",
+            "1.5708",
+            "an exact antiderivative",
+        ),
     ] {
         let (o, d) = integral(f, lower, upper, value);
         assert_eq!(o, Outcome::Failed, "{f} on [{lower}, {upper}]: {d}");
@@ -3054,6 +3072,10 @@ fn poles_no_rational_names_are_proved() {
             "{f}: {d}"
         );
     }
+    // Terms of the integrand that share the pole, grouped: x^−2·(1 + x) (was inconclusive).
+    let (o, d) = integral("1/x^2 + 1/x", "-1", "1", "1");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    assert!(d.contains("non-integrable pole of order 2 at x = 0"), "{d}");
     // With a parameter, at the sample point where the interval holds the pole (y = 1.34: x + y
     // meets π/2 at x ≈ 0.2308).
     let (o, d) = integral("tan(x + y)^2 + 1", "-1", "1", "tan(y + 1) - tan(y - 1)");
