@@ -557,10 +557,10 @@ impl Undecided<'_> {
         })
     }
 
-    /// Where the numeric rule could not decide, or its pass is unsure ([`numeric_rule`]): the exact test's
-    /// reduced form ([`canon::reduced_expression_in`]), which equals the residual wherever the
-    /// residual is defined and has lost the terms that cancel, at each sample point where a ball
-    /// shows the residual defined. A ball of it beyond the tolerance refutes the claim; nothing
+    /// Where the numeric rule could not decide, or its pass is unsure ([`numeric_rule`]): the
+    /// exact test's reduced form ([`canon::reduced_expression_in`]), which equals the residual
+    /// wherever the residual is defined and has lost the terms that cancel, at each sample
+    /// point where a ball shows the residual defined. A ball of it beyond the tolerance refutes the claim; nothing
     /// else is concluded from it.
     fn reduced_refutes(&self, budget: &mut Budget) -> Option<(Outcome, String)> {
         let Undecided {
@@ -737,7 +737,6 @@ fn numeric_rule(
     )
 }
 
-/// How a proved pole is named in a detail.
 /// Why the integral does not exist, in words.
 fn divergence_text(why: &integrate::Divergence, var: &str) -> String {
     match why {
@@ -752,6 +751,7 @@ fn divergence_text(why: &integrate::Divergence, var: &str) -> String {
     }
 }
 
+/// How a proved pole of the integrand is named in a detail.
 fn pole_text(pole: &integrate::Pole, var: &str) -> String {
     let order = match pole.order_known {
         true => pole.order.to_string(),
