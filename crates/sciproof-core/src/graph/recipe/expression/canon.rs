@@ -1246,17 +1246,16 @@ impl<'b> Canon<'b> {
         if self.values.iter().any(|(a, _)| *a == id) {
             return;
         }
-        let Some((f, arg)) = &self.atoms[id as usize].call else {
-            return;
-        };
-        if *f != func {
-            return;
-        }
-        // What the argument's atoms stand for: `sin u` or `cos u` itself; `tan u`, as the form
-        // writes it, `sin u·(cos u)^−1`.
+        // What an atom stands for, when it is `f` of one argument (the atom `atan(−a)` the
+        // parity rule makes stands for `atan(a)`).
         let call_of = |a: u32, f: Func| match &self.atoms[a as usize].value {
             Some(Value::Call(g, args)) if *g == f && args.len() == 1 => Some(args[0].clone()),
             _ => None,
+        };
+        // The argument's atoms: `sin u` or `cos u` itself; `tan u`, as the form writes it,
+        // `sin u·(cos u)^−1`.
+        let Some(arg) = call_of(id, func) else {
+            return;
         };
         let (None, [(m, one)]) = (&arg.den, arg.num.0.as_slice()) else {
             return;
@@ -1304,9 +1303,8 @@ impl<'b> Canon<'b> {
         let Ok(angle) = self.frac_add(u, scaled_frac(pi, &Q::int(-k))) else {
             return;
         };
-        let c = c.clone();
-        self.values
-            .push((id, scaled(angle.num, &(&Q::int(sign) * &c))));
+        // (the atom's own argument is u, whatever sign the parity rule took out of the call)
+        self.values.push((id, scaled(angle.num, &Q::int(sign))));
     }
 
     /// `base^exponent` from its expressions.

@@ -2932,6 +2932,10 @@ fn principal_values_of_numbers_no_rational_names() {
         ("atan(tan(4*cos(2)))", "4*cos(2) + pi"),
         ("asin(2*sin(sqrt(10))/2)", "pi - sqrt(10)"),
         ("acos(cos(sqrt(50)))", "sqrt(50) - 2*pi"),
+        // (the odd functions of a negative argument: the atom is that of the positive one)
+        ("atan(-tan(cos(2)))", "-cos(2)"),
+        ("atan(-tan(3))", "pi - 3"),
+        ("asin(-sin(sqrt(10)))", "sqrt(10) - pi"),
     ] {
         let (o, d) = identity(lhs, rhs);
         assert_eq!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
@@ -2940,6 +2944,8 @@ fn principal_values_of_numbers_no_rational_names() {
         ("atan(tan(4*cos(2)))", "4*cos(2)"),
         ("asin(sin(sqrt(10)))", "sqrt(10) - pi"),
         ("atan(2*tan(cos(2))/sqrt(4))", "cos(2) + 1/1000"),
+        ("atan(-tan(3))", "3 - pi"),
+        ("atan(-tan(cos(2)))", "cos(2)"),
     ] {
         let (o, d) = identity(lhs, rhs);
         assert_eq!(o, Outcome::Failed, "{lhs} = {rhs}: {d}");
