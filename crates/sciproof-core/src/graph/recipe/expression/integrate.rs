@@ -4928,20 +4928,20 @@ fn product_pole(
     (lo, hi): &(BigRational, BigRational),
     budget: &mut Budget,
 ) -> Result<Option<Pole>, TooLarge> {
-    // (x·(x − 1))^(−1) is x^(−1)·(x − 1)^(−1)
-    let mut factors = Vec::new();
-    let mut pending = vec![(term.clone(), 1i64)];
-    while let Some((e, k)) = pending.pop() {
-        budget.step()?;
-        match (&e, integer_power(&e)) {
-            (Expr::Mul(xs), _) => pending.extend(xs.iter().map(|x| (x.clone(), k))),
-            (_, Some((Expr::Mul(xs), n))) => {
-                pending.extend(xs.iter().map(|x| (x.clone(), k * n)));
+    // (x·(x − 1))^(−1) is x^(−1)·(x − 1)^(−1); the last factors first, so that of two poles
+    // the one named is the last written (`(2x − 1)/(x·(x − 1))`: x = 1)
+    let factors: Vec<Expr> = term
+        .power_factors(budget)?
+        .into_iter()
+        .rev()
+        .map(|(e, k)| {
+            if k == 1 {
+                e
+            } else {
+                Expr::pow(e, Expr::int(k))
             }
-            _ if k == 1 => factors.push(e),
-            _ => factors.push(Expr::pow(e, Expr::int(k))),
-        }
-    }
+        })
+        .collect();
     for (i, factor) in factors.iter().enumerate() {
         let Some((base, n)) = integer_power(factor) else {
             continue;

@@ -507,16 +507,9 @@ impl Undecided<'_> {
     /// evaluates the constant.) A residual defined at none of those points stays undecided.
     fn constant(&self, budget: &mut Budget) -> Option<(Outcome, String)> {
         use num_traits::{Signed, ToPrimitive};
-        let Undecided {
-            residual,
-            symbols,
-            tolerance,
-            samples,
-            ..
-        } = *self;
         let c = self.exact_test(canon::constant_value_in, budget)?;
-        let mut probes = points(symbols, samples);
-        probes.extend(points(symbols, samples).into_iter().map(|mut p| {
+        let mut probes = points(self.symbols, self.samples);
+        probes.extend(points(self.symbols, self.samples).into_iter().map(|mut p| {
             for (name, v) in p.iter_mut() {
                 if eval::constant(name).is_none() {
                     *v = -*v;
@@ -526,11 +519,12 @@ impl Undecided<'_> {
         }));
         let shown = probes
             .iter()
-            .any(|point| ball::Evaluator::new(PRECISIONS[0], point).defined(residual, budget));
+            .any(|point| defined_at(self.residual, point, budget));
         if !shown {
             return None;
         }
         let size = c.abs().to_f64().unwrap_or(f64::INFINITY);
+        let tolerance = self.tolerance;
         let above = num_rational::BigRational::from_float(tolerance).is_none_or(|t| c.abs() > t);
         let exact = format!(
             "the exact test leaves the constant {} wherever the residual is defined",
@@ -560,19 +554,13 @@ impl Undecided<'_> {
     /// Where the numeric rule could not decide, or its pass is unsure ([`numeric_rule`]): the
     /// exact test's reduced form ([`canon::reduced_expression_in`]), which equals the residual
     /// wherever the residual is defined and has lost the terms that cancel, at each sample
-    /// point where a ball shows the residual defined. A ball of it beyond the tolerance refutes the claim; nothing
-    /// else is concluded from it.
+    /// point where a ball shows the residual defined. A ball of it beyond the tolerance refutes
+    /// the claim; nothing else is concluded from it.
     fn reduced_refutes(&self, budget: &mut Budget) -> Option<(Outcome, String)> {
-        let Undecided {
-            residual,
-            symbols,
-            tolerance,
-            samples,
-            ..
-        } = *self;
+        let tolerance = self.tolerance;
         let reduced = self.exact_test(canon::reduced_expression_in, budget)?;
-        for point in points(symbols, samples) {
-            if !ball::Evaluator::new(PRECISIONS[0], &point).defined(residual, budget) {
+        for point in points(self.symbols, self.samples) {
+            if !defined_at(self.residual, &point, budget) {
                 continue;
             }
             if let Confirmed::Failed(x, bits) =
@@ -592,6 +580,12 @@ impl Undecided<'_> {
         }
         None
     }
+}
+
+/// Whether a ball shows `residual` defined at `point` (every operation's argument in its
+/// domain, whatever the size of the values: [`ball::Evaluator::defined`]).
+fn defined_at(residual: &Expr, point: &Bindings, budget: &mut Budget) -> bool {
+    ball::Evaluator::new(PRECISIONS[0], point).defined(residual, budget)
 }
 
 /// alkahest's numeric rule, with the precision escalation before a failure; and whether the
@@ -633,7 +627,7 @@ fn numeric_rule(
             }
             // (an overflow shows as an infinity, or as the NaN of ∞ − ∞ on the way)
             Err(EvalError::NotFinite | EvalError::Domain) if !overflowed => {
-                overflowed = ball::Evaluator::new(PRECISIONS[0], &point).defined(residual, budget);
+                overflowed = defined_at(residual, &point, budget);
             }
             Err(_) => {}
         }
