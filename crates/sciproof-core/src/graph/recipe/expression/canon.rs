@@ -61,6 +61,9 @@ const MAX_POWER: i64 = 64;
 /// when the first is not zero and kept such a power whole: so `(x+1)^65` meets
 /// `(x+1)^64·(x+1)`.
 const MAX_POWER_AGAIN: i64 = 256;
+/// The most passes [`Canon::radicals`] makes over a polynomial: one for each level of roots
+/// nested in the bases of roots that a product raised out of range.
+const MAX_ROOT_PASSES: usize = 16;
 
 /// Why no canonical form was produced (the exact test then decides nothing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -2918,14 +2921,7 @@ impl<'b> Canon<'b> {
     /// form): so `sqrt(1 − sqrt(x)^2)` and `sqrt(1 − x)` are one atom. Unchanged (and not
     /// copied) when no power of a root atom is out of its range.
     fn settled(&mut self, f: Frac) -> Result<Frac, NotExact> {
-        let out_of_range = |p: &Poly| {
-            p.0.iter().any(|(m, _)| {
-                m.iter().any(|&(a, e)| {
-                    matches!(&self.atoms[a as usize].root, Some((q, base))
-                        if !(0..*q).contains(&e) && (base.0.len() == 1 || e >= *q))
-                })
-            })
-        };
+        let out_of_range = |p: &Poly| self.reducible_root_power(p);
         if !out_of_range(&f.num) && !f.den.as_ref().is_some_and(out_of_range) {
             return Ok(f);
         }
@@ -2934,25 +2930,55 @@ impl<'b> Canon<'b> {
         Ok(normalise(Frac { num, den }))
     }
 
+    /// The power of a root atom `a = B^(1/q)` in `e` that [`Canon::radicals`] writes with
+    /// `0 <= e < q`, if any: every power out of that range for a `B` of one term, the powers
+    /// `e >= q` for a `B` of several.
+    fn reducible_root(&self, a: u32, e: i64) -> Option<(i64, &Poly)> {
+        match &self.atoms[a as usize].root {
+            Some((q, base)) if !(0..*q).contains(&e) && !base.0.is_empty() => {
+                (base.0.len() == 1 || e >= *q).then_some((*q, base))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a monomial of `p` holds a power of a root atom that [`Canon::radicals`] writes.
+    fn reducible_root_power(&self, p: &Poly) -> bool {
+        p.0.iter()
+            .any(|(m, _)| m.iter().any(|&(a, e)| self.reducible_root(a, e).is_some()))
+    }
+
     /// Writes each power `a^e` of a root atom `a = B^(1/q)` with `0 <= e < q`, using
     /// `a^q = B`, so that `sqrt(x)^2`, `x^(-1/2)` and `1/sqrt(x)` meet. For a `B` of several
     /// terms, negative powers of `a` must have been cleared first ([`Canon::finished`]).
-    fn radicals(&mut self, p: Poly) -> Result<Poly, NotExact> {
+    ///
+    /// A power of `B` may hold a root atom of its own, which its product with the rest of the
+    /// monomial can raise out of range (`sqrt(1 + x + 2x·sqrt(x))^2·sqrt(x)` holds
+    /// `sqrt(x)^2`), so the pass is repeated until none is left: each pass writes an atom by
+    /// the atoms of its base, which are nested less deeply, so it ends within the depth of
+    /// the nesting; past [`MAX_ROOT_PASSES`] the form is left as it is (each pass is a
+    /// rewrite by an identity, so a form with a power left over is as true, only less reduced).
+    fn radicals(&mut self, mut p: Poly) -> Result<Poly, NotExact> {
+        for _ in 0..MAX_ROOT_PASSES {
+            p = self.radicals_once(p)?;
+            if !self.reducible_root_power(&p) {
+                break;
+            }
+        }
+        Ok(p)
+    }
+
+    /// One pass of [`Canon::radicals`] over the monomials of `p`.
+    fn radicals_once(&mut self, p: Poly) -> Result<Poly, NotExact> {
         let mut out = Poly::default();
         for (mono, c) in p.0 {
             self.budget.step()?;
             let mut factor = Poly::monomial(Vec::new(), c);
             let mut kept = Vec::new();
             for &(a, e) in &mono {
-                let reducible = match &self.atoms[a as usize].root {
-                    Some((q, base)) if !(0..*q).contains(&e) => {
-                        let n = e.div_euclid(*q);
-                        let one_term = base.0.len() == 1;
-                        ((one_term || n >= 0) && !base.0.is_empty())
-                            .then(|| (e.rem_euclid(*q), n, base.clone()))
-                    }
-                    _ => None,
-                };
+                let reducible = self
+                    .reducible_root(a, e)
+                    .map(|(q, base)| (e.rem_euclid(q), e.div_euclid(q), base.clone()));
                 match reducible {
                     Some((r, n, base)) => {
                         if r != 0 {
@@ -4109,6 +4135,12 @@ mod tests {
             "(2*(1 + sqrt(x))^(-1/2)) * (x^(-1/2)) - 2*sqrt(x)^-1*sqrt(1+sqrt(x))^-1",
             "((1/2 * (1 + sqrt(x))^(-1/2)) * (0 + ((1/2 * x^(-1/2)) * 1))) \
              - 1/4*sqrt(x)^-1*sqrt(1+sqrt(x))^-1",
+            // a root in the base of a root, raised out of range by the product that writes
+            // the outer root's power (d/dx asinh(sqrt(x) + x) against its value)
+            "sqrt(1+x+2*x*sqrt(x))^2*sqrt(x) - sqrt(x) - x^(3/2) - 2*x^2",
+            "sqrt(sqrt(x)+1)^2*sqrt(sqrt(x)+1)^2 - x - 2*sqrt(x) - 1",
+            "sqrt(1+sqrt(2+sqrt(x)))^2*sqrt(2+sqrt(x))*sqrt(x) \
+             - sqrt(2+sqrt(x))*sqrt(x) - 2*sqrt(x) - x",
         ] {
             assert!(zero(text), "{text}");
         }
