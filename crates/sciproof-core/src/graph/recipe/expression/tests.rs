@@ -703,8 +703,18 @@ fn inverse_sines_cosines_and_tangents_of_the_angles_of_pi_over_12_are_exact() {
         ("atan(1)", "5*pi/4", Outcome::Failed),
         ("asin(1/3)", "pi/9", Outcome::Failed),
         ("atan(1/2) + atan(1/3)", "3*pi/4", Outcome::Failed),
-        // true, but the tangent of π/5 is a root of a root, which the form does not reduce
-        ("atan(sqrt(5 - 2*sqrt(5)))", "pi/5", Outcome::NumericOk),
+        // the tangent of π/5 is a root of a root: 5·atan a − π = 0 once (1 + i·a)^5 is real,
+        // whose imaginary part a(5 − 10a² + a⁴) needs sqrt(5 − 2√5)^4 written as
+        // (5 − 2√5)^2 (numeric_ok until the powers of nested roots were written again)
+        ("atan(sqrt(5 - 2*sqrt(5)))", "pi/5", Outcome::Ok),
+        ("atan(sqrt(5 + 2*sqrt(5)))", "2*pi/5", Outcome::Ok),
+        ("atan(sqrt(5 - 2*sqrt(5)))", "6*pi/5", Outcome::Failed),
+        (
+            "atan(sqrt(5 - 2*sqrt(5)))",
+            "pi/5 + 1/10^7",
+            Outcome::Failed,
+        ),
+        ("atan(sqrt(5 + 2*sqrt(5)))", "pi/5", Outcome::Failed),
     ] {
         let (o, d) = identity(lhs, rhs);
         assert_eq!(o, outcome, "{lhs} = {rhs}: {d}");
