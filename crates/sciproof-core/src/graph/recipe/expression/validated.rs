@@ -41,6 +41,8 @@ const RM: RoundingMode = RoundingMode::ToEven;
 /// The most bits a working precision may have (series with heavy cancellation give up
 /// beyond it): error bounds are f64 numbers, which end near 2^-1022.
 const MAX_WIDTH: usize = 1000;
+/// The bits [`value`] works with beyond those asked for.
+const GUARD: usize = 64;
 /// The most terms a series may take.
 const MAX_TERMS: u64 = 20_000;
 
@@ -108,7 +110,7 @@ pub fn value(f: Func, x: &BigFloat, p: usize, cc: &mut Consts) -> Option<Valued>
     if !xf.is_finite() {
         return None;
     }
-    let w = p + 64;
+    let w = p + GUARD;
     let found = match f {
         Func::Erf => erf(x, w, cc),
         Func::Erfc => {
@@ -132,8 +134,9 @@ pub fn value(f: Func, x: &BigFloat, p: usize, cc: &mut Consts) -> Option<Valued>
                 return None;
             }
             let (v, e) = ei(&y, w, cc)?;
+            // (|Ei'(s)| = e^s/|s|, at most e^(y + Δy)/(|y| − Δy) between y and the true ln x)
             let dy = yf.abs() * 2.0 * unit(w);
-            Some((v, e + dy * (yf.abs() + dy).exp() / (yf.abs() - dy) * 1.01))
+            Some((v, e + dy * (yf + dy).exp() / (yf.abs() - dy) * 1.01))
         }
         Func::FresnelS => fresnel(x, w, true, cc),
         Func::FresnelC => fresnel(x, w, false, cc),
@@ -299,13 +302,30 @@ fn cosine_integral(x: &BigFloat, w: usize, cosine: bool, cc: &mut Consts) -> Opt
     Some((v, error * 1.01))
 }
 
-/// `Ei x = γ + ln|x| + Σ_(k≥1) x^k / (k k!)`, x ≠ 0.
+/// `Ei x = γ + ln|x| + Σ_(k≥1) x^k / (k k!)`, x ≠ 0; for `x < 0` far enough out that the
+/// asymptotic series of `E₁(−x)` reaches the precision, that series ([`ei_asymptotic`]).
+/// Below `0` the power series' terms grow to near `e^|x|` and cancel to a value near
+/// `e^(−|x|)/|x|`: it is widened by `2|x| + ln|x|` bits' worth where that fits in
+/// [`MAX_WIDTH`] (a relative error of `2^-w`), by `|x|` otherwise (an absolute one).
 fn ei(x: &BigFloat, w: usize, cc: &mut Consts) -> Option<Valued> {
     let xf = approx(x);
     if xf.abs() > 700.0 {
         return None;
     }
-    let w = if xf < 0.0 { widened(w, -xf)? } else { w };
+    if xf < 0.0 {
+        let t = -xf;
+        // (the least term of the asymptotic series is near √(2πt)·e^(−t))
+        let least = -t + 0.5 * (std::f64::consts::TAU * t).ln();
+        if least < -(w.saturating_sub(GUARD) as f64) * std::f64::consts::LN_2
+            && let Some(found) = ei_asymptotic(&x.neg(), t, w, cc)
+        {
+            return Some(found);
+        }
+    }
+    let w = match xf < 0.0 {
+        true => widened(w, -2.0 * xf + (-xf).ln()).or_else(|| widened(w, -xf))?,
+        false => w,
+    };
     let u = unit(w);
     let (s, e) = series(x, 0.0, x, 0.0, |j| j + 2, |j| j + 1, w)?;
     let (gamma, ge) = euler_gamma(w);
@@ -313,6 +333,56 @@ fn ei(x: &BigFloat, w: usize, cc: &mut Consts) -> Option<Valued> {
     let v = gamma.add(&l, w, RM).add(&s, w, RM);
     let error = e + ge + mag(&l) * 2.0 * u + (mag(&gamma) + mag(&l) + mag(&s)) * 2.0 * u;
     Some((v, error * 1.01))
+}
+
+/// `Ei(−t) = −E₁(t) = −(e^(−t)/t)·(Σ_(k<n) (−1)^k k!/t^k + R_n)` for `t > 0`, where the
+/// remainder `R_n` is below the first omitted term `n!/t^n` in magnitude (DLMF 6.12.1 and
+/// §6.12(i): for real positive `t` it is bounded by the first neglected term and has its
+/// sign). The terms fall while `k < t`; `n` is the first with `n!/t^n` below `2^-w`, or the
+/// last before they rise again if that is below `2^-(w − GUARD)` (the precision asked for,
+/// without the guard bits), and `None` otherwise. Each term `a_k = a_(k−1)·k/t` is within `2ku`
+/// relative (two roundings a step), the sum adds `u` of the running total per term, and
+/// `e^(−t)`, the division by `t` and the product with the sum add `4u` relative.
+fn ei_asymptotic(t: &BigFloat, tf: f64, w: usize, cc: &mut Consts) -> Option<Valued> {
+    let u = unit(w);
+    let mut a = BigFloat::from_u8(1, 64);
+    let mut sum = BigFloat::from_u8(0, 64);
+    let mut magnitudes = 0.0f64;
+    let mut n = 0u64;
+    loop {
+        sum = match n % 2 {
+            0 => sum.add(&a, w, RM),
+            _ => sum.sub(&a, w, RM),
+        };
+        magnitudes += mag(&a);
+        n += 1;
+        if n >= MAX_TERMS {
+            return None;
+        }
+        a = a.mul(&int(n), w, RM).div(t, w, RM);
+        if mag(&a) <= u / 2.0 {
+            break;
+        }
+        // (the next term is no smaller: this one is the least)
+        if (n + 1) as f64 >= tf {
+            if mag(&a) <= unit(w.saturating_sub(GUARD)) {
+                break;
+            }
+            return None;
+        }
+    }
+    let steps = n as f64;
+    let sum_error = magnitudes * 3.0 * steps * u * 1.01 + mag(&a) * (1.0 + 2.0 * steps * u) * 1.01;
+    let least_sum = approx(&sum).abs() * (1.0 - 1e-14) - sum_error;
+    if least_sum <= 0.0 {
+        return None;
+    }
+    let scale = super::elementary::exp(&t.neg(), w, cc).div(t, w, RM);
+    let v = scale.mul(&sum, w, RM).neg();
+    let relative = (sum_error / least_sum + 5.0 * u) * 1.01;
+    // (the bound is a product of f64 numbers that may be subnormal near e^(−700): the
+    // smallest normal number added covers their rounding)
+    Some((v.clone(), mag(&v) * relative * 1.01 + f64::MIN_POSITIVE))
 }
 
 /// `S(x) = Σ (−1)^n (π/2)^(2n+1) x^(4n+3) / ((2n+1)! (4n+3))` and
@@ -1160,6 +1230,48 @@ mod tests {
             for p in [128, 256, 512] {
                 let v = at(f, x, p);
                 holds(&v, truth, p, 1e-30);
+            }
+        }
+    }
+
+    /// Far below 0, `Ei` (and `li` of a tiny argument, through it) is near `e^x/x`: the
+    /// asymptotic series of `E₁` gives it to a relative precision, where the power series would
+    /// cancel from near `e^|x|` (`li(erfc(20)) = Ei(−403.57…)` had no value before).
+    #[test]
+    fn exponential_integral_far_below_zero_to_relative_precision() {
+        let cases: &[(Func, f64, &str)] = &[
+            (
+                Func::Ei,
+                -150.0,
+                "-4.751924906560162737287958106465142243449482263855349467748549539810911711845548377731754871666027106541752645628899410605265552482172045603954059223044990958238649521517515423573092881228567e-68",
+            ),
+            (
+                Func::Ei,
+                -403.0,
+                "-2.360179727394785136430126798101141507639904959428345996020731241312045491737404283696887050886621412259012149754355970404908014410824357206240453727037543625867688425061539736001029209315311e-178",
+            ),
+            (
+                Func::Ei,
+                -600.0,
+                "-4.409989794509837971628814709767833717195655762278329612784661946062989529198482868806064832575555881917164015598180222112604083222624665235082751932218635234638184732990601731230131436397272e-264",
+            ),
+            (
+                Func::Li,
+                2f64.powi(-600),
+                "-5.780765777028191308600138829429613999378024467191560147821331596922181900045183361418451313587057178136826144755763980431802997380918389250065533706399484296593984281047043087387975763001291e-184",
+            ),
+        ];
+        for &(f, x, truth) in cases {
+            for p in [128, 256, 512] {
+                let (v, e) = at(f, x, p);
+                let t = parse(truth, p);
+                let d = approx(&v.sub(&t, p + 192, RM)).abs();
+                let size = approx(&t).abs();
+                assert!(d <= e, "{f:?}({x}) at {p} bits: off by {d:e}, bound {e:e}");
+                assert!(
+                    e <= 1e-30 * size,
+                    "{f:?}({x}) at {p} bits: bound {e:e} of {size:e}"
+                );
             }
         }
     }
