@@ -227,6 +227,20 @@ def points(names):
 
 
 def derivative(e, var, env):
+    """d/dvar e at the point: by numerical differentiation, term by term over the sums and
+    differences at the top, a term free of var contributing 0 as under any symbolic rule (so a
+    term with no value at the point, `acos(5y/2 - Si(y))` in an antiderivative in x, does not
+    take the point away: both tools' residuals have lost it)."""
+    if e[0] == "bin" and e[1] in ("+", "-"):
+        a, b = derivative(e[2], var, env), derivative(e[3], var, env)
+        return a + b if e[1] == "+" else a - b
+    if e[0] == "neg":
+        return -derivative(e[1], var, env)
+    free = set()
+    symbols(e, free)
+    if var not in free:
+        return mp.mpf(0)
+
     def f(t):
         return value(e, dict(env, **{var: t}))
     f(env[var])
