@@ -431,6 +431,19 @@ impl<M> Ball<M> {
     pub fn radius(&self) -> f64 {
         self.rad
     }
+
+    /// Whether every value in the ball is above `t` (with a relative margin of 1e-12 of `t`
+    /// for the f64 arithmetic of the test).
+    pub fn above(&self, t: f64) -> bool {
+        let r = self.rad * UP + self.approx.abs() * 1e-15;
+        self.approx - r > t + t.abs() * 1e-12
+    }
+
+    /// Whether every value in the ball is below `t` (as [`Ball::above`]).
+    pub fn below(&self, t: f64) -> bool {
+        let r = self.rad * UP + self.approx.abs() * 1e-15;
+        self.approx + r < t - t.abs() * 1e-12
+    }
 }
 
 impl Ball<BigFloat> {

@@ -4823,6 +4823,143 @@ pub fn divergence(
     Ok(unbounded.unwrap_or(None).map(Divergence::Antiderivative))
 }
 
+/// A stretch `[from, to]` of the interval, of positive length, where the integrand has no
+/// real value: the argument of `why` lies outside its domain at every point of it.
+#[derive(Debug)]
+pub struct NoRealValue {
+    /// Where the stretch starts.
+    pub from: BigRational,
+    /// Where it ends.
+    pub to: BigRational,
+    /// Which operation has no real value there, in words (`"log of a negative number"`).
+    pub why: &'static str,
+}
+
+/// How many equal pieces [`no_real_value`] cuts the interval into.
+const NO_VALUE_PIECES: i64 = 16;
+
+/// A piece of the interval (of [`NO_VALUE_PIECES`] equal ones) where the integrand has no real
+/// value: a call or fractional power in it whose argument, a ball over the whole piece shows,
+/// lies outside the function's domain there (`atanh` of an argument above 1, `log` or `√` of
+/// a negative one, ...). The integrand has a real value nowhere on that piece (an operation
+/// without one leaves the whole expression without one, as the numeric rule evaluates it),
+/// so its integral over the interval is no real number. That decides nothing: a complex
+/// integral may still equal the value (`∫_{−1}^1 sqrt(x)^2 dx = 0`, or alkahest's `ok` from
+/// an antiderivative's values at the ends, `∫_{−2}^{−1} asin(x) dx`), and this build does not
+/// integrate complex values; it says why a claim stays undecided. Needs exact numeric bounds;
+/// a point or an isolated boundary is never such a piece (the balls must lie strictly outside
+/// the domain).
+pub fn no_real_value(
+    integral: &DefiniteIntegral,
+    budget: &mut Budget,
+) -> Result<Option<NoRealValue>, TooLarge> {
+    let (Some(a), Some(b)) = (exact_value(integral.lower), exact_value(integral.upper)) else {
+        return Ok(None);
+    };
+    if a == b {
+        return Ok(None);
+    }
+    let mut limited = Vec::new();
+    domain_limited(integral.integrand, &mut limited, budget)?;
+    if limited.is_empty() {
+        return Ok(None);
+    }
+    let step = (&b - &a) / BigInt::from(NO_VALUE_PIECES);
+    for k in 0..NO_VALUE_PIECES {
+        let from = &a + &step * BigInt::from(k);
+        let to = &from + &step;
+        for (argument, limit) in &limited {
+            budget.step()?;
+            let Some(ball) = super::ball::over_interval(integral.var, &from, &to, argument, budget)
+            else {
+                continue;
+            };
+            if limit.outside(&ball) {
+                let (from, to) = if from <= to { (from, to) } else { (to, from) };
+                return Ok(Some(NoRealValue {
+                    from,
+                    to,
+                    why: limit.words(),
+                }));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The real domain of a function of one argument, as [`no_real_value`] tests it.
+#[derive(Debug, Clone, Copy)]
+enum DomainLimit {
+    /// `log`, `√`, a fractional power, `Ci`, `Chi`, `li`: no value below 0.
+    Negative(&'static str),
+    /// `asin`, `acos`, `atanh`: none beyond ±1.
+    BeyondOne(&'static str),
+    /// `acosh`: none below 1.
+    BelowOne,
+    /// `dilog`: none above 1.
+    AboveOne,
+}
+
+impl DomainLimit {
+    fn of(f: Func) -> Option<DomainLimit> {
+        Some(match f {
+            Func::Log => DomainLimit::Negative("log of a negative number"),
+            Func::Sqrt => DomainLimit::Negative("sqrt of a negative number"),
+            Func::Ci => DomainLimit::Negative("Ci of a negative number"),
+            Func::Chi => DomainLimit::Negative("Chi of a negative number"),
+            Func::Li => DomainLimit::Negative("li of a negative number"),
+            Func::Asin => DomainLimit::BeyondOne("asin of a number beyond ±1"),
+            Func::Acos => DomainLimit::BeyondOne("acos of a number beyond ±1"),
+            Func::Atanh => DomainLimit::BeyondOne("atanh of a number beyond ±1"),
+            Func::Acosh => DomainLimit::BelowOne,
+            Func::Dilog => DomainLimit::AboveOne,
+            _ => return None,
+        })
+    }
+
+    /// Whether every value in `ball` lies outside the domain.
+    fn outside(self, ball: &Ball<BigFloat>) -> bool {
+        match self {
+            DomainLimit::Negative(_) => ball.below(0.0),
+            DomainLimit::BeyondOne(_) => ball.above(1.0) || ball.below(-1.0),
+            DomainLimit::BelowOne => ball.below(1.0),
+            DomainLimit::AboveOne => ball.above(1.0),
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            DomainLimit::Negative(w) | DomainLimit::BeyondOne(w) => w,
+            DomainLimit::BelowOne => "acosh of a number below 1",
+            DomainLimit::AboveOne => "dilog of a number above 1",
+        }
+    }
+}
+
+/// The arguments of the calls and fractional powers in `e` that have a real value only on
+/// part of the line, each with its domain ([`no_real_value`]); a constant one among them
+/// (`asin(2)`) leaves the integrand no real value anywhere.
+fn domain_limited<'e>(
+    e: &'e Expr,
+    out: &mut Vec<(&'e Expr, DomainLimit)>,
+    budget: &mut Budget,
+) -> Result<(), TooLarge> {
+    budget.step()?;
+    let limited = match e {
+        Expr::Call(f, xs) if xs.len() == 1 => DomainLimit::of(*f).map(|l| (&xs[0], l)),
+        Expr::Pow(p) if exact_value(&p.1).is_some_and(|n| !n.is_integer()) => Some((
+            &p.0,
+            DomainLimit::Negative("a fractional power of a negative number"),
+        )),
+        _ => None,
+    };
+    out.extend(limited);
+    for x in e.children() {
+        domain_limited(x, out, budget)?;
+    }
+    Ok(())
+}
+
 /// A pole of an exact antiderivative inside the interval, proved as [`divergent_pole`] proves
 /// one of an integrand, with `tan(u)` read as `sin(u)·cos(u)^−1` (and so `cot(u)`, which is
 /// `tan(u)^−1`): `F = k·g·h^−n + R` with `R` bounded and `|g| ≥ m` near a root `c` of `h`, so

@@ -270,7 +270,18 @@ pub fn recheck(
                         ),
                     ));
                 }
-                return Ok(integral.decide(&fields.symbols, tolerance, samples, budget));
+                let decided = integral.decide(&fields.symbols, tolerance, samples, budget);
+                // (why it is undecided, where that is shown within the budget left)
+                if decided.0 == Outcome::Inconclusive
+                    && let Some(stretch) = budget
+                        .share(budget.left(), |budget| {
+                            integrate::no_real_value(&integral.definite, budget)
+                        })
+                        .unwrap_or(None)
+                {
+                    return Ok((Outcome::Inconclusive, no_real_value_text(&stretch, &var)));
+                }
+                return Ok(decided);
             };
             if decided.0 == Outcome::Inconclusive {
                 // An antiderivative that no ball can evaluate (`erf` has no error bound here)
@@ -743,6 +754,18 @@ fn divergence_text(why: &integrate::Divergence, var: &str) -> String {
             )
         }
     }
+}
+
+/// Why an integral over a stretch where the integrand has no real value stays undecided
+/// ([`integrate::no_real_value`]).
+fn no_real_value_text(stretch: &integrate::NoRealValue, var: &str) -> String {
+    format!(
+        "the integrand has no real value for {var} from {} to {} ({} throughout): the \
+         integral is no real number, and this build does not integrate complex values",
+        rational_text(&stretch.from),
+        rational_text(&stretch.to),
+        stretch.why
+    )
 }
 
 /// How a proved pole of the integrand is named in a detail.
