@@ -4808,13 +4808,39 @@ pub enum Divergence {
 }
 
 /// The first of [`divergent_pole`] and [`unbounded_antiderivative`] that proves the integral
-/// does not exist.
+/// does not exist; the integrand's pole is looked for again with `tan u` read as
+/// `sin u·cos(u)^−1` where it has a tangent (`∫_0^2 tan x dx`, `∫_0^2 2(tan²x + 1) tan x dx`,
+/// whose poles at π/2 are those of a negative power of `cos x`; alkahest: `ok` for the second,
+/// from the antiderivative's values at the ends).
 pub fn divergence(
     integral: &DefiniteIntegral,
     budget: &mut Budget,
 ) -> Result<Option<Divergence>, TooLarge> {
     if let Some(pole) = divergent_pole(integral, budget)? {
         return Ok(Some(Divergence::Integrand(pole)));
+    }
+    if has_tangent(integral.integrand, integral.var, budget)? {
+        let written = tangents_as_quotients(integral.integrand, budget)?;
+        let as_quotients =
+            DefiniteIntegral::new(&written, integral.var, integral.lower, integral.upper);
+        if let Some(pole) = divergent_pole(&as_quotients, budget)? {
+            return Ok(Some(Divergence::Integrand(pole)));
+        }
+        // Multiplied out by the exact test (`(2 tan²x + 2)·tan x` is
+        // `(2 sin³x + 2 sin x cos²x)·cos(x)^−3`), which equals the integrand wherever the
+        // integrand is defined: for one built from functions defined on the whole line, powers
+        // of integers and tangents, that is everywhere but at isolated poles, so a pole the
+        // form shows non-integrable is the integrand's.
+        if defined_but_at_poles(&written, budget)? {
+            let expanded = canon::reduced_expression_in(&written, Some(integral.var), budget);
+            if let Ok(Some(expanded)) = expanded {
+                let as_expanded =
+                    DefiniteIntegral::new(&expanded, integral.var, integral.lower, integral.upper);
+                if let Some(pole) = divergent_pole(&as_expanded, budget)? {
+                    return Ok(Some(Divergence::Integrand(pole)));
+                }
+            }
+        }
     }
     // (on half the budget left: what it cannot afford it does not prove)
     let unbounded = budget.share(budget.left() / 2, |budget| {
@@ -5012,6 +5038,44 @@ fn transcendental_pole_source(e: &Expr, var: &str, budget: &mut Budget) -> Resul
             false
         }
     })
+}
+
+/// Whether `e` has a real value everywhere but at isolated points: built from numbers,
+/// symbols, sums, products, integer powers (whose negative ones have poles at the isolated
+/// roots of their bases, none of which is identically 0 in a recipe that has a value) and
+/// functions defined on the whole line.
+fn defined_but_at_poles(e: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
+    budget.step()?;
+    let here = match e {
+        Expr::Call(f, _) => f.entire(),
+        Expr::Pow(p) => exact_value(&p.1).is_some_and(|n| n.is_integer()),
+        _ => true,
+    };
+    if !here {
+        return Ok(false);
+    }
+    for x in e.children() {
+        if !defined_but_at_poles(x, budget)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Whether `e` has a tangent of an argument in `var`.
+fn has_tangent(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
+    budget.step()?;
+    if let Expr::Call(Func::Tan, xs) = e
+        && xs[0].contains(var, budget)?
+    {
+        return Ok(true);
+    }
+    for x in e.children() {
+        if has_tangent(x, var, budget)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// `e` with every `tan(u)` written `sin(u)·cos(u)^−1`, so that its poles are those of a
