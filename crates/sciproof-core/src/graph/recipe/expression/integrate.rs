@@ -5064,18 +5064,16 @@ fn defined_but_at_poles(e: &Expr, budget: &mut Budget) -> Result<bool, TooLarge>
 
 /// Whether `e` has a tangent of an argument in `var`.
 fn has_tangent(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
-    budget.step()?;
-    if let Expr::Call(Func::Tan, xs) = e
-        && xs[0].contains(var, budget)?
-    {
-        return Ok(true);
-    }
-    for x in e.children() {
-        if has_tangent(x, var, budget)? {
-            return Ok(true);
+    let mut found = false;
+    each_call(e, budget, &mut |call, budget| {
+        if let Expr::Call(Func::Tan, xs) = call
+            && !found
+        {
+            found = xs[0].contains(var, budget)?;
         }
-    }
-    Ok(false)
+        Ok(())
+    })?;
+    Ok(found)
 }
 
 /// `e` with every `tan(u)` written `sin(u)·cos(u)^−1`, so that its poles are those of a
