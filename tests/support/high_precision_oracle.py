@@ -157,13 +157,22 @@ FUNCTIONS = {
 
 # The largest magnitude of any value met while evaluating at the current point: 60 digits of it
 # bound the rounding of a sum that cancels inside one part (`A - (A + r)` with A near 10^452).
+# A function that amplifies relative error counts as the larger value it stands for:
+# exp(a), sinh(a) and cosh(a) carry a's relative error times |a|, and u^b carries u's times
+# |b| and b's times |b log u| (sinh(cosh(104.5)), near exp(10^45), is good to 15 digits of
+# its own size, not 60).
 LARGEST = [mp.mpf(0)]
+AMPLIFYING = {"exp", "sinh", "cosh"}
+
+
+def met(size):
+    if size > LARGEST[0]:
+        LARGEST[0] = size
 
 
 def value(e, env):
     v = value_of(e, env)
-    if abs(v) > LARGEST[0]:
-        LARGEST[0] = abs(v)
+    met(abs(v))
     return v
 
 
@@ -183,9 +192,12 @@ def value_of(e, env):
             raise Unsupported(f"no function {e[1]}")
         args = [value(a, env) for a in e[2]]
         try:
-            return real(f(*args))
+            v = real(f(*args))
         except (ValueError, ZeroDivisionError, TypeError):
             raise Undefined()
+        if e[1] in AMPLIFYING:
+            met(abs(v) * abs(args[0]))
+        return v
     op, a, b = e[1], value(e[2], env), value(e[3], env)
     try:
         if op == "+":
@@ -202,7 +214,9 @@ def value_of(e, env):
             raise Undefined()
         if a == 0 and b < 0:
             raise Undefined()
-        return real(mp.power(a, b))
+        v = real(mp.power(a, b))
+        met(abs(v) * max(abs(b), abs(b * mp.log(abs(a))) if a != 0 else 0))
+        return v
     except ZeroDivisionError:
         raise Undefined()
 
