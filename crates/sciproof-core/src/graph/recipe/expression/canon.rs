@@ -1607,6 +1607,19 @@ impl<'b> Canon<'b> {
             let value = self.applied(func, vec![negated(arg.clone())])?;
             return Ok(if odd { negated(value) } else { value });
         }
+        // acos(−u) = π − acos(u), wherever either side is defined (|u| ≤ 1): acos is not odd,
+        // but its reflection takes the sign out as the parity rule does for asin
+        // (`acos(−cos 2) = π − 2`, the inner acos(cos 2) read as any is).
+        if let (Func::Acos, [arg]) = (func, fracs.as_slice())
+            && self.variable != Some("pi")
+            && arg.den.is_none()
+            && leading_negative(&arg.num)
+        {
+            let value = self.applied(func, vec![negated(arg.clone())])?;
+            self.principal_value_of(func, &value);
+            let pi = self.pi();
+            return self.frac_add(pi, negated(value));
+        }
         // asin, acos and atan of the sine, cosine and tangent of a multiple of π/12, which
         // `sine_or_cosine` writes exactly (asin(1) = π/2, acos(−1/2) = 2π/3,
         // atan(2 − √3) = π/12): the multiple of π, inside each function's range.

@@ -3122,6 +3122,11 @@ fn principal_values_of_numbers_no_rational_names() {
         ("atan(-tan(cos(2)))", "-cos(2)"),
         ("atan(-tan(3))", "pi - 3"),
         ("asin(-sin(sqrt(10)))", "sqrt(10) - pi"),
+        // (acos of a negative argument by its reflection, π − acos u: numeric_ok before)
+        ("acos(-cos(2))", "pi - 2"),
+        ("acos(-cos(4))", "4 - pi"),
+        ("acos(-cos(cos(2)))", "pi + cos(2)"),
+        ("acos(-x/2) + acos(x/2)", "pi"),
     ] {
         let (o, d) = identity(lhs, rhs);
         assert_eq!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
@@ -3132,6 +3137,9 @@ fn principal_values_of_numbers_no_rational_names() {
         ("atan(2*tan(cos(2))/sqrt(4))", "cos(2) + 1/1000"),
         ("atan(-tan(3))", "3 - pi"),
         ("atan(-tan(cos(2)))", "cos(2)"),
+        ("acos(-cos(2))", "2"),
+        ("acos(-cos(4))", "pi - 4"),
+        ("acos(-cos(cos(2)))", "pi - cos(2)"),
     ] {
         let (o, d) = identity(lhs, rhs);
         assert_eq!(o, Outcome::Failed, "{lhs} = {rhs}: {d}");
