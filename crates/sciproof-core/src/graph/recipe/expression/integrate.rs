@@ -4864,7 +4864,7 @@ pub struct NoRealValue {
 /// How many equal pieces [`no_real_value`] cuts the interval into.
 const NO_VALUE_PIECES: i64 = 16;
 
-/// A piece of the interval (of [`NO_VALUE_PIECES`] equal ones) where the integrand has no real
+/// A piece of the interval (of sixteen equal ones) where the integrand has no real
 /// value: a call or fractional power in it whose argument, a ball over the whole piece shows,
 /// lies outside the function's domain there (`atanh` of an argument above 1, `log` or `√` of
 /// a negative one, ...). The integrand has a real value nowhere on that piece (an operation
