@@ -416,10 +416,9 @@ impl<M> Ball<M> {
     /// 1 when every value in the ball is positive, −1 when every one is negative, 0 when the
     /// ball may hold 0.
     pub fn sign(&self) -> i8 {
-        let r = self.rad * UP + self.approx.abs() * 1e-15;
-        if self.approx - r > 0.0 {
+        if self.above(0.0) {
             1
-        } else if self.approx + r < 0.0 {
+        } else if self.below(0.0) {
             -1
         } else {
             0
