@@ -1598,27 +1598,24 @@ impl<'b> Canon<'b> {
             return Ok(constant(Q::zero()));
         }
         // An odd or even function of a negative argument (its first term negative) is one of
-        // the positive argument (`asin(−x) = −asin x`, `bessel_j0(−x) = bessel_j0 x`), wherever
-        // either side is defined.
-        if let (Some(odd), [arg]) = (parity(func), fracs.as_slice())
+        // the positive argument (`asin(−x) = −asin x`, `bessel_j0(−x) = bessel_j0 x`), and so
+        // is acos by its reflection (`acos(−u) = π − acos u`; `acos(−cos 2) = π − 2`, the inner
+        // acos(cos 2) read as any is; not with π the variable), wherever either side is defined.
+        if let (Some(reflection), [arg]) = (reflection(func), fracs.as_slice())
             && arg.den.is_none()
             && leading_negative(&arg.num)
+            && (reflection != Reflection::FromPi || self.variable != Some("pi"))
         {
             let value = self.applied(func, vec![negated(arg.clone())])?;
-            return Ok(if odd { negated(value) } else { value });
-        }
-        // acos(−u) = π − acos(u), wherever either side is defined (|u| ≤ 1): acos is not odd,
-        // but its reflection takes the sign out as the parity rule does for asin
-        // (`acos(−cos 2) = π − 2`, the inner acos(cos 2) read as any is).
-        if let (Func::Acos, [arg]) = (func, fracs.as_slice())
-            && self.variable != Some("pi")
-            && arg.den.is_none()
-            && leading_negative(&arg.num)
-        {
-            let value = self.applied(func, vec![negated(arg.clone())])?;
-            self.principal_value_of(func, &value);
-            let pi = self.pi();
-            return self.frac_add(pi, negated(value));
+            return match reflection {
+                Reflection::Odd => Ok(negated(value)),
+                Reflection::Even => Ok(value),
+                Reflection::FromPi => {
+                    self.principal_value_of(func, &value);
+                    let pi = self.pi();
+                    self.frac_add(pi, negated(value))
+                }
+            };
         }
         // asin, acos and atan of the sine, cosine and tangent of a multiple of π/12, which
         // `sine_or_cosine` writes exactly (asin(1) = π/2, acos(−1/2) = 2π/3,
@@ -3494,9 +3491,19 @@ fn leading_negative(p: &Poly) -> bool {
         .is_some_and(|(_, c)| c.is_negative())
 }
 
-/// For a function odd or even on a domain symmetric about 0: `Some(true)` when
-/// `f(−u) = −f(u)`, `Some(false)` when `f(−u) = f(u)`, wherever either side is defined.
-fn parity(f: Func) -> Option<bool> {
+/// How a function of one argument on a domain symmetric about 0 takes the sign out of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reflection {
+    /// `f(−u) = −f(u)`.
+    Odd,
+    /// `f(−u) = f(u)`.
+    Even,
+    /// `f(−u) = π − f(u)` (acos).
+    FromPi,
+}
+
+/// How `f(−u)` is `f(u)`, wherever either side is defined; `None` for other functions.
+fn reflection(f: Func) -> Option<Reflection> {
     match f {
         Func::Sinh
         | Func::Asin
@@ -3509,8 +3516,9 @@ fn parity(f: Func) -> Option<bool> {
         | Func::Shi
         | Func::FresnelS
         | Func::FresnelC
-        | Func::BesselJ1 => Some(true),
-        Func::Cosh | Func::Abs | Func::BesselJ0 => Some(false),
+        | Func::BesselJ1 => Some(Reflection::Odd),
+        Func::Cosh | Func::Abs | Func::BesselJ0 => Some(Reflection::Even),
+        Func::Acos => Some(Reflection::FromPi),
         _ => None,
     }
 }
