@@ -4056,6 +4056,34 @@ mod tests {
     }
 
     #[test]
+    fn logarithms_of_positive_numbers_cancel_what_is_left_as_an_exponential() {
+        // Σ k·log A + R = 0 when Π A^n = exp(−s·R) (n = s·k): the ends of an antiderivative in
+        // which atanh(tanh u) = u stands written in logarithms, against a value without them
+        for text in [
+            "log(exp(2) + 1) - 2 - log(1 + exp(-2))",
+            "log(cosh(3)) - 3 - log((1 + exp(-6))/2)",
+            "1/2*log(1 + tanh(1)) - 1/2*log(1 - tanh(1)) - 1",
+            "log(1 + tanh(cos(4))) - log(1 - tanh(cos(4))) - 2*cos(4)",
+            // the logarithms beside a denominator cleared (tanh's cosh, written in exp)
+            "3*tanh(1) - 3/2*log(1 + tanh(1)) + 3/2*log(1 - tanh(1)) - 3*tanh(1) + 3",
+            // two ends, each with its own denominator and its own exponential
+            "(3*cos(4) + 3*tanh(cos(4)) - 3/2*log(1 + tanh(cos(4))) + 3/2*log(1 - tanh(cos(4)))) - (3 + 3*tanh(1) - 3/2*log(1 + tanh(1)) + 3/2*log(1 - tanh(1))) - (3*tanh(cos(4)) - 3*tanh(1))",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            "log(exp(2) + 1) - 2 - log(1 + exp(-2)) + 1/10^30",
+            "log(cosh(3)) - 3 - log((1 + exp(-6))/2) - exp(-50)",
+            "1/2*log(1 + tanh(1)) - 1/2*log(1 - tanh(1)) - 1 - cos(1)/10^20",
+            "log(1 + tanh(cos(4))) - log(1 - tanh(cos(4))) - cos(4)",
+            // log(tanh(1) - 1) has no value: nothing is claimed for it
+            "1/2*log(tanh(1) - 1) - 1/2*log(-1 - tanh(1)) + 1",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
     fn inverse_functions_of_their_functions_at_numbers_are_shifted_by_pi() {
         // the principal value: q shifted by a multiple of π into the inverse's range
         for text in [

@@ -783,6 +783,30 @@ fn roots_of_monotone_arguments_are_bounded_by_their_values_at_the_ends() {
 }
 
 #[test]
+fn an_antiderivative_through_logarithms_meets_a_value_without_them() {
+    // The table's antiderivative of -6(1 - tanh(cos 2x)^2)·sin 2x holds atanh(tanh(cos 2x)),
+    // written in logarithms, which at the ends must cancel against cos 4 and 1 (alkahest: ok;
+    // before, numeric_ok); tanh(-x + c)^2 - 1 and tanh's own integral the same way.
+    for (f, a, b, v) in [
+        (
+            "-6*(1 - tanh(cos(2*x))^2)*sin(2*x)",
+            "0",
+            "2",
+            "-3*tanh(1) + 3*tanh(cos(4))",
+        ),
+        (
+            "tanh(-x + sin(3) + 2)^2 - 1",
+            "0",
+            "1",
+            "-tanh(sin(3) + 2) + tanh(sin(3) + 1)",
+        ),
+        ("sinh(x)/cosh(x)", "1", "3", "log(cosh(3)/cosh(1))"),
+    ] {
+        exact_and_off_refuted(f, a, b, v, "1/1000");
+    }
+}
+
+#[test]
 fn logarithms_that_cancel_at_an_end_leave_a_limit() {
     // The antiderivative's logarithms of arguments vanishing at the end cancel to a multiple
     // R·log t with R = O(t): −log(x)/(x + 1) + log(x) at 0 (R = x/(x + 1)), x·log(x² − 1) −

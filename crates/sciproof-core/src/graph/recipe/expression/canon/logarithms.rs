@@ -17,10 +17,14 @@
 //! and the numerator is zero when every group is; a term without a logarithm goes with the
 //! angles of the same rest (`atan a`, `asin a`, `acos a`, or `pi` as π), and those groups must
 //! cancel too.
+//! A rest without a logarithm cancels the same way: `Σ k·log A + R = 0` exactly when
+//! `Π A^n = exp(−s·R)` (`n = s·k` integers), which the canonical form decides with `R`'s
+//! hyperbolic functions written in exponentials (`log(1 + tanh c) − log(1 − tanh c) = 2c`,
+//! where an antiderivative's `atanh(tanh u)` is written in logarithms).
 //! Nothing here is numeric but the sign proof; an argument whose sign the ball cannot settle,
 //! or that holds a symbol (`pi` included), leaves the form as it was.
 
-use super::{Canon, Frac, Mono, NotExact, Poly, Trig, constant, negated};
+use super::{Canon, Frac, Mono, NotExact, Poly, Trig, constant, mono_mul, negated};
 use crate::graph::recipe::expression::ball::Evaluator;
 use crate::graph::recipe::expression::eval::Bindings;
 use crate::graph::recipe::expression::expr::{Expr, Func};
@@ -32,6 +36,8 @@ use num_traits::ToPrimitive;
 /// The largest power of an argument multiplied out (a coefficient of a group as the smallest
 /// integers in the same ratio: [`exponents`]).
 const MAX_LOG_EXPONENT: i64 = 12;
+/// The most steps of a division of polynomials ([`Canon::divided`]), each a term of the quotient.
+const MAX_DIVISION_STEPS: usize = 64;
 /// The precision of the sign proofs (the arguments are small expressions of small numbers).
 const SIGN_BITS: usize = 128;
 
@@ -77,11 +83,11 @@ impl Canon<'_> {
                 }
                 (Some(None), Some(None)) => {
                     let Some(pi) = pi.filter(|pi| m.contains(&(*pi, 1))) else {
-                        return Ok(false);
+                        return self.logs_cancel_the_rest(num);
                     };
                     group(&mut angles, rest(pi)).pi += c.clone();
                 }
-                _ => return Ok(false),
+                _ => return self.logs_cancel_the_rest(num),
             }
         }
         // (a cleared denominator repeats one combination in many groups, scaled: each is
@@ -105,6 +111,84 @@ impl Canon<'_> {
             }
         }
         Ok(true)
+    }
+
+    /// Whether the numerator is `r·(Σ k·log A + R)` with `Σ k·log A + R = 0`, for logarithms of
+    /// numbers `A` shown positive, one monomial `r` and a rest `R` without a logarithm (the
+    /// terms without one, divided by `r`): with the `k` as integers `n = s·k` ([`exponents`]),
+    /// exactly when
+    /// `Π A^n = exp(−s·R)` (`Σ n·log A = log Π A^n` for positive `A`), which the canonical form
+    /// decides with `R`'s exponentials and hyperbolic functions written as powers of `exp`:
+    /// `log(1 + tanh c) − log(1 − tanh c) − 2c` is 0, as `(1 + tanh c)/(1 − tanh c) = e^(2c)`
+    /// (the ends of an antiderivative in which `atanh(tanh u)` stands written in logarithms).
+    /// `Ok(false)` means "not shown", as where a term holds a logarithm beside another factor.
+    fn logs_cancel_the_rest(&mut self, num: &Poly) -> Result<bool, NotExact> {
+        // each logarithm's factor P_j (the terms that hold it, without it) and the terms without
+        // one, Q: the numerator is P·(Σ k_j·log A_j + R) when every P_j is k_j·P and Q is P·R
+        let mut factors: Vec<(u32, Vec<(Mono, Q)>)> = Vec::new();
+        let mut others = Vec::new();
+        for (m, c) in &num.0 {
+            let mut at = m
+                .iter()
+                .filter(|&&(a, _)| self.called(a) == Some(Func::Log));
+            match (at.next(), at.next()) {
+                (None, _) => others.push((m.clone(), c.clone())),
+                (Some(&(log, 1)), None) => {
+                    let rest: Mono = m.iter().filter(|(a, _)| *a != log).copied().collect();
+                    match factors.iter_mut().find(|(l, _)| *l == log) {
+                        Some((_, terms)) => terms.push((rest, c.clone())),
+                        None => factors.push((log, vec![(rest, c.clone())])),
+                    }
+                }
+                _ => return Ok(false),
+            }
+        }
+        if factors.is_empty() || others.is_empty() {
+            return Ok(false);
+        }
+        // (the signs first: most logarithms met here are of symbols)
+        for &(log, _) in &factors {
+            let argument = self.argument(log);
+            if !self.positive_number(&argument) {
+                return Ok(false);
+            }
+        }
+        let factors: Vec<(u32, Poly)> = factors
+            .into_iter()
+            .map(|(log, terms)| (log, Poly::from_terms(terms)))
+            .collect();
+        let p = factors[0].1.clone();
+        let mut logs = Vec::with_capacity(factors.len());
+        for (log, factor) in &factors {
+            let Some(k) = self.divided(factor, &p).and_then(|k| k.as_constant()) else {
+                return Ok(false);
+            };
+            logs.push((*log, k));
+        }
+        let Some(mut rest) = self.divided(&Poly::from_terms(others), &p) else {
+            return Ok(false);
+        };
+        let Some((exponents, scale)) = exponents(&logs) else {
+            return Ok(false);
+        };
+        for (_, c) in &mut rest.0 {
+            *c = -(&*c * &scale);
+        }
+        let exponential = self.exponential(Frac {
+            num: rest,
+            den: None,
+        })?;
+        let (mut above, mut below) = (constant(Q::one()), exponential);
+        for &(log, n) in &exponents {
+            let power = self.frac_powi(self.argument(log), n.abs())?;
+            if n > 0 {
+                above = self.frac_mul(above, power)?;
+            } else {
+                below = self.frac_mul(below, power)?;
+            }
+        }
+        let difference = self.frac_add(above, negated(below))?;
+        self.number_is_zero(difference)
     }
 
     /// Whether `Σ n·log A = 0` over `exponents` (atoms `log A` with integers `n`): every `A` a
@@ -145,6 +229,34 @@ impl Canon<'_> {
         }
         let rewritten = self.with_rewrites(numerator, &rewrites)?;
         Ok(self.finished(rewritten)?.0.0.is_empty())
+    }
+
+    /// The polynomial `a/b`, when `b` divides `a` (negative powers allowed of exponentials
+    /// only, which are never 0): long division by the leading term in the lexicographic order
+    /// of exponent vectors (an order that multiplication keeps, so each step lowers the
+    /// remainder's leading term), in at most [`MAX_DIVISION_STEPS`] steps.
+    fn divided(&self, a: &Poly, b: &Poly) -> Option<Poly> {
+        let (lead_m, lead_c) = b.0.iter().max_by(|x, y| lex(&x.0, &y.0))?;
+        let inverse: Mono = lead_m.iter().map(|&(atom, e)| (atom, -e)).collect();
+        let mut remainder = a.clone();
+        let mut quotient = Vec::new();
+        for _ in 0..MAX_DIVISION_STEPS {
+            let Some((m, c)) = remainder.0.iter().max_by(|x, y| lex(&x.0, &y.0)) else {
+                return Some(Poly::from_terms(quotient));
+            };
+            let r = mono_mul(m, &inverse);
+            if r.iter()
+                .any(|&(atom, e)| e < 0 && self.atoms[atom as usize].exp_of.is_none())
+            {
+                return None;
+            }
+            let k = c * &lead_c.recip();
+            let mut terms = remainder.0.clone();
+            terms.extend(b.0.iter().map(|(n, d)| (mono_mul(n, &r), -(d * &k))));
+            remainder = Poly::from_terms(terms);
+            quotient.push((r, k));
+        }
+        None
     }
 
     /// Whether `f` is a number (no symbol in it) that a ball shows to be positive.
@@ -221,6 +333,30 @@ impl Default for Angles {
             terms: Vec::new(),
             pi: Q::zero(),
         }
+    }
+}
+
+/// `a` against `b` as exponent vectors, lexicographically in the order of the atoms.
+fn lex(a: &Mono, b: &Mono) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let (x, y) = (a.get(i), b.get(j));
+        let (order, step_a, step_b) = match (x, y) {
+            (None, None) => return Ordering::Equal,
+            (Some(&(_, e)), None) => (e.cmp(&0), true, false),
+            (None, Some(&(_, f))) => (0.cmp(&f), false, true),
+            (Some(&(s, e)), Some(&(t, f))) => match s.cmp(&t) {
+                Ordering::Less => (e.cmp(&0), true, false),
+                Ordering::Greater => (0.cmp(&f), false, true),
+                Ordering::Equal => (e.cmp(&f), true, true),
+            },
+        };
+        if order != Ordering::Equal {
+            return order;
+        }
+        i += usize::from(step_a);
+        j += usize::from(step_b);
     }
 }
 
