@@ -260,7 +260,7 @@ impl Canon<'_> {
     }
 
     /// Whether `f` is a number (no symbol in it) that a ball shows to be positive.
-    fn positive_number(&mut self, f: &Frac) -> bool {
+    pub(super) fn positive_number(&mut self, f: &Frac) -> bool {
         let Some(e) = self.frac_expr(f) else {
             return false;
         };
@@ -295,7 +295,7 @@ impl Canon<'_> {
 
     /// The number atom `a` stands for; `None` for a symbol or an atom of any other kind. (An
     /// atom's argument was put in form before the atom was made, so this ends.)
-    fn atom_expr(&self, a: u32) -> Option<Expr> {
+    pub(super) fn atom_expr(&self, a: u32) -> Option<Expr> {
         let atom = &self.atoms[a as usize];
         if let Some((func, arg)) = &atom.call {
             return Some(Expr::call(*func, self.frac_expr(arg)?));
