@@ -663,6 +663,9 @@ fn rational_expression(q: &Q) -> Expr {
     }
 }
 
+/// The most earlier atoms of one function whose fraction an argument is compared with
+/// ([`Canon::equal_fraction`]).
+const MAX_FRACTIONS_COMPARED: usize = 16;
 /// How deeply atoms written back may nest (each level is a few frames of the stack).
 const MAX_WRITTEN_DEPTH: u32 = 256;
 /// The most nodes a form written back may have as a tree (what evaluating it walks: an atom
@@ -1682,6 +1685,21 @@ impl<'b> Canon<'b> {
             _ => None,
         };
         let key = format!("{}({})", func.name(), keys.join(","));
+        if trig.is_none()
+            && let [arg] = fracs.as_slice()
+            && arg.den.is_some()
+            && !self.ids.contains_key(&key)
+            && let Some((id, opposite)) = self.equal_fraction(func, arg)?
+        {
+            let atom = Frac {
+                num: Poly::monomial(vec![(id, 1)], Q::one()),
+                den: None,
+            };
+            return Ok(match (opposite, reflection(func)) {
+                (false, _) | (true, Some(Reflection::Even)) => atom,
+                _ => negated(atom),
+            });
+        }
         let atom = self.atom_of(key, trig.map(|t| (t, keys.join(","))), || {
             Value::Call(func, fracs.clone())
         });
@@ -1692,6 +1710,65 @@ impl<'b> Canon<'b> {
             }
         }
         Ok(atom)
+    }
+
+    /// An atom `func(B)` met before whose argument is the fraction `arg = N/D` written
+    /// otherwise (`N·E = M·D` for `B = M/E`): `tanh y` as `(e^y − e^−y)/(e^y + e^−y)` and as
+    /// `−1/(e^2y + 1) + e^y/(e^y + e^−y)`, which no normal form of a fraction brings together
+    /// here (it would need greatest common divisors of polynomials in the atoms). The two
+    /// calls agree wherever both are defined, which is all the exact test asks of a form. At
+    /// most [`MAX_FRACTIONS_COMPARED`] are compared. For an odd or even function, `B` may be
+    /// `−arg` (`atan(x·tanh x)` and `−atan(x/(e^2x + 1) − x·e^x/(e^x + e^−x))`): the flag says
+    /// so, and the caller negates an odd function's atom.
+    fn equal_fraction(&mut self, func: Func, arg: &Frac) -> Result<Option<(u32, bool)>, NotExact> {
+        let earlier: Vec<(u32, Frac)> = self
+            .atoms
+            .iter()
+            .enumerate()
+            .filter_map(|(id, atom)| match &atom.call {
+                Some((f, b)) if *f == func && b.den.is_some() => Some((id as u32, b.clone())),
+                _ => None,
+            })
+            .take(MAX_FRACTIONS_COMPARED)
+            .collect();
+        let signed = matches!(reflection(func), Some(Reflection::Odd | Reflection::Even));
+        self.same_fraction(arg, earlier, signed)
+    }
+
+    /// The first of `earlier` (atoms with their fractions) whose fraction `M/E` is `arg = N/D`
+    /// (`N·E = M·D`), with `false`; or, where `signed`, is `−arg`, with `true`.
+    fn same_fraction(
+        &mut self,
+        arg: &Frac,
+        earlier: Vec<(u32, Frac)>,
+        signed: bool,
+    ) -> Result<Option<(u32, bool)>, NotExact> {
+        let Some(d) = &arg.den else {
+            return Ok(None);
+        };
+        for (id, b) in earlier {
+            let Some(e) = &b.den else {
+                continue;
+            };
+            // (products past the size of a form are not compared)
+            let (Ok(left), Ok(right)) = (self.mul(&arg.num, e), self.mul(&b.num, d)) else {
+                continue;
+            };
+            if left == right {
+                return Ok(Some((id, false)));
+            }
+            if signed
+                && left.0.len() == right.0.len()
+                && left
+                    .0
+                    .iter()
+                    .zip(&right.0)
+                    .all(|((m, c), (n, d))| m == n && *c == -d.clone())
+            {
+                return Ok(Some((id, true)));
+            }
+        }
+        Ok(None)
     }
 
     /// Whether `f` is a number: a polynomial in roots of numbers only (`(√6 + √2)/4`).
@@ -2876,12 +2953,39 @@ impl<'b> Canon<'b> {
             // (a root of a fraction N/D is an atom `a` with `a^q·D = N`, used once the whole
             // form is made: `sqrt(u)^-1 = u^(-1/2)` for `u = (1 − x)/(1 + x)`)
             (Some(den), Some(p), Some(q)) if i64::try_from(q).is_ok() => {
-                let root = self.atom_of(format!("pow({base_key},1/{q})"), None, || {
-                    Value::Power(base.clone(), constant(Q::ratio(1, i128::from(q))))
-                });
-                let id = root.num.monomials().next().expect("atom")[0].0;
-                self.atoms[id as usize].fraction_root =
-                    Some((q as i64, base.num.clone(), den.clone()));
+                let key = format!("pow({base_key},1/{q})");
+                // (the root of the same fraction written otherwise: [`Canon::equal_fraction`])
+                let earlier: Vec<(u32, Frac)> = if self.ids.contains_key(&key) {
+                    Vec::new()
+                } else {
+                    self.atoms
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(id, atom)| match &atom.fraction_root {
+                            Some((r, n, d)) if *r == q as i64 => Some((
+                                id as u32,
+                                Frac {
+                                    num: n.clone(),
+                                    den: Some(d.clone()),
+                                },
+                            )),
+                            _ => None,
+                        })
+                        .take(MAX_FRACTIONS_COMPARED)
+                        .collect()
+                };
+                let id = match self.same_fraction(&base, earlier, false)? {
+                    Some((id, _)) => id,
+                    None => {
+                        let root = self.atom_of(key, None, || {
+                            Value::Power(base.clone(), constant(Q::ratio(1, i128::from(q))))
+                        });
+                        root.num.monomials().next().expect("atom")[0].0
+                    }
+                };
+                self.atoms[id as usize]
+                    .fraction_root
+                    .get_or_insert_with(|| (q as i64, base.num.clone(), den.clone()));
                 Frac {
                     num: Poly::monomial(vec![(id, p)], Q::one()),
                     den: None,
@@ -4307,6 +4411,37 @@ mod tests {
             "(x^2)^(1/4) - sqrt(x)",
             "sqrt((1-x)/(1+x))^2 - (1+x)/(1-x)",
             "((x/(x+1))^(1/3))^2 - x/(x+1)",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn one_fraction_written_two_ways_is_one_argument() {
+        // f(N/D) and f(M/E) with N·E = M·D are one atom (no normal form of fractions in the
+        // atoms brings them together): tanh through exp, sums over a common denominator
+        for text in [
+            "exp(tanh(y)) - exp((exp(y) - exp(-y))/(exp(y) + exp(-y)))",
+            "log(tanh(y)) - log(-1/(exp(2*y) + 1) + exp(y)/(exp(y) + exp(-y)))",
+            "sinh(y + (5/2 - x)/(x + 5/2)) - sinh(-2*x/(2*x + 5) + y + 5/(2*x + 5))",
+            "atan((x + 1)*(y^2 - y/x)/(x + 4)) - atan(x*y^2/(x + 4) + y^2/(x + 4) - y/(x^2 + 4*x) - y/(x + 4))",
+            // an odd function of the negated fraction, an even one
+            "atan(x*tanh(x)) + atan(x/(exp(2*x) + 1) - x*exp(x)/(exp(x) + exp(-x)))",
+            "cosh(x*tanh(x)) - cosh(x/(exp(2*x) + 1) - x*exp(x)/(exp(x) + exp(-x)))",
+            // roots of one fraction
+            "sqrt(tanh(x)) - sqrt(-1/(exp(2*x) + 1) + exp(x)/(exp(x) + exp(-x)))",
+            "sqrt((1 - x)/(1 + x)) - sqrt((2 - 2*x)/(2 + 2*x))",
+            "(x/(x + 1))^(1/3) - ((2*x)/(2*x + 2))^(1/3)",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            "exp(tanh(y)) - exp((exp(y) - exp(-y))/(exp(y) + exp(-y))) + 1/10^30",
+            "atan(x*tanh(x)) - atan(x/(exp(2*x) + 1) - x*exp(x)/(exp(x) + exp(-x)))",
+            // log is neither odd nor even
+            "log(x*tanh(x)) + log(x/(exp(2*x) + 1) - x*exp(x)/(exp(x) + exp(-x)))",
+            "sqrt((1 - x)/(1 + x)) - sqrt((1 + x)/(1 - x))",
+            "(x/(x + 1))^(1/3) - sqrt(x/(x + 1))",
         ] {
             assert!(!zero(text), "{text}");
         }
