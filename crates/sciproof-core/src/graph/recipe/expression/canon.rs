@@ -2537,8 +2537,33 @@ impl<'b> Canon<'b> {
     }
 
     /// The atoms `sin(base)` and `cos(base)`, with the argument's direction when it has one.
+    /// A fraction met before written otherwise ([`Canon::equal_fraction`]) gives the atoms of
+    /// that one (sin negated for the negated fraction).
     fn sine_and_cosine_atoms(&mut self, base: &Frac, direction: Option<Direction>) -> (Frac, Frac) {
         let key = self.key(base);
+        if base.den.is_some() && !self.ids.contains_key(&format!("sin({key})")) {
+            let earlier: Vec<(u32, Frac)> = self
+                .atoms
+                .iter()
+                .enumerate()
+                .filter_map(|(id, atom)| match (&atom.trig, &atom.value) {
+                    (Some((Trig::Sin, _)), Some(Value::Call(Func::Sin, args)))
+                        if args[0].den.is_some() =>
+                    {
+                        Some((id as u32, args[0].clone()))
+                    }
+                    _ => None,
+                })
+                .take(MAX_FRACTIONS_COMPARED)
+                .collect();
+            if let Ok(Some((id, opposite))) = self.same_fraction(base, earlier, true)
+                && let Some(Value::Call(_, args)) = &self.atoms[id as usize].value
+            {
+                let earlier = args[0].clone();
+                let (s, c) = self.sine_and_cosine_atoms(&earlier, direction);
+                return (if opposite { negated(s) } else { s }, c);
+            }
+        }
         let s = self.atom_of(
             format!("sin({key})"),
             Some((Trig::Sin, key.clone())),
@@ -4428,6 +4453,10 @@ mod tests {
             // an odd function of the negated fraction, an even one
             "atan(x*tanh(x)) + atan(x/(exp(2*x) + 1) - x*exp(x)/(exp(x) + exp(-x)))",
             "cosh(x*tanh(x)) - cosh(x/(exp(2*x) + 1) - x*exp(x)/(exp(x) + exp(-x)))",
+            // sine and cosine (tan through them), with the tangent addition formula inside
+            "tan(tanh(y + 1)) - tan((tanh(y) + tanh(1))/(tanh(1)*tanh(y) + 1))",
+            "-tan((3/2 - x)/(x + 5)) - tan(x/(x + 5) - 3/(2*x + 10))",
+            "cos((3/2 - x)/(x + 5)) - cos(x/(x + 5) - 3/(2*x + 10))",
             // roots of one fraction
             "sqrt(tanh(x)) - sqrt(-1/(exp(2*x) + 1) + exp(x)/(exp(x) + exp(-x)))",
             "sqrt((1 - x)/(1 + x)) - sqrt((2 - 2*x)/(2 + 2*x))",
@@ -4438,6 +4467,7 @@ mod tests {
         for text in [
             "exp(tanh(y)) - exp((exp(y) - exp(-y))/(exp(y) + exp(-y))) + 1/10^30",
             "atan(x*tanh(x)) - atan(x/(exp(2*x) + 1) - x*exp(x)/(exp(x) + exp(-x)))",
+            "tan((3/2 - x)/(x + 5)) - tan(x/(x + 5) - 3/(2*x + 10))",
             // log is neither odd nor even
             "log(x*tanh(x)) + log(x/(exp(2*x) + 1) - x*exp(x)/(exp(x) + exp(-x)))",
             "sqrt((1 - x)/(1 + x)) - sqrt((1 + x)/(1 - x))",
