@@ -100,7 +100,7 @@ impl Canon<'_> {
             if decided.contains(&exponents) {
                 continue;
             }
-            if !self.product_is_one(&exponents)? {
+            if !self.product_is(&exponents, constant(Q::one()))? {
                 return Ok(false);
             }
             decided.push(exponents);
@@ -178,23 +178,13 @@ impl Canon<'_> {
             num: rest,
             den: None,
         })?;
-        let (mut above, mut below) = (constant(Q::one()), exponential);
-        for &(log, n) in &exponents {
-            let power = self.frac_powi(self.argument(log), n.abs())?;
-            if n > 0 {
-                above = self.frac_mul(above, power)?;
-            } else {
-                below = self.frac_mul(below, power)?;
-            }
-        }
-        let difference = self.frac_add(above, negated(below))?;
-        self.number_is_zero(difference)
+        self.product_is(&exponents, exponential)
     }
 
-    /// Whether `Σ n·log A = 0` over `exponents` (atoms `log A` with integers `n`): every `A` a
-    /// number shown positive, and `Π A^n = 1`.
-    fn product_is_one(&mut self, exponents: &[(u32, i64)]) -> Result<bool, NotExact> {
-        let (mut above, mut below) = (constant(Q::one()), constant(Q::one()));
+    /// Whether `Σ n·log A = log V` over `exponents` (atoms `log A` with integers `n`) for a
+    /// positive `value` V: every `A` a number shown positive, and `Π A^n = V`.
+    fn product_is(&mut self, exponents: &[(u32, i64)], value: Frac) -> Result<bool, NotExact> {
+        let (mut above, mut below) = (constant(Q::one()), value);
         for &(log, n) in exponents {
             let argument = self.argument(log);
             if !self.positive_number(&argument) {
@@ -207,7 +197,7 @@ impl Canon<'_> {
                 below = self.frac_mul(below, power)?;
             }
         }
-        // Π A^n = 1 exactly when the numerator of (above − below) is zero (below > 0)
+        // Π A^n = V exactly when the numerator of (above − below) is zero (below > 0)
         let difference = self.frac_add(above, negated(below))?;
         self.number_is_zero(difference)
     }
