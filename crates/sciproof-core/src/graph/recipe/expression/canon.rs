@@ -1721,18 +1721,24 @@ impl<'b> Canon<'b> {
     /// `−arg` (`atan(x·tanh x)` and `−atan(x/(e^2x + 1) − x·e^x/(e^x + e^−x))`): the flag says
     /// so, and the caller negates an odd function's atom.
     fn equal_fraction(&mut self, func: Func, arg: &Frac) -> Result<Option<(u32, bool)>, NotExact> {
-        let earlier: Vec<(u32, Frac)> = self
-            .atoms
-            .iter()
-            .enumerate()
-            .filter_map(|(id, atom)| match &atom.call {
-                Some((f, b)) if *f == func && b.den.is_some() => Some((id as u32, b.clone())),
-                _ => None,
-            })
-            .take(MAX_FRACTIONS_COMPARED)
-            .collect();
+        let earlier = self.earlier_fractions(|atom| match &atom.call {
+            Some((f, b)) if *f == func => Some(b.clone()),
+            _ => None,
+        });
         let signed = matches!(reflection(func), Some(Reflection::Odd | Reflection::Even));
         self.same_fraction(arg, earlier, signed)
+    }
+
+    /// The atoms met so far (at most [`MAX_FRACTIONS_COMPARED`]) for which `fraction` gives an
+    /// argument with a denominator, with it.
+    fn earlier_fractions(&self, fraction: impl Fn(&Atom) -> Option<Frac>) -> Vec<(u32, Frac)> {
+        self.atoms
+            .iter()
+            .enumerate()
+            .filter_map(|(id, atom)| Some((id as u32, fraction(atom)?)))
+            .filter(|(_, b)| b.den.is_some())
+            .take(MAX_FRACTIONS_COMPARED)
+            .collect()
     }
 
     /// The first of `earlier` (atoms with their fractions) whose fraction `M/E` is `arg = N/D`
@@ -2544,20 +2550,10 @@ impl<'b> Canon<'b> {
     fn sine_and_cosine_atoms(&mut self, base: &Frac, direction: Option<Direction>) -> (Frac, Frac) {
         let key = self.key(base);
         if base.den.is_some() && !self.ids.contains_key(&format!("sin({key})")) {
-            let earlier: Vec<(u32, Frac)> = self
-                .atoms
-                .iter()
-                .enumerate()
-                .filter_map(|(id, atom)| match (&atom.trig, &atom.value) {
-                    (Some((Trig::Sin, _)), Some(Value::Call(Func::Sin, args)))
-                        if args[0].den.is_some() =>
-                    {
-                        Some((id as u32, args[0].clone()))
-                    }
-                    _ => None,
-                })
-                .take(MAX_FRACTIONS_COMPARED)
-                .collect();
+            let earlier = self.earlier_fractions(|atom| match (&atom.trig, &atom.value) {
+                (Some((Trig::Sin, _)), Some(Value::Call(Func::Sin, args))) => Some(args[0].clone()),
+                _ => None,
+            });
             if let Ok(Some((id, opposite))) = self.same_fraction(base, earlier, true)
                 && let Some(Value::Call(_, args)) = &self.atoms[id as usize].value
             {
@@ -2982,24 +2978,16 @@ impl<'b> Canon<'b> {
             (Some(den), Some(p), Some(q)) if i64::try_from(q).is_ok() => {
                 let key = format!("pow({base_key},1/{q})");
                 // (the root of the same fraction written otherwise: [`Canon::equal_fraction`])
-                let earlier: Vec<(u32, Frac)> = if self.ids.contains_key(&key) {
+                let earlier = if self.ids.contains_key(&key) {
                     Vec::new()
                 } else {
-                    self.atoms
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(id, atom)| match &atom.fraction_root {
-                            Some((r, n, d)) if *r == q as i64 => Some((
-                                id as u32,
-                                Frac {
-                                    num: n.clone(),
-                                    den: Some(d.clone()),
-                                },
-                            )),
-                            _ => None,
-                        })
-                        .take(MAX_FRACTIONS_COMPARED)
-                        .collect()
+                    self.earlier_fractions(|atom| match &atom.fraction_root {
+                        Some((r, n, d)) if *r == q as i64 => Some(Frac {
+                            num: n.clone(),
+                            den: Some(d.clone()),
+                        }),
+                        _ => None,
+                    })
                 };
                 let id = match self.same_fraction(&base, earlier, false)? {
                     Some((id, _)) => id,
