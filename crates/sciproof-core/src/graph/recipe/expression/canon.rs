@@ -4538,6 +4538,80 @@ mod tests {
         }
     }
 
+    /// An exponent `ca·a + cb·b + h/2` in the grammar.
+    fn exponent_text((ca, cb, halves): (i64, i64, i64)) -> String {
+        format!("({ca})*a + ({cb})*b + ({halves})/2")
+    }
+
+    /// A power of `base` to `e`, written one of four ways the split rule makes equal.
+    fn power_written(base: &str, e: (i64, i64, i64), way: usize, part: (i64, i64, i64)) -> String {
+        let rest = (e.0 - part.0, e.1 - part.1, e.2 - part.2);
+        match way {
+            0 => format!("{base}^({})", exponent_text(e)),
+            1 => format!(
+                "{base}^({})*{base}^({})",
+                exponent_text(part),
+                exponent_text(rest)
+            ),
+            2 => format!("1/{base}^({})", exponent_text((-e.0, -e.1, -e.2))),
+            _ if e.0 % 2 == 0 && e.1 % 2 == 0 && e.2 % 2 == 0 => {
+                format!(
+                    "({base}^({}))^2",
+                    exponent_text((e.0 / 2, e.1 / 2, e.2 / 2))
+                )
+            }
+            _ => format!("{base}^({})", exponent_text(e)),
+        }
+    }
+
+    proptest! {
+        /// Wherever both sides have a value, two writings of one power that the exact test
+        /// finds equal are equal, also for negative bases at integer exponents and for 0:
+        /// the split of a varying exponent adds no false zero (evaluated by alkahest's
+        /// real rules, at points where the exponents are integers or halves).
+        #[test]
+        fn powers_found_equal_are_equal_wherever_both_have_a_value(
+            base in proptest::sample::select(vec!["x", "(x - 1)", "(-2)", "sin(y)"]),
+            e in (-3i64..4, -2i64..3, -3i64..4),
+            part in (-2i64..3, -1i64..2, -2i64..3),
+            ways in (0usize..4, 0usize..4),
+            wrap in proptest::sample::select(vec![
+                "{}", "sqrt({})", "log({})", "({})^3", "exp(log({})/3)", "abs({})", "({})^(1/3)",
+            ]),
+        ) {
+            let lhs = wrap.replace("{}", &power_written(base, e, ways.0, part));
+            let rhs = wrap.replace("{}", &power_written(base, e, ways.1, part));
+            prop_assume!(zero(&format!("{lhs} - ({rhs})")));
+            let (l, r) = (
+                parse(&lhs, &mut Default::default()).unwrap(),
+                parse(&rhs, &mut Default::default()).unwrap(),
+            );
+            for x in [-2.0, -0.5, 0.0, 0.5, 3.0] {
+                for a in -4..=4 {
+                    for b in -4..=4 {
+                        let bindings: super::super::eval::Bindings = [
+                            ("x".to_string(), x),
+                            ("y".to_string(), -1.0),
+                            ("a".to_string(), f64::from(a) / 2.0),
+                            ("b".to_string(), f64::from(b) / 2.0),
+                        ]
+                        .into_iter()
+                        .collect();
+                        let at = |e: &Expr| {
+                            super::super::eval::evaluate(e, &bindings, &mut Budget::standard())
+                        };
+                        if let (Ok(u), Ok(v)) = (at(&l), at(&r)) {
+                            prop_assert!(
+                                (u - v).abs() <= 1e-9 * (1.0 + u.abs() + v.abs()),
+                                "{lhs} = {rhs} at x = {x}, a = {a}/2, b = {b}/2: {u} against {v}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn positive_numbers_leave_logarithms() {
         // log(F·P/(G·Q)) = log F − log G + log(P/Q) for numbers F, G shown positive
