@@ -18,6 +18,7 @@
 //! ([`super::carlson`]), where they are least and greatest; they are the only special
 //! functions [`Double`] has, by the same brackets in f64.
 
+use super::domain::RealDomain;
 use super::eval::{Bindings, constant};
 use super::expr::{Budget, Expr, Func};
 use astro_float_num::{BigFloat, Consts, Radix, RoundingMode, Sign};
@@ -993,23 +994,27 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                 if !xs.iter().all(|x| self.defined(x, budget)) {
                     return false;
                 }
-                match f {
-                    Func::Log | Func::Sqrt | Func::Ci | Func::Chi => {
+                match RealDomain::of(*f) {
+                    // (the steps too, though not continuous)
+                    RealDomain::Line => true,
+                    // (0 itself is seldom shown by a ball, nor needed)
+                    RealDomain::Positive | RealDomain::NonNegative => {
                         self.sign_of(&xs[0], budget) == 1
                     }
-                    Func::Li => {
+                    RealDomain::NonNegativeButOne => {
                         let shifted = Expr::minus(xs[0].clone(), Expr::int(1));
                         self.sign_of(&xs[0], budget) == 1 && self.sign_of(&shifted, budget) != 0
                     }
-                    Func::Ei => self.sign_of(&xs[0], budget) != 0,
-                    Func::Gamma | Func::Digamma | Func::Trigamma => {
-                        self.sign_of(&xs[0], budget) == 1
-                    }
-                    // Defined on the whole line (the steps too, though not continuous).
-                    f if f.entire() => true,
-                    Func::Sign | Func::Floor | Func::Ceil | Func::Round => true,
+                    RealDomain::NonZero => self.sign_of(&xs[0], budget) != 0,
+                    // (enough: the poles are at 0 and below)
+                    RealDomain::BesidePoles => self.sign_of(&xs[0], budget) == 1,
                     // The rest: only where a ball of the whole call exists.
-                    _ => self.ball(e, budget).is_ok(),
+                    RealDomain::ClosedUnit
+                    | RealDomain::OpenUnit
+                    | RealDomain::FromOne
+                    | RealDomain::UpToOne
+                    | RealDomain::FromBranchPoint
+                    | RealDomain::Own => self.ball(e, budget).is_ok(),
                 }
             }
         }

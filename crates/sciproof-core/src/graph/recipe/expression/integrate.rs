@@ -35,6 +35,7 @@
 use super::ball::{Ball, Evaluator};
 use super::canon;
 use super::diff::{derivative, square};
+use super::domain::RealDomain;
 use super::eval::{Bindings, constant};
 use super::expr::{Budget, Expr, Func, TooLarge, exact_value};
 use super::partial_fractions as pf;
@@ -4858,7 +4859,7 @@ pub struct NoRealValue {
     /// Where it ends.
     pub to: BigRational,
     /// Which operation has no real value there, in words (`"log of a negative number"`).
-    pub why: &'static str,
+    pub why: String,
 }
 
 /// How many equal pieces [`no_real_value`] cuts the interval into.
@@ -4913,52 +4914,25 @@ pub fn no_real_value(
     Ok(None)
 }
 
-/// The real domain of a function of one argument, as [`no_real_value`] tests it.
+/// An operation whose argument has a real value only on part of the line, as
+/// [`no_real_value`] tests it: a call of `what` with that domain, or a fractional power.
 #[derive(Debug, Clone, Copy)]
-enum DomainLimit {
-    /// `log`, `√`, a fractional power, `Ci`, `Chi`, `li`: no value below 0.
-    Negative(&'static str),
-    /// `asin`, `acos`, `atanh`: none beyond ±1.
-    BeyondOne(&'static str),
-    /// `acosh`: none below 1.
-    BelowOne,
-    /// `dilog`: none above 1.
-    AboveOne,
+struct DomainLimit {
+    what: &'static str,
+    domain: RealDomain,
+    /// The stretch left out, in words ([`RealDomain::stretch_left_out`]).
+    stretch: &'static str,
 }
 
 impl DomainLimit {
-    fn of(f: Func) -> Option<DomainLimit> {
-        Some(match f {
-            Func::Log => DomainLimit::Negative("log of a negative number"),
-            Func::Sqrt => DomainLimit::Negative("sqrt of a negative number"),
-            Func::Ci => DomainLimit::Negative("Ci of a negative number"),
-            Func::Chi => DomainLimit::Negative("Chi of a negative number"),
-            Func::Li => DomainLimit::Negative("li of a negative number"),
-            Func::Asin => DomainLimit::BeyondOne("asin of a number beyond ±1"),
-            Func::Acos => DomainLimit::BeyondOne("acos of a number beyond ±1"),
-            Func::Atanh => DomainLimit::BeyondOne("atanh of a number beyond ±1"),
-            Func::Acosh => DomainLimit::BelowOne,
-            Func::Dilog => DomainLimit::AboveOne,
-            _ => return None,
-        })
-    }
-
     /// Whether every value in `ball` lies outside the domain.
     fn outside(self, ball: &Ball<BigFloat>) -> bool {
-        match self {
-            DomainLimit::Negative(_) => ball.below(0.0),
-            DomainLimit::BeyondOne(_) => ball.above(1.0) || ball.below(-1.0),
-            DomainLimit::BelowOne => ball.below(1.0),
-            DomainLimit::AboveOne => ball.above(1.0),
-        }
+        self.domain.excludes(ball)
     }
 
-    fn words(self) -> &'static str {
-        match self {
-            DomainLimit::Negative(w) | DomainLimit::BeyondOne(w) => w,
-            DomainLimit::BelowOne => "acosh of a number below 1",
-            DomainLimit::AboveOne => "dilog of a number above 1",
-        }
+    /// `"log of a negative number"`.
+    fn words(self) -> String {
+        format!("{} {}", self.what, self.stretch)
     }
 }
 
@@ -4972,10 +4946,27 @@ fn domain_limited<'e>(
 ) -> Result<(), TooLarge> {
     budget.step()?;
     let limited = match e {
-        Expr::Call(f, xs) if xs.len() == 1 => DomainLimit::of(*f).map(|l| (&xs[0], l)),
+        Expr::Call(f, xs) if xs.len() == 1 => {
+            let domain = RealDomain::of(*f);
+            domain.stretch_left_out().map(|stretch| {
+                let what = f.name();
+                (
+                    &xs[0],
+                    DomainLimit {
+                        what,
+                        domain,
+                        stretch,
+                    },
+                )
+            })
+        }
         Expr::Pow(p) if exact_value(&p.1).is_some_and(|n| !n.is_integer()) => Some((
             &p.0,
-            DomainLimit::Negative("a fractional power of a negative number"),
+            DomainLimit {
+                what: "a fractional power",
+                domain: RealDomain::NonNegative,
+                stretch: "of a negative number",
+            },
         )),
         _ => None,
     };

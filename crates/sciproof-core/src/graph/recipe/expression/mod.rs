@@ -41,6 +41,7 @@ pub mod ball;
 pub mod canon;
 pub mod carlson;
 pub mod diff;
+pub mod domain;
 pub mod elementary;
 pub mod enclosure;
 pub mod eval;
