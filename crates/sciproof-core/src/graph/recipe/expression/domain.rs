@@ -87,11 +87,10 @@ impl RealDomain {
             RealDomain::ClosedUnit | RealDomain::OpenUnit => ball.above(1.0) || ball.below(-1.0),
             RealDomain::FromOne => ball.below(1.0),
             RealDomain::UpToOne => ball.above(1.0),
-            RealDomain::Line
-            | RealDomain::NonZero
-            | RealDomain::FromBranchPoint
-            | RealDomain::BesidePoles
-            | RealDomain::Own => false,
+            RealDomain::FromBranchPoint => ball.below(-1.0 / std::f64::consts::E),
+            RealDomain::Line | RealDomain::NonZero | RealDomain::BesidePoles | RealDomain::Own => {
+                false
+            }
         }
     }
 
@@ -105,11 +104,10 @@ impl RealDomain {
             RealDomain::ClosedUnit | RealDomain::OpenUnit => Some("of a number beyond ±1"),
             RealDomain::FromOne => Some("of a number below 1"),
             RealDomain::UpToOne => Some("of a number above 1"),
-            RealDomain::Line
-            | RealDomain::NonZero
-            | RealDomain::FromBranchPoint
-            | RealDomain::BesidePoles
-            | RealDomain::Own => None,
+            RealDomain::FromBranchPoint => Some("of a number below −1/e"),
+            RealDomain::Line | RealDomain::NonZero | RealDomain::BesidePoles | RealDomain::Own => {
+                None
+            }
         }
     }
 }

@@ -1252,6 +1252,13 @@ fn integrals_where_the_integrand_has_no_real_value_stay_undecided() {
             "1",
             "from 13/4 to 7/2 (sqrt of a negative number throughout)",
         ),
+        (
+            "lambert_w(x - 5)",
+            "0",
+            "1",
+            "1",
+            "from 0 to 1/16 (lambert_w of a number below −1/e throughout)",
+        ),
         // (a factor without a value takes the value of the whole product away, and a
         // constant one, anywhere)
         (
