@@ -3031,15 +3031,15 @@ impl<'b> Canon<'b> {
     /// (`(a+b+…+h)^64`, `x^999999999999`, `10^(10^10)`), and nothing else is claimed of it.
     /// `|c·Π aᵢ^eᵢ|` for an argument of one term (or one term over one term), as
     /// `|c|·Π |aᵢ|^eᵢ` with `|aᵢ|^eᵢ = aᵢ^eᵢ` for an exponential (positive), a root `B^(1/q)`
-    /// (never negative where it is defined) and an even `eᵢ`, and `abs(aᵢ)` an atom otherwise: so `abs(2t) = 2 abs(t)`, `abs(t·y) = abs(t)·abs(y)`,
-    /// `abs(t/2) = abs(t)/2`, `abs(t^2) = t^2`, `abs(exp(t)) = exp(t)`, `abs(sqrt(2)·t) =
-    /// sqrt(2)·abs(t)`. Each holds wherever the
-    /// argument is defined, and the right side is defined there too. (A term with a power to a
-    /// varying exponent, [`Canon::split_exponent`]'s atom, keeps its `abs` whole: `x^(2a)` is
-    /// `(x^a)^2` where both have values, but `x^a` has none at `x = −1`, `a = 1/2`, where
-    /// `x^(2a) = −1`; nor may `abs(x^a)` stand where `x^a` has no value, as `abs(u)^2 = u^2`
-    /// needs a real `u`.) `None` for an argument of more terms, or for `abs` of one atom alone that
-    /// may be negative.
+    /// (never negative where it is defined) and an even `eᵢ`, and `abs(aᵢ)` an atom otherwise:
+    /// so `abs(2t) = 2 abs(t)`, `abs(t·y) = abs(t)·abs(y)`, `abs(t/2) = abs(t)/2`,
+    /// `abs(t^2) = t^2`, `abs(exp(t)) = exp(t)`, `abs(sqrt(2)·t) = sqrt(2)·abs(t)`. Each holds
+    /// wherever the argument is defined, and the right side is defined there too. (A term with
+    /// a power to a varying exponent, [`Canon::split_exponent`]'s atom, keeps its `abs` whole:
+    /// `x^(2a)` is `(x^a)^2` where both have values, but `x^a` has none at `x = −1`, `a = 1/2`,
+    /// where `x^(2a) = −1`; nor may `abs(x^a)` stand where `x^a` has no value, as
+    /// `abs(u)^2 = u^2` needs a real `u`.) `None` for an argument of more terms, or for `abs`
+    /// of one atom alone that may be negative.
     fn absolute_value_of_term(&mut self, arg: &Frac) -> Result<Option<Frac>, NotExact> {
         let one_term = |p: &Poly| match p.0.as_slice() {
             [(m, c)] => Some((m.clone(), c.clone())),
