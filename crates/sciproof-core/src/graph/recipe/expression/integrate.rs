@@ -4901,7 +4901,7 @@ pub fn no_real_value(
             else {
                 continue;
             };
-            if limit.outside(&ball) {
+            if limit.domain.excludes(&ball) {
                 let (from, to) = if from <= to { (from, to) } else { (to, from) };
                 return Ok(Some(NoRealValue {
                     from,
@@ -4915,24 +4915,22 @@ pub fn no_real_value(
 }
 
 /// An operation whose argument has a real value only on part of the line, as
-/// [`no_real_value`] tests it: a call of `what` with that domain, or a fractional power.
+/// [`no_real_value`] tests it: a call of `what`, or a fractional power, with a domain that
+/// leaves a stretch out ([`RealDomain::stretch_left_out`]).
 #[derive(Debug, Clone, Copy)]
 struct DomainLimit {
     what: &'static str,
     domain: RealDomain,
-    /// The stretch left out, in words ([`RealDomain::stretch_left_out`]).
-    stretch: &'static str,
 }
 
 impl DomainLimit {
-    /// Whether every value in `ball` lies outside the domain.
-    fn outside(self, ball: &Ball<BigFloat>) -> bool {
-        self.domain.excludes(ball)
-    }
-
     /// `"log of a negative number"`.
     fn words(self) -> String {
-        format!("{} {}", self.what, self.stretch)
+        let stretch = self
+            .domain
+            .stretch_left_out()
+            .expect("only domains that leave a stretch out are collected");
+        format!("{} {stretch}", self.what)
     }
 }
 
@@ -4948,16 +4946,9 @@ fn domain_limited<'e>(
     let limited = match e {
         Expr::Call(f, xs) if xs.len() == 1 => {
             let domain = RealDomain::of(*f);
-            domain.stretch_left_out().map(|stretch| {
+            domain.stretch_left_out().is_some().then(|| {
                 let what = f.name();
-                (
-                    &xs[0],
-                    DomainLimit {
-                        what,
-                        domain,
-                        stretch,
-                    },
-                )
+                (&xs[0], DomainLimit { what, domain })
             })
         }
         Expr::Pow(p) if exact_value(&p.1).is_some_and(|n| !n.is_integer()) => Some((
@@ -4965,7 +4956,6 @@ fn domain_limited<'e>(
             DomainLimit {
                 what: "a fractional power",
                 domain: RealDomain::NonNegative,
-                stretch: "of a negative number",
             },
         )),
         _ => None,
