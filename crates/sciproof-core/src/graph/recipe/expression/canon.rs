@@ -857,6 +857,21 @@ impl Poly {
     }
 }
 
+/// The term `c·m` with `p = c·m·q`, when there is one (`p` and `q` with as many terms, each
+/// term of `p` that of `q` times `c·m`).
+fn monomial_ratio(p: &Poly, q: &Poly) -> Option<(Mono, Q)> {
+    if p.0.len() != q.0.len() || p.0.is_empty() {
+        return None;
+    }
+    let (pm, pc) = p.0.iter().max_by(|a, b| lex_cmp(&a.0, &b.0))?;
+    let (qm, qc) = q.0.iter().max_by(|a, b| lex_cmp(&a.0, &b.0))?;
+    let inverse: Mono = qm.iter().map(|&(a, e)| (a, -e)).collect();
+    let m = mono_mul(pm, &inverse);
+    let c = pc * &qc.recip();
+    let product = Poly::from_terms(q.0.iter().map(|(k, d)| (mono_mul(k, &m), d * &c)).collect());
+    (product == *p).then_some((m, c))
+}
+
 /// A monomial order: lexicographic in the exponents, atom by atom in the order of their
 /// numbers (an atom a monomial lacks has exponent 0). Total, and kept by multiplication
 /// (`a < b` gives `a·m < b·m`), negative exponents included, which is what taking a root term
@@ -1517,7 +1532,7 @@ impl<'b> Canon<'b> {
     fn function_of(&mut self, func: Func, fracs: Vec<Frac>) -> Result<Frac, NotExact> {
         let mut fracs = fracs
             .into_iter()
-            .map(|f| self.settled(f))
+            .map(|f| self.settled_argument(f))
             .collect::<Result<Vec<_>, _>>()?;
         if !matches!(
             func,
@@ -3662,6 +3677,60 @@ impl<'b> Canon<'b> {
         Ok((num, den))
     }
 
+    /// [`Canon::settled`] for the argument of a function, with a denominator `m·B^k` (a
+    /// monomial `m` times a power of the base `B` of a root `a = B^(1/q)` of several terms met
+    /// in the argument) written as `m^-1·a^(−q·k)` above the line, as `1/sqrt(B)` is `a^-1`
+    /// (and a numerator `n·B^j` as `n·a^(q·j)`, as no common factor is cancelled otherwise):
+    /// so `exp(1/sqrt(1 + x^2))`, `exp((1 + x^2)^(-1/2))` (made as `sqrt(1 + x^2)/(1 + x^2)`)
+    /// and `exp(1/(1 + x^2)^(3/2))` against `exp(sqrt(1 + x^2)^-3)` are one atom each. (Where
+    /// the argument is defined, `B > 0`.)
+    fn settled_argument(&mut self, f: Frac) -> Result<Frac, NotExact> {
+        const MOST_POWER: i64 = 4;
+        let Some(den) = &f.den else {
+            return self.settled(f);
+        };
+        let mut roots: Vec<u32> = f
+            .num
+            .monomials()
+            .chain(den.monomials())
+            .flatten()
+            .map(|&(a, _)| a)
+            .filter(|&a| matches!(&self.atoms[a as usize].root, Some((_, b)) if b.0.len() >= 2))
+            .collect();
+        roots.sort_unstable();
+        roots.dedup();
+        for a in roots {
+            let (q, base) = self.atoms[a as usize].root.clone().expect("a root");
+            let mut powers = Vec::new();
+            let mut power = Poly::constant(Q::one());
+            for _ in 0..MOST_POWER {
+                match self.mul(&power, &base) {
+                    Ok(next) if next.0.len() <= den.0.len().max(f.num.0.len()) => power = next,
+                    _ => break,
+                }
+                powers.push(power.clone());
+            }
+            // den = r·B^k, and num = s·B^j where it is one (else j = 0 and s = num)
+            let as_power = |p: &Poly| {
+                (1..)
+                    .zip(&powers)
+                    .find_map(|(k, power)| monomial_ratio(p, power).map(|r| (k, r)))
+            };
+            let Some((k, (m, c))) = as_power(den) else {
+                continue;
+            };
+            let (j, above) = match as_power(&f.num) {
+                Some((j, (n, d))) => (j, Poly::monomial(n, d)),
+                None => (0, f.num.clone()),
+            };
+            let mut factor: Mono = m.iter().map(|&(b, e)| (b, -e)).collect();
+            factor = mono_mul(&factor, &vec![(a, q * (j - k))]);
+            let num = self.mul(&above, &Poly::monomial(factor, c.recip()))?;
+            return self.settled(Frac { num, den: None });
+        }
+        self.settled(f)
+    }
+
     /// `f` with the powers of root atoms written as [`Canon::radicals`] writes them, before it
     /// becomes the argument of a function or the base of a power (whose atom is named by its
     /// form): so `sqrt(1 − sqrt(x)^2)` and `sqrt(1 − x)` are one atom. Unchanged (and not
@@ -5207,6 +5276,28 @@ mod tests {
             // x = 0, y < 0: the root is 0, sqrt(y) has no value
             "sqrt(x^2*y) - abs(x)*sqrt(y)",
             "sqrt(x^2) - abs(x) + 1/10^30",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn reciprocal_roots_in_arguments_meet() {
+        for text in [
+            "exp(1/sqrt(1 + x^2)) - exp((1 + x^2)^(-1/2))",
+            "sin(x/sqrt(1 + x^2)) - sin(x*(1 + x^2)^(-1/2))",
+            "sin(1/(1 + x^2)^(3/2)) - sin((1 + x^2)^(-3/2))",
+            "exp(1/((1 + x^2)*sqrt(1 + x^2))) - exp(sqrt(1 + x^2)^-3)",
+            "exp(sqrt(1 + x^2)/(1 + x^2)) - exp(1/sqrt(1 + x^2))",
+            "log(1/sqrt(x + 1)) - log((x + 1)^(-1/2))",
+            "cos(1/(x*sqrt(x + 1))) - cos(x^-1*(x + 1)^(-1/2))",
+            "log((x - 2)^(-2/3)) - log((x - 2)^(-5/3)*(x - 2))",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            "exp(1/sqrt(1 + x^2)) - exp((1 + x^2)^(1/2))",
+            "sin(1/(1 + x^2)^(3/2)) - sin((1 + x^2)^(-1/2))",
         ] {
             assert!(!zero(text), "{text}");
         }
