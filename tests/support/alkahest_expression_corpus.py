@@ -70,6 +70,12 @@ def identity():
             (f"sin({a} + 5*pi/4){scale}", f"(-(sin({a}) + cos({a}))/sqrt(2)){scale}"),
             (f"sin(pi/7)*({a}){scale}", f"cos(5*pi/14)*({a}){scale}"),
             (f"e^({a}){scale}", f"exp({a}){scale}"),
+            # roots of powers, absolute values as roots, reciprocal roots in arguments
+            (f"sqrt(({a})^2){scale}", f"abs({a}){scale}"),
+            (f"abs({a})*abs({a}){scale}", f"({a})^2{scale}"),
+            (f"sqrt(({a})^3){scale}", f"({a})*sqrt({a}){scale}"),
+            (f"log(abs({a}))", f"log(({a})^2)/2"),
+            (f"exp(1/sqrt(({a})^2 + 1))", f"exp((({a})^2 + 1)^(-1/2))"),
         ])
     else:
         lhs, rhs = f"({a})*({b}){scale}", f"({b})*({a}){scale}"

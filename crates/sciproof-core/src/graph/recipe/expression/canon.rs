@@ -3367,6 +3367,13 @@ impl<'b> Canon<'b> {
         Ok(Some(self.frac_mul(num, below)?))
     }
 
+    /// Whether atom `a` is never negative where it is defined: an exponential, a root or an
+    /// `abs`.
+    fn never_negative(&self, a: u32) -> bool {
+        let atom = &self.atoms[a as usize];
+        atom.exp_of.is_some() || atom.root.is_some() || matches!(atom.call, Some((Func::Abs, _)))
+    }
+
     /// `|P|` for [`Canon::absolute_value`].
     fn absolute_value_of_polynomial(&mut self, p: &Poly) -> Result<Option<Frac>, NotExact> {
         // (the square of a rest of more terms would be large, and is rare in what people write)
@@ -3400,9 +3407,17 @@ impl<'b> Canon<'b> {
                     return Ok(None);
                 };
                 let negative = scaled(rest.clone(), &Q::int(-1));
-                let inside = if self.exact_poly_root(&rest, 2)?.is_some() {
+                // (a sum of terms of one sign, each a product of factors never negative, keeps
+                // that sign: `abs(exp(x) + exp(-x)) = exp(x) + exp(-x)`)
+                let signs = |this: &Self, positive: bool| {
+                    rest.0.iter().all(|(m, c)| {
+                        c.is_positive() == positive
+                            && m.iter().all(|&(a, e)| e % 2 == 0 || this.never_negative(a))
+                    })
+                };
+                let inside = if signs(self, true) || self.exact_poly_root(&rest, 2)?.is_some() {
                     rest
-                } else if self.exact_poly_root(&negative, 2)?.is_some() {
+                } else if signs(self, false) || self.exact_poly_root(&negative, 2)?.is_some() {
                     negative
                 } else if rest.0.len() > MOST_TERMS_SQUARED {
                     return Ok(None);
@@ -3429,11 +3444,7 @@ impl<'b> Canon<'b> {
         };
         let mut value = constant(Q::from_big(c.to_big().abs()));
         for &(a, e) in m {
-            let atom = &self.atoms[a as usize];
-            let never_negative = atom.exp_of.is_some()
-                || atom.root.is_some()
-                || matches!(atom.call, Some((Func::Abs, _)));
-            let factor = if never_negative || e % 2 == 0 {
+            let factor = if self.never_negative(a) || e % 2 == 0 {
                 Poly::monomial(vec![(a, e)], Q::one())
             } else {
                 let square = Poly::monomial(vec![(a, 2)], Q::one());
@@ -5251,6 +5262,9 @@ mod tests {
             "log(abs(x)) - log(x^2)/2",
             "log(abs(x - 1)) - log((x - 1)^2)/2",
             "abs(sqrt(x) - 1)^2 - (x - 2*sqrt(x) + 1)",
+            "abs(exp(x) + exp(-x)) - exp(x) - exp(-x)",
+            "abs(-x^2 - sqrt(y) - 1) - (x^2 + sqrt(y) + 1)",
+            "sqrt(1 + sinh(x)^2) - cosh(x)",
             // roots of roots, and of a base beside its roots
             "sqrt(sqrt(x)) - x^(1/4)",
             "sqrt(x)^(1/3) - x^(1/6)",
@@ -5270,6 +5284,8 @@ mod tests {
             "sqrt(x^2 + 1) - abs(x) - 1",
             "sqrt(x^2 + 2*x + 2) - abs(x + 1)",
             "abs(x + 1) - abs(x) - 1",
+            "abs(x^2 - 1) - (x^2 - 1)",
+            "abs(exp(x) - 1) - (exp(x) - 1)",
             // x < 0: (x^4)^(1/3) has a value, x·x^(1/3) none; (x^2)^(1/3) one, x^(2/3) none
             "(x^4)^(1/3) - x*x^(1/3)",
             "(x^2)^(1/3) - x^(2/3)",
@@ -5350,7 +5366,8 @@ mod tests {
         fn roots_of_powers_found_equal_are_equal_wherever_both_have_a_value(
             base in proptest::sample::select(vec![
                 "x", "(x - 1)", "(x + y)", "(x*y)", "(x^2 - 1)", "sin(y)", "(2*x - 3)",
-                "(x - 1)^2", "(1/x)", "(x*(x - 1))", "(x^3)", "abs(x - y)",
+                "(x - 1)^2", "(1/x)", "(x*(x - 1))", "(x^3)", "abs(x - y)", "(exp(x) + exp(-y))",
+                "(sqrt(x) + 1)",
             ]),
             n in -4i64..7,
             d in 1i64..5,
