@@ -3017,7 +3017,7 @@ impl<'b> Canon<'b> {
         let base_key = self.key(&base);
         let fractional = match (&base.den, f.numer().to_i64(), f.denom().to_u64()) {
             (None, Some(p), Some(q)) if i64::try_from(q).is_ok() => Frac {
-                num: Poly::monomial(vec![(self.root_atom(&base.num, q), p)], Q::one()),
+                num: Poly::monomial(vec![(self.root_atom(&base.num, q)?, p)], Q::one()),
                 den: None,
             },
             // (a root of a fraction N/D is an atom `a` with `a^q·D = N`, used once the whole
@@ -3308,10 +3308,17 @@ impl<'b> Canon<'b> {
     }
 
     /// The atom `B^(1/q)` of a polynomial `B`, with `a^q = B` recorded ([`Canon::radicals`]) and
-    /// its direction (the other roots of `B`: [`Canon::rewrites_over_finest`]).
-    fn root_atom(&mut self, base: &Poly, q: u64) -> u32 {
+    /// its direction (the other roots of `B`: [`Canon::rewrites_over_finest`]). A `B` of
+    /// several terms is taken with `sin(u)^2 = 1 − cos(u)^2` and `sinh(u)^2 = cosh(u)^2 − 1`,
+    /// as a finished form is ([`Canon::pythagoras`]): so `sqrt(1 − sin(x)^2)` is
+    /// `abs(cos x)` and `sqrt(1 + sin(x)^2)` is `sqrt(2 − cos(x)^2)`. (Not one term:
+    /// `abs(sin x)` stays `sqrt(sin(x)^2)`, as its powers and roots are taken over `sin x`.)
+    fn root_atom(&mut self, base: &Poly, q: u64) -> Result<u32, NotExact> {
         let base = Frac {
-            num: base.clone(),
+            num: match base.0.len() {
+                0 | 1 => base.clone(),
+                _ => self.pythagoras(base.clone())?,
+            },
             den: None,
         };
         let base_key = self.key(&base);
@@ -3327,7 +3334,7 @@ impl<'b> Canon<'b> {
             p: 1,
             q,
         });
-        id
+        Ok(id)
     }
 
     /// `|u|` in the form: `|N/D| = |N|/|D|`, and for a polynomial `P`
@@ -3433,7 +3440,7 @@ impl<'b> Canon<'b> {
                     if square.den.is_some() {
                         return Ok(None);
                     }
-                    Poly::monomial(vec![(self.root_atom(&square.num, 2), 1)], Q::one())
+                    Poly::monomial(vec![(self.root_atom(&square.num, 2)?, 1)], Q::one())
                 };
                 let inside = Frac {
                     num: inside,
@@ -3448,7 +3455,7 @@ impl<'b> Canon<'b> {
                 Poly::monomial(vec![(a, e)], Q::one())
             } else {
                 let square = Poly::monomial(vec![(a, 2)], Q::one());
-                Poly::monomial(vec![(self.root_atom(&square, 2), e)], Q::one())
+                Poly::monomial(vec![(self.root_atom(&square, 2)?, e)], Q::one())
             };
             value = self.frac_mul(
                 value,
@@ -5265,6 +5272,9 @@ mod tests {
             "abs(exp(x) + exp(-x)) - exp(x) - exp(-x)",
             "abs(-x^2 - sqrt(y) - 1) - (x^2 + sqrt(y) + 1)",
             "sqrt(1 + sinh(x)^2) - cosh(x)",
+            "sqrt(1 - sin(x)^2) - abs(cos(x))",
+            "sqrt(1 + sin(x)^2) - sqrt(2 - cos(x)^2)",
+            "sqrt(cosh(x)^2 - 1) - abs(sinh(x))",
             // roots of roots, and of a base beside its roots
             "sqrt(sqrt(x)) - x^(1/4)",
             "sqrt(x)^(1/3) - x^(1/6)",
@@ -5286,6 +5296,7 @@ mod tests {
             "abs(x + 1) - abs(x) - 1",
             "abs(x^2 - 1) - (x^2 - 1)",
             "abs(exp(x) - 1) - (exp(x) - 1)",
+            "sqrt(1 - sin(x)^2) - cos(x)",
             // x < 0: (x^4)^(1/3) has a value, x·x^(1/3) none; (x^2)^(1/3) one, x^(2/3) none
             "(x^4)^(1/3) - x*x^(1/3)",
             "(x^2)^(1/3) - x^(2/3)",
@@ -5367,7 +5378,7 @@ mod tests {
             base in proptest::sample::select(vec![
                 "x", "(x - 1)", "(x + y)", "(x*y)", "(x^2 - 1)", "sin(y)", "(2*x - 3)",
                 "(x - 1)^2", "(1/x)", "(x*(x - 1))", "(x^3)", "abs(x - y)", "(exp(x) + exp(-y))",
-                "(sqrt(x) + 1)",
+                "(sqrt(x) + 1)", "(1 - sin(x)^2)",
             ]),
             n in -4i64..7,
             d in 1i64..5,
