@@ -3070,11 +3070,12 @@ impl<'b> Canon<'b> {
     ///   for an even `p`), `R` for an odd `q` (where `B^(1/q)` is defined, `B >= 0`, so
     ///   `R >= 0`): `sqrt(x^2) = abs(x)`, `sqrt(x^4) = x^2`, `(x^3)^(1/3) = x`,
     ///   `sqrt(x^2 + 2x + 1) = abs(x + 1)`, `sqrt(1/x^2) = 1/abs(x)`;
-    /// - `B = a^e` for one atom, `e = q·s + r` with `0 < r < q`: `a^s·(a^r)^(1/q)`, with
-    ///   `|a|^s` for an even `q` and an even `r` (an odd `s`): `sqrt(x^3) = x·sqrt(x)` (where
-    ///   either is defined, `x >= 0`), `sqrt(1/x) = x^-1·sqrt(x)`,
-    ///   `(x^6)^(1/4) = abs(x)·(x^2)^(1/4)`. Not for an odd `q` with an even `e` and an odd
-    ///   `r`: `(x^4)^(1/3)` is defined at `x < 0`, where `x·x^(1/3)` is not.
+    /// - `B = a^e` for one atom, `e = q·s + r` with `0 < r < q`: for an odd `e`, `a^(e·c)`
+    ///   (where either is defined, `a >= 0`: `sqrt(x^3) = x^(3/2) = x·sqrt(x)`,
+    ///   `sqrt(1/x) = x^(-1/2)`); for an even `e`, `|a|^s·(a^r)^(1/q)` (`a^s` for an even `s`:
+    ///   `(x^6)^(1/4) = abs(x)·(x^2)^(1/4)`), but not for an odd `q` with an odd `r`:
+    ///   `(x^4)^(1/3)` is defined at `x < 0`, where `x·x^(1/3)` is not;
+    /// - `B` a monomial of roots (and of their bases): one power of each base.
     ///
     /// A monomial of several atoms with something left under the root keeps it (`x^2·y`: at
     /// `x = 0`, `y < 0` the root is 0 and `sqrt(y)` has no value), as do a coefficient other
