@@ -857,6 +857,28 @@ impl Poly {
     }
 }
 
+/// The monomial of the atoms `of` keeps, each to its least power over the terms of `p` (0
+/// where a term lacks it), the atoms of power 0 left out: what divides every term.
+fn least_powers(p: &Poly, of: impl Fn(u32) -> bool) -> Mono {
+    let mut common: Mono = p
+        .monomials()
+        .flatten()
+        .filter(|&&(a, _)| of(a))
+        .map(|&(a, _)| (a, 0))
+        .collect();
+    common.sort_unstable();
+    common.dedup();
+    for (a, least) in &mut common {
+        *least = p
+            .monomials()
+            .map(|m| m.iter().find(|(b, _)| b == a).map_or(0, |&(_, e)| e))
+            .min()
+            .unwrap_or(0);
+    }
+    common.retain(|(_, e)| *e != 0);
+    common
+}
+
 /// The term `c·m` with `p = c·m·q`, when there is one (`p` and `q` with as many terms, each
 /// term of `p` that of `q` times `c·m`).
 fn monomial_ratio(p: &Poly, q: &Poly) -> Option<(Mono, Q)> {
@@ -2018,28 +2040,7 @@ impl<'b> Canon<'b> {
         }
         if arg.den.is_none() && !arg.num.0.is_empty() {
             // the least power of each exponential over the terms (0 where a term has none)
-            let mut common: Vec<(u32, i64)> = Vec::new();
-            for (i, (m, _)) in arg.num.0.iter().enumerate() {
-                let powers = m
-                    .iter()
-                    .filter(|(a, _)| self.atoms[*a as usize].exp_of.is_some())
-                    .copied();
-                if i == 0 {
-                    common = powers.collect();
-                } else {
-                    let here: Vec<(u32, i64)> = powers.collect();
-                    for (a, e) in common.iter_mut() {
-                        *e = (*e).min(here.iter().find(|(b, _)| b == a).map_or(0, |(_, f)| *f));
-                    }
-                    for &(b, f) in &here {
-                        if f < 0 && !common.iter().any(|(a, _)| *a == b) {
-                            common.push((b, f));
-                        }
-                    }
-                }
-            }
-            common.retain(|(_, e)| *e != 0);
-            common.sort_unstable();
+            let common = least_powers(&arg.num, |a| self.atoms[a as usize].exp_of.is_some());
             if !common.is_empty() {
                 let inverse: Mono = common.iter().map(|&(a, e)| (a, -e)).collect();
                 let rest = Frac {
@@ -3391,18 +3392,7 @@ impl<'b> Canon<'b> {
             [(m, c)] => (m, c),
             _ => {
                 let content = self.positive_content(p)?.unwrap_or_else(Q::one);
-                // (each atom to its least power over the terms, 0 where a term lacks it)
-                let mut common: Mono = p.monomials().flatten().map(|&(a, _)| (a, 0)).collect();
-                common.sort_unstable();
-                common.dedup();
-                for (a, least) in &mut common {
-                    *least = p
-                        .monomials()
-                        .map(|m| m.iter().find(|(b, _)| b == a).map_or(0, |&(_, e)| e))
-                        .min()
-                        .unwrap_or(0);
-                }
-                common.retain(|(_, e)| *e != 0);
+                let common = least_powers(p, |_| true);
                 let inverse: Mono = common.iter().map(|&(a, e)| (a, -e)).collect();
                 let rest = Poly::from_terms(
                     p.0.iter()
