@@ -3507,14 +3507,14 @@ impl<'b> Canon<'b> {
         if let Some((inner, m)) = self.whole_of(&base) {
             return self.whole_power(inner, &(m * n));
         }
-        // (B^(1/q))^n = B^(n/q) for a root atom and n >= q, or a multiple of q (`abs(u)^-4 =
-        // (u^2)^-2`, `((u^2)^(1/4))^6 = abs(u)^3`): written as any power of B is
+        // (B^(1/q))^n = B^(n/q) for a root atom and n >= q (`((u^2)^(1/4))^6 = abs(u)^3`):
+        // written as any power of B is (negative multiples of q just below)
         if base.den.is_none()
             && let [(m, c)] = base.num.0.as_slice()
             && *c == Q::one()
             && let [(a, 1)] = m.as_slice()
             && let Some((q, inner)) = self.atoms[*a as usize].root.clone()
-            && (*n >= BigInt::from(q) || num_integer::Integer::is_multiple_of(n, &BigInt::from(q)))
+            && *n >= BigInt::from(q)
         {
             let inner = Frac {
                 num: inner,
@@ -3541,23 +3541,15 @@ impl<'b> Canon<'b> {
         {
             let mut out = self.frac_powi(constant(c.clone()), n)?;
             for &(a, e) in m {
-                let factor = match self.atoms[a as usize].root.clone() {
-                    Some((q, inner)) => {
-                        let inner = Frac {
-                            num: inner,
-                            den: None,
-                        };
-                        self.whole_power(inner, &BigInt::from(e * n / q))?
-                    }
-                    None => Frac {
-                        num: Poly::monomial(vec![(a, e)], Q::one()),
-                        den: None,
-                    },
+                let (base, power) = match self.atoms[a as usize].root.clone() {
+                    Some((q, inner)) => (inner, e * n / q),
+                    None => (Poly::monomial(vec![(a, e)], Q::one()), n),
                 };
-                let factor = match self.atoms[a as usize].root {
-                    Some(_) => factor,
-                    None => self.frac_powi(factor, n)?,
+                let base = Frac {
+                    num: base,
+                    den: None,
                 };
+                let factor = self.whole_power(base, &BigInt::from(power))?;
                 out = self.frac_mul(out, factor)?;
             }
             return Ok(out);
