@@ -6,7 +6,8 @@
 //! products are expanded, integer powers multiplied out, `x^(k+p/q)` split into
 //! `x^k·(x^(1/q))^p` (the roots of one base written over the finest `q` in a later form),
 //! positive rational factors taken out of logarithms and roots over the primes below 1,000
-//! (`log(2x) = log 2 + log x`, `sqrt(8) = 2 sqrt 2`), `sqrt(u)` read as `u^(1/2)`, `tan u` as `sin u / cos u` (and `tanh u` as `sinh u / cosh u`),
+//! (`log(2x) = log 2 + log x`, `sqrt(8) = 2 sqrt 2`), a function's argument or a power's base
+//! `N/D` written as `Q` where `N = Q·D` (`Canon::cancelled`), `sqrt(u)` read as `u^(1/2)`, `tan u` as `sin u / cos u` (and `tanh u` as `sinh u / cosh u`),
 //! `W(u)·exp(W(u))` replaced by `u` for Lambert's `W` (`Canon::lambert`),
 //! `sin(−u) = −sin u`, the `sin`/`cos` atoms of `(p/q)·D` for one direction `D` and several
 //! small multiples `p/q` written over those of `D·gcd(p)/lcm(q)` (`sin 2x = 2 sin x cos x`,
@@ -66,6 +67,9 @@ const MAX_POWER_AGAIN: i64 = 256;
 const MAX_ROOT_PASSES: usize = 16;
 /// The most levels of [`Canon::root_of_power`] within one another (a root of a root of …).
 const MAX_ROOTS_TAKEN: u32 = 32;
+/// The most terms of a quotient [`Canon::exact_quotient`] finds (the quotient of a
+/// cancellation is rarely longer than what it divides).
+const MAX_QUOTIENT_TERMS: usize = 256;
 
 /// Why no canonical form was produced (the exact test then decides nothing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1390,6 +1394,7 @@ impl<'b> Canon<'b> {
     /// The form of a power's base: settled ([`Canon::settled`]).
     fn base_of(&mut self, b: &Expr) -> Result<Frac, NotExact> {
         let base = self.frac(b)?;
+        let base = self.cancelled(base)?;
         self.settled(base)
     }
 
@@ -3678,6 +3683,71 @@ impl<'b> Canon<'b> {
         Ok((num, den))
     }
 
+    /// `f` without its denominator where that divides the numerator: `N/D = Q` for the
+    /// polynomial `Q` with `N = Q·D` ([`Canon::exact_quotient`]), true wherever `D ≠ 0`, that
+    /// is wherever `f` is defined. So an argument or a base is one form however a factor of it
+    /// is written: `sin((x^2 − 1)/(x − 1))` is `sin(x + 1)`, `log(P^-1·P)` is `log 1 = 0`.
+    /// (A common factor of both sides that divides neither is not found: that would need
+    /// greatest common divisors; [`Canon::equal_fraction`] meets two writings of one fraction.)
+    fn cancelled(&mut self, f: Frac) -> Result<Frac, NotExact> {
+        let Some(den) = &f.den else {
+            return Ok(f);
+        };
+        Ok(match self.exact_quotient(&f.num, den)? {
+            Some(num) => Frac { num, den: None },
+            None => f,
+        })
+    }
+
+    /// The polynomial `q` with `n = q·d`, if there is one, for a `d` of two terms or more:
+    /// both written over their least powers of each atom (so with exponents `>= 0`, and no
+    /// monomial dividing every term of `d`, so that `d` divides `n` exactly where it divides
+    /// the shifted `n`), then the division of one by the other term by term, the leading terms
+    /// in [`lex_cmp`]'s order (a well-order on such monomials, so it ends; a leading term of
+    /// the rest that the divisor's does not divide means there is no such `q`). At most
+    /// [`MAX_QUOTIENT_TERMS`] terms of `q` are tried.
+    fn exact_quotient(&mut self, n: &Poly, d: &Poly) -> Result<Option<Poly>, NotExact> {
+        if d.0.len() < 2 || n.0.is_empty() {
+            return Ok(None);
+        }
+        let inverse = |m: &Mono| -> Mono { m.iter().map(|&(a, e)| (a, -e)).collect() };
+        let shifted = |p: &Poly| {
+            let least = least_powers(p, |_| true);
+            let down = inverse(&least);
+            let terms = p.0.iter().map(|(m, c)| (mono_mul(m, &down), c.clone()));
+            (least, Poly::from_terms(terms.collect()))
+        };
+        let (n_least, mut rest) = shifted(n);
+        let (d_least, divisor) = shifted(d);
+        let leading = |p: &Poly| p.0.iter().max_by(|a, b| lex_cmp(&a.0, &b.0)).cloned();
+        let (lead, lead_c) = leading(&divisor).expect("two terms");
+        let (lead_inverse, lead_c_inverse) = (inverse(&lead), lead_c.recip());
+        let mut quotient = Vec::new();
+        while let Some((m, c)) = leading(&rest) {
+            if quotient.len() >= MAX_QUOTIENT_TERMS {
+                return Ok(None);
+            }
+            let t = mono_mul(&m, &lead_inverse);
+            if t.iter().any(|&(_, e)| e < 0) {
+                return Ok(None);
+            }
+            self.budget.steps(divisor.0.len() as u64)?;
+            let k = &c * &lead_c_inverse;
+            let product = divisor
+                .0
+                .iter()
+                .map(|(dm, dc)| (mono_mul(dm, &t), -(dc * &k)));
+            let Ok(next) = self.add(&rest, &Poly::from_terms(product.collect())) else {
+                return Ok(None);
+            };
+            rest = next;
+            quotient.push((t, k));
+        }
+        let shift = mono_mul(&n_least, &inverse(&d_least));
+        let terms = quotient.into_iter().map(|(m, c)| (mono_mul(&m, &shift), c));
+        Ok(Some(Poly::from_terms(terms.collect())))
+    }
+
     /// [`Canon::settled`] for the argument of a function, with a denominator `m·B^k` (a
     /// monomial `m` times a power of the base `B` of a root `a = B^(1/q)` of several terms met
     /// in the argument) written as `m^-1·a^(−q·k)` above the line, as `1/sqrt(B)` is `a^-1`
@@ -3687,6 +3757,7 @@ impl<'b> Canon<'b> {
     /// the argument is defined, `B > 0`.)
     fn settled_argument(&mut self, f: Frac) -> Result<Frac, NotExact> {
         const MOST_POWER: i64 = 4;
+        let f = self.cancelled(f)?;
         let Some(den) = &f.den else {
             return self.settled(f);
         };
@@ -4405,6 +4476,25 @@ mod tests {
         }
     }
 
+    proptest! {
+        /// The quotient of a product by one factor of two terms or more is the other factor
+        /// (exponents of either sign, so Laurent polynomials too), and any quotient found times
+        /// the divisor is the dividend: so `N/D → Q` never changes a value where `D ≠ 0`.
+        #[test]
+        fn quotients_are_exact(a in terms(), b in terms(), c in terms()) {
+            let mut budget = Budget::standard();
+            let mut canon = Canon::new(&mut budget, false);
+            let (pa, pb, pc) = (Poly::from_terms(a), Poly::from_terms(b), Poly::from_terms(c));
+            prop_assume!(pb.0.len() >= 2 && !pa.0.is_empty());
+            let product = canon.mul(&pa, &pb).unwrap();
+            prop_assert_eq!(canon.exact_quotient(&product, &pb).unwrap(), Some(pa.clone()));
+            let other = canon.add(&product, &pc).unwrap();
+            if let Some(q) = canon.exact_quotient(&other, &pb).unwrap() {
+                prop_assert_eq!(canon.mul(&q, &pb).unwrap(), other);
+            }
+        }
+    }
+
     fn zero(s: &str) -> bool {
         let e = parse(s, &mut Default::default()).unwrap();
         is_zero(&e, &mut Budget::standard()).unwrap_or(false)
@@ -5018,6 +5108,36 @@ mod tests {
             "(x^2)^(1/4) - sqrt(x)",
             "sqrt((1-x)/(1+x))^2 - (1+x)/(1-x)",
             "((x/(x+1))^(1/3))^2 - x/(x+1)",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_denominator_that_divides_is_cancelled_in_arguments_and_bases() {
+        for text in [
+            "sin((x^2 - 1)/(x - 1)) - sin(x + 1)",
+            "sin((x^2 + 1)/(x^2 + 1)) - sin(1)",
+            "log((x^2 - 3*x + 1)^(-1)*(x^2 - 3*x + 1))",
+            "log((x^3 - 1)/(x - 1)) - log(x^2 + x + 1)",
+            "exp((x^3 - y^3)/(x - y)) - exp(x^2 + x*y + y^2)",
+            "cos(x + (x^2 - 1)/(x - 1)) - cos(2*x + 1)",
+            // negative powers of atoms on either side of the line
+            "sin((x - 1/x)/(x + 1)) - sin((x - 1)/x)",
+            "atan((sin(y)^2 - 1/x^2)/(sin(y) + 1/x)) - atan(sin(y) - 1/x)",
+            // a base of a power, a root
+            "sqrt((x^2 - 1)/(x - 1)) - sqrt(x + 1)",
+            "((x^2 + 2*x + 1)/(x + 1))^(1/3) - (x + 1)^(1/3)",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            "sin((x^2 - 1)/(x - 1)) - sin(x - 1)",
+            "sin((x^2 + 1)/(x - 1)) - sin(x + 1)",
+            "log((x^3 - 1)/(x - 2)) - log(x^2 + x + 1)",
+            // a common factor that divides neither side is not found (no greatest common
+            // divisors), and the two sides differ anyway
+            "sin((x^2 - 1)/(x^2 + x - 2)) - sin(x + 1)",
         ] {
             assert!(!zero(text), "{text}");
         }
