@@ -212,6 +212,10 @@ pub struct Canon<'b> {
     kept_below_again: bool,
     /// The levels of [`Canon::root_of_power`] entered and not left.
     roots_taken: u32,
+    /// The fractions whose roots [`Canon::power`] split into roots of their numerator and
+    /// denominator, with the order `q` of the root: the same fraction written otherwise meets
+    /// them there rather than as an atom of its own.
+    split_fractions: Vec<(u64, Frac)>,
 }
 
 /// A canonical numerator and, when asked for, denominator.
@@ -970,6 +974,7 @@ impl<'b> Canon<'b> {
             most_power: MAX_POWER,
             kept_below_again: false,
             roots_taken: 0,
+            split_fractions: Vec::new(),
         }
     }
 
@@ -3020,7 +3025,10 @@ impl<'b> Canon<'b> {
         if let Some(den) = &base.den
             && base.num.0.len() == 1
             && (self.positive(&base.num) || self.positive(den))
+            && let Some(q) = c.denom().to_u64()
+            && !self.fraction_root_met(&base, q)?
         {
+            self.split_fractions.push((q, base.clone()));
             let above = Frac {
                 num: base.num,
                 den: None,
@@ -3045,6 +3053,15 @@ impl<'b> Canon<'b> {
         // in a later form ([`Canon::rewrites_over_finest`]: `sqrt(x) = (x^(1/6))^3`).
         let k = c.floor();
         let f = &c - &k;
+        // (a fraction whose root was split before, written otherwise: split likewise)
+        if base.den.is_some()
+            && let Some(q) = f.denom().to_u64()
+            && let Some(split) = self.split_fraction_met(&base, q)?
+        {
+            let fractional = self.power(split, constant(Q::from_big(f)))?;
+            let whole = self.whole_power(base, &k.to_integer())?;
+            return self.frac_mul(whole, fractional);
+        }
         let base_key = self.key(&base);
         let fractional = match (&base.den, f.numer().to_i64(), f.denom().to_u64()) {
             (None, Some(p), Some(q)) if i64::try_from(q).is_ok() => Frac {
@@ -3093,6 +3110,34 @@ impl<'b> Canon<'b> {
         };
         let whole = self.whole_power(base, &k.to_integer())?;
         self.frac_mul(whole, fractional)
+    }
+
+    /// Whether a `q`-th root of the fraction `base` is an atom already (written as `base`
+    /// or otherwise, [`Canon::same_fraction`]): then [`Canon::power`] does not split its root,
+    /// so that the two meet.
+    fn fraction_root_met(&mut self, base: &Frac, q: u64) -> Result<bool, NotExact> {
+        let earlier = self.earlier_fractions(|atom| match &atom.fraction_root {
+            Some((r, n, d)) if *r == q as i64 => Some(Frac {
+                num: n.clone(),
+                den: Some(d.clone()),
+            }),
+            _ => None,
+        });
+        Ok(self.same_fraction(base, earlier, false)?.is_some())
+    }
+
+    /// The fraction equal to `base` ([`Canon::same_fraction`]) whose `q`-th root
+    /// [`Canon::power`] split before, if any.
+    fn split_fraction_met(&mut self, base: &Frac, q: u64) -> Result<Option<Frac>, NotExact> {
+        let splits: Vec<(u32, Frac)> = (0..)
+            .zip(&self.split_fractions)
+            .filter(|(_, (r, _))| *r == q)
+            .map(|(i, (_, b))| (i, b.clone()))
+            .take(MAX_FRACTIONS_COMPARED)
+            .collect();
+        Ok(self
+            .same_fraction(base, splits, false)?
+            .map(|(i, _)| self.split_fractions[i as usize].1.clone()))
     }
 
     /// `B^c` for a rational `c = p/q` (`q >= 2`) with the `q`-th root of a power in `B` taken,
@@ -3738,14 +3783,12 @@ impl<'b> Canon<'b> {
             return Ok(Frac { num, den: None });
         }
         // (and N/D = 1/(D/N) where the numerator divides the denominator and D/N has no atom
-        // to a negative power but exponentials: where D ≠ 0, so is N, and D/N. Such a power
-        // `a^-k` would leave 1/(D/N) without a value where `a = 0`, where N = 0 and N/D is 0:
-        // `y·(x − 1)/(x^2 − 1)` is not `1/(y^-1·(x + 1))`)
-        let quotient = self.exact_quotient(den, &f.num)?.filter(|q| {
-            q.monomials()
-                .flatten()
-                .all(|&(a, e)| e >= 0 || self.atoms[a as usize].exp_of.is_some())
-        });
+        // to a negative power: where D ≠ 0, so is N, and D/N. A power `a^-k` would leave
+        // 1/(D/N) without a value where `a = 0`, where N = 0 and N/D is 0: `y·(x − 1)/(x^2 −
+        // 1)` is not `1/(y^-1·(x + 1))`; nor is `exp(x)/(x + 1)` made `1/((x + 1)·exp(-x))`)
+        let quotient = self
+            .exact_quotient(den, &f.num)?
+            .filter(|q| q.monomials().flatten().all(|&(_, e)| e >= 0));
         Ok(match quotient {
             Some(den) => normalise(Frac {
                 num: Poly::constant(Q::one()),
@@ -3755,7 +3798,7 @@ impl<'b> Canon<'b> {
         })
     }
 
-    /// The polynomial `q` with `n = q·d`, if there is one, for a `d` of two terms or more:
+    /// The polynomial `q` with `n = q·d`, if there is one (for a `d` of one term, `n·d^-1`):
     /// both written over their least powers of each atom (so with exponents `>= 0`, and no
     /// monomial dividing every term of `d`, so that `d` divides `n` exactly where it divides
     /// the shifted `n`), then the division of one by the other term by term, the leading terms
@@ -3763,7 +3806,7 @@ impl<'b> Canon<'b> {
     /// the rest that the divisor's does not divide means there is no such `q`). At most
     /// [`MAX_QUOTIENT_TERMS`] terms of `q` are tried.
     fn exact_quotient(&mut self, n: &Poly, d: &Poly) -> Result<Option<Poly>, NotExact> {
-        if d.0.len() < 2 || n.0.is_empty() {
+        if d.0.is_empty() || n.0.is_empty() {
             return Ok(None);
         }
         let inverse = |m: &Mono| -> Mono { m.iter().map(|&(a, e)| (a, -e)).collect() };
@@ -5210,8 +5253,14 @@ mod tests {
             "exp(sqrt(1/(x^2 + 1))) - exp(1/sqrt(x^2 + 1))",
             // x^-2 > 0 wherever it is defined
             "sqrt(x^-2/(x - 2)^2) - 1/abs(x^2 - 2*x)",
-            // the numerator divides the denominator: P/P^3 = 1/P^2
+            // the numerator divides the denominator: P/P^3 = 1/P^2, x/(x^2 - x) = 1/(x - 1)
             "sqrt((x - 2)/(x - 2)^3) - 1/abs(x - 2)",
+            "sqrt(1/(x - 1)) - sqrt(x/((x - 1)*x))",
+            // the same fraction with a factor on both sides that divides neither, in either
+            // order: split where the other was
+            "sqrt(y/(x^2 + 1)) - sqrt(y*(x - 1)/((x^2 + 1)*(x - 1)))",
+            "sqrt(y*(x - 1)/((x^2 + 1)*(x - 1))) - sqrt(y/(x^2 + 1))",
+            "(y/(x^2 + 1))^(-3/2) - (y*(x - 1)/((x^2 + 1)*(x - 1)))^(-3/2)",
         ] {
             assert!(zero(text), "{text}");
         }
