@@ -76,6 +76,11 @@ def identity():
             (f"sqrt(({a})^3){scale}", f"({a})*sqrt({a}){scale}"),
             (f"log(abs({a}))", f"log(({a})^2)/2"),
             (f"exp(1/sqrt(({a})^2 + 1))", f"exp((({a})^2 + 1)^(-1/2))"),
+            # a denominator that divides, roots of fractions with a positive side
+            (f"sin((({a})^2 - 1)/({a} - 1)){scale}", f"sin({a} + 1){scale}"),
+            (f"log((({a})^3 - 1)/({a} - 1))", f"log(({a})^2 + {a} + 1)"),
+            (f"sqrt(1/(({a})^2 + 1)){scale}", f"(1/sqrt(({a})^2 + 1)){scale}"),
+            (f"sqrt({b}/(({a})^2 + 1))", f"sqrt({b})/sqrt(({a})^2 + 1)"),
         ])
     else:
         lhs, rhs = f"({a})*({b}){scale}", f"({b})*({a}){scale}"
