@@ -3819,7 +3819,7 @@ impl<'b> Canon<'b> {
         let (n_least, mut rest) = shifted(n);
         let (d_least, divisor) = shifted(d);
         let leading = |p: &Poly| p.0.iter().max_by(|a, b| lex_cmp(&a.0, &b.0)).cloned();
-        let (lead, lead_c) = leading(&divisor).expect("two terms");
+        let (lead, lead_c) = leading(&divisor).expect("a term");
         let (lead_inverse, lead_c_inverse) = (inverse(&lead), lead_c.recip());
         let mut quotient = Vec::new();
         while let Some((m, c)) = leading(&rest) {
