@@ -3041,6 +3041,16 @@ impl<'b> Canon<'b> {
             let below = self.power(below, constant(Q::from_big(-c)))?;
             return self.frac_mul(above, below);
         }
+        // (a base of several terms with `sin(u)^2 = 1 − cos(u)^2` first, as its root atom would
+        // have it ([`Canon::root_atom`]), so that a power that leaves is taken:
+        // `sqrt(1 + tan(x)^2) = sqrt(cos(x)^-2) = 1/abs(cos x)`)
+        let base = match base.den {
+            None if base.num.0.len() > 1 => Frac {
+                num: self.pythagoras(base.num)?,
+                den: None,
+            },
+            _ => base,
+        };
         // (the root of a power taken: `sqrt(x^2) = abs(x)`, `sqrt(x^3) = x·sqrt(x)`,
         // `sqrt(1/x) = x^-1·sqrt(x)`, `sqrt(x^2 + 2x + 1) = abs(x + 1)`)
         if base.den.is_none()
@@ -5273,6 +5283,20 @@ mod tests {
         ] {
             assert!(!zero(text), "{text}");
         }
+    }
+
+    #[test]
+    fn a_root_of_a_base_that_pythagoras_makes_one_term_is_taken() {
+        for text in [
+            "sqrt(1 + tan(x)^2) - 1/abs(cos(x))",
+            "1/sqrt(1 + tan(2*x)^2) - abs(cos(2*x))",
+            "sqrt(1 + cot(x)^2) - 1/abs(sin(x))",
+            "sqrt(1 + tan(x)^2)*10^12 - 10^12/abs(cos(x))",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        // (cos x < 0 at x = 2)
+        assert!(!zero("sqrt(1 + tan(x)^2) - 1/cos(x)"));
     }
 
     #[test]
