@@ -3026,7 +3026,8 @@ impl<'b> Canon<'b> {
             && base.num.0.len() == 1
             && (self.positive(&base.num) || self.positive(den))
             && let Some(q) = c.denom().to_u64()
-            && !self.fraction_root_met(&base, q)?
+            // (not where that root is an atom already: the two meet there)
+            && self.fraction_root_of(&base, q)?.is_none()
         {
             self.split_fractions.push((q, base.clone()));
             let above = Frac {
@@ -3084,18 +3085,12 @@ impl<'b> Canon<'b> {
                 let key = format!("pow({base_key},1/{q})");
                 // (the root of the same fraction written otherwise: [`Canon::equal_fraction`])
                 let earlier = if self.ids.contains_key(&key) {
-                    Vec::new()
+                    None
                 } else {
-                    self.earlier_fractions(|atom| match &atom.fraction_root {
-                        Some((r, n, d)) if *r == q as i64 => Some(Frac {
-                            num: n.clone(),
-                            den: Some(d.clone()),
-                        }),
-                        _ => None,
-                    })
+                    self.fraction_root_of(&base, q)?
                 };
-                let id = match self.same_fraction(&base, earlier, false)? {
-                    Some((id, _)) => id,
+                let id = match earlier {
+                    Some(id) => id,
                     None => {
                         let root = self.atom_of(key, None, || {
                             Value::Power(base.clone(), constant(Q::ratio(1, i128::from(q))))
@@ -3122,10 +3117,9 @@ impl<'b> Canon<'b> {
         self.frac_mul(whole, fractional)
     }
 
-    /// Whether a `q`-th root of the fraction `base` is an atom already (written as `base`
-    /// or otherwise, [`Canon::same_fraction`]): then [`Canon::power`] does not split its root,
-    /// so that the two meet.
-    fn fraction_root_met(&mut self, base: &Frac, q: u64) -> Result<bool, NotExact> {
+    /// The atom of a `q`-th root of the fraction `base` met before, written as `base` or
+    /// otherwise ([`Canon::same_fraction`]), if any.
+    fn fraction_root_of(&mut self, base: &Frac, q: u64) -> Result<Option<u32>, NotExact> {
         let earlier = self.earlier_fractions(|atom| match &atom.fraction_root {
             Some((r, n, d)) if *r == q as i64 => Some(Frac {
                 num: n.clone(),
@@ -3133,7 +3127,7 @@ impl<'b> Canon<'b> {
             }),
             _ => None,
         });
-        Ok(self.same_fraction(base, earlier, false)?.is_some())
+        Ok(self.same_fraction(base, earlier, false)?.map(|(id, _)| id))
     }
 
     /// The fraction equal to `base` ([`Canon::same_fraction`]) whose `q`-th root
