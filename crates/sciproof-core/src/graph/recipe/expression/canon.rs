@@ -896,8 +896,7 @@ fn monomial_ratio(p: &Poly, q: &Poly) -> Option<(Mono, Q)> {
     }
     let (pm, pc) = p.0.iter().max_by(|a, b| lex_cmp(&a.0, &b.0))?;
     let (qm, qc) = q.0.iter().max_by(|a, b| lex_cmp(&a.0, &b.0))?;
-    let inverse: Mono = qm.iter().map(|&(a, e)| (a, -e)).collect();
-    let m = mono_mul(pm, &inverse);
+    let m = mono_mul(pm, &mono_inverse(qm));
     let c = pc * &qc.recip();
     let product = Poly::from_terms(q.0.iter().map(|(k, d)| (mono_mul(k, &m), d * &c)).collect());
     (product == *p).then_some((m, c))
@@ -926,6 +925,21 @@ fn lex_cmp(a: &Mono, b: &Mono) -> std::cmp::Ordering {
             },
         }
     }
+}
+
+/// `m^-1`.
+fn mono_inverse(m: &Mono) -> Mono {
+    m.iter().map(|&(a, e)| (a, -e)).collect()
+}
+
+/// `p / m` for a monomial `m`, the coefficients as they are.
+fn divided_by_monomial(p: &Poly, m: &Mono) -> Poly {
+    let inverse = mono_inverse(m);
+    Poly::from_terms(
+        p.0.iter()
+            .map(|(k, c)| (mono_mul(k, &inverse), c.clone()))
+            .collect(),
+    )
 }
 
 fn mono_mul(a: &Mono, b: &Mono) -> Mono {
@@ -2053,9 +2067,8 @@ impl<'b> Canon<'b> {
             // the least power of each exponential over the terms (0 where a term has none)
             let common = least_powers(&arg.num, |a| self.atoms[a as usize].exp_of.is_some());
             if !common.is_empty() {
-                let inverse: Mono = common.iter().map(|&(a, e)| (a, -e)).collect();
                 let rest = Frac {
-                    num: self.mul(&arg.num, &Poly::monomial(inverse, Q::one()))?,
+                    num: divided_by_monomial(&arg.num, &common),
                     den: None,
                 };
                 let mut sum = self.logarithm(rest)?;
@@ -2123,14 +2136,7 @@ impl<'b> Canon<'b> {
     /// `log(cos(1)/asinh x)` is `log(cos 1) + log(1/asinh x)`. `None` where there is no such
     /// factor, or nothing beside it.
     fn number_factors_taken_out(&mut self, arg: &Frac) -> Result<Option<Frac>, NotExact> {
-        let over = |p: &Poly, factor: &Mono| {
-            let inverse: Mono = factor.iter().map(|&(a, e)| (a, -e)).collect();
-            Poly::from_terms(
-                p.0.iter()
-                    .map(|(m, c)| (mono_mul(m, &inverse), c.clone()))
-                    .collect(),
-            )
-        };
+        let over = divided_by_monomial;
         let above = self.common_number_factor(&arg.num);
         let only_a_number =
             arg.den.is_none() && matches!(arg.num.0.as_slice(), [(m, _)] if *m == above);
@@ -3487,12 +3493,7 @@ impl<'b> Canon<'b> {
             _ => {
                 let content = self.positive_content(p)?.unwrap_or_else(Q::one);
                 let common = least_powers(p, |_| true);
-                let inverse: Mono = common.iter().map(|&(a, e)| (a, -e)).collect();
-                let rest = Poly::from_terms(
-                    p.0.iter()
-                        .map(|(m, k)| (mono_mul(m, &inverse), k * &content.recip()))
-                        .collect(),
-                );
+                let rest = scaled(divided_by_monomial(p, &common), &content.recip());
                 let outside =
                     self.absolute_value_of_polynomial(&Poly::monomial(common, content))?;
                 let Some(outside) = outside else {
@@ -3813,18 +3814,16 @@ impl<'b> Canon<'b> {
         if d.0.is_empty() || n.0.is_empty() {
             return Ok(None);
         }
-        let inverse = |m: &Mono| -> Mono { m.iter().map(|&(a, e)| (a, -e)).collect() };
         let shifted = |p: &Poly| {
             let least = least_powers(p, |_| true);
-            let down = inverse(&least);
-            let terms = p.0.iter().map(|(m, c)| (mono_mul(m, &down), c.clone()));
-            (least, Poly::from_terms(terms.collect()))
+            let p = divided_by_monomial(p, &least);
+            (least, p)
         };
         let (n_least, mut rest) = shifted(n);
         let (d_least, divisor) = shifted(d);
         let leading = |p: &Poly| p.0.iter().max_by(|a, b| lex_cmp(&a.0, &b.0)).cloned();
         let (lead, lead_c) = leading(&divisor).expect("a term");
-        let (lead_inverse, lead_c_inverse) = (inverse(&lead), lead_c.recip());
+        let (lead_inverse, lead_c_inverse) = (mono_inverse(&lead), lead_c.recip());
         let mut quotient = Vec::new();
         while let Some((m, c)) = leading(&rest) {
             if quotient.len() >= MAX_QUOTIENT_TERMS {
@@ -3846,7 +3845,7 @@ impl<'b> Canon<'b> {
             rest = next;
             quotient.push((t, k));
         }
-        let shift = mono_mul(&n_least, &inverse(&d_least));
+        let shift = mono_mul(&n_least, &mono_inverse(&d_least));
         let terms = quotient.into_iter().map(|(m, c)| (mono_mul(&m, &shift), c));
         Ok(Some(Poly::from_terms(terms.collect())))
     }
@@ -3898,7 +3897,7 @@ impl<'b> Canon<'b> {
                 Some((j, (n, d))) => (j, Poly::monomial(n, d)),
                 None => (0, f.num.clone()),
             };
-            let mut factor: Mono = m.iter().map(|&(b, e)| (b, -e)).collect();
+            let mut factor = mono_inverse(&m);
             factor = mono_mul(&factor, &vec![(a, q * (j - k))]);
             let num = self.mul(&above, &Poly::monomial(factor, c.recip()))?;
             return self.settled(Frac { num, den: None });
@@ -4140,7 +4139,7 @@ impl<'b> Canon<'b> {
         if shift.is_empty() {
             return self.squares_of_sines(p);
         }
-        let back: Mono = shift.iter().map(|&(a, e)| (a, -e)).collect();
+        let back = mono_inverse(&shift);
         let shifted = Poly::from_terms(
             p.0.into_iter()
                 .map(|(m, c)| (mono_mul(&m, &shift), c))
@@ -4400,7 +4399,7 @@ fn normalise(f: Frac) -> Frac {
     match f.den {
         Some(d) if d.0.len() == 1 => {
             let (m, c) = d.0.into_iter().next().expect("one term");
-            let inverse: Mono = m.into_iter().map(|(a, e)| (a, -e)).collect();
+            let inverse = mono_inverse(&m);
             let ci = c.recip();
             // Multiplying by one monomial changes the order of the terms, not their number.
             let num = Poly::from_terms(
