@@ -4394,9 +4394,16 @@ fn multiplies_out(f: &Frac, n: i64, most_power: i64) -> bool {
     n <= most_power.unsigned_abs() && fits(&f.num) && f.den.as_ref().is_none_or(fits)
 }
 
-/// Moves a one-term denominator into the numerator as negative powers.
+/// Moves a one-term denominator into the numerator as negative powers, and drops the
+/// denominator of 0 (`0/D = 0` wherever `D ≠ 0`, and a denominator is never the zero
+/// polynomial: [`Canon::frac_recip`] refuses it), so that `atan((x − x)/(1 + x^2))` is
+/// `atan(0)`.
 fn normalise(f: Frac) -> Frac {
     match f.den {
+        Some(_) if f.num.0.is_empty() => Frac {
+            num: f.num,
+            den: None,
+        },
         Some(d) if d.0.len() == 1 => {
             let (m, c) = d.0.into_iter().next().expect("one term");
             let inverse = mono_inverse(&m);
@@ -5240,6 +5247,26 @@ mod tests {
             // a common factor that divides neither side is not found (no greatest common
             // divisors), and the two sides differ anyway
             "sin((x^2 - 1)/(x^2 + x - 2)) - sin(x + 1)",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_fraction_that_is_zero_is_zero_inside_functions() {
+        for text in [
+            "atan((x - x)/(1 + x^2))",
+            "sin((x*y - x*y)/(1 + x))",
+            "y*(atan(3*x) - atan(3*x)) - y*atan((3*x - 3*x)/(1 + 9*x^2))",
+            "log(1 + (x - x)/(x^2 + 1))",
+            "sqrt(4 + (x^2 - x^2)/(x + 2)) - 2",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            // 0/0 has no value: no rewrite gives it one
+            "atan((x - x)/(x - x))",
+            "atan((x - x)/(1 + x^2)) - 1",
         ] {
             assert!(!zero(text), "{text}");
         }
