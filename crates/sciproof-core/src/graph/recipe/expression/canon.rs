@@ -377,6 +377,15 @@ fn own_function(func: Func) -> Func {
     }
 }
 
+/// The function `func` (`asinh`, `acosh`, `atanh`) is the inverse of.
+fn own_hyperbolic_function(func: Func) -> Func {
+    match func {
+        Func::Asinh => Func::Sinh,
+        Func::Acosh => Func::Cosh,
+        _ => Func::Tanh,
+    }
+}
+
 /// For `atan(tan q)`, `asin(sin q)` and `acos(cos q)` of a rational `q` (alkahest writes
 /// `atan(tan(1))` for `∫ tan^4` on `[0, 1]`), `(k, sign)` with the value `sign·(q − kπ)`: the
 /// principal value is `q` shifted by a multiple of π into `(−π/2, π/2)` (`atan`), the same
@@ -1304,6 +1313,22 @@ impl<'b> Canon<'b> {
             }
             Expr::Mul(xs) => self.product(xs)?,
             Expr::Pow(p) => self.power_of(p)?,
+            // An inverse hyperbolic function of its own function: `asinh(sinh u) = u` and
+            // `atanh(tanh u) = u` for every real u (sinh is one to one, tanh maps onto
+            // (−1, 1)), `acosh(cosh u) = |u|` (cosh u ≥ 1, and cosh is even); each side has
+            // a value exactly where u has one.
+            Expr::Call(func @ (Func::Asinh | Func::Acosh | Func::Atanh), xs)
+                if matches!(&xs[0], Expr::Call(g, ys)
+                    if ys.len() == 1 && *g == own_hyperbolic_function(*func)) =>
+            {
+                let Expr::Call(_, ys) = &xs[0] else {
+                    unreachable!("matched above")
+                };
+                match func {
+                    Func::Acosh => self.frac(&Expr::call(Func::Abs, ys[0].clone()))?,
+                    _ => self.frac(&ys[0])?,
+                }
+            }
             Expr::Call(func @ (Func::Asinh | Func::Acosh | Func::Atanh), xs)
                 if self.logarithmic =>
             {
@@ -5247,6 +5272,27 @@ mod tests {
             // a common factor that divides neither side is not found (no greatest common
             // divisors), and the two sides differ anyway
             "sin((x^2 - 1)/(x^2 + x - 2)) - sin(x + 1)",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn an_inverse_hyperbolic_function_of_its_own_function_is_its_argument() {
+        for text in [
+            "atanh(tanh(x)) - x",
+            "asinh(sinh(x^2 - 1)) - x^2 + 1",
+            "acosh(cosh(x)) - abs(x)",
+            "acosh(cosh(x - y))^2 - (x - y)^2",
+            "y*atanh(tanh(x*y)) - x*y^2",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            // cosh is even: acosh(cosh(-2)) = 2
+            "acosh(cosh(x)) - x",
+            "asinh(cosh(x)) - x",
+            "atanh(tanh(x)) - x - 1",
         ] {
             assert!(!zero(text), "{text}");
         }
