@@ -19,7 +19,9 @@
 //! written over the finest `q` likewise), and a power of such a product one exponential
 //! (`exp(u)^v = exp(u·v)`); `exp(v·log u) = u^v`, and the exponentials common to the terms of
 //! a logarithm's argument come out (`log(x·exp y) = log x + y`); `sin`, `cos` (and `sinh`,
-//! `cosh`) of an inverse function's value are algebraic (`cos(asin u) = sqrt(1 − u²)`); `e`
+//! `cosh`) of an inverse function's value are algebraic (`cos(asin u) = sqrt(1 − u²)`),
+//! `asinh(sinh u) = u`, `atanh(tanh u) = u`, `acosh(cosh u) = |u|`, `acos u = π/2 − asin u`
+//! where both are met, and a fraction `0/D` is 0; `e`
 //! is `exp(1)` and a rational multiple of `pi` in a `sin`/`cos` argument is taken out where
 //! its sine and cosine are exact (both are the constants to the numeric rule). When
 //! that form is not zero and a `sin` or `cos` of a sum, or a `sinh`, `cosh` or `tanh`, was met,
@@ -1010,6 +1012,7 @@ impl<'b> Canon<'b> {
         decided: impl Fn(&Form) -> bool,
     ) -> Result<Form, NotExact> {
         let mut form = self.frac(expr)?;
+        self.arcs_paired();
         if !self.values.is_empty() {
             let mut values = std::mem::take(&mut self.values);
             values.sort_unstable_by_key(|(a, _)| *a);
@@ -1042,6 +1045,50 @@ impl<'b> Canon<'b> {
             Some(form) => form,
             None => self.or_constants_cancelled(plain, &decided),
         })
+    }
+
+    /// For each `acos A` atom whose argument is that of an `asin A` atom, the value
+    /// `π/2 − asin A` (both have a value exactly where `|A| ≤ 1`), recorded as a principal
+    /// value is ([`Canon::values`]): so `asin u + acos u = π/2`. Only where both are met: an
+    /// `acos` alone keeps its own rules (its reflection `acos(−u) = π − acos u`, the principal
+    /// value of `acos(cos q)`), which `asin` of a cosine would not meet. Not where `pi` is the
+    /// variable.
+    fn arcs_paired(&mut self) {
+        if self.variable == Some("pi") {
+            return;
+        }
+        fn argument(atom: &Atom, f: Func) -> Option<&Frac> {
+            match &atom.value {
+                Some(Value::Call(g, args)) if *g == f && args.len() == 1 => Some(&args[0]),
+                _ => None,
+            }
+        }
+        let mut pairs = Vec::new();
+        for (acos, atom) in self.atoms.iter().enumerate() {
+            let Some(u) = argument(atom, Func::Acos) else {
+                continue;
+            };
+            let asin = self.atoms.iter().position(|other| {
+                argument(other, Func::Asin).is_some_and(|v| v.num == u.num && v.den == u.den)
+            });
+            if let Some(asin) = asin {
+                pairs.push((acos as u32, asin as u32));
+            }
+        }
+        if pairs.is_empty() {
+            return;
+        }
+        let pi = self.pi().num.monomials().next().expect("atom")[0].0;
+        for (acos, asin) in pairs {
+            if self.values.iter().any(|(a, _)| *a == acos) {
+                continue;
+            }
+            let value = Poly::from_terms(vec![
+                (vec![(pi, 1)], Q::ratio(1, 2)),
+                (vec![(asin, 1)], Q::int(-1)),
+            ]);
+            self.values.push((acos, value));
+        }
     }
 
     /// `form`, or its zero when it is not `decided` and its numerator's logarithms of
@@ -5296,6 +5343,37 @@ mod tests {
         ] {
             assert!(!zero(text), "{text}");
         }
+    }
+
+    #[test]
+    fn an_arccosine_is_a_quarter_turn_less_the_arcsine() {
+        for text in [
+            "asin(x) + acos(x) - pi/2",
+            "y*(asin(x/y) + acos(x/y)) - y*pi/2",
+            "acos(-x) + acos(x) - pi",
+            "asin(x^2 + 1) + acos(x^2 + 1) - pi/2",
+            // what held for acos before holds still
+            "cos(acos(x)) - x",
+            "sin(acos(x)) - sqrt(1 - x^2)",
+            "acos(1/2) - pi/3",
+            "acos(cos(2)) - 2",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            "asin(x) + acos(x) - pi",
+            "acos(x) - asin(x)",
+            "acos(-x) - acos(x)",
+            // cos is even: acos(cos(-1)) = 1
+            "acos(cos(x)) - x",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+        // where `pi` is the variable, it is not π
+        let e = parse("asin(pi) + acos(pi) - 3.14159/2", &mut Default::default()).unwrap();
+        assert!(!is_zero_in(&e, Some("pi"), &mut Budget::standard()).unwrap_or(false));
+        let e = parse("asin(pi) + acos(pi) - pi/2", &mut Default::default()).unwrap();
+        assert!(!is_zero_in(&e, Some("pi"), &mut Budget::standard()).unwrap_or(false));
     }
 
     #[test]
