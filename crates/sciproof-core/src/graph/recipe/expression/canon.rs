@@ -2476,6 +2476,15 @@ impl<'b> Canon<'b> {
         if let Some(value) = self.inverse_hyperbolic(func, &arg)? {
             return Ok(value);
         }
+        // (of the negated value, as the parity rule writes `asinh(−x)` and `atanh(x − 2)`:
+        // sinh is odd, cosh even)
+        if let Some(value) = self.inverse_hyperbolic(func, &negated(arg.clone()))? {
+            return Ok(if func == Func::Sinh {
+                negated(value)
+            } else {
+                value
+            });
+        }
         if !self.expanded {
             self.expandable = true;
             return self.applied(func, vec![arg]);
@@ -4994,6 +5003,12 @@ mod tests {
             "sinh(acosh(x)) - sqrt(x^2 - 1)",
             "tanh(atanh(x)) - x",
             "cosh(atanh(x)) - 1/sqrt(1 - x^2)",
+            // of a negated value, as the parity rule leaves `asinh(-x)` and `atanh(x - 2)`
+            "sinh(asinh(-x)) + x",
+            "cosh(asinh(-x)) - sqrt(1 + x^2)",
+            "sinh(-acosh(x)) + sqrt(x^2 - 1)",
+            "cosh(atanh(x - 2))^2 - 1/(1 - (x - 2)^2)",
+            "tanh(atanh(2 - x)) - 2 + x",
         ] {
             assert!(zero(text), "{text}");
         }
@@ -5001,6 +5016,8 @@ mod tests {
             "cos(asin(x)) + sqrt(1 - x^2)",
             "sin(acos(x)) + sqrt(1 - x^2)",
             "sinh(acosh(x)) + sqrt(x^2 - 1)",
+            "sinh(-acosh(x)) - sqrt(x^2 - 1)",
+            "cosh(asinh(-x)) + sqrt(1 + x^2)",
             "asin(sin(x)) - x",
             "acos(cos(x)) - x",
             "sin(asin(x)/2) - x/2",
