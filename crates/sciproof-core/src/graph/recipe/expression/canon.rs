@@ -1063,6 +1063,7 @@ impl<'b> Canon<'b> {
                 _ => None,
             }
         }
+        self.arcs_in_tangent_form();
         let mut pairs = Vec::new();
         for (acos, atom) in self.atoms.iter().enumerate() {
             let Some(u) = argument(atom, Func::Acos) else {
@@ -1088,6 +1089,73 @@ impl<'b> Canon<'b> {
                 (vec![(asin, 1)], Q::int(-1)),
             ]);
             self.values.push((acos, value));
+        }
+    }
+
+    /// For an `asin v` atom and an `atan u` atom with `v = sin(atan u) = u/sqrt(1 + u²)`, the
+    /// value `atan u` of the first (`atan u` lies in (−π/2, π/2), where `asin(sin t) = t`); for
+    /// an `atan w` atom and an `asin u` atom with `w = tan(asin u) = u/sqrt(1 − u²)`, the value
+    /// `asin u` of the first (`w` has a value only where `|u| < 1`). So the two ways a
+    /// table writes one angle meet: `atan x = asin(x/sqrt(1 + x²))`,
+    /// `asin x = atan(x/sqrt(1 − x²))`. Only where both atoms are met; an atom with a value
+    /// already keeps it, and one that is given a value is not given to another.
+    fn arcs_in_tangent_form(&mut self) {
+        let arcs = |f: Func| -> Vec<u32> {
+            (0..self.atoms.len() as u32)
+                .filter(|&a| self.called(a) == Some(f) && !self.values.iter().any(|(b, _)| *b == a))
+                .collect()
+        };
+        let (asins, atans) = (arcs(Func::Asin), arcs(Func::Atan));
+        if asins.is_empty() || atans.is_empty() {
+            return;
+        }
+        let atom = |a: u32| Frac {
+            num: Poly::monomial(vec![(a, 1)], Q::one()),
+            den: None,
+        };
+        // `sin(atan u)`, `tan(asin u)` against the other atom's argument
+        let mut valued: Vec<u32> = Vec::new();
+        let mut targets: Vec<u32> = Vec::new();
+        for (from, to) in [(&asins, &atans), (&atans, &asins)] {
+            for &target in to.iter() {
+                if valued.contains(&target) {
+                    continue;
+                }
+                let Ok(Some((sin, cos))) = self.inverse_trig(&atom(target)) else {
+                    continue;
+                };
+                let angle = if self.called(target) == Some(Func::Atan) {
+                    Ok(sin)
+                } else {
+                    self.frac_recip(cos).and_then(|c| self.frac_mul(sin, c))
+                };
+                let Ok(angle) = angle else {
+                    continue;
+                };
+                for &source in from.iter() {
+                    if valued.contains(&source) || targets.contains(&source) {
+                        continue;
+                    }
+                    let argument = self.argument(source);
+                    // (equal, or opposite where the parity rule took a sign out of one: the
+                    // roots in them are cleared as a finished form's are)
+                    let mut sign = None;
+                    for s in [1, -1] {
+                        let difference = self
+                            .frac_add(angle.clone(), scaled_frac(argument.clone(), &Q::int(-s)));
+                        if difference.and_then(|d| self.number_is_zero(d)) == Ok(true) {
+                            sign = Some(s);
+                            break;
+                        }
+                    }
+                    if let Some(s) = sign {
+                        valued.push(source);
+                        targets.push(target);
+                        self.values
+                            .push((source, Poly::monomial(vec![(target, 1)], Q::int(s))));
+                    }
+                }
+            }
         }
     }
 
@@ -5391,6 +5459,31 @@ mod tests {
         assert!(!is_zero_in(&e, Some("pi"), &mut Budget::standard()).unwrap_or(false));
         let e = parse("asin(pi) + acos(pi) - pi/2", &mut Default::default()).unwrap();
         assert!(!is_zero_in(&e, Some("pi"), &mut Budget::standard()).unwrap_or(false));
+    }
+
+    #[test]
+    fn an_arcsine_and_an_arctangent_of_one_angle_meet() {
+        for text in [
+            "atan(x) - asin(x/sqrt(1 + x^2))",
+            "asin(x) - atan(x/sqrt(1 - x^2))",
+            "atan(x + y) - asin((x + y)/sqrt(1 + (x + y)^2))",
+            // a sign the parity rule took out of one of them
+            "asin(x^2 - 2) - atan((x^2 - 2)/sqrt(1 - (x^2 - 2)^2))",
+            "atan(-x) + asin(x/sqrt(1 + x^2))",
+            // both ways in one expression, each atom given one value
+            "atan(x) - asin(x/sqrt(1 + x^2)) - asin(x) + atan(x/sqrt(1 - x^2))",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            "atan(x) + asin(x/sqrt(1 + x^2))",
+            "asin(x^2 - 2) + atan((x^2 - 2)/sqrt(1 - (x^2 - 2)^2))",
+            "atan(2*x) - asin(x/sqrt(1 + x^2))",
+            // acos(1/sqrt(1 + x^2)) = |atan x|
+            "atan(x) - acos(1/sqrt(1 + x^2))",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
     }
 
     #[test]
