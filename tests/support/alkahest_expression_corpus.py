@@ -81,6 +81,14 @@ def identity():
             (f"log((({a})^3 - 1)/({a} - 1))", f"log(({a})^2 + {a} + 1)"),
             (f"sqrt(1/(({a})^2 + 1)){scale}", f"(1/sqrt(({a})^2 + 1)){scale}"),
             (f"sqrt({b}/(({a})^2 + 1))", f"sqrt({b})/sqrt(({a})^2 + 1)"),
+            # inverse functions: of their own functions, and one angle written two ways
+            (f"atanh(tanh({a})){scale}", f"({a}){scale}"),
+            (f"acosh(cosh({a})){scale}", f"abs({a}){scale}"),
+            (f"cosh(asinh(-({a}))){scale}", f"sqrt(1 + ({a})^2){scale}"),
+            (f"asin({a}) + acos({a})", "pi/2"),
+            (f"atan({a}){scale}", f"asin(({a})/sqrt(1 + ({a})^2)){scale}"),
+            (f"asin({a}/4)", f"atan(({a}/4)/sqrt(1 - ({a}/4)^2))"),
+            (f"atan((({a}) - ({a}))/(1 + ({a})^2))", "0"),
         ])
     else:
         lhs, rhs = f"({a})*({b}){scale}", f"({b})*({a}){scale}"
