@@ -1012,6 +1012,7 @@ impl<'b> Canon<'b> {
         decided: impl Fn(&Form) -> bool,
     ) -> Result<Form, NotExact> {
         let mut form = self.frac(expr)?;
+        self.arcs_in_tangent_form();
         self.arcs_paired();
         if !self.values.is_empty() {
             let mut values = std::mem::take(&mut self.values);
@@ -1057,23 +1058,20 @@ impl<'b> Canon<'b> {
         if self.variable == Some("pi") {
             return;
         }
-        fn argument(atom: &Atom, f: Func) -> Option<&Frac> {
-            match &atom.value {
-                Some(Value::Call(g, args)) if *g == f && args.len() == 1 => Some(&args[0]),
-                _ => None,
-            }
-        }
-        self.arcs_in_tangent_form();
+        let argument = |a: u32, f: Func| {
+            let (g, u) = self.atoms[a as usize].call.as_ref()?;
+            (*g == f).then_some(u)
+        };
         let mut pairs = Vec::new();
-        for (acos, atom) in self.atoms.iter().enumerate() {
-            let Some(u) = argument(atom, Func::Acos) else {
+        for acos in 0..self.atoms.len() as u32 {
+            let Some(u) = argument(acos, Func::Acos) else {
                 continue;
             };
-            let asin = self.atoms.iter().position(|other| {
+            let asin = (0..self.atoms.len() as u32).find(|&other| {
                 argument(other, Func::Asin).is_some_and(|v| v.num == u.num && v.den == u.den)
             });
             if let Some(asin) = asin {
-                pairs.push((acos as u32, asin as u32));
+                pairs.push((acos, asin));
             }
         }
         if pairs.is_empty() {
