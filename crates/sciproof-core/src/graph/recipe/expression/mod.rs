@@ -183,6 +183,8 @@ pub fn recheck(
             diff::DiffError::TooLarge => TOO_LARGE.into(),
         })
     };
+    // (the function differentiated and what its derivative is claimed to be, if any)
+    let mut differentiated = None;
     // (the residual, and the variable it was differentiated in, if any)
     let (residual, var) = match kind {
         "antiderivative" => {
@@ -190,7 +192,9 @@ pub fn recheck(
             let antiderivative = fields.get("antiderivative")?;
             let var = fields.var()?;
             let derivative = derivative(&antiderivative, &var, budget)?;
-            (Expr::minus(derivative, integrand), Some(var))
+            let residual = Expr::minus(derivative, integrand.clone());
+            differentiated = Some((antiderivative, integrand));
+            (residual, Some(var))
         }
         "definite_integral" => {
             let integrand = fields.get("integrand")?;
@@ -298,10 +302,9 @@ pub fn recheck(
             let expr = fields.get("expr")?;
             let value = fields.get("value")?;
             let var = fields.var()?;
-            (
-                Expr::minus(derivative(&expr, &var, budget)?, value),
-                Some(var),
-            )
+            let residual = Expr::minus(derivative(&expr, &var, budget)?, value.clone());
+            differentiated = Some((expr, value));
+            (residual, Some(var))
         }
         "identity" => {
             let lhs = fields.get("lhs")?;
@@ -312,14 +315,36 @@ pub fn recheck(
         other => return Err(format!("unknown check kind '{other}'")),
     };
     let tolerance = recipe_tolerance(check, tolerance)?;
-    Ok(decide(
+    let decided = decide(
         &residual,
         var.as_deref(),
         &fields.symbols,
         tolerance,
         samples,
         budget,
-    ))
+    );
+    // A function that is 0 wherever it has a value has the derivative 0 there, though the
+    // chain rule may leave none anywhere: d/dx sqrt(P) = P'/(2 sqrt P) for a P that is
+    // identically 0 (`sqrt((x − 2)^2 + 2(x − 2)(2 − x) + (2 − x)^2)`, which alkahest
+    // simplifies first). So an undecided residual is decided again as `0 − claimed`, `ok`
+    // only.
+    if decided.0 == Outcome::Inconclusive
+        && let Some((function, claimed)) = differentiated
+        && canon::is_zero_in(&function, var.as_deref(), budget) == Ok(true)
+    {
+        let again = decide(
+            &Expr::negated(claimed),
+            var.as_deref(),
+            &fields.symbols,
+            tolerance,
+            samples,
+            budget,
+        );
+        if again.0 == Outcome::Ok {
+            return Ok(again);
+        }
+    }
+    Ok(decided)
 }
 
 /// `p/q`, or `p` for an integer.

@@ -4123,3 +4123,47 @@ fn powers_of_a_positive_number_integrate_as_exponentials() {
         exact_and_off_refuted(f, a, b, v, "1/1000");
     }
 }
+
+/// A function that is 0 wherever it has a value has the derivative 0, though the chain rule
+/// leaves `P'/(2 sqrt P)` with no value anywhere for a `P` that is identically 0 (was
+/// `inconclusive`; alkahest, simplifying first, has `ok`). Only `ok` is taken from it.
+#[test]
+fn a_function_that_is_zero_has_the_derivative_zero() {
+    let root_of_zero = "sqrt((x^2 - 2)^2 + 2*(x^2 - 2)*(2 - x^2) + (2 - x^2)^2)";
+    for (kind, fields) in [
+        (
+            "derivative",
+            [("expr", root_of_zero), ("var", "x"), ("value", "0")],
+        ),
+        (
+            "derivative",
+            [
+                ("expr", "y*sqrt((x - y)^2 - (y - x)^2)"),
+                ("var", "x"),
+                ("value", "0"),
+            ],
+        ),
+        (
+            "antiderivative",
+            [
+                ("antiderivative", root_of_zero),
+                ("var", "x"),
+                ("integrand", "0"),
+            ],
+        ),
+    ] {
+        let (o, d) = run(kind, &fields);
+        assert_eq!(o, Outcome::Ok, "{kind} {fields:?}: {d}");
+    }
+    // a claimed derivative other than 0 is not shown by it
+    let (o, d) = run(
+        "derivative",
+        &[("expr", root_of_zero), ("var", "x"), ("value", "1")],
+    );
+    assert_ne!(o, Outcome::Ok, "{d}");
+    let (o, d) = run(
+        "derivative",
+        &[("expr", "sqrt(x^2)"), ("var", "x"), ("value", "0")],
+    );
+    assert_ne!(o, Outcome::Ok, "{d}");
+}
