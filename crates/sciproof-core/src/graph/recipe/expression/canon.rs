@@ -370,21 +370,17 @@ enum Merge {
 /// test).
 const MOST_ROOTS_PAIRED: usize = 6;
 
-/// The function `func` (`atan`, `asin`, `acos`) is the inverse of.
+/// The function an inverse function `func` (`atan`, `asin`, `acos`, `asinh`, `acosh`,
+/// `atanh`) is the inverse of; any other function itself.
 fn own_function(func: Func) -> Func {
     match func {
         Func::Atan => Func::Tan,
         Func::Asin => Func::Sin,
-        _ => Func::Cos,
-    }
-}
-
-/// The function `func` (`asinh`, `acosh`, `atanh`) is the inverse of.
-fn own_hyperbolic_function(func: Func) -> Func {
-    match func {
+        Func::Acos => Func::Cos,
         Func::Asinh => Func::Sinh,
         Func::Acosh => Func::Cosh,
-        _ => Func::Tanh,
+        Func::Atanh => Func::Tanh,
+        other => other,
     }
 }
 
@@ -1432,7 +1428,7 @@ impl<'b> Canon<'b> {
             // a value exactly where u has one.
             Expr::Call(func @ (Func::Asinh | Func::Acosh | Func::Atanh), xs)
                 if matches!(&xs[0], Expr::Call(g, ys)
-                    if ys.len() == 1 && *g == own_hyperbolic_function(*func)) =>
+                    if ys.len() == 1 && *g == own_function(*func)) =>
             {
                 let Expr::Call(_, ys) = &xs[0] else {
                     unreachable!("matched above")
