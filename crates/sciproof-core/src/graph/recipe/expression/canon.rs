@@ -2219,24 +2219,21 @@ impl<'b> Canon<'b> {
                 return Ok(sum);
             }
         }
-        // log of one monomial of roots B^(1/q) (never negative) and at most one other atom,
-        // to an odd power: it is positive exactly where each factor is, so
-        // `log(x^3·sqrt(y)) = 3 log x + (1/2) log y` wherever either side is defined (not
+        // log of one monomial of roots B^(1/q) (never negative), atoms to even powers and at
+        // most one atom to an odd power: it is positive exactly where each factor is (an even
+        // power where its atom is not 0), so `log(x^3·sqrt(y)) = 3 log x + (1/2) log y` and
+        // `log(x^4·y) = 2 log(x^2) + log y` wherever either side is defined (not
         // `log(x^2) = 2 log x`, nor `log(x·y) = log x + log y`).
         if arg.den.is_none()
             && let [(m, c)] = arg.num.0.as_slice()
             && *c == Q::one()
             && !(m.len() == 1 && m[0].1 == 1 && self.atoms[m[0].0 as usize].root.is_none())
         {
-            let mut signed = m
+            let odd = m
                 .iter()
-                .filter(|(a, _)| self.atoms[*a as usize].root.is_none());
-            let separable = match (signed.next(), signed.next()) {
-                (None, _) => true,
-                (Some((_, e)), None) => e % 2 != 0,
-                _ => false,
-            };
-            if separable {
+                .filter(|(a, e)| self.atoms[*a as usize].root.is_none() && e % 2 != 0)
+                .count();
+            if odd <= 1 {
                 let mut sum = constant(Q::zero());
                 for (a, e) in m.clone() {
                     let term = match self.atoms[a as usize].root.clone() {
@@ -2248,11 +2245,18 @@ impl<'b> Canon<'b> {
                             scaled_frac(log, &Q::ratio(e.into(), q.into()))
                         }
                         None => {
+                            // an even power as the logarithm of the square: defined where the
+                            // atom is not 0, as the power's is
+                            let (power, times) = if e % 2 == 0 {
+                                (2, Q::int(e / 2))
+                            } else {
+                                (1, Q::int(e))
+                            };
                             let atom = Frac {
-                                num: Poly::monomial(vec![(a, 1)], Q::one()),
+                                num: Poly::monomial(vec![(a, power)], Q::one()),
                                 den: None,
                             };
-                            scaled_frac(self.applied(Func::Log, vec![atom])?, &Q::int(e))
+                            scaled_frac(self.applied(Func::Log, vec![atom])?, &times)
                         }
                     };
                     sum = self.frac_add(sum, term)?;
@@ -5119,6 +5123,38 @@ mod tests {
             "log(x^2) - 2*log(x)",
             "log(x*y) - log(x) - log(y)",
             "log(x^2*sqrt(y)) - 2*log(x) - log(y)/2",
+            "log(x^2*y^2) - 2*log(x) - 2*log(y)",
+            "log(x^2*y) - 2*log(x) - log(y)",
+            "log(x^2*y*z) - log(x^2) - log(y) - log(z)",
+            "log(x^4) - 4*log(x)",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn logarithms_of_even_powers_separate_beside_one_odd_power() {
+        // an even power is positive wherever its atom is not 0, so it comes out as the
+        // logarithm of a square, and both sides are defined at the same points
+        for text in [
+            "log(x^4) - 4*log(abs(x))",
+            "log(x^4) - 2*log(x^2)",
+            "log(x^2*y) - 2*log(abs(x)) - log(y)",
+            "log(x^2*y^3) - 2*log(abs(x)) - 3*log(y)",
+            "log(x^2*y^2) - 2*log(abs(x)) - 2*log(abs(y))",
+            "log(x^-2*y) + 2*log(abs(x)) - log(y)",
+            "log(x^2*sqrt(y)*z) - log(x^2) - log(y)/2 - log(z)",
+            "log(sin(x)^2*cos(x)) - 2*log(abs(sin(x))) - log(cos(x))",
+            "log((x + 1)^2*exp(x)) - 2*log(abs(x + 1)) - x",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            // a wrong power, a wrong atom, the odd power's sign
+            "log(x^2*y) - 2*log(abs(x)) - 2*log(y)",
+            "log(x^4*y) - 2*log(abs(x)) - log(y)",
+            "log(x^2*y) - 2*log(abs(y)) - log(x)",
+            "log(x^2*y) - 2*log(abs(x)) - log(abs(y))",
         ] {
             assert!(!zero(text), "{text}");
         }
