@@ -3402,6 +3402,10 @@ impl<'b> Canon<'b> {
             [_] => return Ok(None),
             _ => match self.exact_poly_root(b, q)? {
                 Some(root) => root,
+                None if q == 2 => match self.sine_square_root(b)? {
+                    Some(root) => root,
+                    None => return Ok(None),
+                },
                 None => return Ok(None),
             },
         };
@@ -3532,6 +3536,73 @@ impl<'b> Canon<'b> {
         Ok(None)
     }
 
+    /// The polynomial `R = sin(u)·T` with `R^2 = b`, when `b = (1 − cos(u)^2)·T^2` for a
+    /// `cos` atom of `b` and a polynomial `T`: a finished form writes `sin(u)^2` as
+    /// `1 − cos(u)^2` ([`Canon::pythagoras`]), a square that [`Canon::exact_poly_root`] cannot
+    /// see, so `sqrt(1 − cos(x)^2) = abs(sin x)` as `sqrt(1 − sin(x)^2) = abs(cos x)` is (each
+    /// holds wherever `b` is defined: `sqrt(R^2) = |R|`). `b` is divided by `cos(u)^2 − 1`
+    /// term by term (each term of `cos(u)`'s power 2 or more gives `c·t` to the quotient and
+    /// to what is left, for `c·t·cos(u)^2`), exactly or not at all. `None` when there is no
+    /// such `cos` atom.
+    fn sine_square_root(&mut self, b: &Poly) -> Result<Option<Poly>, NotExact> {
+        // (as for exact_poly_root: a square of many terms, or of a high power, is rare in what
+        // people write, and dividing it out would cost a step for every two of its degrees)
+        const MOST_TERMS: usize = 64;
+        const MOST_POWER: i64 = 64;
+        if b.0.len() > MOST_TERMS {
+            return Ok(None);
+        }
+        let mut cosines: Vec<(u32, String)> = Vec::new();
+        for &(a, _) in b.monomials().flatten() {
+            if let Some((Trig::Cos, arg)) = &self.atoms[a as usize].trig
+                && !cosines.iter().any(|(c, _)| *c == a)
+            {
+                cosines.push((a, arg.clone()));
+            }
+        }
+        for (a, arg) in cosines {
+            let power = |m: &Mono| m.iter().find(|(x, _)| *x == a).map_or(0, |&(_, e)| e);
+            if b.monomials().any(|m| !(0..=MOST_POWER).contains(&power(m))) {
+                continue;
+            }
+            let mut rest = b.clone();
+            let mut quotient = Poly::default();
+            // (each step lowers the power of cos(u) in one term by 2)
+            while let Some((m, c)) = rest.0.iter().find(|(m, _)| power(m) >= 2).cloned() {
+                self.budget.step()?;
+                rest.remove(&m);
+                let lower = mono_mul(&m, &vec![(a, -2)]);
+                rest.add_term(lower.clone(), c.clone());
+                quotient.add_term(lower, -c);
+            }
+            if !rest.0.is_empty() {
+                continue;
+            }
+            let t = match quotient.0.as_slice() {
+                [(m, c)] => {
+                    let half = BigRational::new(BigInt::one(), BigInt::from(2));
+                    let root = exact_root(&c.to_big(), &half);
+                    match (root, m.iter().all(|(_, e)| e % 2 == 0)) {
+                        (Some(r), true) => Some(Poly::monomial(
+                            m.iter().map(|&(x, e)| (x, e / 2)).collect(),
+                            Q::from_big(r),
+                        )),
+                        _ => None,
+                    }
+                }
+                _ => self.exact_poly_root(&quotient, 2)?,
+            };
+            let Some(t) = t else {
+                continue;
+            };
+            let sine = self.partner(a, Trig::Sin, arg);
+            return Ok(Some(
+                self.mul(&Poly::monomial(vec![(sine, 1)], Q::one()), &t)?,
+            ));
+        }
+        Ok(None)
+    }
+
     /// Whether `p` holds a power to a varying exponent ([`Canon::split_exponent`]'s atoms),
     /// which may have no real value where `p` has one.
     fn has_varying_power(&self, p: &Poly) -> bool {
@@ -3655,9 +3726,15 @@ impl<'b> Canon<'b> {
                             && m.iter().all(|&(a, e)| e % 2 == 0 || this.never_negative(a))
                     })
                 };
-                let inside = if signs(self, true) || self.exact_poly_root(&rest, 2)?.is_some() {
+                // (or a square: `abs(1 − cos(x)^2) = 1 − cos(x)^2`, which is `sin(x)^2`)
+                let square =
+                    |this: &mut Self, p: &Poly| -> Result<bool, NotExact> {
+                        Ok(this.exact_poly_root(p, 2)?.is_some()
+                            || this.sine_square_root(p)?.is_some())
+                    };
+                let inside = if signs(self, true) || square(self, &rest)? {
                     rest
-                } else if signs(self, false) || self.exact_poly_root(&negative, 2)?.is_some() {
+                } else if signs(self, false) || square(self, &negative)? {
                     negative
                 } else if rest.0.len() > MOST_TERMS_SQUARED {
                     return Ok(None);
@@ -4339,6 +4416,30 @@ impl<'b> Canon<'b> {
             .collect()
     }
 
+    /// The atom of `to` (`cos`, `sin`, `cosh` or `sinh`) of the same arguments as the trig
+    /// atom `atom`, whose argument's key is `arg`.
+    fn partner(&mut self, atom: u32, to: Trig, arg: String) -> u32 {
+        let func = match to {
+            Trig::Sin => Func::Sin,
+            Trig::Cos => Func::Cos,
+            Trig::Sinh => Func::Sinh,
+            Trig::Cosh => Func::Cosh,
+        };
+        let key = format!("{}({arg})", func.name());
+        let partner = match &self.atoms[atom as usize].value {
+            Some(Value::Call(_, args)) => {
+                let value = Value::Call(func, args.clone());
+                self.atom_of(key, None, || value)
+            }
+            _ => self.atom(key, None),
+        };
+        let id = partner.num.monomials().next().expect("atom")[0].0;
+        if self.atoms[id as usize].trig.is_none() {
+            self.atoms[id as usize].trig = Some((to, arg));
+        }
+        id
+    }
+
     fn squares_of_sines(&mut self, p: Poly) -> Result<Poly, NotExact> {
         // One pass over the terms, each expanded in every square it holds, and one sort at
         // the end: the rewrites make no new square of a sine (a sine keeps a power below 2,
@@ -4365,30 +4466,14 @@ impl<'b> Canon<'b> {
                 .collect();
             let mut current = vec![(mono, c)];
             for (atom, e, trig, arg) in squares {
-                let (other, partner_trig) = match trig {
-                    Trig::Sin => ("cos", Trig::Cos),
-                    _ => ("cosh", Trig::Cosh),
-                };
-                // (cos u or cosh u of the same arguments as the atom's sin u or sinh u)
-                let value = match &self.atoms[atom as usize].value {
-                    Some(Value::Call(_, args)) => Some(Value::Call(
-                        if trig == Trig::Sin {
-                            Func::Cos
-                        } else {
-                            Func::Cosh
-                        },
-                        args.clone(),
-                    )),
-                    _ => None,
-                };
-                let partner = match value {
-                    Some(value) => self.atom_of(format!("{other}({arg})"), None, || value),
-                    None => self.atom(format!("{other}({arg})"), None),
-                };
-                let partner_id = partner.num.monomials().next().expect("atom")[0].0;
-                if self.atoms[partner_id as usize].trig.is_none() {
-                    self.atoms[partner_id as usize].trig = Some((partner_trig, arg));
-                }
+                let partner_id = self.partner(
+                    atom,
+                    match trig {
+                        Trig::Sin => Trig::Cos,
+                        _ => Trig::Cosh,
+                    },
+                    arg,
+                );
                 // rest · atom^(2k) = rest · (1 − cos²)^k or rest · (cosh² − 1)^k, by the
                 // binomial theorem, in one step (one square at a time made sin(x)^512 take
                 // seconds)
@@ -5879,6 +5964,38 @@ mod tests {
             // x = 0, y < 0: the root is 0, sqrt(y) has no value
             "sqrt(x^2*y) - abs(x)*sqrt(y)",
             "sqrt(x^2) - abs(x) + 1/10^30",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_root_of_a_square_of_a_sine_written_with_its_cosine_is_taken() {
+        // the form writes sin(u)^2 as 1 − cos(u)^2; a base that is (1 − cos(u)^2)·T^2 is the
+        // square of sin(u)·T, whose root is |sin(u)·T| wherever the base is defined
+        for text in [
+            "sqrt(1 - cos(x)^2) - abs(sin(x))",
+            "sqrt(4 - 4*cos(x)^2) - 2*abs(sin(x))",
+            "sqrt(2 - 2*cos(x)^2) - sqrt(2)*abs(sin(x))",
+            "sqrt(x^2 - x^2*cos(y)^2) - abs(x*sin(y))",
+            "sqrt((1 - cos(x)^2)*(y + 1)^2) - abs(sin(x))*abs(y + 1)",
+            "(1 - cos(x)^2)^(3/2) - abs(sin(x))^3",
+            "sqrt(1 - cos(2*x + 1)^2) - abs(sin(2*x + 1))",
+            "sqrt(cos(x)^4 - 2*cos(x)^2 + 1) - sin(x)^2",
+            "abs(1 - cos(x)^2) - sin(x)^2",
+            "abs(x^2*cos(y)^2 - x^2) - x^2*sin(y)^2",
+            // acos(cos x)' = sin x/sqrt(1 − cos(x)^2)
+            "sin(x)/sqrt(1 - cos(x)^2) - sin(x)/abs(sin(x))",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            // the sign of the sine, a cosine not squared, a factor not a square
+            "sqrt(1 - cos(x)^2) - sin(x)",
+            "(1 - cos(x)^2)^(3/2) - sin(x)^3",
+            "sqrt(1 - cos(x)) - abs(sin(x))",
+            "sqrt(x - x*cos(y)^2) - abs(sin(y))*sqrt(x)",
+            "sqrt(1 - cos(x)^2) - abs(sin(x)) + 1/10^30",
         ] {
             assert!(!zero(text), "{text}");
         }
