@@ -4151,10 +4151,41 @@ fn a_function_that_is_zero_has_the_derivative_zero() {
                 ("integrand", "0"),
             ],
         ),
+        // numeric_ok before: the form of the derivative does not come to 0, the function's
+        // does (asin's argument is sin(atan u))
+        (
+            "derivative",
+            [
+                ("expr", "atan(x + y) - asin((x + y)/sqrt(1 + (x + y)^2))"),
+                ("var", "x"),
+                ("value", "0"),
+            ],
+        ),
+        (
+            "antiderivative",
+            [
+                (
+                    "antiderivative",
+                    "atan(x^2 + 2) - asin((x^2 + 2)/sqrt(1 + (x^2 + 2)^2))",
+                ),
+                ("var", "x"),
+                ("integrand", "0*x"),
+            ],
+        ),
     ] {
         let (o, d) = run(kind, &fields);
         assert_eq!(o, Outcome::Ok, "{kind} {fields:?}: {d}");
     }
+    // nor a claim that the exact test of the residual alone refutes
+    let (o, d) = run(
+        "derivative",
+        &[
+            ("expr", "atan(x + y) - asin((x + y)/sqrt(1 + (x + y)^2))"),
+            ("var", "x"),
+            ("value", "1/10^6"),
+        ],
+    );
+    assert_eq!(o, Outcome::Failed, "{d}");
     // a claimed derivative other than 0 is not shown by it
     let (o, d) = run(
         "derivative",
