@@ -3073,11 +3073,57 @@ impl<'b> Canon<'b> {
             Some((den, None)) => (num, Some(den)),
             None => (num, None),
         };
+        let num = self.signs_times_their_arguments(num)?;
         let num = self.radicals(num)?;
         let den = den.map(|d| self.radicals(d)).transpose()?;
         let num = self.pythagoras(num)?;
         let den = den.map(|d| self.pythagoras(d)).transpose()?;
         Ok((num, den))
+    }
+
+    /// `sign(u)·u·C` as `|u|·C` in `p` (`sign(u)·u = |u|` for every real `u`): the terms of
+    /// `p` that hold a `sign(u)` atom (of a polynomial `u`) to the first power make
+    /// `sign(u)·B`, and where `u` divides `B` exactly (`B = u·C`) that is `|u|·C`, so
+    /// `abs(u)/u = sign(u)` (numerator `|u| − sign(u)·u`) and `sign(u)·u = abs(u)` meet.
+    /// An atom met to another power is left as it is.
+    fn signs_times_their_arguments(&mut self, mut p: Poly) -> Result<Poly, NotExact> {
+        let signs: Vec<(u32, Poly)> = self
+            .atoms
+            .iter()
+            .enumerate()
+            .filter_map(|(a, atom)| match &atom.call {
+                Some((Func::Sign, u)) if u.den.is_none() => Some((a as u32, u.num.clone())),
+                _ => None,
+            })
+            .collect();
+        for (s, u) in signs {
+            let power = |m: &Mono| m.iter().find(|(x, _)| *x == s).map_or(0, |&(_, e)| e);
+            if !p.monomials().any(|m| power(m) == 1)
+                || p.monomials().any(|m| power(m) > 1 || power(m) < 0)
+            {
+                continue;
+            }
+            let (mut with, mut without) = (Vec::new(), Vec::new());
+            for (m, c) in &p.0 {
+                if power(m) == 1 {
+                    with.push((mono_mul(m, &vec![(s, -1)]), c.clone()));
+                } else {
+                    without.push((m.clone(), c.clone()));
+                }
+            }
+            let Some(c) = self.exact_quotient(&Poly::from_terms(with), &u)? else {
+                continue;
+            };
+            let Some(abs) = self.absolute_value(&Frac { num: u, den: None })? else {
+                continue;
+            };
+            if abs.den.is_some() {
+                continue;
+            }
+            let taken = self.mul(&abs.num, &c)?;
+            p = self.add(&Poly::from_terms(without), &taken)?;
+        }
+        Ok(p)
     }
 
     fn power(&mut self, base: Frac, exponent: Frac) -> Result<Frac, NotExact> {
@@ -5996,6 +6042,34 @@ mod tests {
             "sqrt(1 - cos(x)) - abs(sin(x))",
             "sqrt(x - x*cos(y)^2) - abs(sin(y))*sqrt(x)",
             "sqrt(1 - cos(x)^2) - abs(sin(x)) + 1/10^30",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_sign_times_its_argument_is_the_absolute_value() {
+        // sign(u)·u = |u| for every real u: the terms with sign(u) that u divides
+        for text in [
+            "abs(x - 1)/(x - 1) - sign(x - 1)",
+            "abs(x^2 + 2)/(x^2 + 2) - sign(x^2 + 2)",
+            "abs(2 - x^2)/(2 - x^2) - sign(2 - x^2)",
+            "sign(x + y)*(x + y) - abs(x + y)",
+            "sign(x)*x^3 - abs(x)*x^2",
+            "abs(sin(x))/sin(x) - sign(sin(x))",
+            "exp(y)*abs(x + y)/(x + y) - exp(y)*sign(x + y)",
+            "sqrt(1 - cos(x)^2)/sin(x) - sign(sin(x))",
+            "sign(x - 1)*(x^2 - 1) - abs(x - 1)*(x + 1)",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            // the other sign, a factor u does not divide, sign(u)^2 (0 at u = 0)
+            "abs(x - 1)/(x - 1) - sign(1 - x)",
+            "sign(x)*(x + 1) - abs(x + 1)",
+            "sign(x)^2 - 1",
+            "sign(x)*x - x",
+            "abs(x - 1)/(x - 1) - sign(x - 1) + 1/10^30",
         ] {
             assert!(!zero(text), "{text}");
         }
