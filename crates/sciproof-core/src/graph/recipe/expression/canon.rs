@@ -457,7 +457,9 @@ fn principal_shift_by_ball(func: Func, u: &Expr, budget: &mut Budget) -> Option<
 /// (`√A·√B = √(AB)`, `1/(√A·√B) = 1/√(AB)`), or `None` when it has no such product. Each
 /// merge holds wherever its left side is defined (there `A, B ≥ 0`, or `> 0` below the line),
 /// and its right side is defined there too; only roots of expressions with a symbol are
-/// merged (a number's root is taken apart over the primes in the form).
+/// merged (a number's root is taken apart over the primes in the form). With [`Merge::All`],
+/// absolute values too, `abs(u) = sqrt(u²)` being a root: `abs(A)·abs(B) = abs(AB)` for every
+/// real `A` and `B` (`abs(x + y)·abs(2 − x²)` and `abs((x + y)·(2 − x²))` meet).
 fn merged_square_roots(
     e: &Expr,
     merge: Merge,
@@ -527,10 +529,10 @@ fn paired_into_a_third(mut bases: Vec<Expr>, budget: &mut Budget) -> Vec<Vec<Exp
     groups
 }
 
-/// Whether `e` has a [`root_factor`] anywhere.
+/// Whether `e` has a [`root_factor`] or an `abs` anywhere.
 fn has_root(e: &Expr, budget: &mut Budget) -> Result<bool, NotExact> {
     budget.step().map_err(|_| NotExact::TooLarge)?;
-    if root_factor(e).is_some() {
+    if root_factor(e).is_some() || matches!(e, Expr::Call(Func::Abs, _)) {
         return Ok(true);
     }
     Ok(match e {
@@ -573,13 +575,22 @@ fn merged_roots(e: &Expr, merge: Merge, budget: &mut Budget) -> Result<Option<Ex
                 x.flat_factors(&mut flat);
             }
             let mut out = Vec::with_capacity(flat.len());
-            let (mut above, mut below) = (Vec::new(), Vec::new());
+            let (mut above, mut below, mut absolute) = (Vec::new(), Vec::new(), Vec::new());
             for x in flat {
-                match root_factor(&x) {
-                    Some((base, 1)) => above.push(base.clone()),
-                    Some((base, _)) => below.push(base.clone()),
-                    None => out.push(x),
+                match (&x, root_factor(&x)) {
+                    (Expr::Call(Func::Abs, xs), _) if merge == Merge::All => {
+                        absolute.push(xs[0].clone());
+                    }
+                    (_, Some((base, 1))) => above.push(base.clone()),
+                    (_, Some((base, _))) => below.push(base.clone()),
+                    (_, None) => out.push(x),
                 }
+            }
+            if absolute.len() >= 2 {
+                changed = true;
+                out.push(Expr::call(Func::Abs, Expr::mul(absolute)));
+            } else {
+                out.extend(absolute.into_iter().map(|a| Expr::call(Func::Abs, a)));
             }
             for (bases, exponent) in [(above, Expr::rat(1, 2)), (below, Expr::rat(-1, 2))] {
                 if merge == Merge::IntoAThird {
@@ -6042,6 +6053,30 @@ mod tests {
             "sqrt(1 - cos(x)) - abs(sin(x))",
             "sqrt(x - x*cos(y)^2) - abs(sin(y))*sqrt(x)",
             "sqrt(1 - cos(x)^2) - abs(sin(x)) + 1/10^30",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn absolute_values_of_factors_merge_into_that_of_their_product() {
+        // abs(A)·abs(B) = abs(AB) for every real A, B: factors that are sums, which the form
+        // of abs(AB) (expanded) does not take apart
+        for text in [
+            "abs((x + y)*(2 - x^2)) - abs(x + y)*abs(2 - x^2)",
+            "abs((x + 1)*(y - 2)) - abs(x + 1)*abs(y - 2)",
+            "abs(x + 1)*abs(x - 1) - abs(x^2 - 1)",
+            "abs(sin(x) + x)*abs(x + 2)*abs(y) - abs((sin(x) + x)*(x + 2)*y)",
+            "sqrt((x - 2)^2*(y - 1)^2) - abs(x - 2)*abs(y - 1)",
+            "exp(y)*abs((x + y)*(x^2 + 2)) - exp(y)*abs(x + y)*abs(x^2 + 2)",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            "abs((x + 1)*(y - 2)) - abs(x + 1)*(y - 2)",
+            "abs(x + 1)*abs(x - 1) - (x^2 - 1)",
+            "abs(x + 1)*abs(y + 1) - abs(x*y + 1)",
+            "abs((x + 1)*(y - 2)) - abs(x + 1)*abs(y - 2) + 1/10^30",
         ] {
             assert!(!zero(text), "{text}");
         }
