@@ -89,6 +89,13 @@ def identity():
             (f"atan({a}){scale}", f"asin(({a})/sqrt(1 + ({a})^2)){scale}"),
             (f"asin({a}/4)", f"atan(({a}/4)/sqrt(1 - ({a}/4)^2))"),
             (f"atan((({a}) - ({a}))/(1 + ({a})^2))", "0"),
+            # even powers out of a logarithm, sin^2 written with cos under a root, signs and
+            # absolute values of products
+            (f"log(({a})^4)", f"4*log(abs({a}))"),
+            (f"log(({a})^2*({b}))", f"2*log(abs({a})) + log({b})"),
+            (f"sqrt(1 - cos({a})^2){scale}", f"abs(sin({a})){scale}"),
+            (f"abs({a})/({a})", f"sign({a})"),
+            (f"abs(({a})*({b})){scale}", f"abs({a})*abs({b}){scale}"),
         ])
     else:
         lhs, rhs = f"({a})*({b}){scale}", f"({b})*({a}){scale}"
