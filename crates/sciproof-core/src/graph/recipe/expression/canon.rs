@@ -1863,6 +1863,35 @@ impl<'b> Canon<'b> {
                 }
             };
         }
+        // atan(c/D) = ±π/2 − atan(D/c) for a number c and a polynomial D of one sign wherever
+        // it is defined (`positive`), the sign that of c·D: so `atan(x² + 2) +
+        // atan(1/(x² + 2)) = π/2` (not `atan(x) + atan(1/x)`, −π/2 for x < 0; not with π the
+        // variable). Both sides are defined where D is.
+        if let (Func::Atan, [arg]) = (func, fracs.as_slice())
+            && self.variable != Some("pi")
+            && let Some(den) = &arg.den
+            && let Some(c) = arg.num.as_constant()
+            && !c.is_zero()
+        {
+            let negative = scaled(den.clone(), &Q::int(-1));
+            let sign = if self.positive(den) {
+                Some(c.is_positive())
+            } else if self.positive(&negative) {
+                Some(!c.is_positive())
+            } else {
+                None
+            };
+            if let Some(positive) = sign {
+                let inverse = Frac {
+                    num: scaled(den.clone(), &c.recip()),
+                    den: None,
+                };
+                let atan = self.applied(Func::Atan, vec![inverse])?;
+                let pi = self.pi();
+                let quarter = scaled_frac(pi, &Q::ratio(if positive { 1 } else { -1 }, 2));
+                return self.frac_add(quarter, negated(atan));
+            }
+        }
         // asin, acos and atan of the sine, cosine and tangent of a multiple of π/12, which
         // `sine_or_cosine` writes exactly (asin(1) = π/2, acos(−1/2) = 2π/3,
         // atan(2 − √3) = π/12): the multiple of π, inside each function's range.
@@ -6053,6 +6082,29 @@ mod tests {
             "sqrt(1 - cos(x)) - abs(sin(x))",
             "sqrt(x - x*cos(y)^2) - abs(sin(y))*sqrt(x)",
             "sqrt(1 - cos(x)^2) - abs(sin(x)) + 1/10^30",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn an_arctangent_of_a_reciprocal_of_one_sign_is_a_quarter_turn_less() {
+        // atan(c/D) = ±π/2 − atan(D/c) where D has one sign wherever it is defined
+        for text in [
+            "atan(x^2 + 2) + atan(1/(x^2 + 2)) - pi/2",
+            "atan(-(x^2 + 2)) + atan(-1/(x^2 + 2)) + pi/2",
+            "atan(3/(exp(x) + 1)) + atan((exp(x) + 1)/3) - pi/2",
+            "atan(-2/(x^2 + 1)) - atan((x^2 + 1)/2) + pi/2",
+            "x*(atan(x^2 + 2) + atan(1/(x^2 + 2))) - x*pi/2",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        for text in [
+            // D of both signs; the wrong quarter turn
+            "atan(x) + atan(1/x) - pi/2",
+            "atan(x^2 - 2) + atan(1/(x^2 - 2)) - pi/2",
+            "atan(x^2 + 2) + atan(1/(x^2 + 2)) + pi/2",
+            "atan(x^2 + 2) + atan(1/(x^2 + 2)) - pi/2 + 1/10^30",
         ] {
             assert!(!zero(text), "{text}");
         }
