@@ -2304,6 +2304,30 @@ impl<'b> Canon<'b> {
                 return Ok(sum);
             }
         }
+        // log(R^k) = k·log R for an argument of several terms that is the square or cube of a
+        // polynomial R: a cube is positive exactly where R is; a square only where R is not 0,
+        // so R (or −R) must be positive wherever it is defined (`log((x² + 2)²) =
+        // 2 log(x² + 2)`, not `log((x + 1)²) = 2 log(x + 1)`)
+        if arg.den.is_none() && arg.num.0.len() >= 2 {
+            for k in [2, 3] {
+                let Some(r) = self.exact_poly_root(&arg.num, k)? else {
+                    continue;
+                };
+                let r = match k {
+                    3 => r,
+                    _ if self.positive(&r) => r,
+                    _ => {
+                        let negative = scaled(r, &Q::int(-1));
+                        if !self.positive(&negative) {
+                            continue;
+                        }
+                        negative
+                    }
+                };
+                let log = self.logarithm(Frac { num: r, den: None })?;
+                return Ok(scaled_frac(log, &Q::int(k)));
+            }
+        }
         self.applied(Func::Log, vec![arg])
     }
 
@@ -5298,6 +5322,30 @@ mod tests {
             "log(x^2*y) - 2*log(x) - log(y)",
             "log(x^2*y*z) - log(x^2) - log(y) - log(z)",
             "log(x^4) - 4*log(x)",
+        ] {
+            assert!(!zero(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn logarithms_of_squares_of_positive_sums_and_of_cubes_separate() {
+        for text in [
+            "log((x^2 + 2)^2) - 2*log(x^2 + 2)",
+            "log(x^4 + 4*x^2 + 4) - 2*log(x^2 + 2)",
+            "log(abs(x^2 + 2)) - log((x^2 + 2)^2)/2",
+            "log((x^2 + 1)*(x^2 + 1)) - 2*log(x^2 + 1)",
+            "log((exp(x) + 1)^2) - 2*log(exp(x) + 1)",
+            "log((-x^2 - 1)^2) - 2*log(x^2 + 1)",
+            "log((x + 1)^3) - 3*log(x + 1)",
+            "log(x^3 + 3*x^2 + 3*x + 1) - 3*log(x + 1)",
+        ] {
+            assert!(zero(text), "{text}");
+        }
+        // a square of a sum of both signs: log((x + 1)^2) has a value at x = −2
+        for text in [
+            "log((x + 1)^2) - 2*log(x + 1)",
+            "log(x^2 + 2*x*y + y^2) - 2*log(x + y)",
+            "log((x^2 + 2)^2) - 3*log(x^2 + 2)",
         ] {
             assert!(!zero(text), "{text}");
         }
