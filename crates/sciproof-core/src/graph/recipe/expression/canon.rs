@@ -1872,25 +1872,16 @@ impl<'b> Canon<'b> {
             && let Some(den) = &arg.den
             && let Some(c) = arg.num.as_constant()
             && !c.is_zero()
+            && let Some(positive) = self.one_sign(den).map(|p| p == c.is_positive())
         {
-            let negative = scaled(den.clone(), &Q::int(-1));
-            let sign = if self.positive(den) {
-                Some(c.is_positive())
-            } else if self.positive(&negative) {
-                Some(!c.is_positive())
-            } else {
-                None
+            let inverse = Frac {
+                num: scaled(den.clone(), &c.recip()),
+                den: None,
             };
-            if let Some(positive) = sign {
-                let inverse = Frac {
-                    num: scaled(den.clone(), &c.recip()),
-                    den: None,
-                };
-                let atan = self.applied(Func::Atan, vec![inverse])?;
-                let pi = self.pi();
-                let quarter = scaled_frac(pi, &Q::ratio(if positive { 1 } else { -1 }, 2));
-                return self.frac_add(quarter, negated(atan));
-            }
+            let atan = self.applied(Func::Atan, vec![inverse])?;
+            let pi = self.pi();
+            let quarter = scaled_frac(pi, &Q::ratio(if positive { 1 } else { -1 }, 2));
+            return self.frac_add(quarter, negated(atan));
         }
         // asin, acos and atan of the sine, cosine and tangent of a multiple of π/12, which
         // `sine_or_cosine` writes exactly (asin(1) = π/2, acos(−1/2) = 2π/3,
@@ -2313,16 +2304,10 @@ impl<'b> Canon<'b> {
                 let Some(r) = self.exact_poly_root(&arg.num, k)? else {
                     continue;
                 };
-                let r = match k {
-                    3 => r,
-                    _ if self.positive(&r) => r,
-                    _ => {
-                        let negative = scaled(r, &Q::int(-1));
-                        if !self.positive(&negative) {
-                            continue;
-                        }
-                        negative
-                    }
+                let r = match (k, self.one_sign(&r)) {
+                    (3, _) | (_, Some(true)) => r,
+                    (_, Some(false)) => scaled(r, &Q::int(-1)),
+                    (_, None) => continue,
                 };
                 let log = self.logarithm(Frac { num: r, den: None })?;
                 return Ok(scaled_frac(log, &Q::int(k)));
@@ -3809,6 +3794,17 @@ impl<'b> Canon<'b> {
                 m.iter()
                     .all(|&(a, e)| e < 0 || self.atoms[a as usize].exp_of.is_some())
             })
+    }
+
+    /// `Some(true)` where `p` is [`Canon::positive`], `Some(false)` where `−p` is, else `None`.
+    fn one_sign(&self, p: &Poly) -> Option<bool> {
+        if self.positive(p) {
+            Some(true)
+        } else if self.positive(&scaled(p.clone(), &Q::int(-1))) {
+            Some(false)
+        } else {
+            None
+        }
     }
 
     /// `|P|` for [`Canon::absolute_value`].
