@@ -3564,12 +3564,13 @@ impl<'b> Canon<'b> {
     /// exponents, [`lex_cmp`]): `R`'s first term is the root of `p`'s, and each next one is
     /// the first term of `p − R^q` over `q` times the first term of `R` to the `q − 1`, until
     /// the difference is 0, or a term is out of the range `R`'s terms must lie in (below the
-    /// last and at least the root of `p`'s last term).
+    /// last and at least the root of `p`'s last term). A `p` of one term is its own first
+    /// and last: its root is that term's, or none.
     fn exact_poly_root(&mut self, p: &Poly, q: i64) -> Result<Option<Poly>, NotExact> {
         // (a root of many terms, or a high one, is rare in what people write, and costly)
         const MOST_TERMS: usize = 64;
         const MOST_DEGREE: i64 = 6;
-        if p.0.len() > MOST_TERMS || q > MOST_DEGREE || p.0.len() < 2 {
+        if p.0.len() > MOST_TERMS || q > MOST_DEGREE || p.0.is_empty() {
             return Ok(None);
         }
         let first =
@@ -3673,21 +3674,7 @@ impl<'b> Canon<'b> {
             if !rest.0.is_empty() {
                 continue;
             }
-            let t = match quotient.0.as_slice() {
-                [(m, c)] => {
-                    let half = BigRational::new(BigInt::one(), BigInt::from(2));
-                    let root = exact_root(&c.to_big(), &half);
-                    match (root, m.iter().all(|(_, e)| e % 2 == 0)) {
-                        (Some(r), true) => Some(Poly::monomial(
-                            m.iter().map(|&(x, e)| (x, e / 2)).collect(),
-                            Q::from_big(r),
-                        )),
-                        _ => None,
-                    }
-                }
-                _ => self.exact_poly_root(&quotient, 2)?,
-            };
-            let Some(t) = t else {
+            let Some(t) = self.exact_poly_root(&quotient, 2)? else {
                 continue;
             };
             let sine = self.partner(a, Trig::Sin, arg);
