@@ -426,6 +426,14 @@ impl<M> Ball<M> {
         }
     }
 
+    /// Signed bounds of the value: the radius, and twice the relative 1e-15 by which
+    /// [`Ball::approx`] may miss the midpoint, about it, each end rounded outward (infinite or
+    /// NaN where the value is past the f64 range).
+    pub fn interval(&self) -> (f64, f64) {
+        let r = (self.rad * UP + self.approx.abs() * 2e-15).next_up();
+        ((self.approx - r).next_down(), (self.approx + r).next_up())
+    }
+
     /// The radius about the midpoint (an upper bound; the f64 [`Ball::approx`] may be a
     /// relative 1e-15 away from the midpoint besides).
     pub fn radius(&self) -> f64 {

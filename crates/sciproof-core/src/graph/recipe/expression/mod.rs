@@ -24,7 +24,8 @@
 //!    tolerance decides (`Undecided::constant`); any other form the exact test leaves may
 //!    still refute it at a point (`Undecided::reduced_refutes`). So may it where the pass
 //!    rests on f64 alone, or left out a point where f64 overflowed but a ball shows the
-//!    residual defined.
+//!    residual defined. At such a point a value past every ball may still be shown beyond
+//!    the tolerance by bounds on its logarithm ([`magnitude`], `Undecided::too_large_for_f64`).
 //! 5. A definite integral is `F(upper) − F(lower) − value` only for an antiderivative that
 //!    differentiates exactly to the integrand and is shown continuous, with the integrand, on
 //!    the closed interval (the integrand but at the roots of a polynomial denominator, so
@@ -51,6 +52,7 @@ pub mod forward_substitution;
 pub mod integrate;
 pub mod inverse_substitution;
 pub mod limit;
+pub mod magnitude;
 pub mod parametric;
 pub mod parse;
 pub mod partial_fractions;
@@ -481,7 +483,7 @@ fn decide(
     if exact == Ok(true) {
         return (Outcome::Ok, EXACT_ZERO.into());
     }
-    let (decided, unsure) = numeric_rule(residual, symbols, tolerance, samples, budget);
+    let (decided, doubts) = numeric_rule(residual, symbols, tolerance, samples, budget);
     let undecided = Undecided {
         residual,
         var,
@@ -492,17 +494,24 @@ fn decide(
     match decided.0 {
         Outcome::Inconclusive => undecided
             .constant(budget)
+            .or_else(|| undecided.too_large_for_f64(&doubts.overflowed, budget))
             .or_else(|| undecided.reduced_refutes(budget))
             .unwrap_or(decided),
         // A pass that rests on f64's word alone gives way to a constant the exact test shows
         // beyond the tolerance (`exp(700)·(x+1) − exp(700)·x − exp(700) − 1` is 0 in f64 and
         // undecided at every precision; it is −1), or to its reduced form refuted at a point
         // (`10^300·cos x − (10^300·cos x + x/1000)` is 0 in f64; it is −x/1000). So does a
-        // pass on fewer points than the residual has values at, where f64 overflowed.
-        Outcome::NumericOk if unsure => match undecided.constant(budget) {
-            Some(refuted @ (Outcome::Failed, _)) => refuted,
-            _ => undecided.reduced_refutes(budget).unwrap_or(decided),
-        },
+        // pass on fewer points than the residual has values at, where f64 overflowed; and
+        // there the size of the residual may refute it (`x^(10^12)` at x = 1.23).
+        Outcome::NumericOk if doubts.f64_alone || !doubts.overflowed.is_empty() => {
+            match undecided.constant(budget) {
+                Some(refuted @ (Outcome::Failed, _)) => refuted,
+                _ => undecided
+                    .too_large_for_f64(&doubts.overflowed, budget)
+                    .or_else(|| undecided.reduced_refutes(budget))
+                    .unwrap_or(decided),
+            }
+        }
         _ => decided,
     }
 }
@@ -585,6 +594,32 @@ impl Undecided<'_> {
         })
     }
 
+    /// At a point the numeric rule left out because f64 overflowed (the residual has a value
+    /// there, [`Doubts::overflowed`]), bounds on the logarithm of the residual's size
+    /// ([`magnitude`]): a lower bound above the tolerance's refutes the claim (`x^(10^12)` is
+    /// 10^(9·10^10) at x = 1.23, where alkahest's rule sees no value and passes it on 0.37^(10^12)).
+    fn too_large_for_f64(
+        &self,
+        overflowed: &[Bindings],
+        budget: &mut Budget,
+    ) -> Option<(Outcome, String)> {
+        let floor = magnitude::ln_at_most(self.tolerance);
+        overflowed.iter().find_map(
+            |point| match magnitude::size(self.residual, point, budget)? {
+                magnitude::Size::Known { lo, .. } if lo > floor => Some((
+                    Outcome::Failed,
+                    format!(
+                        "|residual| >= {} exceeds tolerance {} (at a sample point where f64 \
+                         overflows: a lower bound on its logarithm from 128-bit ball arithmetic)",
+                        magnitude::power_of_ten_below(lo),
+                        format_g6(self.tolerance)
+                    ),
+                )),
+                _ => None,
+            },
+        )
+    }
+
     /// Where the numeric rule could not decide, or its pass is unsure ([`numeric_rule`]): the
     /// exact test's reduced form ([`canon::reduced_expression_in`]), which equals the residual
     /// wherever the residual is defined and has lost the terms that cancel, at each sample
@@ -616,29 +651,37 @@ impl Undecided<'_> {
     }
 }
 
+/// Why a pass of the numeric rule is not the whole story.
+#[derive(Default)]
+struct Doubts {
+    /// A point passed on f64's word alone (its f64 ball too wide and no precision deciding it).
+    f64_alone: bool,
+    /// The points left out because f64 overflowed, where a ball shows the residual defined (it
+    /// has a value there, only too large for f64 somewhere on the way).
+    overflowed: Vec<Bindings>,
+}
+
 /// Whether a ball shows `residual` defined at `point` (every operation's argument in its
 /// domain, whatever the size of the values: [`ball::Evaluator::defined`]).
 fn defined_at(residual: &Expr, point: &Bindings, budget: &mut Budget) -> bool {
     ball::Evaluator::new(PRECISIONS[0], point).defined(residual, budget)
 }
 
-/// alkahest's numeric rule, with the precision escalation before a failure; and whether the
-/// pass is unsure: a point passed on f64's word alone (its f64 ball too wide and no precision
-/// deciding it), or one was left out where f64 overflowed though the residual is defined.
+/// alkahest's numeric rule, with the precision escalation before a failure; and why its pass
+/// may not be the whole story ([`Doubts`]).
 fn numeric_rule(
     residual: &Expr,
     symbols: &BTreeSet<String>,
     tolerance: f64,
     samples: &[f64],
     budget: &mut Budget,
-) -> ((Outcome, String), bool) {
+) -> ((Outcome, String), Doubts) {
     let mut values = Vec::new();
     let mut missing = None;
-    // A point skipped because f64 overflowed where a ball shows the residual defined (so it
-    // has a value there, only too large for f64 somewhere on the way): a pass on the other
-    // points is not the whole story there (`exp(625x⁴) − (exp(625x⁴) + 10⁻⁸x²)` passes at
-    // x = 0.37 alone).
-    let mut overflowed = false;
+    // Points skipped because f64 overflowed where a ball shows the residual defined: a pass
+    // on the other points is not the whole story there (`exp(625x⁴) − (exp(625x⁴) + 10⁻⁸x²)`
+    // passes at x = 0.37 alone).
+    let mut doubts = Doubts::default();
     for point in points(symbols, samples) {
         match eval::evaluate(residual, &point, budget) {
             Ok(v) => values.push((v.abs(), point)),
@@ -650,18 +693,20 @@ fn numeric_rule(
                         values.push((b.approx().abs(), point))
                     }
                     Err(ball::BallError::TooLarge) => {
-                        return ((Outcome::Inconclusive, TOO_LARGE.into()), false);
+                        return ((Outcome::Inconclusive, TOO_LARGE.into()), Doubts::default());
                     }
                     _ => missing = Some(f),
                 }
             }
             // (a point is never skipped for want of budget: that would decide on fewer)
             Err(EvalError::TooLarge) => {
-                return ((Outcome::Inconclusive, TOO_LARGE.into()), false);
+                return ((Outcome::Inconclusive, TOO_LARGE.into()), Doubts::default());
             }
             // (an overflow shows as an infinity, or as the NaN of ∞ − ∞ on the way)
-            Err(EvalError::NotFinite | EvalError::Domain) if !overflowed => {
-                overflowed = defined_at(residual, &point, budget);
+            Err(EvalError::NotFinite | EvalError::Domain) => {
+                if defined_at(residual, &point, budget) {
+                    doubts.overflowed.push(point);
+                }
             }
             Err(_) => {}
         }
@@ -675,7 +720,7 @@ fn numeric_rule(
                 Outcome::Inconclusive,
                 format!("residual did not simplify to 0 (got {residual}); no numeric sample{why}"),
             ),
-            false,
+            doubts,
         );
     }
     let n = values.len();
@@ -684,7 +729,6 @@ fn numeric_rule(
     let mut failed: Option<(f64, usize)> = None;
     let mut cleared_at = None;
     let mut undecided = None;
-    let mut unsure = overflowed;
     // The worst failing point first: one confirmed failure refutes the claim, and the points
     // after it could change nothing but the worst value named (a 128-bit look at every point
     // of a false recipe was most of the time of re-checking one).
@@ -709,7 +753,7 @@ fn numeric_rule(
             Confirmed::Failed(x, bits) => failed = Some((x, bits)),
             Confirmed::Undecided(_) if passes => {
                 worst = worst.max(*v);
-                unsure = true;
+                doubts.f64_alone = true;
             }
             _ if passes => worst = worst.max(*v),
             Confirmed::Cleared(x, bits) => {
@@ -734,7 +778,7 @@ fn numeric_rule(
                     format_g6(tolerance)
                 ),
             ),
-            false,
+            Doubts::default(),
         );
     }
     if let Some((v, why)) = undecided {
@@ -747,7 +791,7 @@ fn numeric_rule(
                     format_g6(tolerance)
                 ),
             ),
-            false,
+            doubts,
         );
     }
     let cleared = cleared_at
@@ -761,7 +805,7 @@ fn numeric_rule(
                 format_g(worst, 3)
             ),
         ),
-        unsure,
+        doubts,
     )
 }
 

@@ -3281,6 +3281,55 @@ fn a_point_left_out_for_overflow_still_counts() {
     assert!(d.contains("at 1 of 3 sample point(s)"), "{d}");
 }
 
+/// A residual past the f64 range at a sample point has a value there, too large for f64 and for
+/// a ball (whose bounds are f64 numbers): alkahest's rule leaves the point out and passed these
+/// on a point where the residual is below 10^-300 (`0.37^(10^12)`), or had no point at all. A
+/// lower bound on the logarithm of the residual's size refutes them where one term outweighs
+/// the rest. Terms of like size that may cancel give no bound, and the pass (or the reduced
+/// form's refutation) stands.
+#[test]
+fn a_residual_too_large_for_f64_is_refuted_by_its_size() {
+    for (lhs, rhs, bound) in [
+        ("y^1000000000000", "0", "1e+89905111439"),
+        ("(x - 1)^999999999999", "0", "1e+232996110391"),
+        (
+            "(x^1000 + 1)^999",
+            "(x^1000 + 1)^999*(x^999 + 1)",
+            "1e+89905",
+        ),
+        ("x^(10^29)*x", "x^(10^30)", "10^8.9905e+28"),
+        // no sample point had a value for alkahest: inconclusive there
+        ("(x + 2)^1000", "0", "1e+374"),
+        ("cosh(x)^1000000", "0", "1e+29072"),
+        // a term outweighs what it is written beside, by exp(5x) (at x = 0.37 both are below
+        // 10^-1700, the pass alkahest's rule sees)
+        (
+            "x^4000*exp(5*x)",
+            "x^4000*(atan(tan(sin(x))) - sin(x) + 1)",
+            "1e+362",
+        ),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Failed, "{lhs} = {rhs}: {d}");
+        assert!(
+            d.starts_with(&format!("|residual| >= {bound} exceeds tolerance 1e-08"))
+                && d.contains("a lower bound on its logarithm"),
+            "{d}"
+        );
+    }
+    // True, but not to the exact test: like terms past the f64 range leave no bound.
+    for (lhs, rhs) in [
+        (
+            "exp(1000*x)*(atan(tan(sin(x))) - sin(x) + 1)",
+            "exp(1000*x)",
+        ),
+        ("x^(10^12)*(lambert_w(x*exp(x)) - x + 1)", "x^(10^12)"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::NumericOk, "{lhs} = {rhs}: {d}");
+    }
+}
+
 /// Poles no rational names: of a transcendental base, shown by a change of sign with the base
 /// monotone around it (`sec x` across π/2), and of an exact antiderivative (`tan x` for
 /// `tan(x)^2 + 1`, `tan(x/2)` for `1/(1 + cos x)`, whose integrand's root is double): the
