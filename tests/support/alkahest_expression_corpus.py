@@ -107,7 +107,10 @@ def identity():
 def zero():
     a, b = small(), small()
     expr = rng.choice([f"{a}*{b} - {b}*{a}", f"({a}+{b})^3 - ({a})^3 - 3*({a})^2*({b}) - 3*({a})*({b})^2 - ({b})^3",
-                       f"sin({a})^2 + cos({a})^2 - 1", f"{a} - {b}", f"exp({a})*exp(-({a})) - 1"])
+                       f"sin({a})^2 + cos({a})^2 - 1", f"{a} - {b}", f"exp({a})*exp(-({a})) - 1",
+                       # past the f64 range at some points, below 10^-300 at others
+                       f"({a})^(10^12)", f"(({a})^1000 + 1)^999 - (({a})^1000 + 1)^999*(({a})^999 + 1)",
+                       f"({a})^4000*exp(5*x) - ({a})^4000"])
     return {"kind": "zero", "expr": expr}
 
 
