@@ -984,8 +984,9 @@ impl<'a, A: Arith> Evaluator<'a, A> {
                 if !self.defined(&p.0, budget) || !self.defined(&p.1, budget) {
                     return false;
                 }
-                match integer_exponent(&p.1) {
-                    Some(n) if n >= 0 => true,
+                // (any integer exponent: `(−x)^999999999997` has a value past every ball)
+                match super::expr::exact_value(&p.1).filter(num_rational::BigRational::is_integer) {
+                    Some(n) if !num_traits::Signed::is_negative(&n) => true,
                     Some(_) => self.sign_of(&p.0, budget) != 0,
                     // (0^b for an exact b > 0 is 0)
                     None if super::expr::exact_value(&p.1)

@@ -494,8 +494,8 @@ fn decide(
     match decided.0 {
         Outcome::Inconclusive => undecided
             .constant(budget)
-            .or_else(|| undecided.too_large_for_f64(&doubts.overflowed, budget))
-            .or_else(|| undecided.reduced_refutes(budget))
+            .or_else(|| undecided.residual_too_large(&doubts.overflowed, budget))
+            .or_else(|| undecided.reduced_refutes(&doubts.overflowed, budget))
             .unwrap_or(decided),
         // A pass that rests on f64's word alone gives way to a constant the exact test shows
         // beyond the tolerance (`exp(700)·(x+1) − exp(700)·x − exp(700) − 1` is 0 in f64 and
@@ -507,8 +507,8 @@ fn decide(
             match undecided.constant(budget) {
                 Some(refuted @ (Outcome::Failed, _)) => refuted,
                 _ => undecided
-                    .too_large_for_f64(&doubts.overflowed, budget)
-                    .or_else(|| undecided.reduced_refutes(budget))
+                    .residual_too_large(&doubts.overflowed, budget)
+                    .or_else(|| undecided.reduced_refutes(&doubts.overflowed, budget))
                     .unwrap_or(decided),
             }
         }
@@ -595,29 +595,42 @@ impl Undecided<'_> {
     }
 
     /// At a point the numeric rule left out because f64 overflowed (the residual has a value
-    /// there, [`Doubts::overflowed`]), bounds on the logarithm of the residual's size
-    /// ([`magnitude`]): a lower bound above the tolerance's refutes the claim (`x^(10^12)` is
-    /// 10^(9·10^10) at x = 1.23, where alkahest's rule sees no value and passes it on 0.37^(10^12)).
+    /// there, [`Doubts::overflowed`]), bounds on the logarithm of the size of `e` (the residual,
+    /// or its reduced form: [`Undecided::reduced_refutes`]) ([`magnitude`]): a lower bound above
+    /// the tolerance's refutes the claim (`x^(10^12)` is 10^(9·10^10) at x = 1.23, where
+    /// alkahest's rule sees no value and passes it on 0.37^(10^12)). The bound, if one does.
     fn too_large_for_f64(
+        &self,
+        e: &Expr,
+        overflowed: &[Bindings],
+        budget: &mut Budget,
+    ) -> Option<String> {
+        let floor = magnitude::ln_at_most(self.tolerance);
+        overflowed
+            .iter()
+            .find_map(|point| match magnitude::size(e, point, budget)? {
+                magnitude::Size::Known { lo, .. } if lo > floor => {
+                    Some(magnitude::power_of_ten_below(lo))
+                }
+                _ => None,
+            })
+    }
+
+    /// [`Undecided::too_large_for_f64`] of the residual itself.
+    fn residual_too_large(
         &self,
         overflowed: &[Bindings],
         budget: &mut Budget,
     ) -> Option<(Outcome, String)> {
-        let floor = magnitude::ln_at_most(self.tolerance);
-        overflowed.iter().find_map(
-            |point| match magnitude::size(self.residual, point, budget)? {
-                magnitude::Size::Known { lo, .. } if lo > floor => Some((
-                    Outcome::Failed,
-                    format!(
-                        "|residual| >= {} exceeds tolerance {} (at a sample point where f64 \
-                         overflows: a lower bound on its logarithm from 128-bit ball arithmetic)",
-                        magnitude::power_of_ten_below(lo),
-                        format_g6(self.tolerance)
-                    ),
-                )),
-                _ => None,
-            },
-        )
+        let bound = self.too_large_for_f64(self.residual, overflowed, budget)?;
+        Some((
+            Outcome::Failed,
+            format!(
+                "|residual| >= {bound} exceeds tolerance {} (at a sample point where f64 \
+                 overflows: a lower bound on its logarithm from 128-bit ball arithmetic)",
+                format_g6(self.tolerance)
+            ),
+        ))
     }
 
     /// Where the numeric rule could not decide, or its pass is unsure ([`numeric_rule`]): the
@@ -625,7 +638,16 @@ impl Undecided<'_> {
     /// wherever the residual is defined and has lost the terms that cancel, at each sample
     /// point where a ball shows the residual defined. A ball of it beyond the tolerance refutes
     /// the claim; nothing else is concluded from it.
-    fn reduced_refutes(&self, budget: &mut Budget) -> Option<(Outcome, String)> {
+    ///
+    /// At a point f64 overflowed, a reduced form too large for a ball may still be shown beyond
+    /// the tolerance by its size ([`Undecided::too_large_for_f64`]): terms of like size that
+    /// cancel in the residual leave no bound there, but the reduced form has lost them
+    /// (`(x^1000 + 1)^999 − (x^1000 + 1)^999 + x^4000` is `x^4000`).
+    fn reduced_refutes(
+        &self,
+        overflowed: &[Bindings],
+        budget: &mut Budget,
+    ) -> Option<(Outcome, String)> {
         let tolerance = self.tolerance;
         let reduced = self.exact_test(canon::reduced_expression_in, budget)?;
         for point in points(self.symbols, self.samples) {
@@ -647,7 +669,16 @@ impl Undecided<'_> {
                 ));
             }
         }
-        None
+        let bound = self.too_large_for_f64(&reduced, overflowed, budget)?;
+        Some((
+            Outcome::Failed,
+            format!(
+                "|residual| >= {bound} exceeds tolerance {} (at a sample point where f64 \
+                 overflows: a lower bound on the logarithm of the exact test's reduced form, \
+                 which equals the residual wherever it is defined, from 128-bit ball arithmetic)",
+                format_g6(tolerance)
+            ),
+        ))
     }
 }
 

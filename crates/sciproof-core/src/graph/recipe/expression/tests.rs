@@ -3298,6 +3298,8 @@ fn a_residual_too_large_for_f64_is_refuted_by_its_size() {
             "1e+89905",
         ),
         ("x^(10^29)*x", "x^(10^30)", "10^8.9905e+28"),
+        // a negative base with an integer exponent has a value too
+        ("(-x)^999999999997", "0", "1e+89905111439"),
         // no sample point had a value for alkahest: inconclusive there
         ("(x + 2)^1000", "0", "1e+374"),
         ("cosh(x)^1000000", "0", "1e+29072"),
@@ -3317,6 +3319,14 @@ fn a_residual_too_large_for_f64_is_refuted_by_its_size() {
             "{d}"
         );
     }
+    // Terms of like size that cancel leave no bound; the exact test's reduced form has lost them.
+    let (o, d) = identity("(x^1000 + 1)^999 + x^4000", "(x^1000 + 1)^999");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    assert!(
+        d.starts_with("|residual| >= 1e+359 exceeds tolerance 1e-08")
+            && d.contains("the exact test's reduced form"),
+        "{d}"
+    );
     // True, but not to the exact test: like terms past the f64 range leave no bound.
     for (lhs, rhs) in [
         (
