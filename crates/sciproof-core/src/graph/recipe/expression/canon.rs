@@ -5383,6 +5383,9 @@ mod tests {
             "atan(sqrt(2) - 1) + atan(1/2) + atan(1/3) - 3*pi/8",
             // 5π/12: a quarter and a sixth of a turn
             "atan(1/2) + atan(1/3) + atan(1/sqrt(3)) - 5*pi/12",
+            // π/12: a quarter back and a sixth forward (tan(π/12 − atan(1/2)) is the second)
+            "atan(1/2) + atan((3/2 - sqrt(3))/(2 - sqrt(3)/2)) - pi/12",
+            "atan(1/2) + atan((3/2 - sqrt(3))/(2 - sqrt(3)/2)) + 11*pi/12 - pi",
             // inverse sines and cosines: √(1 − a²) ± i·a
             "asin(3/5) + asin(4/5) - pi/2",
             "acos(3/5) - asin(4/5)",
@@ -5403,6 +5406,11 @@ mod tests {
             "atan(sqrt(2) - 1) - pi/6",
             "atan(sqrt(2) - 1) + atan(1/2) + atan(1/3) - 5*pi/8",
             "atan(1/2) + atan(1/3) + atan(1/sqrt(3)) - 7*pi/12",
+            // π/4 is not π/12 (a quarter turn back took one for the other, and the ball
+            // then chose the multiple of π for a sum that was not one)
+            "atan(1/2) + atan(1/3) - pi/12",
+            "atan(sqrt(2) + 1) - atan(sqrt(2) - 1) - pi/12",
+            "atan(1/2) + atan(1/3) - 13*pi/12",
             "asin(3/5) + asin(4/5) - pi",
             "acos(3/5) + asin(4/5)",
             "2*asin(1/3) - asin(7/9)",

@@ -110,11 +110,13 @@ impl Canon<'_> {
     fn turned_back(&mut self, j: i64) -> Result<(Frac, Frac), NotExact> {
         let quarter = (constant(Q::one()), constant(-Q::one()));
         let mut z = (constant(Q::one()), constant(Q::zero()));
-        // j·π/12 = (j/3)·π/4, (j/2)·π/6, or π/4 + ((j − 3)/2)·π/6
+        // j·π/12 = (j/3)·π/4, (j/2)·π/6, or π/4 + ((j − 3)/2)·π/6, modulo π (six sixths): for
+        // j = 1, π/4 + 5·π/6 (a sixth forward is five back; turning back by π/4 alone took a
+        // sum of π/4 for one of π/12)
         let (quarters, sixths) = match j {
             j if j % 3 == 0 => (j / 3, 0),
             j if j % 2 == 0 => (0, j / 2),
-            j => (1, (j - 3) / 2),
+            j => (1, ((j - 3) / 2).rem_euclid(6)),
         };
         for _ in 0..quarters {
             z = self.complex_mul(z, quarter.clone())?;
