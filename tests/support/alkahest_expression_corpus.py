@@ -110,7 +110,10 @@ def zero():
                        f"sin({a})^2 + cos({a})^2 - 1", f"{a} - {b}", f"exp({a})*exp(-({a})) - 1",
                        # past the f64 range at some points, below 10^-300 at others
                        f"({a})^(10^12)", f"(({a})^1000 + 1)^999 - (({a})^1000 + 1)^999*(({a})^999 + 1)",
-                       f"({a})^4000*exp(5*x) - ({a})^4000"])
+                       f"({a})^4000*exp(5*x) - ({a})^4000",
+                       # arctangents of numbers beside a multiple of pi/12: pi/4 alone is true
+                       f"atan(1/2) + atan(1/3) - {rng.randint(-13, 13)}*pi/12",
+                       f"atan(sqrt(2) + 1) - atan(sqrt(2) - 1) - {rng.randint(-13, 13)}*pi/12"])
     return {"kind": "zero", "expr": expr}
 
 
