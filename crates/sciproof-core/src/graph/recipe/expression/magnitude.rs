@@ -63,14 +63,9 @@ pub fn ln_at_most(t: f64) -> f64 {
     if t <= 0.0 {
         return f64::NEG_INFINITY;
     }
-    let (_, k) = frexp(t);
+    // (t = m·2^k with m in [1/2, 1))
+    let (_, k) = libm::frexp(t);
     mul_up(f64::from(k), if k >= 0 { LN2_UP } else { LN2_DOWN })
-}
-
-/// `x = m·2^k` with `m` in `[1/2, 1)`, for a finite positive `x`.
-fn frexp(x: f64) -> (f64, i32) {
-    let (m, k) = libm::frexp(x);
-    (m, k)
 }
 
 struct Sizer<'a> {
@@ -158,7 +153,7 @@ impl Sizer<'_> {
             Ok(l) if l.interval().0.is_finite() && l.interval().1.is_finite() => l.interval(),
             _ => {
                 let (small, large) = (lo.abs().min(hi.abs()), lo.abs().max(hi.abs()));
-                let (_, k) = frexp(small);
+                let (_, k) = libm::frexp(small);
                 (
                     mul_down(f64::from(k - 1), if k > 1 { LN2_DOWN } else { LN2_UP }),
                     ln_at_most(large),
