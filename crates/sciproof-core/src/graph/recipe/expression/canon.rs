@@ -179,8 +179,14 @@ const MAX_ANGLE_TERMS: usize = 6;
 /// The largest integer `n` whose `trigamma(n)` is written as `π²/6` less a sum of `n − 1`
 /// fractions (the sum's denominator grows as the square of the lcm of 1, …, n − 1).
 const MAX_TRIGAMMA_INTEGER: u32 = 100;
-/// The largest multiple `p` of `exp(m/q)` written as its power (`exp(3x) = exp(x)^3`).
-const MAX_EXP_MULTIPLE: i64 = 1 << 20;
+/// The largest power `L/q` by which an exponential or a root is written over the finest of its
+/// direction (`exp(x) = exp(x/L)^L`, `sqrt(x) = (x^(1/L))^(L/2)`, [`Canon::rewrites_over_finest`]).
+const MAX_FINEST_POWER: u64 = 1 << 20;
+/// The largest exponent of an atom in a monomial, below which an exponential is its power
+/// (`exp(3x) = exp(x)^3`, `exp(10^6·x) = exp(x)^(10^6)`): products of such powers stay below
+/// it or are too large, and `exp(10^6·x)·exp(10^6·x)^(−2)` meets `exp(−10^6·x)` whatever the
+/// multiples (written as its own atom past a smaller limit, a product past it was not that atom).
+const MAX_MONOMIAL_EXPONENT: i64 = 1 << 40;
 
 /// One canonicalisation: the table of atoms met so far, and a work budget.
 pub struct Canon<'b> {
@@ -1320,7 +1326,7 @@ impl<'b> Canon<'b> {
                 .into_iter()
                 .map(|(a, e)| {
                     e.checked_mul(n)
-                        .filter(|e| e.abs() < 1 << 40)
+                        .filter(|e| e.abs() < MAX_MONOMIAL_EXPONENT)
                         .map(|e| (a, e))
                 })
                 .collect::<Option<_>>()
@@ -2139,7 +2145,7 @@ impl<'b> Canon<'b> {
     /// `exp(m/q)^p` (so `exp(x + y) = exp(x)·exp(y)`, `exp(2x) = exp(x)^2`,
     /// `exp(30) = exp(1)^30`); the atoms of one monomial `m` with several `q` are written over
     /// one later ([`Canon::rewrites_over_finest`]: `exp(x) = exp(x/2)^2`). An argument with a
-    /// denominator, or a multiple past [`MAX_EXP_MULTIPLE`], is an atom as it is.
+    /// denominator, or a multiple past [`MAX_MONOMIAL_EXPONENT`], is an atom as it is.
     fn exponential(&mut self, arg: Frac) -> Result<Frac, NotExact> {
         if arg.den.is_some() {
             return self.applied(Func::Exp, vec![arg]);
@@ -2175,7 +2181,10 @@ impl<'b> Canon<'b> {
                 continue;
             }
             let c = c.to_big();
-            let p = c.numer().to_i64().filter(|p| p.abs() <= MAX_EXP_MULTIPLE);
+            let p = c
+                .numer()
+                .to_i64()
+                .filter(|p| p.abs() < MAX_MONOMIAL_EXPONENT);
             let q = c.denom().to_u64().filter(|q| *q <= MAX_ANGLE_DENOMINATOR);
             let factor = match (p, q) {
                 (Some(p), Some(q)) => {
@@ -2942,7 +2951,7 @@ impl<'b> Canon<'b> {
             let first = &self.atoms[ids[0] as usize];
             let (exp, root) = (first.exp_of.is_some(), first.root.is_some());
             let most = if exp || root {
-                MAX_EXP_MULTIPLE as u64
+                MAX_FINEST_POWER
             } else {
                 MAX_ANGLE_MULTIPLE
             };
@@ -4714,7 +4723,7 @@ fn multiplies_out(f: &Frac, n: i64, most_power: i64) -> bool {
         let (m, c) = &f.num.0[0];
         return (c.is_unit() || c.bits().saturating_mul(n) <= MAX_BITS)
             && m.iter()
-                .all(|(_, e)| e.unsigned_abs().saturating_mul(n) < 1 << 40);
+                .all(|(_, e)| e.unsigned_abs().saturating_mul(n) < MAX_MONOMIAL_EXPONENT as u64);
     }
     let fits = |p: &Poly| {
         let k = p.0.len() as u64;

@@ -4257,3 +4257,39 @@ fn a_function_that_is_zero_has_the_derivative_zero() {
     );
     assert_ne!(o, Outcome::Ok, "{d}");
 }
+
+#[test]
+fn exponentials_of_large_multiples_meet_their_powers() {
+    // exp(10^6·x)^(−2) was exp(−2·10^6·x), an atom of its own past the multiples written as
+    // powers of exp(x) (2^20), while exp(10^6·x)·exp(10^6·x) was exp(x)^(2·10^6): the two never
+    // met, and f64 overflows at every sample. alkahest: ok and failed (its simplifier cancels
+    // exp(u)/exp(u)); here inconclusive, "no numeric sample", for both.
+    assert_eq!(
+        run(
+            "derivative",
+            &[
+                ("expr", "exp(10^6*x)/exp(10^6*x)"),
+                ("var", "x"),
+                ("value", "0")
+            ]
+        )
+        .0,
+        Outcome::Ok
+    );
+    let (o, d) = run(
+        "antiderivative",
+        &[
+            ("antiderivative", "exp(10^6*(x-1))/exp(10^6*(x-1))"),
+            ("var", "x"),
+            ("integrand", "1"),
+        ],
+    );
+    assert_eq!(o, Outcome::Failed, "{d}");
+    for zero in [
+        "exp(10^6*x)*exp(10^6*x)^(-2) - exp(-10^6*x)",
+        "exp(600000*x)*exp(600000*x) - exp(x)^1200000",
+        "exp(10^11*x)^3*exp(-3*10^11*x) - 1",
+    ] {
+        assert_eq!(run("zero", &[("expr", zero)]).0, Outcome::Ok, "{zero}");
+    }
+}
