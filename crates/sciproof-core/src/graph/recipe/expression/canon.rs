@@ -1331,7 +1331,13 @@ impl<'b> Canon<'b> {
                 })
                 .collect::<Option<_>>()
                 .ok_or(NotExact::TooLarge)?;
-            let c = c.pow(n.unsigned_abs() as u32);
+            // (±1 to any power by its parity; any other coefficient's power is below
+            // MAX_BITS bits, so n is too)
+            let c = if c.is_unit() {
+                if n % 2 == 0 { Q::one() } else { c }
+            } else {
+                c.pow(u32::try_from(n).map_err(|_| NotExact::TooLarge)?)
+            };
             return Ok(Frac {
                 num: Poly::monomial(m, c),
                 den: None,
@@ -4716,14 +4722,16 @@ fn constant(c: Q) -> Frac {
 /// unknowns).
 fn multiplies_out(f: &Frac, n: i64, most_power: i64) -> bool {
     let n = n.unsigned_abs();
-    if n > 1 << 20 {
-        return false;
-    }
+    // (one term to any power below the monomial limit: `(−x)^(10^12 − 1) = −x^(10^12 − 1)`
+    // meets the derivative of `x^(10^12)`)
     if f.den.is_none() && f.num.0.len() == 1 {
         let (m, c) = &f.num.0[0];
         return (c.is_unit() || c.bits().saturating_mul(n) <= MAX_BITS)
             && m.iter()
                 .all(|(_, e)| e.unsigned_abs().saturating_mul(n) < MAX_MONOMIAL_EXPONENT as u64);
+    }
+    if n > 1 << 20 {
+        return false;
     }
     let fits = |p: &Poly| {
         let k = p.0.len() as u64;

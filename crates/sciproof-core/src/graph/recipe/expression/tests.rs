@@ -4293,3 +4293,28 @@ fn exponentials_of_large_multiples_meet_their_powers() {
         assert_eq!(run("zero", &[("expr", zero)]).0, Outcome::Ok, "{zero}");
     }
 }
+
+#[test]
+fn one_term_to_a_power_past_2_20_is_multiplied_out() {
+    // (−x)^(10^12 − 1) was an atom of its own (no power past 2^20 was multiplied out), so the
+    // claim that x^(10^12) is an antiderivative of 10^12·(−x)^(10^12 − 1) kept two atoms, and
+    // f64 overflows at two of the three samples: numeric_ok (as in alkahest) from the one
+    // where the residual underflows. One term to a power is cheap to any exponent below the
+    // monomial limit (the coefficient ±1 by its parity).
+    let (o, d) = run(
+        "antiderivative",
+        &[
+            ("antiderivative", "x^1000000000000"),
+            ("var", "x"),
+            ("integrand", "1000000000000*(-x)**999999999999"),
+        ],
+    );
+    assert_eq!(o, Outcome::Failed, "{d}");
+    for zero in [
+        "(-x)^(10^12-1) + x^(10^12-1)",
+        "(-x*y)^(2^39) - x^(2^39)*y^(2^39)",
+        "(-x^3)^(2^30+1) + x^(3*2^30+3)",
+    ] {
+        assert_eq!(run("zero", &[("expr", zero)]).0, Outcome::Ok, "{zero}");
+    }
+}
