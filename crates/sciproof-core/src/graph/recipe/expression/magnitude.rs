@@ -20,7 +20,8 @@
 use super::ball::Evaluator;
 use super::eval::Bindings;
 use super::expr::{Budget, Expr, Func, exact_value};
-use num_traits::{Signed, ToPrimitive};
+use num_bigint::BigInt;
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// The bits of the leaves' balls.
 const BITS: usize = 128;
@@ -94,8 +95,11 @@ impl Sizer<'_> {
                 let sizes = xs
                     .iter()
                     .map(|x| self.size(x, budget))
-                    .collect::<Option<Vec<_>>>()?;
-                sum(&sizes)
+                    .collect::<Option<Vec<_>>>();
+                match sizes.as_deref().and_then(sum) {
+                    Some(size) => Some(size),
+                    None => self.factored_sum(xs, budget),
+                }
             }
             Expr::Pow(p) => {
                 let base = self.size(&p.0, budget)?;
@@ -167,12 +171,114 @@ impl Sizer<'_> {
         })
     }
 
+    /// The size of a sum whose terms share powers of one base, taken out with the least
+    /// exponent: `y·y^(10^30) − y^(10^30)` is `y^(10^30)·(y − 1)`, where the two terms' sizes
+    /// are too close for f64 to tell apart (each about `10^30·ln y`) but `y − 1` is a leaf.
+    /// With integer exponents `B^e = B^m·B^(e−m)` wherever `B ≠ 0`, and where `B = 0` the
+    /// factor `B^m` has no lower bound (`m > 0`) or no size at all (`m ≤ 0`), so nothing is
+    /// refuted through it.
+    fn factored_sum(&self, xs: &[Expr], budget: &mut Budget) -> Option<Size> {
+        let terms = xs
+            .iter()
+            .map(|x| {
+                let mut out = Vec::new();
+                factors(x, &mut out, budget).map(|()| out)
+            })
+            .collect::<Option<Vec<_>>>()?;
+        // the total exponent of `base` in a term (`None`: not a factor of it)
+        let exponent = |term: &[(Expr, BigInt)], base: &Expr, budget: &mut Budget| {
+            let mut total: Option<BigInt> = None;
+            for (b, e) in term {
+                if b.identical(base, budget).ok()? {
+                    total = Some(total.unwrap_or_default() + e);
+                }
+            }
+            total
+        };
+        // whether `base` is one of `list`'s bases
+        let among = |list: &[(Expr, BigInt)], base: &Expr, budget: &mut Budget| {
+            for (b, _) in list {
+                if b.identical(base, budget).ok()? {
+                    return Some(true);
+                }
+            }
+            Some(false)
+        };
+        let mut common: Vec<(Expr, BigInt)> = Vec::new();
+        for (base, _) in terms.first()? {
+            if among(&common, base, budget)? {
+                continue;
+            }
+            let least = terms
+                .iter()
+                .map(|t| exponent(t, base, budget))
+                .collect::<Option<Vec<_>>>()
+                .and_then(|es| es.into_iter().min());
+            if let Some(least) = least.filter(|m| !m.is_zero()) {
+                common.push((base.clone(), least));
+            }
+        }
+        if common.is_empty() {
+            return None;
+        }
+        let power = |base: &Expr, n: BigInt| {
+            Expr::Pow(std::rc::Rc::new((
+                base.clone(),
+                Expr::Int(std::rc::Rc::new(n)),
+            )))
+        };
+        let mut rest = Vec::with_capacity(terms.len());
+        for term in &terms {
+            let mut kept = Vec::new();
+            for (b, e) in term {
+                if !among(&common, b, budget)? {
+                    kept.push(power(b, e.clone()));
+                }
+            }
+            for (b, least) in &common {
+                let n = exponent(term, b, budget)? - least;
+                if !n.is_zero() {
+                    kept.push(power(b, n));
+                }
+            }
+            // (a term that was the common factor alone is 1)
+            rest.push(match kept.len() {
+                0 => Expr::Int(std::rc::Rc::new(BigInt::one())),
+                _ => Expr::Mul(kept.into()),
+            });
+        }
+        let mut acc = self.size(&Expr::Add(rest.into()), budget)?;
+        for (b, least) in common {
+            acc = product(acc, self.size(&power(&b, least), budget)?);
+        }
+        Some(acc)
+    }
+
     /// Signed bounds of a value a finite ball holds.
     fn bounds(&self, e: &Expr, budget: &mut Budget) -> Option<(f64, f64)> {
         let b = Evaluator::new(BITS, self.point).ball(e, budget).ok()?;
         let (lo, hi) = b.interval();
         (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
     }
+}
+
+/// A term's factors as bases with integer exponents: `3·y·B^(10^30)` is `3^1`, `y^1` and
+/// `B^(10^30)`.
+fn factors(e: &Expr, out: &mut Vec<(Expr, BigInt)>, budget: &mut Budget) -> Option<()> {
+    budget.step().ok()?;
+    match e {
+        Expr::Mul(xs) => {
+            for x in xs.iter() {
+                factors(x, out, budget)?;
+            }
+        }
+        Expr::Pow(p) => match exact_value(&p.1).filter(|n| n.is_integer()) {
+            Some(n) => out.push((p.0.clone(), n.to_integer())),
+            None => out.push((e.clone(), BigInt::one())),
+        },
+        _ => out.push((e.clone(), BigInt::one())),
+    }
+    Some(())
 }
 
 /// The size of a product.
@@ -355,7 +461,11 @@ mod tests {
         assert!(lo > 1_000_000.0 * 1.23f64.ln() - 20.0, "{lo}");
         // terms of like size that cancel: no size
         assert_eq!(at("exp(625*x^4) - exp(625*x^4) - x^2/10^8", 1.23), None);
-        assert_eq!(at("exp(625*x^4) - exp(625*x^4)*(1 + 10^(-30))", 1.23), None);
+        // (unless they share a factor: e^L·(1 − (1 + 10^-30)) = −e^L·10^-30)
+        let (sign, lo, hi) = known(at("exp(625*x^4) - exp(625*x^4)*(1 + 10^(-30))", 1.23));
+        let l = 625.0 * 1.23f64.powi(4) - 30.0 * 10f64.ln();
+        assert_eq!(sign, -1);
+        assert!(lo < l && l < hi && hi - lo < 1e-6, "{lo} {hi}");
         // a factor of 2 is enough: -exp(625x^4), the larger term 2e^L, d = ln 2 below it
         let (sign, lo, hi) = known(at("exp(625*x^4) - 2*exp(625*x^4)", 1.23));
         assert_eq!(sign, -1);
@@ -364,6 +474,31 @@ mod tests {
         assert!(l < hi && hi < l + 2.0 * ln2 + 1e-6, "{hi}");
         // a function of a huge argument has none either
         assert_eq!(at("sin(x^1000000)", 1.23), None);
+    }
+
+    #[test]
+    fn terms_sharing_a_power_are_sized_through_it() {
+        // x^(10^30)·(x − 1): each term's logarithm is about 2·10^29, their difference ln x
+        let (sign, lo, hi) = known(at("x^(10^30)*x - x^(10^30)", 1.23));
+        assert_eq!(sign, 1);
+        let l = 1e30 * 1.23f64.ln();
+        assert!(
+            lo > l * (1.0 - 1e-12) && hi < l * (1.0 + 1e-12),
+            "{lo} {hi}"
+        );
+        // the least exponent is taken out, whatever the order, with several bases at once
+        let (sign, ..) = known(at("3*x^(10^30+2)*exp(x) - x^(10^30)*exp(x)*x^2*4", 1.23));
+        assert_eq!(sign, -1);
+        // what is left may still cancel: no lower bound
+        assert!(matches!(
+            at("x^(10^30)*(x - 1) - x^(10^30)*x + x^(10^30)", 1.23),
+            Some(Size::AtMost(_))
+        ));
+        // a base that is 0 at the point gives no lower bound
+        assert!(matches!(
+            at("(x - 1)^(10^30)*exp(x^1000) - (x - 1)^(10^30)", 1.0),
+            Some(Size::AtMost(_)) | None
+        ));
     }
 
     #[test]
