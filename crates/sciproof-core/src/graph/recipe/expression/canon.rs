@@ -182,10 +182,10 @@ const MAX_TRIGAMMA_INTEGER: u32 = 100;
 /// The largest power `L/q` by which an exponential or a root is written over the finest of its
 /// direction (`exp(x) = exp(x/L)^L`, `sqrt(x) = (x^(1/L))^(L/2)`, [`Canon::rewrites_over_finest`]).
 const MAX_FINEST_POWER: u64 = 1 << 20;
-/// The largest exponent of an atom in a monomial, below which an exponential is its power
-/// (`exp(3x) = exp(x)^3`, `exp(10^6·x) = exp(x)^(10^6)`): products of such powers stay below
-/// it or are too large, and `exp(10^6·x)·exp(10^6·x)^(−2)` meets `exp(−10^6·x)` whatever the
-/// multiples (written as its own atom past a smaller limit, a product past it was not that atom).
+/// The largest exponent of an atom in a monomial (exclusive). An exponential of an integer
+/// multiple below it is that power of one exponential (`exp(3x) = exp(x)^3`,
+/// `exp(10^6·x) = exp(x)^(10^6)`): the limit is the one products of powers meet, so
+/// `exp(10^6·x)·exp(10^6·x)^(−2)` and `exp(−10^6·x)` have one form.
 const MAX_MONOMIAL_EXPONENT: i64 = 1 << 40;
 
 /// One canonicalisation: the table of atoms met so far, and a work budget.

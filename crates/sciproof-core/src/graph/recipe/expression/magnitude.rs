@@ -10,8 +10,10 @@
 //! the ball of `v` keeps off 0, and only an upper bound otherwise. Above the leaves, products
 //! add the logarithms, integer and real powers scale them, `exp(u)` is `u` itself, and a sum
 //! has a size only when one term outweighs the others together (its lower bound above their
-//! upper bounds together, which leaves a lower bound of the sum: `sum`). Terms of like size that may cancel give no bound; nor does anything
-//! else (a function of a huge argument), so the answer is conservative: a bound or nothing.
+//! upper bounds together, which leaves a lower bound of the sum: `sum`), or through the powers
+//! its terms share, taken out (`factored_sum`). Terms of like size that may cancel give no
+//! bound; nor does anything else (a function of a huge argument), so the answer is
+//! conservative: a bound or nothing.
 //!
 //! Every f64 step is rounded outward (`next_down`, `next_up`), so the intervals hold the
 //! exact logarithms; no step rests on the math library (the logarithms of the leaves come
@@ -171,7 +173,7 @@ impl Sizer<'_> {
         })
     }
 
-    /// The size of a sum whose terms share powers of one base, taken out with the least
+    /// The size of a sum whose terms share powers of some bases, each taken out with its least
     /// exponent: `y·y^(10^30) − y^(10^30)` is `y^(10^30)·(y − 1)`, where the two terms' sizes
     /// are too close for f64 to tell apart (each about `10^30·ln y`) but `y − 1` is a leaf.
     /// With integer exponents `B^e = B^m·B^(e−m)` wherever `B ≠ 0`, and where `B = 0` the
