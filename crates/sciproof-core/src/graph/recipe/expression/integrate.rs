@@ -4013,20 +4013,25 @@ impl<'e> DefiniteIntegral<'e> {
         // What is proposed for the exact test's reduced form of the integrand, which equals it
         // wherever it is defined (`log(exp(40)·(x + 2))` is `40 + log(x + 2)`,
         // `(x + 1)^200/(x + 1)^199 − (x + 1)` is 0): each still differentiated against the
-        // integrand as written, and its continuity shown there, as any proposal is.
-        if let Ok(Some(reduced)) =
-            canon::reduced_expression_in(self.integrand, Some(self.var), budget)
-            && !reduced.identical(self.integrand, budget)?
-        {
-            for f in proposals(&reduced, self.var, budget)? {
-                if self.differentiates_to_integrand(&f, budget)?
-                    && let Some(answer) = take(&f, budget)?
-                {
-                    return Ok(Some(answer));
+        // integrand as written, and its continuity shown there, as any proposal is. On at most
+        // an eighth of the steps left: it is asked where everything else has failed, which is
+        // often, and mostly finds nothing more.
+        let most = budget.left() / 8;
+        budget.share(most, |budget| {
+            if let Ok(Some(reduced)) =
+                canon::reduced_expression_in(self.integrand, Some(self.var), budget)
+                && !reduced.identical(self.integrand, budget)?
+            {
+                for f in proposals(&reduced, self.var, budget)? {
+                    if self.differentiates_to_integrand(&f, budget)?
+                        && let Some(answer) = take(&f, budget)?
+                    {
+                        return Ok(Some(answer));
+                    }
                 }
             }
-        }
-        Ok(None)
+            Ok(None)
+        })
     }
 
     /// Whether the exact test shows `d/dvar f` is the integrand.
