@@ -4545,7 +4545,9 @@ impl Ends {
 /// natural powers and entire functions, with each negative integer power of a polynomial in
 /// `var` with exact coefficients, not identically zero, left out (it is undefined only at
 /// that polynomial's roots). So
-/// `sin(x)/x` qualifies on `[−1, 1]`, where its ball cannot: an antiderivative continuous on
+/// `sin(x)/x` qualifies on `[−1, 1]`, where its ball cannot, and so does a negative integer
+/// power of a function such as `sin` of such a polynomial ([`vanishes_at_finitely_many`]):
+/// an antiderivative continuous on
 /// the closed interval then gives the integral across those points, as an improper integral
 /// between each two of them (`Si(1) − Si(−1)`); a pole that is not integrable leaves the
 /// antiderivative discontinuous there (`−1/x` for `1/x²`), and that ball fails.
@@ -4570,7 +4572,8 @@ fn defined_but_at_finitely_many(
         }
         Expr::Pow(_) => match integer_power(e) {
             Some((base, n)) if n < 0 => Ok(numeric_polynomial(&base, var, budget)?
-                .is_some_and(|p| p.iter().any(|c| !c.is_zero()))),
+                .is_some_and(|p| p.iter().any(|c| !c.is_zero()))
+                || vanishes_at_finitely_many(&base, var, budget)?),
             Some((base, n)) if n > 0 => defined_but_at_finitely_many(evaluator, &base, var, budget),
             _ => Ok(false),
         },
@@ -4580,6 +4583,25 @@ fn defined_but_at_finitely_many(
         }
         _ => Ok(false),
     }
+}
+
+/// Whether `e` is `h(u)` for a function `h` defined and continuous on the whole line
+/// ([`Func::entire`]: `sin`, `exp`, `erf`, `abs`, ...) and a polynomial `u` in `var` with
+/// exact coefficients and a degree of at least 1: so 0 at finitely many points of any bounded
+/// interval (each function of that list but `abs` is analytic and not constant, so its zeros
+/// are isolated, finitely many in the bounded range of `u` there; `abs` has the one zero 0;
+/// and `u` takes each value at most its degree times). `1/sin(x)` lacks a value at those
+/// points only: `sin(x)/sin(x)` across π.
+fn vanishes_at_finitely_many(e: &Expr, var: &str, budget: &mut Budget) -> Result<bool, TooLarge> {
+    let Expr::Call(h, xs) = e else {
+        return Ok(false);
+    };
+    let [u] = &xs[..] else {
+        return Ok(false);
+    };
+    Ok(h.entire()
+        && numeric_polynomial(u, var, budget)?
+            .is_some_and(|p| p.iter().skip(1).any(|c| !c.is_zero())))
 }
 
 /// The most points inside an interval at which [`DefiniteIntegral::ends`] splits it.
