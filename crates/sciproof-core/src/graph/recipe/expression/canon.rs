@@ -224,6 +224,14 @@ pub struct Canon<'b> {
     /// denominator, with the order `q` of the root: the same fraction written otherwise meets
     /// them there rather than as an atom of its own.
     split_fractions: Vec<(u64, Frac)>,
+    /// For each direction key of exponentials (`exp D`), the denominator `L` over which every
+    /// `exp((p/q)·D)` with `q` dividing `L` is written from the start, as `exp(D/L)^(p·L/q)`
+    /// (a later form's, [`Canon::seeded`]): so exponentials inside a function's argument meet
+    /// those of another's (`log(exp(y/2) + exp(y)) = y/2 + log(exp(y/2) + 1)`), where
+    /// [`Canon::rewrites_over_finest`] writes over the finest only outside them.
+    exp_finest: HashMap<String, u64>,
+    /// Whether the exponentials met now set [`Canon::exp_finest`] (seeding it).
+    seeding: bool,
 }
 
 /// A canonical numerator and, when asked for, denominator.
@@ -254,7 +262,10 @@ pub fn is_zero_in(
 /// first form that `decided` accepts, or the first form.
 ///
 /// A form is tried as it comes first; then with `sin`/`cos` of one direction written over one
-/// pair of atoms (`sin x = 2 sin(x/2) cos(x/2)`); then, if a power of a sum was kept whole
+/// pair of atoms (`sin x = 2 sin(x/2) cos(x/2)`); then, if exponentials of one direction were
+/// met with several denominators, with those written over the finest from the start, inside
+/// functions' arguments too ([`Canon::finest_exponentials`]; each later form below tries this
+/// too, where it does not decide as it comes); then, if a power of a sum was kept whole
 /// that [`MAX_POWER_AGAIN`] multiplies out, with such powers multiplied out (on a quarter of
 /// the steps left); then, if a constant angle past π/4 was met,
 /// with such angles reflected (`sin(2π/5) = cos(π/10)`); then, if `asinh`, `acosh` or `atanh`
@@ -270,20 +281,38 @@ fn reduced(
     denominator: bool,
     decided: impl Fn(&Form) -> bool,
 ) -> Result<Form, NotExact> {
-    let (first, expandable, reflectable, arc_hyperbolic, kept_below_again) = {
+    let (first, expandable, reflectable, arc_hyperbolic, kept_below_again, seeds) = {
         let mut canon = Canon::new(budget, false);
         canon.variable = variable;
         let form = canon.form(expr, denominator, &decided)?;
+        let seeds = if decided(&form) {
+            Vec::new()
+        } else {
+            canon.finest_exponentials()
+        };
         (
             form,
             canon.expandable,
             canon.reflectable,
             canon.arc_hyperbolic,
             canon.kept_below_again,
+            seeds,
         )
     };
     if decided(&first) {
         return Ok(first);
+    }
+    // The same with exponentials of one direction over the finest from the start.
+    if let Some(form) = seeded_form(
+        expr,
+        budget,
+        variable,
+        denominator,
+        &decided,
+        &seeds,
+        |_| {},
+    ) {
+        return Ok(form);
     }
     // A form with powers of sums up to MAX_POWER_AGAIN multiplied out, where one was kept
     // whole (`(x+1)^65` against `(x+1)^64·(x+1)`, or `(x+1)^101` against `(x+1)^100·(x + 1)`
@@ -348,17 +377,47 @@ fn reduced(
 
 /// `expr`'s form in a canonicalisation that `set` sets up (one of [`reduced`]'s later forms),
 /// where it is `decided`.
+///
+/// Where that form is not decided and exponentials of one direction were met with several
+/// denominators, once more with them written over the finest from the start
+/// ([`Canon::finest_exponentials`]).
 fn decided_form(
     expr: &Expr,
     budget: &mut Budget,
     variable: Option<&str>,
     denominator: bool,
     decided: &impl Fn(&Form) -> bool,
-    set: impl FnOnce(&mut Canon<'_>),
+    set: impl Fn(&mut Canon<'_>),
 ) -> Option<Form> {
+    let seeds = {
+        let mut canon = Canon::new(budget, false);
+        canon.variable = variable;
+        set(&mut canon);
+        if let Some(form) = canon.form(expr, denominator, decided).ok().filter(decided) {
+            return Some(form);
+        }
+        canon.finest_exponentials()
+    };
+    seeded_form(expr, budget, variable, denominator, decided, &seeds, set)
+}
+
+/// [`decided_form`] with `seeds` met first ([`Canon::seeded`]); `None` without seeds.
+fn seeded_form(
+    expr: &Expr,
+    budget: &mut Budget,
+    variable: Option<&str>,
+    denominator: bool,
+    decided: &impl Fn(&Form) -> bool,
+    seeds: &[Expr],
+    set: impl Fn(&mut Canon<'_>),
+) -> Option<Form> {
+    if seeds.is_empty() {
+        return None;
+    }
     let mut canon = Canon::new(budget, false);
     canon.variable = variable;
     set(&mut canon);
+    canon.seeded(seeds).ok()?;
     canon.form(expr, denominator, decided).ok().filter(decided)
 }
 
@@ -1013,6 +1072,8 @@ impl<'b> Canon<'b> {
             kept_below_again: false,
             roots_taken: 0,
             split_fractions: Vec::new(),
+            exp_finest: HashMap::new(),
+            seeding: false,
         }
     }
 
@@ -2195,14 +2256,16 @@ impl<'b> Canon<'b> {
             let factor = match (p, q) {
                 (Some(p), Some(q)) => {
                     let primitive = Poly::monomial(m.clone(), Q::one());
+                    let key = format!(
+                        "exp {}",
+                        self.key(&Frac {
+                            num: primitive.clone(),
+                            den: None,
+                        })
+                    );
+                    let (p, q) = self.over_seeded_finest(&key, p, q);
                     let direction = Direction {
-                        key: format!(
-                            "exp {}",
-                            self.key(&Frac {
-                                num: primitive.clone(),
-                                den: None,
-                            })
-                        ),
+                        key,
                         primitive,
                         p: 1,
                         q,
@@ -2218,6 +2281,86 @@ impl<'b> Canon<'b> {
             product = self.frac_mul(product, factor)?;
         }
         Ok(product)
+    }
+
+    /// `exp((p/q)·D)` as the power `p'` of `exp(D/q')`: over the seeded denominator of `D`'s
+    /// direction where `q` divides it ([`Canon::exp_finest`]; `exp(D/q) = exp(D/L)^(L/q)`), else
+    /// as it is; while seeding, `q` becomes `D`'s.
+    fn over_seeded_finest(&mut self, key: &str, p: i64, q: u64) -> (i64, u64) {
+        if self.seeding {
+            self.exp_finest.entry(key.to_owned()).or_insert(q);
+            return (p, q);
+        }
+        let Some(&l) = self.exp_finest.get(key) else {
+            return (p, q);
+        };
+        if l % q != 0 || l / q > MAX_FINEST_POWER {
+            return (p, q);
+        }
+        // (l/q ≤ 2^20, so the product is checked against the monomial limit only)
+        match i64::try_from(l / q)
+            .ok()
+            .and_then(|m| p.checked_mul(m))
+            .filter(|p| p.abs() < MAX_MONOMIAL_EXPONENT)
+        {
+            Some(power) => (power, l),
+            None => (p, q),
+        }
+    }
+
+    /// For each direction `D` of the exponentials met with more than one denominator `q`
+    /// (`exp(y/2)` and `exp(y)`, wherever they are: inside a logarithm's argument too),
+    /// `exp(D/L)` for `L` the least common multiple of those `q` (within the bounds of
+    /// [`Canon::rewrites_over_finest`]), written back as an expression: what a later form
+    /// seeds itself with ([`Canon::seeded`]). In the order the directions were met.
+    fn finest_exponentials(&self) -> Vec<Expr> {
+        let mut groups: Vec<(&str, &Poly, Vec<u64>)> = Vec::new();
+        for atom in &self.atoms {
+            let Some(d) = atom.direction.as_ref().filter(|_| atom.exp_of.is_some()) else {
+                continue;
+            };
+            match groups.iter_mut().find(|(key, ..)| *key == d.key) {
+                Some((.., qs)) => qs.push(d.q),
+                None => groups.push((&d.key, &d.primitive, vec![d.q])),
+            }
+        }
+        let mut writer = Writer {
+            canon: self,
+            written: HashMap::new(),
+            depth: 0,
+        };
+        let mut seeds = Vec::new();
+        for (_, primitive, qs) in groups {
+            if qs.iter().all(|&q| q == qs[0]) {
+                continue;
+            }
+            let Some(lcm) = qs.iter().try_fold(1u64, |l, &q| {
+                l.checked_mul(q / num_integer::gcd(l, q))
+                    .filter(|l| *l <= MAX_ANGLE_DENOMINATOR.saturating_mul(MAX_FINEST_POWER))
+            }) else {
+                continue;
+            };
+            if qs.iter().any(|&q| lcm / q > MAX_FINEST_POWER) {
+                continue;
+            }
+            let Some((d, _)) = writer.poly(primitive) else {
+                continue;
+            };
+            let Ok(lcm) = i64::try_from(lcm) else {
+                continue;
+            };
+            seeds.push(Expr::call(Func::Exp, Expr::mul(vec![Expr::rat(1, lcm), d])));
+        }
+        seeds
+    }
+
+    /// This canonicalisation with the exponentials of `seeds` met first, each setting the
+    /// denominator of its direction ([`Canon::exp_finest`]).
+    fn seeded(&mut self, seeds: &[Expr]) -> Result<(), NotExact> {
+        self.seeding = true;
+        let met = seeds.iter().try_for_each(|seed| self.frac(seed).map(drop));
+        self.seeding = false;
+        met
     }
 
     /// `log(arg)`: the exponentials common to every term of a polynomial argument come out as

@@ -4359,3 +4359,34 @@ fn an_integrand_integrates_through_its_reduced_form() {
         exact_and_off_refuted(f, a, b, v, "1/10^6");
     }
 }
+
+#[test]
+fn exponentials_inside_logarithms_meet_over_the_finest_direction() {
+    // exp(y/2) and exp(y) inside logarithms' arguments were atoms of their own there (written
+    // over the finest direction only outside arguments): log(exp(y/2) + exp(y)) had no common
+    // exponential to take out, and log(cosh(y/4)) never met log((exp(y/2) + 1)/2) − y/4.
+    // alkahest: numeric_ok for the identities, and ok for the integral, whose antiderivative
+    // log((exp(2x) + 1)/2) − x meets log(cosh(π/4)) only so (here numeric_ok before).
+    for (lhs, rhs) in [
+        ("log(exp(y/2) + exp(y))", "log(exp(y/2) + 1) + y/2"),
+        ("log(exp(y/4) + exp(-y/4))", "log(exp(y/2) + 1) - y/4"),
+        ("log(cosh(y/4))", "log((exp(y/2) + 1)/2) - y/4"),
+        ("log(cosh(pi/4))", "log((exp(pi/2) + 1)/2) - pi/4"),
+        (
+            "log(1 + exp(2*y/3)) - log(1 + exp(y/3)) - y/3",
+            "log(exp(y/2) + exp(-y/6)) - log(exp(y/6) + exp(y/2))",
+        ),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
+        let (o, d) = identity(lhs, &format!("{rhs} + 1/10^6"));
+        assert_eq!(o, Outcome::Failed, "{lhs} = {rhs} + 1/10^6: {d}");
+    }
+    exact_and_off_refuted(
+        "sinh(x)/cosh(x)",
+        "pi/4",
+        "5",
+        "log(cosh(5)) - log(cosh(pi/4))",
+        "1/10^6",
+    );
+}
