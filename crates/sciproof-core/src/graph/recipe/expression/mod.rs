@@ -56,6 +56,7 @@ pub mod magnitude;
 pub mod parametric;
 pub mod parse;
 pub mod partial_fractions;
+pub mod polynomial_identity;
 pub mod quad;
 pub mod rational;
 pub mod special;

@@ -4390,3 +4390,33 @@ fn exponentials_inside_logarithms_meet_over_the_finest_direction() {
         "1/10^6",
     );
 }
+
+#[test]
+fn polynomials_of_high_degree_in_one_symbol_are_decided_by_their_values() {
+    // Powers past 64 are kept whole, and those past 256 never multiplied out: (x − 1)^199·(x + 1)
+    // and the (x − 1)^201/201 + (x − 1)^200/100 that integrates it never met, so the integral
+    // (alkahest: ok, with sympy's value) was inconclusive. A polynomial of degree at most D that
+    // is 0 at D + 1 points is 0.
+    let f = "(x+1)^200 - (x-1)^199*(x+1)";
+    let v = "4^201/201 - 2^201/201 - 2^201/201 - 2^200/100";
+    exact_and_off_refuted(f, "1", "3", v, "1");
+    for (lhs, rhs) in [
+        ("(x+1)^300 - (x+1)^299*x", "(x+1)^299"),
+        ("(x-1)^150*(x+1)", "(x-1)^151 + 2*(x-1)^150"),
+        ("(pi-1)^150*(pi+1)", "(pi-1)^151 + 2*(pi-1)^150"),
+        ("((2*x+1)/3)^400*3", "(2*x+1)^399*(2*x+1)/3^399"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_eq!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
+    }
+    // (each off by a polynomial, small at the samples or not)
+    for (lhs, rhs) in [
+        ("(x-1)^150*(x+1)", "(x-1)^151 + 2*(x-1)^150 + x^151/10^3"),
+        ("(x+1)^300 - (x+1)^299*x", "(x+1)^299 + (x - 1)^100"),
+    ] {
+        let (o, d) = identity(lhs, rhs);
+        assert_ne!(o, Outcome::Ok, "{lhs} = {rhs}: {d}");
+    }
+    let (o, d) = identity("(x-1)^150*(x+1)", "(x-1)^151 + 2*(x-1)^150 + x^151/10^3");
+    assert_eq!(o, Outcome::Failed, "{d}");
+}
