@@ -230,8 +230,19 @@ pub struct Canon<'b> {
     /// those of another's (`log(exp(y/2) + exp(y)) = y/2 + log(exp(y/2) + 1)`), where
     /// [`Canon::rewrites_over_finest`] writes over the finest only outside them.
     exp_finest: HashMap<String, u64>,
-    /// Whether the exponentials met now set [`Canon::exp_finest`] (seeding it).
+    /// For each direction key of `sin`/`cos` arguments, the angle `(G/L)·D` over which every
+    /// `sin((p/q)·D)` and `cos((p/q)·D)` with `G` dividing `p` and `q` dividing `L` is written
+    /// from the start, by [`Canon::multiple_angle`] (a later form's, as
+    /// [`Canon::exp_finest`]): `log(2 + sin 2x) = log(2 + 2 sin x cos x)`.
+    angle_finest: HashMap<String, (u64, u64)>,
+    /// Whether the exponentials and angles met now set [`Canon::exp_finest`] and
+    /// [`Canon::angle_finest`] (seeding them).
     seeding: bool,
+    /// Whether this form was seeded ([`Canon::seeded`]): then the arguments of functions are
+    /// taken with `sin(u)^2 = 1 − cos(u)^2` too, as a finished form is ([`Canon::pythagoras`]),
+    /// so that a multiple angle written over the finest inside an argument meets the same
+    /// angle written otherwise (`exp(sin 4u) = exp(4 sin u cos u (1 − 2 sin(u)^2))`).
+    seeded_form: bool,
 }
 
 /// A canonical numerator and, when asked for, denominator.
@@ -270,9 +281,10 @@ pub fn is_zero_in(
 ///
 /// A form is tried as it comes first; then with `sin`/`cos` of one direction written over one
 /// pair of atoms (`sin x = 2 sin(x/2) cos(x/2)`); then, if exponentials of one direction were
-/// met with several denominators, with those written over the finest from the start, inside
-/// functions' arguments too ([`Canon::finest_exponentials`]; each later form below tries this
-/// too, where it does not decide as it comes); then, if a power of a sum was kept whole
+/// met with several denominators or `sin`/`cos` with several multiples of one angle, with
+/// those written over the finest from the start, inside functions' arguments too, and
+/// `sin(u)^2` as `1 − cos(u)^2` in those arguments ([`Canon::finest_directions`]; each later
+/// form below tries this too, where it does not decide as it comes); then, if a power of a sum was kept whole
 /// that [`MAX_POWER_AGAIN`] multiplies out, with such powers multiplied out (on a quarter of
 /// the steps left); then, if a constant angle past π/4 was met,
 /// with such angles reflected (`sin(2π/5) = cos(π/10)`); then, if `asinh`, `acosh` or `atanh`
@@ -295,7 +307,7 @@ fn reduced(
         let seeds = if decided(&form) {
             Vec::new()
         } else {
-            canon.finest_exponentials()
+            canon.finest_directions()
         };
         (
             form,
@@ -387,7 +399,7 @@ fn reduced(
 ///
 /// Where that form is not decided and exponentials of one direction were met with several
 /// denominators, once more with them written over the finest from the start
-/// ([`Canon::finest_exponentials`]).
+/// ([`Canon::finest_directions`]).
 fn decided_form(
     expr: &Expr,
     budget: &mut Budget,
@@ -403,7 +415,7 @@ fn decided_form(
         if let Some(form) = canon.form(expr, denominator, decided).ok().filter(decided) {
             return Some(form);
         }
-        canon.finest_exponentials()
+        canon.finest_directions()
     };
     seeded_form(expr, budget, variable, denominator, decided, &seeds, set)
 }
@@ -1080,7 +1092,9 @@ impl<'b> Canon<'b> {
             roots_taken: 0,
             split_fractions: Vec::new(),
             exp_finest: HashMap::new(),
+            angle_finest: HashMap::new(),
             seeding: false,
+            seeded_form: false,
         }
     }
 
@@ -1804,8 +1818,17 @@ impl<'b> Canon<'b> {
     fn function_of(&mut self, func: Func, fracs: Vec<Frac>) -> Result<Frac, NotExact> {
         let mut fracs = fracs
             .into_iter()
-            .map(|f| self.settled_argument(f))
-            .collect::<Result<Vec<_>, _>>()?;
+            .map(|f| {
+                let f = self.settled_argument(f)?;
+                if !self.seeded_form {
+                    return Ok(f);
+                }
+                Ok(Frac {
+                    num: self.pythagoras(f.num)?,
+                    den: f.den.map(|d| self.pythagoras(d)).transpose()?,
+                })
+            })
+            .collect::<Result<Vec<_>, NotExact>>()?;
         if !matches!(
             func,
             Func::Sqrt
@@ -2301,7 +2324,7 @@ impl<'b> Canon<'b> {
         let Some(&l) = self.exp_finest.get(key) else {
             return (p, q);
         };
-        if l % q != 0 || l / q > MAX_FINEST_POWER {
+        if !l.is_multiple_of(q) || l / q > MAX_FINEST_POWER {
             return (p, q);
         }
         // (l/q ≤ 2^20, so the product is checked against the monomial limit only)
@@ -2317,18 +2340,26 @@ impl<'b> Canon<'b> {
 
     /// For each direction `D` of the exponentials met with more than one denominator `q`
     /// (`exp(y/2)` and `exp(y)`, wherever they are: inside a logarithm's argument too),
-    /// `exp(D/L)` for `L` the least common multiple of those `q` (within the bounds of
-    /// [`Canon::rewrites_over_finest`]), written back as an expression: what a later form
-    /// seeds itself with ([`Canon::seeded`]). In the order the directions were met.
-    fn finest_exponentials(&self) -> Vec<Expr> {
-        let mut groups: Vec<(&str, &Poly, Vec<u64>)> = Vec::new();
+    /// `exp(D/L)` for `L` the least common multiple of those `q`; and for each direction of
+    /// `sin`/`cos` arguments met with more than one multiple `p/q` (`sin 2x` and `sin x`),
+    /// `sin((G/L)·D)` for `G` the greatest common divisor of the `p` (within the bounds of
+    /// [`Canon::rewrites_over_finest`], the same groups); written back as expressions: what a
+    /// later form seeds itself with ([`Canon::seeded`]). In the order the directions were met.
+    fn finest_directions(&self) -> Vec<Expr> {
+        // (key, primitive, of exponentials, the multiples (p, q) met)
+        type Group<'a> = (&'a str, &'a Poly, bool, Vec<(u64, u64)>);
+        let mut groups: Vec<Group<'_>> = Vec::new();
         for atom in &self.atoms {
-            let Some(d) = atom.direction.as_ref().filter(|_| atom.exp_of.is_some()) else {
+            let Some(d) = atom.direction.as_ref() else {
                 continue;
             };
+            let exp = atom.exp_of.is_some();
+            if !exp && atom.trig.is_none() {
+                continue;
+            }
             match groups.iter_mut().find(|(key, ..)| *key == d.key) {
-                Some((.., qs)) => qs.push(d.q),
-                None => groups.push((&d.key, &d.primitive, vec![d.q])),
+                Some((.., multiples)) => multiples.push((d.p, d.q)),
+                None => groups.push((&d.key, &d.primitive, exp, vec![(d.p, d.q)])),
             }
         }
         let mut writer = Writer {
@@ -2337,26 +2368,40 @@ impl<'b> Canon<'b> {
             depth: 0,
         };
         let mut seeds = Vec::new();
-        for (_, primitive, qs) in groups {
-            if qs.iter().all(|&q| q == qs[0]) {
+        for (_, primitive, exp, mut multiples) in groups {
+            let most = if exp {
+                MAX_FINEST_POWER
+            } else {
+                MAX_ANGLE_MULTIPLE
+            };
+            let gcd = |ms: &[(u64, u64)]| ms.iter().fold(0u64, |g, &(p, _)| num_integer::gcd(g, p));
+            // (as rewrites_over_finest: multiples past MAX_ANGLE_MULTIPLE of what the group
+            // has in common left out)
+            let g = gcd(&multiples);
+            if multiples.iter().any(|&(p, _)| p / g > MAX_ANGLE_MULTIPLE) {
+                multiples.retain(|&(p, _)| p <= MAX_ANGLE_MULTIPLE);
+            }
+            if multiples.iter().all(|&m| m == multiples[0]) {
                 continue;
             }
-            let Some(lcm) = qs.iter().try_fold(1u64, |l, &q| {
+            let g = gcd(&multiples);
+            let Some(lcm) = multiples.iter().try_fold(1u64, |l, &(_, q)| {
                 l.checked_mul(q / num_integer::gcd(l, q))
-                    .filter(|l| *l <= MAX_ANGLE_DENOMINATOR.saturating_mul(MAX_FINEST_POWER))
+                    .filter(|l| *l <= MAX_ANGLE_DENOMINATOR.saturating_mul(most))
             }) else {
                 continue;
             };
-            if qs.iter().any(|&q| lcm / q > MAX_FINEST_POWER) {
+            if multiples.iter().any(|&(_, q)| lcm / q > most) {
                 continue;
             }
             let Some((d, _)) = writer.poly(primitive) else {
                 continue;
             };
-            let Ok(lcm) = i64::try_from(lcm) else {
+            let (Ok(g), Ok(lcm)) = (i64::try_from(g), i64::try_from(lcm)) else {
                 continue;
             };
-            seeds.push(Expr::call(Func::Exp, Expr::mul(vec![Expr::rat(1, lcm), d])));
+            let function = if exp { Func::Exp } else { Func::Sin };
+            seeds.push(Expr::call(function, Expr::mul(vec![Expr::rat(g, lcm), d])));
         }
         seeds
     }
@@ -2364,6 +2409,7 @@ impl<'b> Canon<'b> {
     /// This canonicalisation with the exponentials of `seeds` met first, each setting the
     /// denominator of its direction ([`Canon::exp_finest`]).
     fn seeded(&mut self, seeds: &[Expr]) -> Result<(), NotExact> {
+        self.seeded_form = true;
         self.seeding = true;
         let met = seeds.iter().try_for_each(|seed| self.frac(seed).map(drop));
         self.seeding = false;
@@ -2969,9 +3015,61 @@ impl<'b> Canon<'b> {
             p: u64::from(p.unsigned_abs()),
             q,
         };
+        if let Some(value) = self.over_seeded_angle(sine, &direction, p)? {
+            return Ok(value);
+        }
         Ok(signed(
             self.sine_and_cosine_atoms(&angle(base), Some(direction)),
         ))
+    }
+
+    /// `sin` or `cos` of `p·D/q` (`direction`, with the sign of `p`) as a polynomial in the
+    /// atoms of the seeded angle `(G/L)·D` of its direction ([`Canon::angle_finest`]), where
+    /// `G` divides `p` and `q` divides `L` and it is another angle; else `None`. While seeding,
+    /// the angle becomes its direction's.
+    fn over_seeded_angle(
+        &mut self,
+        sine: bool,
+        direction: &Direction,
+        p: i32,
+    ) -> Result<Option<Frac>, NotExact> {
+        if self.seeding {
+            self.angle_finest
+                .entry(direction.key.clone())
+                .or_insert((direction.p, direction.q));
+            return Ok(None);
+        }
+        let Some(&(g, l)) = self.angle_finest.get(&direction.key) else {
+            return Ok(None);
+        };
+        if (g, l) == (direction.p, direction.q)
+            || !direction.p.is_multiple_of(g)
+            || !l.is_multiple_of(direction.q)
+        {
+            return Ok(None);
+        }
+        // (at most MAX_ANGLE_MULTIPLE² where the seed came from finest_directions)
+        let Ok(multiple) = i32::try_from(direction.p / g * (l / direction.q)) else {
+            return Ok(None);
+        };
+        if multiple.unsigned_abs() as u64 > MAX_ANGLE_MULTIPLE * MAX_ANGLE_MULTIPLE {
+            return Ok(None);
+        }
+        let base = Frac {
+            num: scaled(
+                direction.primitive.clone(),
+                &Q::ratio(i128::from(g), i128::from(l)),
+            ),
+            den: None,
+        };
+        let finest = Direction {
+            p: g,
+            q: l,
+            ..direction.clone()
+        };
+        let (s, c) = self.sine_and_cosine_atoms(&base, Some(finest));
+        let multiple = if p < 0 { -multiple } else { multiple };
+        self.multiple_angle(sine, &s, &c, multiple).map(Some)
     }
 
     /// The atoms `sin(base)` and `cos(base)`, with the argument's direction when it has one.

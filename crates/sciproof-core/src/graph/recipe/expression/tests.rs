@@ -4361,7 +4361,7 @@ fn an_integrand_integrates_through_its_reduced_form() {
 }
 
 #[test]
-fn exponentials_inside_logarithms_meet_over_the_finest_direction() {
+fn exponentials_and_angles_inside_functions_meet_over_the_finest_direction() {
     // exp(y/2) and exp(y) inside logarithms' arguments were atoms of their own there (written
     // over the finest direction only outside arguments): log(exp(y/2) + exp(y)) had no common
     // exponential to take out, and log(cosh(y/4)) never met log((exp(y/2) + 1)/2) − y/4.
@@ -4375,6 +4375,19 @@ fn exponentials_inside_logarithms_meet_over_the_finest_direction() {
         (
             "log(1 + exp(2*y/3)) - log(1 + exp(y/3)) - y/3",
             "log(exp(y/2) + exp(-y/6)) - log(exp(y/6) + exp(y/2))",
+        ),
+        // and sin/cos of multiples of one angle, with sin(u)^2 = 1 − cos(u)^2 inside
+        // arguments as well (alkahest: numeric_ok for each)
+        ("log(2 + sin(2*x))", "log(2 + 2*sin(x)*cos(x))"),
+        ("sqrt(2 + cos(2*x))", "sqrt(1 + 2*cos(x)^2)"),
+        ("atan(sin(x))", "atan(2*sin(x/2)*cos(x/2))"),
+        (
+            "exp(sin(4*(2*y-1)))",
+            "exp(4*sin(2*y-1)*cos(2*y-1)*(1 - 2*sin(2*y-1)^2))",
+        ),
+        (
+            "exp(cos(3*y)) + sin(y)",
+            "exp(4*cos(y)^3 - 3*cos(y)) + sin(y)",
         ),
     ] {
         let (o, d) = identity(lhs, rhs);
