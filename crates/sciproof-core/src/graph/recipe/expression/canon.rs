@@ -284,8 +284,8 @@ pub fn is_zero_in(
 /// met with several denominators or `sin`/`cos` with several multiples of one angle, with
 /// those written over the finest from the start, inside functions' arguments too, and
 /// `sin(u)^2` as `1 − cos(u)^2` in those arguments ([`Canon::finest_directions`]; each later
-/// form below tries this too, where it does not decide as it comes); then, if a power of a sum was kept whole
-/// that [`MAX_POWER_AGAIN`] multiplies out, with such powers multiplied out (on a quarter of
+/// form below tries this too, where it does not decide as it comes); then, if a power of a
+/// sum was kept whole that [`MAX_POWER_AGAIN`] multiplies out, with such powers multiplied out (on a quarter of
 /// the steps left); then, if a constant angle past π/4 was met,
 /// with such angles reflected (`sin(2π/5) = cos(π/10)`); then, if `asinh`, `acosh` or `atanh`
 /// was met, with those written as logarithms (`asinh x = log(x + sqrt(x^2 + 1))`); then, if a
@@ -321,7 +321,7 @@ fn reduced(
     if decided(&first) {
         return Ok(first);
     }
-    // The same with exponentials of one direction over the finest from the start.
+    // The same with exponentials and angles of one direction over the finest from the start.
     if let Some(form) = seeded_form(
         expr,
         budget,
@@ -398,8 +398,8 @@ fn reduced(
 /// where it is `decided`.
 ///
 /// Where that form is not decided and exponentials of one direction were met with several
-/// denominators, once more with them written over the finest from the start
-/// ([`Canon::finest_directions`]).
+/// denominators, or `sin`/`cos` with several multiples of one angle, once more with them
+/// written over the finest from the start ([`Canon::finest_directions`]).
 fn decided_form(
     expr: &Expr,
     budget: &mut Budget,
@@ -2406,8 +2406,10 @@ impl<'b> Canon<'b> {
         seeds
     }
 
-    /// This canonicalisation with the exponentials of `seeds` met first, each setting the
-    /// denominator of its direction ([`Canon::exp_finest`]).
+    /// This canonicalisation with the exponentials and sines of `seeds` met first, each
+    /// setting the denominator or angle of its direction ([`Canon::exp_finest`],
+    /// [`Canon::angle_finest`]), and function arguments taken with `sin(u)^2 = 1 − cos(u)^2`
+    /// from here on ([`Canon::seeded_form`]).
     fn seeded(&mut self, seeds: &[Expr]) -> Result<(), NotExact> {
         self.seeded_form = true;
         self.seeding = true;
