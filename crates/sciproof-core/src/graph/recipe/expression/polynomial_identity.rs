@@ -242,6 +242,7 @@ fn value(e: &Expr, at: &Value, budget: &mut Budget) -> Result<Option<Value>, Too
 mod tests {
     use super::*;
     use crate::graph::recipe::expression::parse::parse;
+    use proptest::strategy::Strategy;
     use std::collections::BTreeSet;
 
     fn decide(text: &str, least: u64) -> Option<bool> {
@@ -258,6 +259,42 @@ mod tests {
         // reciprocals of nonzero constants, and rationals
         assert_eq!(decide("(x/2+1/2)^4*16 - (x+1)^4", 3), Some(true));
         assert_eq!(decide("(x+1)^4*3^-1*3 - (x+1)^4", 3), Some(true));
+    }
+
+    /// A product of powers of lines `(a·x + b)^n`, written as text.
+    fn product(factors: &[(i64, i64, u32)]) -> String {
+        factors
+            .iter()
+            .map(|(a, b, n)| format!("({a}*x + {b})^{n}"))
+            .collect::<Vec<_>>()
+            .join("*")
+    }
+
+    proptest::proptest! {
+        /// A product of powers of lines equals itself with its factors reversed and one power
+        /// split in two (`B^n = B^k·B^(n−k)`), and differs from it by any nonzero multiple of a
+        /// power of `x` added; both decided here, past the least degree 64.
+        #[test]
+        fn products_of_lines_meet_their_rewritings_and_not_their_perturbations(
+            factors in proptest::collection::vec((1i64..4, -3i64..4, 1u32..90), 1..5),
+            split in 0u32..90,
+            c in (-5i64..6).prop_filter("nonzero", |c| *c != 0),
+            k in 0u32..100,
+        ) {
+            let degree: u32 = factors.iter().map(|f| f.2).sum();
+            proptest::prop_assume!(degree > 64 && degree <= 512);
+            let mut reversed = factors.clone();
+            reversed.reverse();
+            let (a, b, n) = reversed[0];
+            let k_split = split % (n + 1);
+            reversed[0] = (a, b, n - k_split);
+            reversed.push((a, b, k_split));
+            let rewritten = product(&reversed);
+            let p = product(&factors);
+            proptest::prop_assert_eq!(decide(&format!("{p} - {rewritten}"), 64), Some(true));
+            let off = format!("{p} - {rewritten} + {c}*x^{}", k.min(degree));
+            proptest::prop_assert_eq!(decide(&off, 64), Some(false));
+        }
     }
 
     #[test]
