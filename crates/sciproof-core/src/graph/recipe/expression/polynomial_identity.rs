@@ -89,7 +89,7 @@ fn degree_bound<'e>(
             };
             if n.is_negative() {
                 // a constant's reciprocal power only (and not of 0)
-                if d != 0 || constant(&p.0, budget)?.is_none_or(|c| c.is_zero()) {
+                if d != 0 || !nonzero_constant(&p.0, budget)? {
                     return Ok(None);
                 }
                 Some(0)
@@ -101,16 +101,16 @@ fn degree_bound<'e>(
     })
 }
 
-/// The value of a symbol-free `e` that [`degree_bound`] accepted; `None` where a power of 0
-/// to a negative exponent leaves it without one.
-fn constant(e: &Expr, budget: &mut Budget) -> Result<Option<BigRational>, TooLarge> {
+/// Whether a symbol-free `e` that [`degree_bound`] accepted has a value other than 0 (not
+/// where a power of 0 to a negative exponent leaves it without one).
+fn nonzero_constant(e: &Expr, budget: &mut Budget) -> Result<bool, TooLarge> {
     let point = Value::integer(BigInt::zero());
-    Ok(value(e, &point, budget)?.map(|v| BigRational::new(v.n, v.d)))
+    Ok(value(e, &point, budget)?.is_some_and(|v| !v.n.is_zero()))
 }
 
 /// An exact rational `n/d` (`d > 0`) not reduced to lowest terms: most values here are
-/// integers of a thousand bits or more, for which `BigRational`'s greatest common divisor at
-/// every operation costs ten times the operation.
+/// integers of a thousand bits or more, and `BigRational` would take a greatest common
+/// divisor at every operation.
 #[derive(Clone)]
 struct Value {
     n: BigInt,
