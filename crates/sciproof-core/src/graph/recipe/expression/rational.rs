@@ -122,6 +122,15 @@ impl Q {
         }
     }
 
+    /// The nearest f64 (within a unit), or `None` past f64's range.
+    pub fn to_f64(&self) -> Option<f64> {
+        let v = match self {
+            Q::Small(n, d) => *n as f64 / *d as f64,
+            Q::Big(r) => r.to_f64()?,
+        };
+        v.is_finite().then_some(v)
+    }
+
     /// `1 / self`; panics on zero, as `BigRational::recip` does.
     pub fn recip(&self) -> Q {
         match self {

@@ -674,6 +674,53 @@ fn integrals_alkahest_integrates_are_exact_here_too() {
 }
 
 #[test]
+fn every_multiple_of_pi_over_12_in_each_inverse_functions_range_is_read_back() {
+    // inverse_angle writes exactly only the multiples the argument's f64 value comes near:
+    // each one of the range must still be found, and its neighbours refused.
+    let sine = |k: i64| {
+        let s = [
+            "0",
+            "(sqrt(6)-sqrt(2))/4",
+            "1/2",
+            "sqrt(2)/2",
+            "sqrt(3)/2",
+            "(sqrt(6)+sqrt(2))/4",
+            "1",
+        ][k.unsigned_abs() as usize];
+        if k < 0 {
+            format!("-({s})")
+        } else {
+            s.to_string()
+        }
+    };
+    let tangent = |k: i64| {
+        let t =
+            ["0", "2-sqrt(3)", "sqrt(3)/3", "1", "sqrt(3)", "2+sqrt(3)"][k.unsigned_abs() as usize];
+        if k < 0 {
+            format!("-({t})")
+        } else {
+            t.to_string()
+        }
+    };
+    let mut cases = Vec::new();
+    for k in -6..=6i64 {
+        cases.push((format!("asin({})", sine(k)), k));
+    }
+    for k in 0..=12i64 {
+        cases.push((format!("acos({})", sine(6 - k)), k));
+    }
+    for k in -5..=5i64 {
+        cases.push((format!("atan({})", tangent(k)), k));
+    }
+    for (lhs, k) in cases {
+        let (o, d) = identity(&lhs, &format!("{k}*pi/12"));
+        assert_eq!(o, Outcome::Ok, "{lhs} = {k}π/12: {d}");
+        let (o, d) = identity(&lhs, &format!("{}*pi/12", k + 1));
+        assert_eq!(o, Outcome::Failed, "{lhs} = {}π/12: {d}", k + 1);
+    }
+}
+
+#[test]
 fn inverse_sines_cosines_and_tangents_of_the_angles_of_pi_over_12_are_exact() {
     // sine_or_cosine writes sin(kπ/12) and cos(kπ/12) exactly; asin, acos and atan read them
     // back (alkahest: numeric_ok for each).
