@@ -222,6 +222,11 @@ impl std::ops::Mul<&Q> for &Q {
 fn reduced(n: BigInt, d: BigInt) -> Q {
     use num_bigint::BigUint;
     let (p, q) = (n.magnitude(), d.magnitude());
+    // (over 1 nothing to reduce: num-bigint's gcd with 1 still shifts the other number a bit
+    // at a time, which was most of the time of expanding (1 − cos²)^500's binomials)
+    if q.is_one() {
+        return Q::from_big(BigRational::new_raw(n, d));
+    }
     let g = match (p.to_u128(), q.to_u128()) {
         (Some(p), Some(q)) => BigUint::from(p.gcd(&q)),
         _ => p.gcd(q),
