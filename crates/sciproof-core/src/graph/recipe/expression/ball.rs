@@ -58,6 +58,17 @@ pub trait Arith {
     fn mul(&mut self, a: &Self::Mid, b: &Self::Mid) -> Self::Mid;
     /// `a / b`, rounded.
     fn div(&mut self, a: &Self::Mid, b: &Self::Mid) -> Self::Mid;
+    /// Whether `product` is `a · b` exactly (`a` and `b` exact): then its ball has no radius.
+    /// `false` where this arithmetic cannot tell (f64).
+    fn is_exact_product(&mut self, product: &Self::Mid, a: &Self::Mid, b: &Self::Mid) -> bool {
+        let _ = (product, a, b);
+        false
+    }
+    /// Whether `quotient` is `a / b` exactly, the same way.
+    fn is_exact_quotient(&mut self, quotient: &Self::Mid, a: &Self::Mid, b: &Self::Mid) -> bool {
+        let _ = (quotient, a, b);
+        false
+    }
     /// `f(x)` for the functions with a derivative bound in `Evaluator::unary`.
     fn call(&mut self, f: Func, x: &Self::Mid) -> Self::Mid;
     /// The midpoint as an f64 (within a relative 1e-15).
@@ -232,6 +243,20 @@ impl Arith for High {
     }
     fn div(&mut self, a: &BigFloat, b: &BigFloat) -> BigFloat {
         a.div(b, self.bits, RM)
+    }
+    /// The product again with room for every bit of both mantissas (exact), compared.
+    fn is_exact_product(&mut self, product: &BigFloat, a: &BigFloat, b: &BigFloat) -> bool {
+        match (a.mantissa_max_bit_len(), b.mantissa_max_bit_len()) {
+            (Some(pa), Some(pb)) => a.mul(b, pa + pb, RM).cmp(product) == Some(0),
+            _ => false,
+        }
+    }
+    /// `quotient · b`, exact with room for both mantissas, compared with `a`.
+    fn is_exact_quotient(&mut self, quotient: &BigFloat, a: &BigFloat, b: &BigFloat) -> bool {
+        match (quotient.mantissa_max_bit_len(), b.mantissa_max_bit_len()) {
+            (Some(pq), Some(pb)) => quotient.mul(b, pq + pb, RM).cmp(a) == Some(0),
+            _ => false,
+        }
     }
     fn call(&mut self, f: Func, x: &BigFloat) -> BigFloat {
         let p = self.bits;
@@ -816,22 +841,10 @@ impl<'a, A: Arith> Evaluator<'a, A> {
             return Ok(ball);
         }
         match e {
-            Expr::Int(n) => {
-                use num_traits::ToPrimitive;
-                match n.to_i64().filter(|n| n.unsigned_abs() <= 1 << 53) {
-                    // held exactly: a radius would push `EllipticE(x, 1)` off its domain
-                    Some(small) => Ok(self.exactly(small as f64)),
-                    None => {
-                        let v = self.integer(n);
-                        self.exact(v)
-                    }
-                }
-            }
+            Expr::Int(n) => self.integer_ball(n),
             Expr::Rat(r) => {
-                let n = self.integer(r.numer());
-                let d = self.integer(r.denom());
-                let n = self.exact(n)?;
-                let d = self.exact(d)?;
+                let n = self.integer_ball(r.numer())?;
+                let d = self.integer_ball(r.denom())?;
                 self.div(&n, &d)
             }
             Expr::Float(l) => {
@@ -1146,6 +1159,19 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         }
     }
 
+    /// The ball of an integer: held exactly where an f64 holds it (a radius would push
+    /// `EllipticE(x, 1)` off its domain, and give `1/2` one), else rounded.
+    fn integer_ball(&mut self, n: &num_bigint::BigInt) -> Result<Ball<A::Mid>, BallError> {
+        use num_traits::ToPrimitive;
+        match n.to_i64().filter(|n| n.unsigned_abs() <= 1 << 53) {
+            Some(small) => Ok(self.exactly(small as f64)),
+            None => {
+                let v = self.integer(n);
+                self.exact(v)
+            }
+        }
+    }
+
     /// An integer as a midpoint: through an f64 when that holds it exactly (the same value as
     /// the decimal text, without printing and parsing it), else from its digits.
     fn integer(&mut self, n: &num_bigint::BigInt) -> A::Mid {
@@ -1160,6 +1186,9 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         let (am, bm) = (a.approx, b.approx);
         let rad = magnitude_up(am) * b.rad + magnitude_up(bm) * a.rad + a.rad * b.rad;
         let mid = self.arith.mul(&a.mid, &b.mid);
+        if rad == 0.0 && self.arith.is_exact_product(&mid, &a.mid, &b.mid) {
+            return Ok(self.held_exactly(mid));
+        }
         self.rounded(mid, rad, self.arith.eps())
     }
 
@@ -1172,13 +1201,30 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         let rad =
             (magnitude_up(am) * b.rad + magnitude_up(bm) * a.rad) / (magnitude_down(bm) * b_low);
         let mid = self.arith.div(&a.mid, &b.mid);
+        if rad == 0.0 && self.arith.is_exact_quotient(&mid, &a.mid, &b.mid) {
+            return Ok(self.held_exactly(mid));
+        }
         self.rounded(mid, rad, self.arith.eps())
     }
 
+    /// A result shown exact (`1/2`, `x/4` or `x·y` at exact samples) as a ball without a
+    /// radius: a radius there gave each exact argument of an elliptic integral two ends to
+    /// evaluate at, eight corners for `EllipticPi(-1/2, x/2 + pi, 1/2)` where φ alone needs
+    /// two (and a domain end, `EllipticE(x, 1/2 + 1/2)`, stays one).
+    fn held_exactly(&self, mid: A::Mid) -> Ball<A::Mid> {
+        let approx = A::approx(&mid);
+        Ball {
+            mid,
+            approx,
+            rad: 0.0,
+        }
+    }
+
     fn powi(&mut self, base: Ball<A::Mid>, n: i64) -> Result<Ball<A::Mid>, BallError> {
-        let one = self.arith.exactly(1.0);
+        // (1 held exactly, so that the reciprocal of an exact power of two, `1/2` as the
+        // parser writes it, stays exact: see `held_exactly`)
         if n == 0 {
-            return self.exact(one);
+            return Ok(self.exactly(1.0));
         }
         let mut result: Option<Ball<A::Mid>> = None;
         let mut square = base;
@@ -1197,7 +1243,7 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         }
         let result = result.expect("n != 0");
         if n < 0 {
-            let one = self.exact(one)?;
+            let one = self.exactly(1.0);
             self.div(&one, &result)
         } else {
             Ok(result)
@@ -1529,6 +1575,32 @@ mod tests {
     }
 
     #[test]
+    fn exact_products_and_quotients_have_no_radius() {
+        // (x = 0.37 as an f64: its square needs 106 bits, which 128 hold)
+        for s in [
+            "1/2", "-1/2", "x/4", "3/8", "x*x", "x*2", "1/x^0", "(1/2)^3",
+        ] {
+            let b = at(s, 0.37, 128).unwrap();
+            assert_eq!(b.radius(), 0.0, "{s}: {b:?}");
+        }
+        for s in ["1/3", "x/3", "pi/2", "1/x", "x*x*x*x*x*x*x*x"] {
+            let b = at(s, 0.37, 128).unwrap();
+            assert!(b.radius() > 0.0, "{s}: {b:?}");
+        }
+        // and an elliptic integral at exact n and m has one corner, not eight
+        let corners = |s: &str| {
+            let e = parse(s, &mut Default::default()).unwrap();
+            let point: Bindings = [("x".to_string(), 0.37)].into_iter().collect();
+            let mut budget = Budget::standard();
+            let before = budget.left();
+            Evaluator::new(128, &point).ball(&e, &mut budget).unwrap();
+            (before - budget.left()) / 9000
+        };
+        assert_eq!(corners("EllipticPi(-1/2, x/2, 1/2)"), 1);
+        assert_eq!(corners("EllipticPi(-1/2, x/2 + pi, 1/2)"), 2);
+    }
+
+    #[test]
     fn function_values_take_from_the_budget_what_they_cost() {
         let point: Bindings = [("x".to_string(), 0.37)].into_iter().collect();
         let used = |text: &str, bits: usize| {
@@ -1538,7 +1610,7 @@ mod tests {
             Evaluator::new(bits, &point).ball(&e, &mut budget).unwrap();
             before - budget.left()
         };
-        // (the nodes' own steps besides; 1/2 and π/4 are balls, not points: two corners)
+        // (the nodes' own steps besides; 1/2 is exact, a point, π/4 a ball: two corners)
         for (text, charged) in [
             ("x + 1", 0),
             ("exp(x)", 10),
@@ -1550,7 +1622,7 @@ mod tests {
             ("erf(x)", 90),
             ("gamma(x)", 300),
             ("EllipticK(x)", 200),
-            ("EllipticPi(0, 1/2, x)", 18000),
+            ("EllipticPi(0, 1/2, x)", 9000),
             ("EllipticPi(0, pi/4, x)", 18000),
         ] {
             let steps = used(text, 128);
