@@ -398,6 +398,35 @@ impl Arith for Double {
     }
 }
 
+/// A bound on `|∂/∂φ|` of `F(φ | m)`, `E(φ | m)` or `Π(n; φ | m)` (the `φ` at `args[phi]`) for
+/// every real `φ` and every `n`, `m` in their balls, or `None` where none is finite or `φ` is
+/// exact. The integrands at `φ` are `1/√(1 − m sin²φ)`, `√(1 − m sin²φ)` and
+/// `1/((1 − n sin²φ) √(1 − m sin²φ))`, with `sin²φ` anywhere in `[0, 1]`: at most
+/// `1/√(1 − m⁺)`, `√(1 + m⁻)` and `1/((1 − n⁺) √(1 − m⁺))` (`m⁺ = max(m, 0)`,
+/// `m⁻ = max(−m, 0)`), finite for `m < 1` (`m ≤ 1` for `E`) and `n < 1`, where every `φ` has
+/// a value. The balls' greatest (least) values from their f64 midpoints (within 10^-15) and
+/// radii; `m` and `n` kept 10^-6 from 1, and a thousandth added, so that f64 rounding
+/// cannot bring the bound below the truth.
+fn phi_slope<M>(f: Func, args: &[Ball<M>], phi: usize) -> Option<f64> {
+    if args.len() < 2 || args.get(phi)?.rad == 0.0 {
+        return None;
+    }
+    let reach = |b: &Ball<M>| b.rad * UP + b.approx.abs() * 1e-15;
+    let top = |b: &Ball<M>| b.approx + reach(b);
+    let bottom = |b: &Ball<M>| b.approx - reach(b);
+    const EDGE: f64 = 1.0 - 1e-6;
+    let m = args.last()?;
+    let slope = match f {
+        Func::EllipticF if top(m) < EDGE => 1.0 / (1.0 - top(m).max(0.0)).sqrt(),
+        Func::EllipticE if top(m) <= 1.0 => (1.0 + (-bottom(m)).max(0.0)).sqrt(),
+        Func::EllipticPi if top(&args[0]) < EDGE && top(m) < EDGE => {
+            1.0 / ((1.0 - top(&args[0]).max(0.0)) * (1.0 - top(m).max(0.0)).sqrt())
+        }
+        _ => return None,
+    };
+    (slope.is_finite() && slope > 0.0).then_some(slope * 1.001)
+}
+
 /// A value known to lie in `[mid − rad, mid + rad]`.
 #[derive(Debug, Clone)]
 pub struct Ball<M = BigFloat> {
@@ -1398,15 +1427,20 @@ impl<A: Arith> Evaluator<'_, A> {
     /// real value (the integrand is positive, and the partial derivatives in `m` and `n` keep
     /// the sign of `φ`), so its least and greatest values lie at corners; and the domain holds
     /// on the whole box once it holds at the corners (`sin²φ` peaks at a quarter period, where
-    /// a corner on each side needs `m < 1` and `n < 1`).
+    /// a corner on each side needs `m < 1` and `n < 1`). Where a bound on `|∂/∂φ|` holds for
+    /// every `φ` ([`phi_slope`]), `φ` is taken at its midpoint alone and that bound times its
+    /// radius widens the hull: one value where its two ends took two (`φ` is a ball whenever
+    /// it holds `pi`, as in `EllipticPi(n, x + pi, m)`).
     fn incomplete_elliptic(
         &mut self,
         f: Func,
         args: &[Ball<A::Mid>],
     ) -> Result<Ball<A::Mid>, BallError> {
+        let phi = usize::from(f == Func::EllipticPi);
+        let slope = phi_slope(f, args, phi);
         let mut ends: Vec<Vec<A::Mid>> = Vec::with_capacity(args.len());
-        for x in args {
-            ends.push(if x.rad == 0.0 {
+        for (i, x) in args.iter().enumerate() {
+            ends.push(if x.rad == 0.0 || (i == phi && slope.is_some()) {
                 vec![x.mid.clone()]
             } else {
                 self.ends(x).to_vec()
@@ -1449,7 +1483,8 @@ impl<A: Arith> Evaluator<'_, A> {
             });
         }
         let (low, high, error) = hull.ok_or(BallError::Undecided)?;
-        self.hull(&low, &high, error)
+        let along_phi = slope.map_or(0.0, |s| s * args[phi].rad * UP);
+        self.hull(&low, &high, error + along_phi)
     }
 
     /// Γ(x) = π / (sin(πx) Γ(1 − x)), ψ(x) = ψ(1 − x) − π cos(πx) / sin(πx),
