@@ -1239,7 +1239,7 @@ impl<'a, A: Arith> Evaluator<'a, A> {
     /// A result shown exact (`1/2`, `x/4` or `x·y` at exact samples) as a ball without a
     /// radius: a radius there gave each exact argument of an elliptic integral two ends to
     /// evaluate at, eight corners for `EllipticPi(-1/2, x/2 + pi, 1/2)` where φ alone needs
-    /// two (and a domain end, `EllipticE(x, 1/2 + 1/2)`, stays one).
+    /// two. (Sums are not looked at: `1/2 + 1/2` keeps its radius.)
     fn held_exactly(&self, mid: A::Mid) -> Ball<A::Mid> {
         let approx = A::approx(&mid);
         Ball {

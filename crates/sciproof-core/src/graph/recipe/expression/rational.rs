@@ -122,7 +122,8 @@ impl Q {
         }
     }
 
-    /// The nearest f64 (within a unit), or `None` past f64's range.
+    /// The value as an f64 (within a few units of the last place: the small form rounds its
+    /// two parts and their quotient), or `None` past f64's range.
     pub fn to_f64(&self) -> Option<f64> {
         let v = match self {
             Q::Small(n, d) => *n as f64 / *d as f64,

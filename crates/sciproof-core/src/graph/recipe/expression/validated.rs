@@ -865,7 +865,8 @@ type Coefficients = (Series, usize, std::rc::Rc<[BigFloat]>);
 /// The first [`STIRLING_TERMS`] − 1 coefficients of `series` at `w` bits, made once per
 /// thread, series and width: turning the Bernoulli numbers' big integers into floats and
 /// dividing them was a quarter of the time of a claim with Γ in it. The same operations in
-/// the same order as at each use before, so the same values.
+/// the same order as at each use before, so the same values. (The widths are the balls'
+/// precisions plus [`GUARD`], multiples of 64 up to 960: a bounded number of tables.)
 fn stirling_coefficients(series: Series, w: usize) -> std::rc::Rc<[BigFloat]> {
     thread_local! {
         static KNOWN: std::cell::RefCell<Vec<Coefficients>> =
