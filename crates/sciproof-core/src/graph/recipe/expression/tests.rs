@@ -676,7 +676,7 @@ fn integrals_alkahest_integrates_are_exact_here_too() {
 #[test]
 fn every_multiple_of_pi_over_12_in_each_inverse_functions_range_is_read_back() {
     // inverse_angle writes exactly only the multiples the argument's f64 value comes near:
-    // each one of the range must still be found, and its neighbours refused.
+    // each one of the range must still be found, and the next multiple refused.
     let sine = |k: i64| {
         let s = [
             "0",
