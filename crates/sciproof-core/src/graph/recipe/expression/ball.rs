@@ -399,14 +399,11 @@ impl Arith for Double {
 }
 
 /// A bound on `|∂/∂φ|` of `F(φ | m)`, `E(φ | m)` or `Π(n; φ | m)` (the `φ` at `args[phi]`) for
-/// every real `φ` and every `n`, `m` in their balls, or `None` where none is finite or `φ` is
-/// exact. The integrands at `φ` are `1/√(1 − m sin²φ)`, `√(1 − m sin²φ)` and
-/// `1/((1 − n sin²φ) √(1 − m sin²φ))`, with `sin²φ` anywhere in `[0, 1]`: at most
-/// `1/√(1 − m⁺)`, `√(1 + m⁻)` and `1/((1 − n⁺) √(1 − m⁺))` (`m⁺ = max(m, 0)`,
-/// `m⁻ = max(−m, 0)`), finite for `m < 1` (`m ≤ 1` for `E`) and `n < 1`, where every `φ` has
-/// a value. The balls' greatest (least) values from their f64 midpoints (within 10^-15) and
-/// radii; `m` and `n` kept 10^-6 from 1, and a thousandth added, so that f64 rounding
-/// cannot bring the bound below the truth.
+/// every real `φ` and every `n`, `m` in their balls ([`super::carlson::phi_slope`]), or `None`
+/// where `φ` is exact or not every `φ` has a value (`m < 1`, `m ≤ 1` for `E`, and `n < 1` are
+/// needed). The balls' greatest and least values from their f64 midpoints (within 10^-15) and
+/// radii, `m` and `n` kept 10^-6 from 1, so that f64 rounding cannot bring the bound below the
+/// truth.
 fn phi_slope<M>(f: Func, args: &[Ball<M>], phi: usize) -> Option<f64> {
     if args.len() < 2 || args.get(phi)?.rad == 0.0 {
         return None;
@@ -416,15 +413,19 @@ fn phi_slope<M>(f: Func, args: &[Ball<M>], phi: usize) -> Option<f64> {
     let bottom = |b: &Ball<M>| b.approx - reach(b);
     const EDGE: f64 = 1.0 - 1e-6;
     let m = args.last()?;
-    let slope = match f {
-        Func::EllipticF if top(m) < EDGE => 1.0 / (1.0 - top(m).max(0.0)).sqrt(),
-        Func::EllipticE if top(m) <= 1.0 => (1.0 + (-bottom(m)).max(0.0)).sqrt(),
-        Func::EllipticPi if top(&args[0]) < EDGE && top(m) < EDGE => {
-            1.0 / ((1.0 - top(&args[0]).max(0.0)) * (1.0 - top(m).max(0.0)).sqrt())
-        }
-        _ => return None,
+    let n_most = if f == Func::EllipticPi {
+        top(&args[0])
+    } else {
+        0.0
     };
-    (slope.is_finite() && slope > 0.0).then_some(slope * 1.001)
+    let has_every_phi = match f {
+        Func::EllipticF => top(m) < EDGE,
+        Func::EllipticE => top(m) <= 1.0,
+        Func::EllipticPi => n_most < EDGE && top(m) < EDGE,
+        _ => false,
+    };
+    let slope = super::carlson::phi_slope(f, n_most, bottom(m), top(m));
+    (has_every_phi && slope.is_finite() && slope > 0.0).then_some(slope)
 }
 
 /// A value known to lie in `[mid − rad, mid + rad]`.

@@ -631,6 +631,21 @@ pub(super) fn incomplete(
     incomplete_in(f, args, &work, w + 64, cc, completes)
 }
 
+/// A bound on `|∂/∂φ|` of `F(φ | m)`, `E(φ | m)` (`f` one of those) or `Π(n; φ | m)` for every
+/// real `φ`, every `n ≤ n_most` and every `m` in `[m_least, m_most]`: the integrands at `φ` are
+/// `1/√(1 − m sin²φ)`, `√(1 − m sin²φ)` and `1/((1 − n sin²φ) √(1 − m sin²φ))`, with `sin²φ`
+/// anywhere in `[0, 1]`, so at most `1/√(1 − m⁺)`, `√(1 + m⁻)` and `1/((1 − n⁺) √(1 − m⁺))`
+/// (`m⁺ = max(m, 0)`, `m⁻ = max(−m, 0)`), with a thousandth added for the f64 rounding. Not
+/// finite where `m_most ≥ 1` (for `F` and `Π`) or `n_most ≥ 1`: the caller checks.
+pub(super) fn phi_slope(f: Func, n_most: f64, m_least: f64, m_most: f64) -> f64 {
+    let bound = match f {
+        Func::EllipticF => 1.0 / (1.0 - m_most.max(0.0)).sqrt(),
+        Func::EllipticE => (1.0 + (-m_least).max(0.0)).sqrt(),
+        _ => 1.0 / ((1.0 - n_most.max(0.0)) * (1.0 - m_most.max(0.0)).sqrt()),
+    };
+    bound * 1.001
+}
+
 /// The same in f64 (53 bits, π and the reduction at f64's own precision), for the f64 ball: a
 /// value within about 10^-13 relative, or `None` where f64 cannot bound it (or the value is
 /// not real).
@@ -695,11 +710,7 @@ fn incomplete_in<T: Num>(
     // |∂/∂φ| near the quarter period (m < 1, n < 1 there).
     let mf = m.approx();
     let nf = n.map_or(0.0, Num::approx);
-    let slope = match f {
-        Func::EllipticF => 1.0 / (1.0 - mf.max(0.0)).sqrt(),
-        Func::EllipticE => (1.0 + (-mf).max(0.0)).sqrt(),
-        _ => 1.0 / ((1.0 - nf.max(0.0)) * (1.0 - mf.max(0.0)).sqrt()),
-    } * 1.001;
+    let slope = phi_slope(f, nf, mf, mf);
     let angle_error = if crossing {
         if !slope.is_finite() {
             return None;
