@@ -279,20 +279,19 @@ pub fn is_zero_in(
 /// denominator (`None` for 1 or when not asked), with the same rewrites applied to both: the
 /// first form that `decided` accepts, or the first form.
 ///
-/// A form is tried as it comes first; then with `sin`/`cos` of one direction written over one
-/// pair of atoms (`sin x = 2 sin(x/2) cos(x/2)`); then, if exponentials of one direction were
-/// met with several denominators or `sin`/`cos` with several multiples of one angle, with
-/// those written over the finest from the start, inside functions' arguments too, and
-/// `sin(u)^2` as `1 − cos(u)^2` in those arguments ([`Canon::finest_directions`]; each later
-/// form below tries this too, where it does not decide as it comes); then, if a power of a
-/// sum was kept whole that [`MAX_POWER_AGAIN`] multiplies out, with such powers multiplied out (on a quarter of
-/// the steps left); then, if a constant angle past π/4 was met,
-/// with such angles reflected (`sin(2π/5) = cos(π/10)`); then, if `asinh`, `acosh` or `atanh`
-/// was met, with those written as logarithms (`asinh x = log(x + sqrt(x^2 + 1))`); then, if a
-/// `sin`/`cos` of a sum was met, again with those expanded by the addition theorems. Each later form is a rewrite of the
-/// same expression by identities, so any of them is as good a proof; the later ones cost more
-/// (the addition theorems double the terms with each term of the argument) and are needed only
-/// where the first does not decide.
+/// A form is tried as it comes first; then with `sin`/`cos` of one direction written over one pair
+/// of atoms (`sin x = 2 sin(x/2) cos(x/2)`); then, if exponentials of one direction were met with
+/// several denominators or `sin`/`cos` with several multiples of one angle, with those written over
+/// the finest from the start, inside functions' arguments too, and `sin(u)^2` as `1 − cos(u)^2` in
+/// those arguments ([`Canon::finest_directions`]; each later form below tries this too, where it
+/// does not decide as it comes); then, if a power of a sum was kept whole that [`MAX_POWER_AGAIN`]
+/// multiplies out, with such powers multiplied out (on a quarter of the steps left); then, if a
+/// constant angle past π/4 was met, with such angles reflected (`sin(2π/5) = cos(π/10)`); then, if
+/// `asinh`, `acosh` or `atanh` was met, with those written as logarithms (`asinh x = log(x +
+/// sqrt(x^2 + 1))`); then, if a `sin`/`cos` of a sum was met, again with those expanded by the
+/// addition theorems. Each later form is a rewrite of the same expression by identities, so any of
+/// them is as good a proof; the later ones cost more (the addition theorems double the terms with
+/// each term of the argument) and are needed only where the first does not decide.
 fn reduced(
     expr: &Expr,
     budget: &mut Budget,
