@@ -263,7 +263,8 @@ EDGE = [
     {"kind": "identity", "lhs": "8*y^6 + exp(625*x^4)", "rhs": "8*y^6 + exp(625*x^4) + 10^(-8)*x^2"},
     {"kind": "identity", "lhs": "8*y^6 + exp(625*x^4)", "rhs": "8*y^6 + exp(625*x^4) + 10^(-9)*x^2"},
     {"kind": "zero", "expr": "cosh(cosh(x*y) - asinh(x - y)) - (cosh(cosh(x*y) - asinh(x - y)) + 3*10^(-9)*x^2)"},
-    # no real value at any sample point; alkahest cancels the terms without one
+    # no real value at any sample point; alkahest cancels the terms without one (the second
+    # has values with every sample negated, and is refuted there)
     {"kind": "zero", "expr": "sqrt(sqrt(y)*(x - 4)) - (sqrt(sqrt(y)*(x - 4)) + 3*10^(-10)*sin(x))"},
     {"kind": "identity", "lhs": "tanh(log((x + y)*cos(2)))", "rhs": "tanh(log((x + y)*cos(2))) + 3*10^(-7)*y"},
 ]

@@ -8,7 +8,8 @@ again here with mpmath from the recipe's text (a parser of alkahest's grammar of
 derivatives by mpmath's numerical differentiation, integrals by its quadrature):
   ok          the residual vanishes (to 1e-20 of its terms) at every point where it has a value;
   numeric_ok  |residual| <= tolerance at every such point;
-  failed      |residual| > tolerance at one of them at least;
+  failed      |residual| > tolerance at one of them at least (at the points with every sample
+              negated, when ours says it refuted at one: `a sample point negated`);
   inconclusive, for want of a sample point with a value (`; no numeric sample`): no point has
               one (otherwise unchecked: alkahest words an overflow the same way).
 A point where a value is complex or undefined is left out, as the numeric rule leaves it out.
@@ -232,11 +233,12 @@ def symbols(e, out):
                 symbols(p, out)
 
 
-def points(names):
+def points(names, sign=1):
+    """The sample points; with sign -1, each with every sample negated (pi and e kept)."""
     for s in SAMPLES:
         env = {}
         for rank, name in enumerate(sorted(names)):
-            env[name] = {"pi": +mp.pi, "e": +mp.e}.get(name, mp.mpf(s + rank * SPACING))
+            env[name] = {"pi": +mp.pi, "e": +mp.e}.get(name, sign * mp.mpf(s + rank * SPACING))
         yield env
 
 
@@ -391,10 +393,12 @@ def verdict(case):
     if "does not exist" in case.get("detail", ""):
         return "unchecked", "a divergent integral"
     tolerance = float(check.get("tolerance", TOLERANCE))
+    # (a refutation where no sample point has a value names a point with every sample negated)
+    sign = -1 if outcome == "failed" and "sample point negated" in case.get("detail", "") else 1
     try:
         names, at = residual_parts(check)
         residuals = []
-        for env in points(names):
+        for env in points(names, sign):
             LARGEST[0] = mp.mpf(0)
             try:
                 parts = at(env)

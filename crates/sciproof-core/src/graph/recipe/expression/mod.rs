@@ -542,6 +542,26 @@ impl Undecided<'_> {
             .ok()?
     }
 
+    /// The points where a residual the numeric rule left undecided may be shown defined: the
+    /// sample points, then each with every sample negated (`pi` and `e` keep their values), so
+    /// that a residual defined only where its symbols are negative (`sqrt(−x)`, `log((x + y)·cos
+    /// 2)`) has a point too; each with whether it is negated.
+    fn probes(&self) -> Vec<(Bindings, bool)> {
+        let negated = points(self.symbols, self.samples).into_iter().map(|mut p| {
+            for (name, v) in p.iter_mut() {
+                if eval::constant(name).is_none() {
+                    *v = -*v;
+                }
+            }
+            (p, true)
+        });
+        points(self.symbols, self.samples)
+            .into_iter()
+            .map(|p| (p, false))
+            .chain(negated)
+            .collect()
+    }
+
     /// A residual the numeric rule cannot decide (`Γ(10^6) − Γ(10^6) − 1` overflows every sample,
     /// `A − A − 10^-20` with `A` near 10^300 defeats every ball) may still reduce, by the exact
     /// test, to a constant `c`: it is `c` wherever it is defined. That decides it once a point
@@ -552,18 +572,10 @@ impl Undecided<'_> {
     fn constant(&self, budget: &mut Budget) -> Option<(Outcome, String)> {
         use num_traits::{Signed, ToPrimitive};
         let c = self.exact_test(canon::constant_value_in, budget)?;
-        let mut probes = points(self.symbols, self.samples);
-        probes.extend(points(self.symbols, self.samples).into_iter().map(|mut p| {
-            for (name, v) in p.iter_mut() {
-                if eval::constant(name).is_none() {
-                    *v = -*v;
-                }
-            }
-            p
-        }));
-        let shown = probes
+        let shown = self
+            .probes()
             .iter()
-            .any(|point| defined_at(self.residual, point, budget));
+            .any(|(point, _)| defined_at(self.residual, point, budget));
         if !shown {
             return None;
         }
@@ -637,8 +649,11 @@ impl Undecided<'_> {
     /// Where the numeric rule could not decide, or its pass is unsure ([`numeric_rule`]): the
     /// exact test's reduced form ([`canon::reduced_expression_in`]), which equals the residual
     /// wherever the residual is defined and has lost the terms that cancel, at each sample
-    /// point where a ball shows the residual defined. A ball of it beyond the tolerance refutes
-    /// the claim; nothing else is concluded from it.
+    /// point where a ball shows the residual defined, or where it is defined at none, at each
+    /// such point with every sample negated ([`Undecided::probes`]:
+    /// `tanh(log((x + y)·cos 2)) − (tanh(log((x + y)·cos 2)) + 3·10⁻⁷·y)` has values only
+    /// where `x + y < 0`). A ball of it beyond the tolerance refutes the claim; nothing else is
+    /// concluded from it.
     ///
     /// At a point f64 overflowed, a reduced form too large for a ball may still be shown beyond
     /// the tolerance by its size ([`Undecided::too_large_for_f64`]): terms of like size that
@@ -651,19 +666,32 @@ impl Undecided<'_> {
     ) -> Option<(Outcome, String)> {
         let tolerance = self.tolerance;
         let reduced = self.exact_test(canon::reduced_expression_in, budget)?;
-        for point in points(self.symbols, self.samples) {
+        // (the points with every sample negated only where no sample point has a value: a
+        // claim the samples can check is held to alkahest's points, whatever it says of
+        // negative values)
+        let mut any_defined = false;
+        for (point, negated) in self.probes() {
+            if negated && any_defined {
+                break;
+            }
             if !defined_at(self.residual, &point, budget) {
                 continue;
             }
+            any_defined = true;
             if let Confirmed::Failed(x, bits) =
                 confirm(&reduced, &point, tolerance, &PRECISIONS, budget)
             {
+                let place = if negated {
+                    "a sample point negated"
+                } else {
+                    "a sample point"
+                };
                 return Some((
                     Outcome::Failed,
                     format!(
                         "|residual| = {} exceeds tolerance {} (the exact test's reduced form, which \
                      equals the residual wherever it is defined, confirmed with {bits}-bit ball \
-                     arithmetic at a sample point where a ball shows the residual defined)",
+                     arithmetic at {place} where a ball shows the residual defined)",
                         format_g(x, 6),
                         format_g6(tolerance)
                     ),

@@ -3194,6 +3194,36 @@ fn cancelled_terms_cannot_hide_a_remainder() {
     assert_eq!(o, Outcome::NumericOk, "{d}");
 }
 
+/// A residual with no value at any sample point may have values where every sample is
+/// negated: the reduced form refutes it there (it was `inconclusive`; alkahest: `failed`, from
+/// its simplified residual at sample points where the claim has no value). Where a sample point
+/// has a value, the negated points are not looked at: `sqrt(x^2) − x` is not refuted at
+/// `x = −0.37` beside a term that only overflows f64 at the samples.
+#[test]
+fn a_residual_defined_only_at_negative_points_is_refuted_there() {
+    let (o, d) = identity(
+        "tanh(log((x + y)*cos(2)))",
+        "tanh(log((x + y)*cos(2))) + 3*10^(-7)*y",
+    );
+    assert_eq!(o, Outcome::Failed, "{d}");
+    assert!(
+        d.starts_with(
+            "|residual| = 1.44e-07 exceeds tolerance 1e-08 (the exact test's reduced form"
+        ) && d.contains("at a sample point negated where a ball shows the residual defined"),
+        "{d}"
+    );
+    let (o, d) = run("zero", &[("expr", "log(-x) - log(-x) + sqrt(x^2) - x")]);
+    assert_eq!(o, Outcome::Failed, "{d}");
+    // 0 wherever it is defined (x < 0)
+    let (o, d) = run("zero", &[("expr", "log(-x) - log(-x) + sqrt(x^2) + x")]);
+    assert_eq!(o, Outcome::Inconclusive, "{d}");
+    let (o, d) = run(
+        "zero",
+        &[("expr", "exp(2000*x) - exp(2000*x) + sqrt(x^2) - x")],
+    );
+    assert_eq!(o, Outcome::Inconclusive, "{d}");
+}
+
 /// `atan(tan u)`, `asin(sin u)` and `acos(cos u)` of a number `u` that is not rational, written
 /// directly or another way (`atan(2·tan(u)/√4)`, as the table's antiderivative of
 /// `(tan(v)^2 + 1)·v'` leaves it at a bound; `tan u` is `sin u/cos u` to the form): `u`
@@ -3914,9 +3944,14 @@ fn incomplete_elliptic_integrals_are_checked_like_the_other_special_functions() 
         assert!(d.contains("-bit ball arithmetic"), "{d}");
     }
     // Π diverges where n sin²φ reaches 1: those points have no value (alkahest gives a number
-    // that is neither the principal value nor mpmath's complex one).
-    let (o, d) = identity("EllipticPi(2, x + 1/2, 1/2)", "1");
+    // that is neither the principal value nor mpmath's complex one), with every sample negated
+    // too (φ = x² + 7/10), so nothing is decided. With φ = x + 1/2, the point x = −0.37 has one
+    // (φ = 0.13) and refutes the claim.
+    let (o, d) = identity("EllipticPi(2, x^2 + 7/10, 1/2)", "1");
     assert_eq!(o, Outcome::Inconclusive, "{d}");
+    let (o, d) = identity("EllipticPi(2, x + 1/2, 1/2)", "1");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    assert!(d.contains("at a sample point negated"), "{d}");
 }
 
 #[test]
