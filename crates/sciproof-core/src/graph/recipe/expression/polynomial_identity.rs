@@ -14,7 +14,7 @@
 use super::expr::{Budget, Expr, TooLarge, exact_value};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{Signed, Zero};
+use num_traits::{Signed, ToPrimitive, Zero};
 
 /// The highest degree bound evaluated: `D + 1` points of values of up to about `D·log₂ D`
 /// bits each.
@@ -81,21 +81,26 @@ fn degree_bound<'e>(
             Some(bound)
         }
         Expr::Pow(p) => {
-            let Some(n) = exact_value(&p.1).filter(BigRational::is_integer) else {
-                return Ok(None);
+            // The exponent's sign and size (an integer literal read as it is, without a
+            // rational made of it: this walk runs before every exact test).
+            let (negative, n) = match &p.1 {
+                Expr::Int(n) => (n.is_negative(), n.magnitude().to_u64()),
+                e => match exact_value(e).filter(BigRational::is_integer) {
+                    Some(n) => (n.is_negative(), n.to_integer().magnitude().to_u64()),
+                    None => return Ok(None),
+                },
             };
             let Some(d) = degree_bound(&p.0, symbol, budget)? else {
                 return Ok(None);
             };
-            if n.is_negative() {
+            if negative {
                 // a constant's reciprocal power only (and not of 0)
                 if d != 0 || !nonzero_constant(&p.0, budget)? {
                     return Ok(None);
                 }
                 Some(0)
             } else {
-                let n: u64 = n.to_integer().try_into().unwrap_or(u64::MAX);
-                Some(d.saturating_mul(n))
+                Some(d.saturating_mul(n.unwrap_or(u64::MAX)))
             }
         }
     })
