@@ -2003,6 +2003,36 @@ fn parameters_outside_improper_integrals_go_term_by_term() {
 }
 
 #[test]
+fn improper_integrals_with_a_parameter_not_in_the_value_are_refuted_at_a_sample_point() {
+    // sqrt(y) has no value for y < 0, and the value 1 has one everywhere: no formula is taken
+    // for every y, and the validated enclosure cannot bound log x at 0. With y at a sample
+    // point's value, the integral has an antiderivative (x·log x − x + x·sqrt(y), with its
+    // limit at 0) that refutes the claim there (inconclusive before; alkahest: failed).
+    for (f, v, worst) in [
+        ("log(x) + sqrt(y)", "1", "1.30718"),
+        ("x*log(x) + sqrt(y)", "1", "0.55718"),
+        ("log(x) + y^(1/3)", "1", "1.21703"),
+        ("log(12*x) - 2*log(2)*sqrt(8*y)", "1", "6.09963"),
+    ] {
+        let (o, d) = integral(f, "0", "1", v);
+        assert_eq!(o, Outcome::Failed, "{f}: {d}");
+        assert_eq!(
+            d,
+            format!(
+                "|integral - value| = {worst} at 3 of 3 sample point(s) exceeds tolerance 1e-08 \
+                 (numerical quadrature, confirmed with 128-bit ball arithmetic by an \
+                 antiderivative of the integral with the other symbols at their values there)"
+            )
+        );
+    }
+    // The true values are not refuted.
+    let (o, d) = integral("log(x) + sqrt(y)", "0", "1", "sqrt(y) - 1");
+    assert_eq!(o, Outcome::Ok, "{d}");
+    let (o, d) = integral("log(x) + y^(1/3)", "0", "1", "y^(1/3) - 1 + 10^-9");
+    assert_eq!(o, Outcome::NumericOk, "{d}");
+}
+
+#[test]
 fn roots_of_squares_of_polynomials_have_balls_across_their_zeros() {
     // √(P²) over an interval about a zero of P: the ball of P² itself, a sum bounded term by
     // term, dips below 0 (x² − 2x + 1 about 1), so neither the integrand nor the antiderivative
