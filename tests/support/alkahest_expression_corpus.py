@@ -261,6 +261,7 @@ EDGE = [
     # improper at 0, with a parameter the value lacks: refuted at a sample point's values
     gauss("log(x) + sqrt(y)", "0", "1", "1"),
     gauss("log(x) + sqrt(y)", "0", "1", "sqrt(y) - 1"),
+    gauss("sin(x)/x*log(y)", "-1", "1", "3"),
     # f64 overflows at some sample points, where the residual has a value: the terms that
     # cancel may not hide the remainder there (alkahest cancels them first)
     {"kind": "identity", "lhs": "8*y^6 + exp(625*x^4)", "rhs": "8*y^6 + exp(625*x^4) + 10^(-8)*x^2"},

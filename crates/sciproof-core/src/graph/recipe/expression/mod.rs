@@ -1019,15 +1019,15 @@ impl Integral<'_> {
     /// there, confirmed by a ball. This decides a point the validated enclosure cannot (it
     /// needs bounded derivatives: `log x` at 0), of an integral whose antiderivative holds
     /// for some values of the parameters only, so that none was taken for all of them
-    /// (`∫_0^1 (log x + sqrt(y)) dx = sqrt(y) − 1` needs `y ≥ 0`; alkahest: `failed`). The
-    /// precision that confirmed it, if one did.
+    /// (`∫_0^1 (log x + sqrt(y)) dx = sqrt(y) − 1` needs `y ≥ 0`; alkahest: `failed`). A lower
+    /// bound on `|integral − value|` there and the precision that confirmed it, if one did.
     fn exceeds_by_an_antiderivative_at(
         &self,
         symbols: &BTreeSet<String>,
         point: &Bindings,
         tolerance: f64,
         budget: &mut Budget,
-    ) -> Option<usize> {
+    ) -> Option<(f64, usize)> {
         let free = self.free_symbols(symbols);
         if free.is_empty() {
             // (the recipe's own search had these very expressions)
@@ -1046,7 +1046,7 @@ impl Integral<'_> {
             Expr::negated(value),
         ]);
         match confirm(&residual, point, tolerance, &PRECISIONS, budget) {
-            Confirmed::Failed(_, bits) => Some(bits),
+            Confirmed::Failed(x, bits) => Some((x, bits)),
             _ => None,
         }
     }
@@ -1069,6 +1069,8 @@ impl Integral<'_> {
         };
         // The points quadrature puts above the tolerance: |integral − value| and the point.
         let mut above = Vec::new();
+        // The points where quadrature settled nothing (in sample order).
+        let mut unsettled = Vec::new();
         for (i, point) in points(symbols, samples).into_iter().enumerate() {
             let (a, b, v) = (
                 eval::evaluate(self.definite.lower, &point, budget),
@@ -1107,28 +1109,29 @@ impl Integral<'_> {
                                 format_g(q.error, 3)
                             ),
                         );
+                        unsettled.push(point);
                     }
                 }
-                Err(quad::QuadError::Singular(t)) => note(
-                    i,
-                    format!(
-                        "the integrand has no finite value at {} = {} inside the interval",
-                        self.definite.var,
-                        format_g(t, 6)
-                    ),
-                ),
-                Err(quad::QuadError::NoConvergence) => note(
-                    i,
-                    "the quadrature did not converge (a pole inside the interval, or a divergent integral)".into(),
-                ),
-                Err(quad::QuadError::Evaluation(EvalError::TooLarge)) => note(
-                    i,
-                    "the integrand is too large to integrate numerically".into(),
-                ),
-                Err(quad::QuadError::Evaluation(_)) => note(
-                    i,
-                    "the integrand could not be evaluated inside the interval".into(),
-                ),
+                Err(error) => {
+                    note(
+                        i,
+                        match error {
+                            quad::QuadError::Singular(t) => format!(
+                                "the integrand has no finite value at {} = {} inside the interval",
+                                self.definite.var,
+                                format_g(t, 6)
+                            ),
+                            quad::QuadError::NoConvergence => "the quadrature did not converge (a pole inside the interval, or a divergent integral)".into(),
+                            quad::QuadError::Evaluation(EvalError::TooLarge) => {
+                                "the integrand is too large to integrate numerically".into()
+                            }
+                            quad::QuadError::Evaluation(_) => {
+                                "the integrand could not be evaluated inside the interval".into()
+                            }
+                        },
+                    );
+                    unsettled.push(point);
+                }
             }
         }
         // The worst point first: one enclosure that confirms refutes the claim, and names the
@@ -1143,7 +1146,7 @@ impl Integral<'_> {
                 ));
                 break;
             }
-            if let Some(bits) =
+            if let Some((_, bits)) =
                 self.exceeds_by_an_antiderivative_at(symbols, &point, tolerance, budget)
             {
                 failed = Some((
@@ -1162,6 +1165,27 @@ impl Integral<'_> {
                     format_g(r, 6)
                 ),
             );
+        }
+        // Where quadrature settled nothing, an antiderivative at a point's values may still
+        // refute (`∫_{−1}^{1} log(y)·sin(x)/x dx`, whose integrand has no value at 0).
+        if failed.is_none() {
+            for point in unsettled {
+                if let Some((x, bits)) =
+                    self.exceeds_by_an_antiderivative_at(symbols, &point, tolerance, budget)
+                {
+                    return (
+                        Outcome::Failed,
+                        format!(
+                            "|integral - value| >= {} at a sample point where quadrature could not \
+                             settle, exceeds tolerance {} (confirmed with {bits}-bit ball \
+                             arithmetic by an antiderivative of the integral with the other \
+                             symbols at their values there)",
+                            format_g(x, 6),
+                            format_g6(tolerance)
+                        ),
+                    );
+                }
+            }
         }
         let undecided = undecided.map(|(_, why)| why);
         let place = format!("{n} of {} sample point(s)", samples.len());

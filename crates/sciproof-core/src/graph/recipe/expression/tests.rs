@@ -2025,7 +2025,19 @@ fn improper_integrals_with_a_parameter_not_in_the_value_are_refuted_at_a_sample_
             )
         );
     }
+    // So where quadrature settles nothing (sin(x)/x has no value at 0, a point it meets):
+    // log(y) has none for y ≤ 0, where 3 has one.
+    let (o, d) = integral("sin(x)/x*log(y)", "-1", "1", "3");
+    assert_eq!(o, Outcome::Failed, "{d}");
+    assert_eq!(
+        d,
+        "|integral - value| >= 4.38879 at a sample point where quadrature could not settle, \
+         exceeds tolerance 1e-08 (confirmed with 128-bit ball arithmetic by an antiderivative \
+         of the integral with the other symbols at their values there)"
+    );
     // The true values are not refuted.
+    let (o, d) = integral("sin(x)/x*log(y)", "-1", "1", "2*Si(1)*log(y) + 10^-9");
+    assert_eq!(o, Outcome::NumericOk, "{d}");
     let (o, d) = integral("log(x) + sqrt(y)", "0", "1", "sqrt(y) - 1");
     assert_eq!(o, Outcome::Ok, "{d}");
     let (o, d) = integral("log(x) + y^(1/3)", "0", "1", "y^(1/3) - 1 + 10^-9");
