@@ -982,8 +982,8 @@ impl Integral<'_> {
     }
 
     /// The integrand, the bounds and the value with each of the parameters `free` replaced by
-    /// its value at `point`, as the exact rational it is (a symbol without a value there, none
-    /// in these points, is left).
+    /// its value at `point`, as the exact rational that f64 number is (a parameter the point
+    /// gives no finite value is left as it is).
     fn at_values(
         &self,
         free: &[&String],
@@ -1012,15 +1012,16 @@ impl Integral<'_> {
         Ok(bound)
     }
 
-    /// Whether an antiderivative of the integral with its parameters at their values at
-    /// `point` ([`Integral::at_values`]: an integral free of parameters, whose antiderivative
-    /// must be continuous over the interval, or have one-sided limits at its ends:
-    /// [`integrate::DefiniteIntegral::ends`]) puts `|integral − value|` beyond the tolerance
-    /// there, confirmed by a ball. This decides a point the validated enclosure cannot (it
-    /// needs bounded derivatives: `log x` at 0), of an integral whose antiderivative holds
-    /// for some values of the parameters only, so that none was taken for all of them
-    /// (`∫_0^1 (log x + sqrt(y)) dx = sqrt(y) − 1` needs `y ≥ 0`; alkahest: `failed`). A lower
-    /// bound on `|integral − value|` there and the precision that confirmed it, if one did.
+    /// A lower bound on `|integral − value|` at `point`, and the precision of the ball that
+    /// showed it, when an antiderivative of the integral with its parameters at their values
+    /// there ([`Integral::at_values`]: an integral free of parameters, whose antiderivative must
+    /// be continuous over the interval, or have one-sided limits at its ends:
+    /// [`integrate::DefiniteIntegral::ends`]) puts it beyond the tolerance. This decides a point
+    /// that neither quadrature settles (`sin(x)/x` has no value at 0, where it looks) nor the
+    /// validated enclosure (it needs bounded derivatives: `log x` at 0), of an integral whose
+    /// antiderivative holds for some values of the parameters only, so that none was taken for
+    /// all of them (`∫_0^1 (log x + sqrt(y)) dx = sqrt(y) − 1` needs `y ≥ 0`; alkahest:
+    /// `failed`).
     fn exceeds_by_an_antiderivative_at(
         &self,
         symbols: &BTreeSet<String>,
