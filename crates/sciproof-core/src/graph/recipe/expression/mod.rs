@@ -977,7 +977,7 @@ impl Integral<'_> {
     fn free_symbols<'s>(&self, symbols: &'s BTreeSet<String>) -> Vec<&'s String> {
         symbols
             .iter()
-            .filter(|s| **s != self.definite.var && eval::constant(s).is_none())
+            .filter(|s| integrate::is_parameter(s, self.definite.var))
             .collect()
     }
 
