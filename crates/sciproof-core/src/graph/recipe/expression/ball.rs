@@ -648,13 +648,19 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         ball
     }
 
-    /// Whether `e` is `√u` or `u^r` (`r > 0` exact, not an integer) of a `u` that has a ball over
-    /// the interval (so no pole or domain boundary lies inside) and is monotone there by its
-    /// form ([`Evaluator::direction`]: `x`, `tan x`, `exp(x) − 1`, `1 − x^3`). Such an `e` is
-    /// monotone wherever it is defined.
+    /// Whether `e` is `√u` or `u^r` (`r > 0` exact, not an integer), or `asin u`, `acos u`,
+    /// `acosh u`, `atanh u`, of a `u` that has a ball over the interval (so no pole or domain
+    /// boundary lies inside) and is monotone there by its form ([`Evaluator::direction`]: `x`,
+    /// `tan x`, `exp(x) − 1`, `1 − x^3`). Such an `e` is monotone and continuous wherever it is
+    /// defined, and its domain is an interval, so where it is defined at both ends it is
+    /// between them (`asin x` over `[1 − h, 1]`, where a ball of `x` reaches past 1).
     fn monotone_power(&mut self, e: &Expr, budget: &mut Budget) -> bool {
-        let Some(base) = root_base(e) else {
-            return false;
+        let base = match e {
+            Expr::Call(Func::Asin | Func::Acos | Func::Acosh | Func::Atanh, xs) => &xs[0],
+            _ => match root_base(e) {
+                Some(base) => base,
+                None => return false,
+            },
         };
         matches!(self.direction(base, budget), Ok(Some(1 | -1))) && self.node(base, budget).is_ok()
     }

@@ -104,12 +104,13 @@ fn enclose(
         derivatives,
         budget,
         limit_at: None,
+        lhopital: Default::default(),
     };
     let (a0, b0) = (a.approx(), b.approx());
     if !a0.is_finite() || !b0.is_finite() {
         return None;
     }
-    let ends = pieces.end(&a)? + pieces.end(&b)?;
+    let ends = pieces.end(integral.lower, &a)? + pieces.end(integral.upper, &b)?;
     let (sign, lo, hi) = if a0 <= b0 {
         (1.0, a0, b0)
     } else {
@@ -173,6 +174,8 @@ struct Pieces<'i, 'b, 'v> {
     /// A point where the integrand has no value but a limit, once a piece ending there was
     /// bounded by it ([`Pieces::removable`]).
     limit_at: Option<f64>,
+    /// [`Pieces::lhopital_step`]'s answers.
+    lhopital: std::collections::HashMap<(String, String, u64), Option<(Expr, Expr)>>,
 }
 
 impl Pieces<'_, '_, '_> {
@@ -182,13 +185,19 @@ impl Pieces<'_, '_, '_> {
         self.evaluator.ball(e, self.budget).ok()
     }
 
-    /// A bound on `|∫_bound^{bound₀} f|`, where `bound₀` is the f64 middle of the bound's ball.
-    fn end(&mut self, bound: &Ball) -> Option<f64> {
+    /// A bound on `|∫_bound^{bound₀} f|`, where `bound₀` is the f64 middle of the ball of the
+    /// bound `expr`.
+    fn end(&mut self, expr: &Expr, bound: &Ball) -> Option<f64> {
         let middle = self.evaluator.exactly(bound.approx());
         let distance = (bound.radius() + bound.approx().abs() * 2e-15) * (1.0 + SLACK);
-        if distance == 0.0 {
-            // (a bound of exactly 0: no stretch to bound, and the integrand need not be
-            // defined on both sides of it, as `√x` is not)
+        let exact = || {
+            super::expr::exact_value(expr)
+                .is_some_and(|r| BigRational::from_float(bound.approx()) == Some(r))
+        };
+        if distance == 0.0 || exact() {
+            // (a bound that is exactly an f64, 0 or −1 or 1/2: no stretch to bound, and the
+            // integrand need not be defined on both sides of it, as `√x` at 0 and
+            // `log(1 + x)` at −1 are not)
             return Some(0.0);
         }
         let f = self.over(self.integral.integrand, bound, &middle)?;
@@ -217,6 +226,7 @@ impl Pieces<'_, '_, '_> {
         };
         match (usual, by_limit) {
             (Some(u), Some(b)) => Some(if b.rad < u.rad { b } else { u }),
+            (None, None) => self.weighted(l, h),
             (u, b) => u.or(b),
         }
     }
@@ -284,13 +294,8 @@ impl Pieces<'_, '_, '_> {
     /// their balls. `(1 − cos x)/x²` on `[0, h]` is within `cos([0, h])/2`.
     fn removable(&mut self, c: f64, l: f64, h: f64) -> Option<Enclosure> {
         let integrand = self.integral.integrand.clone();
-        let (lo, hi) = self.range_beside(&integrand, c, c.min(l), c.max(h))?;
-        let width = h - l;
-        let mid = width * (0.5 * lo + 0.5 * hi);
-        let rad = ((hi - lo) * 0.5 * width * (1.0 + SLACK)
-            + (mid.abs() + width * hi.abs().max(lo.abs())) * SLACK)
-            * (1.0 + SLACK);
-        (mid.is_finite() && rad.is_finite()).then_some(Enclosure { mid, rad })
+        let range = self.range_beside(&integrand, c, c.min(l), c.max(h))?;
+        times_width(range, h - l)
     }
 
     /// Bounds `[lo, hi]` of `e` on the piece `[l, h]` less its end `c` (f64s rounded outward):
@@ -361,13 +366,34 @@ impl Pieces<'_, '_, '_> {
             let hi = corners.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             return (lo.is_finite() && hi.is_finite()).then(|| (lo.next_down(), hi.next_up()));
         }
-        if step == LHOPITAL_STEPS || !self.zero_at(g, c)? || !self.zero_at(d, c)? {
+        if step == LHOPITAL_STEPS {
             return None;
         }
-        let var = self.integral.var;
-        let g1 = derivative(g, var, self.budget).ok()?;
-        let d1 = derivative(d, var, self.budget).ok()?;
+        let (g1, d1) = self.lhopital_step(g, d, c)?;
         self.quotient_beside(&g1, &d1, c, l, h, step + 1)
+    }
+
+    /// `(g', d')` when `g(c) = d(c) = 0` exactly and both have derivatives. The same quotients
+    /// come back at every piece near `c`, so the answers are kept (by the quotient's text).
+    fn lhopital_step(&mut self, g: &Expr, d: &Expr, c: f64) -> Option<(Expr, Expr)> {
+        let key = (g.to_string(), d.to_string(), c.to_bits());
+        if let Some(known) = self.lhopital.get(&key) {
+            return known.clone();
+        }
+        let var = self.integral.var;
+        let step = if self.zero_at(g, c)? && self.zero_at(d, c)? {
+            match (
+                derivative(g, var, self.budget),
+                derivative(d, var, self.budget),
+            ) {
+                (Ok(g1), Ok(d1)) => Some((g1, d1)),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        self.lhopital.insert(key, step.clone());
+        step
     }
 
     /// Whether `e` is exactly 0 at `var = c` (`None`: the budget ran out).
@@ -376,6 +402,134 @@ impl Pieces<'_, '_, '_> {
         let e = e.substitute(self.integral.var, &at, self.budget).ok()?;
         Some(super::canon::is_zero(&e, self.budget).unwrap_or(false))
     }
+}
+
+impl Pieces<'_, '_, '_> {
+    /// The piece `[l, h]` of an integrand `w·v` whose factor `w` is infinite but integrable at
+    /// an end `c` of it: `L^α` (`−1 < α < 0`, `1/√x`) or `log L`, of a linear `L = a·x + b`
+    /// that is 0 at `c` and positive on the rest of the piece, so that `w` keeps one sign there
+    /// (for `log L`, `L ≤ 1` over the piece). By the mean value theorem for integrals,
+    /// `∫ w·v = v(ξ)·∫ w` for some `ξ` in the piece, and `∫ w` is known exactly:
+    /// `T^(α+1)/((α+1)|a|)`, or `(T log T − T)/|a|`, with `T = |a|·(h − l)` the value of `L` at
+    /// the other end. So the piece lies within `∫ w` times the range of `v` over it (a ball, or
+    /// [`Pieces::range_beside`]). `∫_0^π atan(x)/√x dx`, `∫_{−1}^0 log(1 + x)/x dx`.
+    fn weighted(&mut self, l: f64, h: f64) -> Option<Enclosure> {
+        let integrand = self.integral.integrand.clone();
+        self.weighted_term(&integrand, l, h)
+    }
+
+    /// [`Pieces::weighted`] of one term of the integrand: a sum term by term (each term that
+    /// has no weight by its range over the piece), a product by a weight among its factors.
+    fn weighted_term(&mut self, e: &Expr, l: f64, h: f64) -> Option<Enclosure> {
+        if let Expr::Add(terms) = e {
+            let mut sum = Enclosure { mid: 0.0, rad: 0.0 };
+            for term in terms.iter() {
+                let part = match self.weighted_term(term, l, h) {
+                    Some(part) => part,
+                    None => self.by_range(term, l, h)?,
+                };
+                sum.mid += part.mid;
+                sum.rad += part.rad + (sum.mid.abs() + part.mid.abs()) * SLACK;
+            }
+            return Some(sum);
+        }
+        let factors: Vec<Expr> = match e {
+            Expr::Mul(xs) => xs.to_vec(),
+            other => vec![other.clone()],
+        };
+        for c in [l, h] {
+            for i in 0..factors.len() {
+                let Some(w) = self.weight_integral(&factors[i], c, l, h) else {
+                    continue;
+                };
+                let rest: Vec<Expr> = factors
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .map(|(_, x)| x.clone())
+                    .collect();
+                let v = Expr::mul(rest);
+                let Some((lo, hi)) = self.range_beside(&v, c, l, h) else {
+                    continue;
+                };
+                let mid = w * (0.5 * lo + 0.5 * hi);
+                let rad = (w.abs() * (hi - lo) * 0.5 * (1.0 + SLACK)
+                    + w.abs() * hi.abs().max(lo.abs()) * 4.0 * SLACK
+                    + mid.abs() * SLACK)
+                    * (1.0 + SLACK);
+                if mid.is_finite() && rad.is_finite() {
+                    return Some(Enclosure { mid, rad });
+                }
+            }
+        }
+        None
+    }
+
+    /// `∫_l^h e` by the range of `e` over the piece less an end ([`Pieces::range_beside`]).
+    fn by_range(&mut self, e: &Expr, l: f64, h: f64) -> Option<Enclosure> {
+        let range = [l, h]
+            .into_iter()
+            .find_map(|c| self.range_beside(e, c, l, h))?;
+        times_width(range, h - l)
+    }
+
+    /// `∫_l^h w` for a factor `w` of the forms [`Pieces::weighted`] takes at the end `c`
+    /// (an f64 within a few units in the last place, which the caller's slack covers).
+    fn weight_integral(&mut self, w: &Expr, c: f64, l: f64, h: f64) -> Option<f64> {
+        use num_traits::{Signed, ToPrimitive, Zero};
+        let (base, power) = match w {
+            Expr::Call(super::expr::Func::Log, xs) => (&xs[0], None),
+            Expr::Pow(p) => {
+                let n = super::expr::exact_value(&p.1)?;
+                match &p.0 {
+                    Expr::Call(super::expr::Func::Sqrt, xs) => {
+                        (&xs[0], Some(n / BigRational::from_integer(2.into())))
+                    }
+                    Expr::Pow(q) => (&q.0, Some(n * super::expr::exact_value(&q.1)?)),
+                    base => (base, Some(n)),
+                }
+            }
+            _ => return None,
+        };
+        let (a, b) = super::integrate::linear(base, self.integral.var, self.budget).ok()??;
+        let at = BigRational::from_float(c)?;
+        if !(&a * &at + &b).is_zero() {
+            return None;
+        }
+        // (the other end, where L = a·(e − c) must be positive)
+        let e = if c == l { h } else { l };
+        let slope = a.to_f64()?;
+        if slope * (e - c) <= 0.0 {
+            return None;
+        }
+        let steep = a.abs().to_f64()?;
+        let t = steep * (h - l);
+        let integral = match power {
+            None => {
+                if t > 1.0 - 1e-9 {
+                    return None;
+                }
+                (t * t.ln() - t) / steep
+            }
+            Some(alpha) => {
+                let alpha = alpha.to_f64()?;
+                if !(alpha > -1.0 && alpha < 0.0) {
+                    return None;
+                }
+                t.powf(alpha + 1.0) / ((alpha + 1.0) * steep)
+            }
+        };
+        integral.is_finite().then_some(integral)
+    }
+}
+
+/// `∫` over a piece of `width` of a function within `[lo, hi]` on it.
+fn times_width((lo, hi): (f64, f64), width: f64) -> Option<Enclosure> {
+    let mid = width * (0.5 * lo + 0.5 * hi);
+    let rad = ((hi - lo) * 0.5 * width * (1.0 + SLACK)
+        + (mid.abs() + width * hi.abs().max(lo.abs())) * SLACK)
+        * (1.0 + SLACK);
+    (mid.is_finite() && rad.is_finite()).then_some(Enclosure { mid, rad })
 }
 
 /// The most steps of l'Hôpital's rule [`Pieces::quotient_beside`] takes (`(1 − cos x)/x²`
@@ -449,6 +603,31 @@ mod tests {
             // width: wider than elsewhere, narrow enough to refute a value off by 10^-5)
             let e = holds(f, lower, upper, truth);
             assert!(e.rad < 1e-5, "∫ {f}: {e:?}");
+        }
+    }
+
+    #[test]
+    fn an_end_where_the_integrand_or_its_derivatives_are_unbounded_is_bounded() {
+        for (f, lower, upper, truth, width) in [
+            ("atan(x)/sqrt(x)", "0", "pi", 2.246_447_562_862_156, 1e-8),
+            ("1/sqrt(x)*atan(x)", "0", "pi", 2.246_447_562_862_156, 1e-8),
+            // (with the limit at 0 besides, and an end at −1 that is exact)
+            ("log(1+x)/x", "-1", "1", 2.467_401_100_272_339_7, 2e-6),
+            ("exp(x)*(1-x)^(-1/3)", "0", "1", 2.853_349_152_373_69, 1e-7),
+            ("log(x)*cos(x)", "0", "1", -0.946_083_070_367_183, 1e-8),
+            // (no weight: asin is bounded at 1, its derivative is not; the piece at 1 is bounded
+            // by asin's values at its exact ends)
+            ("asin(x)", "0", "1", std::f64::consts::FRAC_PI_2 - 1.0, 1e-3),
+            (
+                "(1-cos(x))/x^2 + asin(x)",
+                "-1",
+                "1",
+                0.972_770_752_470_645_5,
+                1e-3,
+            ),
+        ] {
+            let e = holds(f, lower, upper, truth);
+            assert!(e.rad < width, "∫ {f}: {e:?}");
         }
     }
 

@@ -2008,11 +2008,29 @@ fn improper_integrals_with_a_parameter_not_in_the_value_are_refuted_at_a_sample_
     // for every y, and the validated enclosure cannot bound log x at 0. With y at a sample
     // point's value, the integral has an antiderivative (x·log x − x + x·sqrt(y), with its
     // limit at 0) that refutes the claim there (inconclusive before; alkahest: failed).
-    for (f, v, worst) in [
-        ("log(x) + sqrt(y)", "1", "1.30718"),
-        ("x*log(x) + sqrt(y)", "1", "0.55718"),
-        ("log(x) + y^(1/3)", "1", "1.21703"),
-        ("log(12*x) - 2*log(2)*sqrt(8*y)", "1", "6.09963"),
+    // (the validated enclosure now bounds log x at 0 by its integral, `x log x − x`, where
+    // log x is a factor of a term: it confirms the first four, the antiderivative the rest)
+    let by_antiderivative = "confirmed with 128-bit ball arithmetic by an antiderivative of \
+                             the integral with the other symbols at their values there";
+    let by_enclosure = "confirmed by a validated 128-bit enclosure of the integral";
+    for (f, v, worst, how) in [
+        ("log(x) + sqrt(y)", "1", "1.30718", by_enclosure),
+        ("x*log(x) + sqrt(y)", "1", "0.55718", by_enclosure),
+        ("log(x) + y^(1/3)", "1", "1.21703", by_enclosure),
+        (
+            "log(12*x) - 2*log(2)*sqrt(8*y)",
+            "1",
+            "6.09963",
+            by_enclosure,
+        ),
+        ("log(x)^2 + sqrt(y)", "1", "2.67929", by_antiderivative),
+        (
+            "log(x)/sqrt(x) + sqrt(y)",
+            "1",
+            "4.30718",
+            by_antiderivative,
+        ),
+        ("log(x)^2*x + sqrt(y)", "1", "0.929286", by_antiderivative),
     ] {
         let (o, d) = integral(f, "0", "1", v);
         assert_eq!(o, Outcome::Failed, "{f}: {d}");
@@ -2020,8 +2038,7 @@ fn improper_integrals_with_a_parameter_not_in_the_value_are_refuted_at_a_sample_
             d,
             format!(
                 "|integral - value| = {worst} at 3 of 3 sample point(s) exceeds tolerance 1e-08 \
-                 (numerical quadrature, confirmed with 128-bit ball arithmetic by an \
-                 antiderivative of the integral with the other symbols at their values there)"
+                 (numerical quadrature, {how})"
             )
         );
     }
@@ -2044,6 +2061,21 @@ fn improper_integrals_with_a_parameter_not_in_the_value_are_refuted_at_a_sample_
     assert_eq!(o, Outcome::NumericOk, "{d}");
 }
 
+/// `∫_a^b f = truth` is numeric evidence (quadrature), `∫_a^b f = off` refuted by the
+/// validated enclosure.
+fn numeric_evidence_and_enclosure_refutes(f: &str, a: &str, b: &str, truth: &str, off: &str) {
+    let (o, d) = integral(f, a, b, truth);
+    assert_eq!(o, Outcome::NumericOk, "∫ {f} = {truth}: {d}");
+    let (o, d) = integral(f, a, b, off);
+    assert_eq!(o, Outcome::Failed, "∫ {f} = {off}: {d}");
+    assert!(
+        d.ends_with(
+            "(numerical quadrature, confirmed by a validated 128-bit enclosure of the integral)"
+        ),
+        "∫ {f} = {off}: {d}"
+    );
+}
+
 #[test]
 fn a_point_where_the_integrand_has_a_limit_but_no_value_is_integrated_through() {
     // (1 − cos x)/x² and (e^x − 1)/x have no value at 0, the middle of [−1, 1] where quadrature
@@ -2058,16 +2090,7 @@ fn a_point_where_the_integrand_has_a_limit_but_no_value_is_integrated_through() 
         ("(exp(x)-1)/x", "-1", "1", "2.114501750751457", "2.1145"),
         ("x^2/(1-cos(x))", "-1", "1", "4.1145415688582925", "4.1"),
     ] {
-        let (o, d) = integral(f, a, b, truth);
-        assert_eq!(o, Outcome::NumericOk, "{f}: {d}");
-        let (o, d) = integral(f, a, b, off);
-        assert_eq!(o, Outcome::Failed, "{f} = {off}: {d}");
-        assert!(
-            d.ends_with(
-                "(numerical quadrature, confirmed by a validated 128-bit enclosure of the integral)"
-            ),
-            "{f} = {off}: {d}"
-        );
+        numeric_evidence_and_enclosure_refutes(f, a, b, truth, off);
     }
     // So with a parameter: sin(x)/x · log(y), whose quadrature met 0 and settled nothing.
     let (o, d) = integral("sin(x)/x*log(y)", "-1", "1", "3");
@@ -2082,6 +2105,42 @@ fn a_point_where_the_integrand_has_a_limit_but_no_value_is_integrated_through() 
         let (o, d) = integral(f, "-1", "1", "0");
         assert_ne!(o, Outcome::NumericOk, "{f}: {d}");
         assert_ne!(o, Outcome::Ok, "{f}: {d}");
+    }
+}
+
+#[test]
+fn false_values_of_integrals_unbounded_at_an_end_are_refuted() {
+    // atan(x)/√x at 0, log(1 + x)/x at −1 (and its limit at 0), asin at ±1 (bounded, with
+    // unbounded derivatives): no antiderivative in the table, and the enclosure had none of
+    // these ends (inconclusive before; alkahest: failed by its antiderivatives). The piece at
+    // such an end is now bounded by the integral of its singular factor (2√h for 1/√x, h log h −
+    // h for log) times the range of the rest, or, for asin, by its values at the exact ends.
+    for (f, a, b, truth, off) in [
+        ("atan(x)/sqrt(x)", "0", "pi", "2.246447562862156", "3"),
+        ("log(1+x)/x", "-1", "1", "2.4674011002723397", "5/2"),
+        (
+            "exp(-x^2) + log(1+x)/x",
+            "-1",
+            "1",
+            "3.9610493658971937",
+            "4",
+        ),
+        (
+            "(1-cos(x))/x^2 + asin(x)",
+            "-1",
+            "1",
+            "0.9727707524706455",
+            "1",
+        ),
+        (
+            "x*log(x)*exp(-x)",
+            "0",
+            "1/2",
+            "-0.11289739433586390",
+            "-1/10",
+        ),
+    ] {
+        numeric_evidence_and_enclosure_refutes(f, a, b, truth, off);
     }
 }
 
@@ -3757,14 +3816,7 @@ fn quadrature_refutes_only_what_an_enclosure_proves() {
             "0.1801",
         ),
     ] {
-        let (o, d) = integral(f, lower, upper, truth);
-        assert_eq!(o, Outcome::NumericOk, "∫ {f} = {truth}: {d}");
-        let (o, d) = integral(f, lower, upper, off);
-        assert_eq!(o, Outcome::Failed, "∫ {f} = {off}: {d}");
-        assert!(
-            d.contains("confirmed by a validated 128-bit enclosure"),
-            "{d}"
-        );
+        numeric_evidence_and_enclosure_refutes(f, lower, upper, truth, off);
     }
 }
 
