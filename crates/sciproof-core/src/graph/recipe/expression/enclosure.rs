@@ -439,7 +439,7 @@ impl Pieces<'_, '_, '_> {
         };
         for c in [l, h] {
             for i in 0..factors.len() {
-                let Some(w) = self.weight_integral(&factors[i], c, l, h) else {
+                let Some((w, error)) = self.weight_integral(&factors[i], c, l, h) else {
                     continue;
                 };
                 let rest: Vec<Expr> = factors
@@ -454,7 +454,7 @@ impl Pieces<'_, '_, '_> {
                 };
                 let mid = w * (0.5 * lo + 0.5 * hi);
                 let rad = (w.abs() * (hi - lo) * 0.5 * (1.0 + SLACK)
-                    + w.abs() * hi.abs().max(lo.abs()) * 4.0 * SLACK
+                    + w.abs() * hi.abs().max(lo.abs()) * error
                     + mid.abs() * SLACK)
                     * (1.0 + SLACK);
                 if mid.is_finite() && rad.is_finite() {
@@ -473,9 +473,9 @@ impl Pieces<'_, '_, '_> {
         times_width(range, h - l)
     }
 
-    /// `∫_l^h w` for a factor `w` of the forms [`Pieces::weighted`] takes at the end `c`
-    /// (an f64 within a few units in the last place, which the caller's slack covers).
-    fn weight_integral(&mut self, w: &Expr, c: f64, l: f64, h: f64) -> Option<f64> {
+    /// `∫_l^h w` for a factor `w` of the forms [`Pieces::weighted`] takes at the end `c`, as an
+    /// f64 and a bound on its relative error.
+    fn weight_integral(&mut self, w: &Expr, c: f64, l: f64, h: f64) -> Option<(f64, f64)> {
         use num_traits::{Signed, ToPrimitive, Zero};
         let (base, power) = match w {
             Expr::Call(super::expr::Func::Log, xs) => (&xs[0], None),
@@ -519,7 +519,10 @@ impl Pieces<'_, '_, '_> {
                 t.powf(alpha + 1.0) / ((alpha + 1.0) * steep)
             }
         };
-        integral.is_finite().then_some(integral)
+        // (each f64 step within a few units in the last place; α, as an f64, within one of
+        // itself, which `T^(α+1)` turns into a relative |log T| of them)
+        let error = (8.0 + t.ln().abs()) * SLACK;
+        integral.is_finite().then_some((integral, error))
     }
 }
 
@@ -708,6 +711,76 @@ mod tests {
             let (fh, fl) = (at(&hi), at(&lo));
             let truth = fh.approx() - fl.approx();
             let slack = fh.radius() + fl.radius() + 1e-14 * (fh.approx().abs() + fl.approx().abs());
+            proptest::prop_assert!(
+                (e.mid - truth).abs() <= e.rad + slack,
+                "∫_{lo}^{hi} {f} = {truth}, outside {e:?}"
+            );
+        }
+    }
+
+    /// `F` at `x` (an exact expression) as a 256-bit ball: its f64 middle and a bound on how
+    /// far the truth is from it.
+    fn exactly_at(antiderivative: &str, x: &str) -> (f64, f64) {
+        let at = expr(antiderivative)
+            .substitute("x", &expr(x), &mut Budget::standard())
+            .unwrap();
+        let none = Bindings::new();
+        let ball = Evaluator::new(256, &none)
+            .ball(&at, &mut Budget::standard())
+            .unwrap_or_else(|e| panic!("{antiderivative} at {x}: {e:?}"));
+        (ball.approx(), ball.radius() + 1e-15 * ball.approx().abs())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// The bounds at singular ends and at points with a limit hold the integral: integrands
+        /// with a known antiderivative, one of each rule (a weight `1/√x` or `log x`, a limit
+        /// `(1 − cos kx)/x²`, `asin` at 1).
+        #[test]
+        fn bounds_at_singular_ends_and_limits_hold_integrals_known_exactly(
+            p in -9i32..10,
+            q in -9i32..10,
+            k in 1i32..4,
+            a in 1i32..20,
+            b in 1i32..20,
+            form in 0usize..4,
+        ) {
+            let (a, b) = (format!("{a}/10"), format!("{b}/10"));
+            let (f, antiderivative, lo, hi) = match form {
+                0 => (
+                    format!("({p} + {q}*x)/sqrt(x)"),
+                    format!("2*{p}*sqrt(x) + 2*{q}*x^(3/2)/3"),
+                    "0".to_string(),
+                    b,
+                ),
+                1 => (
+                    format!("log(x)*({p} + {q}*x)"),
+                    format!("{p}*(x*log(x) - x) + {q}*(x^2*log(x)/2 - x^2/4)"),
+                    "0".to_string(),
+                    b,
+                ),
+                2 => (
+                    format!("(1 - cos({k}*x))/x^2"),
+                    format!("{k}*Si({k}*x) - (1 - cos({k}*x))/x"),
+                    format!("-{a}"),
+                    b,
+                ),
+                _ => (
+                    format!("{p}*asin(x) + {q}"),
+                    format!("{p}*(x*asin(x) + sqrt(1 - x^2)) + {q}*x"),
+                    format!("{a}/20"),
+                    "1".to_string(),
+                ),
+            };
+            let e = enclosure_to(&f, &lo, &hi, 1e-6).expect("an enclosure");
+            let (above, above_slack) = exactly_at(&antiderivative, &hi);
+            // (the log form's F has the limit 0 at 0, and no value there)
+            let (below, below_slack) = if form == 1 {
+                (0.0, 0.0)
+            } else {
+                exactly_at(&antiderivative, &lo)
+            };
+            let (truth, slack) = (above - below, above_slack + below_slack);
             proptest::prop_assert!(
                 (e.mid - truth).abs() <= e.rad + slack,
                 "∫_{lo}^{hi} {f} = {truth}, outside {e:?}"
