@@ -1323,7 +1323,12 @@ impl<'a, A: Arith> Evaluator<'a, A> {
         // overflow (a smaller |x| only makes each bound larger: still an upper one).
         let nearest = (m.abs() - r).max(0.0) * (1.0 - 1e-12);
         let slope = match f {
-            Func::Sin | Func::Cos | Func::Abs => 1.0,
+            // |sin'| = |cos| and |cos'| = |sin|, each within r of its value at m (both are
+            // 1-Lipschitz): `1 − cos x` over [h, 2h] keeps its sign, where a slope of 1 made it
+            // a ball about 0 (its width h against a value of h²)
+            Func::Sin => ((m.cos().abs() + r) * UP + 1e-12).min(1.0),
+            Func::Cos => ((m.sin().abs() + r) * UP + 1e-12).min(1.0),
+            Func::Abs => 1.0,
             // 1/(1 + x²), 1/cosh²(x), 1/√(1 + x²): largest where |x| is least (`atan` of
             // 10^300 has a slope of 10^-600, not 1)
             Func::Atan => UP / (1.0 + nearest.min(1e150).powi(2)),
@@ -1770,7 +1775,7 @@ mod tests {
         /// whose slope bound depends on where the ball lies, out to arguments of 10^300.
         #[test]
         fn a_ball_over_an_interval_holds_every_point_of_it(
-            f in proptest::sample::select(vec!["atan", "tanh", "asinh", "sin", "exp"]),
+            f in proptest::sample::select(vec!["atan", "tanh", "asinh", "sin", "cos", "exp"]),
             exponent in -3i32..300,
             mantissa in -9.0f64..9.0,
             width in 0.0f64..1.0,
@@ -1778,6 +1783,36 @@ mod tests {
             let m = mantissa * 10f64.powi(exponent);
             let r = (m.abs() * width).max(1e-3);
             holds_every_point(&format!("{f}(x)"), m, r)?;
+        }
+    }
+
+    proptest::proptest! {
+        /// So for `sin` and `cos` near their extrema and zeros, where their slope bound is the
+        /// other one's value plus the radius: narrow balls about `kπ/2`.
+        #[test]
+        fn balls_of_sin_and_cos_near_extrema_hold_every_point(
+            cosine in proptest::bool::ANY,
+            k in -40i32..40,
+            offset in -1e-3f64..1e-3,
+            width in -12.0f64..-2.0,
+        ) {
+            let m = f64::from(k) * std::f64::consts::FRAC_PI_2 + offset;
+            let r = 10f64.powf(width);
+            holds_every_point(if cosine { "cos(x)" } else { "sin(x)" }, m, r)?;
+        }
+    }
+
+    #[test]
+    fn one_minus_cos_keeps_its_sign_beside_zero() {
+        // (with a slope of 1, cos over [h, 2h] had a radius of h/2 against 1 − cos x ≈ h²)
+        let e = parse("1 - cos(x)", &mut Default::default()).unwrap();
+        let none = Bindings::new();
+        for h in [1e-1, 1e-3, 1e-6] {
+            let mut evaluator = Evaluator::new(128, &none);
+            let (lo, hi) = (evaluator.exactly(h), evaluator.exactly(2.0 * h));
+            evaluator.over("x", &lo, &hi);
+            let ball = evaluator.ball(&e, &mut Budget::standard()).unwrap();
+            assert_eq!(ball.sign(), 1, "1 - cos over [{h}, {}]: {ball:?}", 2.0 * h);
         }
     }
 
