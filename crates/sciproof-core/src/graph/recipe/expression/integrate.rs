@@ -963,7 +963,13 @@ pub(super) fn rational_function(
                 vec![BigRational::one()],
             );
             for (n, d) in parts {
-                budget.steps((acc.0.len() * n.len()) as u64)?;
+                budget.steps(if adding {
+                    pf::mul_steps(&acc.0, &d)
+                        .saturating_add(pf::mul_steps(&n, &acc.1))
+                        .saturating_add(pf::mul_steps(&acc.1, &d))
+                } else {
+                    pf::mul_steps(&acc.0, &n).saturating_add(pf::mul_steps(&acc.1, &d))
+                })?;
                 acc = if adding {
                     (
                         pf::add(&pf::mul(&acc.0, &d), &pf::mul(&n, &acc.1)),
@@ -994,7 +1000,7 @@ pub(super) fn rational_function(
             }
             let (mut pn, mut pd) = (vec![BigRational::one()], vec![BigRational::one()]);
             for _ in 0..k.unsigned_abs() {
-                budget.steps((pn.len() * n.len() + pd.len() * d.len()) as u64)?;
+                budget.steps(pf::mul_steps(&pn, &n).saturating_add(pf::mul_steps(&pd, &d)))?;
                 pn = pf::mul(&pn, &n);
                 pd = pf::mul(&pd, &d);
                 if !fits(&(pn.clone(), pd.clone())) && !fits(&(pd.clone(), pn.clone())) {
