@@ -277,12 +277,7 @@ impl Pieces<'_, '_, '_> {
             .evaluator
             .ball(self.integral.integrand, self.budget)
             .ok()?;
-        let width = h - l;
-        let mid = width * f.approx();
-        let rad = (width * (1.0 + SLACK) * (f.radius() + f.approx().abs() * 2e-15)
-            + mid.abs() * SLACK)
-            * (1.0 + SLACK);
-        (mid.is_finite() && rad.is_finite()).then_some(Enclosure { mid, rad })
+        times_width(f.interval(), h - l)
     }
 }
 
@@ -485,17 +480,10 @@ impl Pieces<'_, '_, '_> {
         use num_traits::{Signed, ToPrimitive, Zero};
         let (base, power) = match w {
             Expr::Call(super::expr::Func::Log, xs) => (&xs[0], None),
-            Expr::Pow(p) => {
-                let n = super::expr::exact_value(&p.1)?;
-                match &p.0 {
-                    Expr::Call(super::expr::Func::Sqrt, xs) => {
-                        (&xs[0], Some(n / BigRational::from_integer(2.into())))
-                    }
-                    Expr::Pow(q) => (&q.0, Some(n * super::expr::exact_value(&q.1)?)),
-                    base => (base, Some(n)),
-                }
+            _ => {
+                let (base, n) = super::integrate::flat_power(w)?;
+                (base, Some(n))
             }
-            _ => return None,
         };
         let (a, b) = super::integrate::linear(base, self.integral.var, self.budget).ok()??;
         let at = BigRational::from_float(c)?;

@@ -1880,7 +1880,7 @@ fn polynomial_over_root_power(
 
 /// `(q, r)` for `q^r` with a rational `r`, integer powers of powers and square roots taken
 /// apart: `((1 + x^2)^(5/2))^−1` is `(1 + x^2, −5/2)`.
-fn flat_power(e: &Expr) -> Option<(&Expr, BigRational)> {
+pub(super) fn flat_power(e: &Expr) -> Option<(&Expr, BigRational)> {
     match e {
         Expr::Call(Func::Sqrt, xs) => Some((&xs[0], BigRational::new(1.into(), 2.into()))),
         Expr::Pow(p) => {
