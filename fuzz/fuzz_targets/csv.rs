@@ -1,6 +1,7 @@
 //! The CSV/TSV push parser fed in arbitrary chunks (rows must not depend on where the input
 //! was cut), and the file comparison of two arbitrary files.
 #![no_main]
+mod scratch;
 use sciproof_core::numeric::csv::Parser;
 
 fn rows(data: &[u8], delimiter: u8, cuts: &[usize]) -> Result<Vec<Vec<Vec<u8>>>, String> {
@@ -38,8 +39,8 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         }
     }
     // The file comparison of the data with itself and with its first half.
-    let dir = std::env::temp_dir().join(format!("sciproof-fuzz-csv-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
+    let scratch = scratch::Scratch::new("csv");
+    let dir = scratch.path();
     let name = if delimiter == b',' { "x.csv" } else { "x.tsv" };
     let (a, b) = (dir.join(format!("a-{name}")), dir.join(format!("b-{name}")));
     std::fs::write(&a, data).unwrap();

@@ -1,6 +1,7 @@
 //! `.npy` headers and data: reading, comparing two arrays, reading one element. Nothing is ever
 //! unpickled; a truncated or lying header is an error, never a panic or a huge allocation.
 #![no_main]
+mod scratch;
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let mut reader = data;
     let _ = sciproof_core::numeric::npy::read_header(&mut reader, "a.npy");
@@ -15,8 +16,8 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     );
     let mut r = data;
     let _ = sciproof_core::numeric::npy::element_from_stream(&mut r, "a.npy", &[0, 1]);
-    let dir = std::env::temp_dir().join(format!("sciproof-fuzz-npy-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
+    let scratch = scratch::Scratch::new("npy");
+    let dir = scratch.path();
     let path = dir.join("a.npy");
     std::fs::write(&path, data).unwrap();
     if sciproof_core::numeric::npy::validate(&path, "a.npy").is_ok() {

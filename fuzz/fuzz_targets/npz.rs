@@ -1,8 +1,9 @@
 //! `.npz` archives (zip files of `.npy` members): validation, comparison, one element.
 #![no_main]
+mod scratch;
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    let dir = std::env::temp_dir().join(format!("sciproof-fuzz-npz-{}", std::process::id()));
-    let _ = std::fs::create_dir_all(&dir);
+    let scratch = scratch::Scratch::new("npz");
+    let dir = scratch.path();
     let path = dir.join("a.npz");
     std::fs::write(&path, data).unwrap();
     let _ = sciproof_core::numeric::npz::validate(&path, "a.npz");

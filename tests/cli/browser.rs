@@ -74,7 +74,11 @@ struct Opened {
 fn open(page: &Path, width: u32, height: u32) -> Opened {
     let work = tempfile::tempdir().unwrap();
     let url = format!("file://{}", page.display());
+    let runs = std::cell::Cell::new(0);
     let run = |extra: &[String]| {
+        // A fresh profile each time, inside `work`, so that it goes with it.
+        runs.set(runs.get() + 1);
+        let profile = work.path().join(format!("profile-{}", runs.get()));
         let out = Command::new("chromium")
             .args([
                 "--headless",
@@ -89,10 +93,7 @@ fn open(page: &Path, width: u32, height: u32) -> Opened {
                 // A page that never finishes loading (a refresh loop) is stopped and shown.
                 "--timeout=10000",
             ])
-            .arg(format!(
-                "--user-data-dir={}",
-                tempfile::tempdir().unwrap().keep().display()
-            ))
+            .arg(format!("--user-data-dir={}", profile.display()))
             .arg(format!("--window-size={width},{height}"))
             .args(extra)
             .arg(&url)

@@ -48,15 +48,21 @@ pub fn dead_endpoint() -> String {
     format!("http://127.0.0.1:{port}")
 }
 
-/// `weed ARGS` whose standard streams go to `log`, killed when the thread that starts it ends.
+/// `weed ARGS` whose standard streams go to `log` (and its log files to the folder of `log`), killed when the thread that starts it ends.
 fn weed(bin: &Path, args: &[String], log: &Path) -> Command {
+    let log_dir = log
+        .parent()
+        .expect("the log is in the store's folder")
+        .to_path_buf();
     let log = std::fs::File::options()
         .create(true)
         .append(true)
         .open(log)
         .unwrap();
     let mut command = Command::new(bin.join("weed"));
+    // Its own log files go beside `log` (SeaweedFS writes them to /tmp unless told).
     command
+        .arg(format!("-logdir={}", log_dir.display()))
         .args(args)
         .stdin(Stdio::null())
         .stdout(log.try_clone().unwrap())
@@ -83,10 +89,44 @@ fn prepare(root: &Path) {
     .unwrap();
 }
 
+/// SeaweedFS puts the gRPC socket of each of its servers at a fixed place in /tmp
+/// (`/tmp/seaweedfs-KIND-grpc-PORT.sock`, PORT its gRPC port, 10000 above its own): the store's
+/// folder lists them in `sockets`, so that they go when it goes.
+fn note_sockets(root: &Path, servers: &[(&str, u16)]) {
+    use std::io::Write;
+    let mut list = std::fs::File::options()
+        .create(true)
+        .append(true)
+        .open(root.join("sockets"))
+        .unwrap();
+    for (kind, port) in servers {
+        writeln!(list, "/tmp/seaweedfs-{kind}-grpc-{}.sock", port + 10000).unwrap();
+    }
+}
+
+/// Removes the sockets `root` lists (its servers have stopped).
+fn remove_sockets(root: &Path) {
+    for socket in std::fs::read_to_string(root.join("sockets"))
+        .unwrap_or_default()
+        .lines()
+    {
+        let _ = std::fs::remove_file(socket);
+    }
+}
+
 /// The arguments of `weed server -s3` in `root`, and its master's, S3 gateway's and volume
 /// server's ports.
 fn server_args(root: &Path, taken: &mut Vec<u16>) -> (Vec<String>, u16, u16, u16) {
     let [master, volume, filer, s3] = [(); 4].map(|_| free_port_pair(taken));
+    note_sockets(
+        root,
+        &[
+            ("master", master),
+            ("volume", volume),
+            ("filer", filer),
+            ("s3", s3),
+        ],
+    );
     let args = vec![
         "server".into(),
         "-ip=127.0.0.1".into(),
@@ -103,6 +143,9 @@ fn server_args(root: &Path, taken: &mut Vec<u16>) -> (Vec<String>, u16, u16, u16
         "-s3.port.iceberg=0".into(),
         "-s3.port.lance=0".into(),
         format!("-s3.config={}", root.join("s3.json").display()),
+        // Their local sockets go in the store's folder, not in /tmp.
+        format!("-s3.localSocket={}", root.join("s3.sock").display()),
+        format!("-filer.localSocket={}", root.join("filer.sock").display()),
     ];
     (args, master, s3, volume)
 }
@@ -143,6 +186,7 @@ fn start() -> Store {
             if let Some(pid) = name.strip_prefix("seaweedfs-")
                 && !Path::new(&format!("/proc/{pid}")).exists()
             {
+                remove_sockets(&e.path());
                 let _ = std::fs::remove_dir_all(e.path());
             }
         }
@@ -198,6 +242,7 @@ impl Cluster {
         let log = root.path().join("weed.log");
         let server = weed(&bin, &args, &log).spawn().expect("weed starts");
         let port = free_port_pair(&mut taken);
+        note_sockets(root.path(), &[("volume", port)]);
         std::fs::create_dir_all(root.path().join("second")).unwrap();
         let second_args = vec![
             "volume".to_string(),
@@ -278,6 +323,7 @@ impl Drop for Cluster {
         self.stop_second_volume_server();
         let _ = self.server.kill();
         let _ = self.server.wait();
+        remove_sockets(self.root.path());
     }
 }
 
