@@ -394,13 +394,20 @@ enum Fault {
     Signal(i32),
 }
 
-/// Runs the scenario with `fault` at `point`; returns the exit status's code or signal, and
-/// stderr.
-fn disturbed(p: &Project, s: &Scenario, point: &str, fault: Fault) -> (Option<i32>, String) {
+/// Runs the scenario with `fault` at `point`, with `tmp` as its temporary directory; returns
+/// the exit status's code or signal, and stderr.
+fn disturbed(
+    p: &Project,
+    s: &Scenario,
+    point: &str,
+    fault: Fault,
+    tmp: &Path,
+) -> (Option<i32>, String) {
     let paused = p.join("paused.marker");
     let mut cmd = clean_env(Command::new(failpoint_binary()));
     cmd.current_dir(p.path())
         .args(&s.args)
+        .env("TMPDIR", tmp)
         .env("SCIPROOF_FAILPOINT", point)
         .env("SCIPROOF_FAILPOINT_PAUSED", &paused)
         .env(
@@ -562,7 +569,8 @@ fn every_failpoint_of_every_operation_leaves_the_old_or_the_new_state() {
                 (s.setup)(&p);
                 let before_files = user_files(p.path());
                 let before_manifest = std::fs::read_to_string(p.join("run.sciproof.json")).ok();
-                let (code, stderr) = disturbed(&p, &s, point, fault);
+                let tmp = tempfile::tempdir().unwrap();
+                let (code, stderr) = disturbed(&p, &s, point, fault, tmp.path());
                 let case = format!("{} at {point} ({fault:?}, exit {code:?})", s.name);
                 let handled = matches!(fault, Fault::Signal(_));
                 if handled {
@@ -585,6 +593,13 @@ fn every_failpoint_of_every_operation_leaves_the_old_or_the_new_state() {
                     handled,
                     &stderr,
                 );
+                // Everything temporary is in the work folder beside the manifest, which the
+                // next sciproof clears: nothing is left in the temporary directory.
+                let left: Vec<_> = std::fs::read_dir(tmp.path())
+                    .unwrap()
+                    .map(|e| e.unwrap().file_name())
+                    .collect();
+                assert!(left.is_empty(), "{case}: left {left:?} in TMPDIR");
                 cases += 1;
             }
         }
@@ -600,7 +615,13 @@ fn an_interrupted_recovery_is_recovered_too() {
     // Crash the update after it moved the outputs aside, then crash each recovery step.
     let p = base_project();
     (s.setup)(&p);
-    let (code, _) = disturbed(&p, s, "aside.moved#2", Fault::KillSelf);
+    let (code, _) = disturbed(
+        &p,
+        s,
+        "aside.moved#2",
+        Fault::KillSelf,
+        &std::env::temp_dir(),
+    );
     assert_eq!(code, Some(-libc::SIGKILL));
     let log = p.join("recover.log");
     let out = clean_env(Command::new(failpoint_binary()))
@@ -621,7 +642,13 @@ fn an_interrupted_recovery_is_recovered_too() {
         (s.setup)(&p);
         let before_files = user_files(p.path());
         let before_manifest = std::fs::read_to_string(p.join("run.sciproof.json")).ok();
-        disturbed(&p, s, "aside.moved#2", Fault::KillSelf);
+        disturbed(
+            &p,
+            s,
+            "aside.moved#2",
+            Fault::KillSelf,
+            &std::env::temp_dir(),
+        );
         let out = clean_env(Command::new(failpoint_binary()))
             .current_dir(p.path())
             .args(["recover"])

@@ -277,3 +277,43 @@ fn calibrate_measures_the_noise_and_gives_back_everything_as_it_was() {
     assert_eq!(out.status.code(), Some(3));
     assert!(text(&out.stderr).contains("--runs must be between 2 and 50"));
 }
+
+#[test]
+fn calibrate_says_so_when_an_original_cannot_be_put_back() {
+    let p = Project::new();
+    // The second run turns the output's folder into a file: the original cannot go back to
+    // res/out.txt until that file is gone.
+    p.write(
+        "exp.sh",
+        "if [ -e ran ]; then rm -rf res; echo x > res; else mkdir -p res; echo 1 > res/out.txt; touch ran; fi\n",
+    );
+    p.cmd()
+        .args(["capture", "--name", "c", "--output", "res/out.txt"])
+        .args(["--", "sh", "exp.sh"])
+        .assert()
+        .success();
+    std::fs::remove_file(p.path().join("ran")).unwrap();
+    std::fs::write(p.path().join("ran"), "").unwrap();
+    let out = p
+        .cmd()
+        .args(["calibrate", "c.sciproof.json", "--runs", "2", "--yes"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(3), "{stdout}{stderr}");
+    assert!(!stdout.contains("were not changed"), "{stdout}");
+    assert!(
+        stderr.contains(
+            "the 2 runs finished, but not everything could be put back; could not restore res/out.txt: File exists; the original is kept in .sciproof-work-c.sciproof.json/aside/0"
+        ),
+        "{stderr}"
+    );
+    // Once the file in the way is gone, the next sciproof puts the original back.
+    std::fs::remove_file(p.path().join("res")).unwrap();
+    p.cmd().args(["recover"]).assert().success();
+    assert_eq!(p.read("res/out.txt"), "1\n");
+    p.cmd()
+        .args(["verify", "c.sciproof.json"])
+        .assert()
+        .success();
+}

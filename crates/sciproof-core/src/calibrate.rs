@@ -190,11 +190,10 @@ pub fn calibrate(request: &CalibrateRequest) -> Result<Option<Calibration>> {
         crate::paths::resolve_inside(&base, &o.path).map_err(|e| Error::Manifest(e.0))?;
         paths.push(o.path.clone());
     }
-    let scratch = tempfile::Builder::new()
-        .prefix("sciproof-calibrate-")
-        .tempdir()
-        .map_err(|e| Error::Verify(format!("cannot make a scratch folder: {e}")))?;
     evidence.move_aside(&paths)?;
+    // Copies of outputs taken whole live in the work folder, which the restore (or, after a
+    // crash, the next sciproof) removes with everything in it.
+    let scratch = evidence.scratch("runs")?;
     let mut exit_codes = Vec::new();
     let mut taken: Vec<Vec<Taken>> = manifest.outputs.iter().map(|_| Vec::new()).collect();
     let mut failure = None;
@@ -215,13 +214,25 @@ pub fn calibrate(request: &CalibrateRequest) -> Result<Option<Calibration>> {
             }
         }
         for (i, o) in manifest.outputs.iter().enumerate() {
-            taken[i].push(take(&base, o, scratch.path(), run, i));
+            taken[i].push(take(&base, o, &scratch, run, i));
             remove(&base.join(&o.path));
         }
     }
     for o in &manifest.outputs {
         remove(&base.join(&o.path));
     }
+    // Judged before the originals are put back: the restore removes the copies with the work
+    // folder.
+    let outputs: Vec<OutputSpread> = if failure.is_none() {
+        manifest
+            .outputs
+            .iter()
+            .zip(taken)
+            .map(|(o, t)| judge(&base, o, t))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let restored = evidence.restore(&mut |_, _| Product::Discard);
     if let Some(e) = failure {
         let undone = crate::commit::evidence::describe_undo(&restored);
@@ -235,12 +246,13 @@ pub fn calibrate(request: &CalibrateRequest) -> Result<Option<Calibration>> {
             }
         });
     }
-    let outputs = manifest
-        .outputs
-        .iter()
-        .zip(taken)
-        .map(|(o, t)| judge(&base, o, t))
-        .collect();
+    if !restored.failures.is_empty() {
+        return Err(Error::Verify(format!(
+            "the {} runs finished, but {}",
+            request.runs,
+            crate::commit::evidence::describe_undo(&restored)
+        )));
+    }
     Ok(Some(Calibration {
         name: manifest.name.clone(),
         runs: request.runs,

@@ -642,6 +642,19 @@ impl Transaction {
         Ok(target)
     }
 
+    /// A folder `name` for the operation's own working copies, inside the work folder: it goes
+    /// with the work folder when the originals are put back, or when the next sciproof puts
+    /// them back after a crash, so a killed operation leaves nothing behind (a folder in the
+    /// system's temporary directory would stay there).
+    pub fn scratch(&mut self, name: &str) -> Result<PathBuf> {
+        self.place.make_work()?;
+        let dir = self.place.work.join(name);
+        if !lexists(&dir) {
+            std::fs::create_dir(&dir).map_err(self.place.io(&dir))?;
+        }
+        Ok(dir)
+    }
+
     /// The staged folder the new manifest and snapshots will be installed from: a manifest's
     /// relative snapshot paths resolve there exactly as they will in the live folder.
     pub fn staging_base(&mut self) -> Result<PathBuf> {
@@ -735,21 +748,26 @@ impl Transaction {
     }
 }
 
-/// "nothing was changed", or what was put back and where the products are.
+/// "nothing was changed", or what was put back, where the products are and what could not be
+/// put back (and where its original is kept).
 pub fn describe_undo(restored: &Restored) -> String {
-    let mut text = if restored.restored.is_empty() {
+    // "nothing was changed" only when everything went back.
+    let mut text = if restored.failures.is_empty() {
         "nothing was changed".to_string()
     } else {
-        format!(
-            "nothing was changed: {} {} put back as before",
+        "not everything could be put back".to_string()
+    };
+    if !restored.restored.is_empty() {
+        text.push_str(&format!(
+            ": {} {} put back as before",
             restored.restored.join(", "),
             if restored.restored.len() == 1 {
                 "was"
             } else {
                 "were"
             }
-        )
-    };
+        ));
+    }
     if let Some(p) = &restored.products {
         text.push_str(&format!("; what the command had produced is in {p}/"));
     }
