@@ -640,6 +640,71 @@ fn a_link_left_at_an_output_path_is_never_an_output_and_nothing_is_not_a_pass() 
 }
 
 #[test]
+fn a_run_that_puts_a_link_out_of_the_folder_where_a_folder_was_gets_nothing_moved_through_it() {
+    // A folder elsewhere, with a file at the place the output would be beyond the link.
+    let elsewhere = tempfile::tempdir().unwrap();
+    std::fs::write(elsewhere.path().join("out.txt"), "not yours\n").unwrap();
+    let untouched = || {
+        let names: Vec<String> = std::fs::read_dir(elsewhere.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["out.txt"]);
+        assert_eq!(
+            std::fs::read_to_string(elsewhere.path().join("out.txt")).unwrap(),
+            "not yours\n"
+        );
+    };
+    let p = Project::new();
+    capture_custom(
+        &p,
+        "f",
+        &["--output", "res/out.txt"],
+        "mkdir -p res; echo orig > res/out.txt\n",
+    );
+    // The run replaces the output's folder with a link out of the project.
+    p.write(
+        "run.sh",
+        &format!("rm -rf res; ln -s {} res\n", elsewhere.path().display()),
+    );
+    let put_back = |stream: &str| {
+        assert!(
+            stream.contains("could not restore res/out.txt: its folder res now leads outside ")
+                && stream.contains("(the run replaced it with a link), and nothing is moved or removed through it; the original is kept in .sciproof-work-f.sciproof.json/aside/0: remove the link res, then run `sciproof recover` to put it back"),
+            "{stream}"
+        );
+    };
+    let out = p
+        .cmd()
+        .args(["verify", "f.sciproof.json", "--rerun", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    put_back(&String::from_utf8_lossy(&out.stdout));
+    untouched();
+    // Once the link is gone, the original goes back.
+    std::fs::remove_file(p.join("res")).unwrap();
+    p.cmd().args(["recover"]).assert().success();
+    assert_eq!(p.read("res/out.txt"), "orig\n");
+    // calibrate removes what each run left at the output's path: never through the link.
+    let out = p
+        .cmd()
+        .args(["calibrate", "f.sciproof.json", "--runs", "2", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    put_back(&String::from_utf8_lossy(&out.stderr));
+    untouched();
+    std::fs::remove_file(p.join("res")).unwrap();
+    p.cmd().args(["recover"]).assert().success();
+    assert_eq!(p.read("res/out.txt"), "orig\n");
+    p.cmd()
+        .args(["verify", "f.sciproof.json"])
+        .assert()
+        .success();
+}
+
+#[test]
 fn a_killed_rerun_is_undone_by_the_next_command_which_says_so() {
     let p = Project::new();
     capture_custom(&p, "d", &["--output", "out.txt"], "echo done > out.txt\n");

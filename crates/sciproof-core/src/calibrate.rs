@@ -130,7 +130,14 @@ fn take(base: &Path, output: &Output, scratch: &Path, run: usize, index: usize) 
     }
 }
 
-fn remove(path: &Path) {
+/// Removes what a run left at the output path `relative`, unless a folder on the way now leads
+/// outside `base` (the run put a link there): nothing is removed through it, and the restore
+/// says so.
+fn remove(base: &Path, relative: &str) {
+    if crate::paths::folder_leading_outside(base, relative).is_some() {
+        return;
+    }
+    let path = &base.join(relative);
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.is_dir() => {
             let _ = std::fs::remove_dir_all(path);
@@ -215,11 +222,11 @@ pub fn calibrate(request: &CalibrateRequest) -> Result<Option<Calibration>> {
         }
         for (i, o) in manifest.outputs.iter().enumerate() {
             taken[i].push(take(&base, o, &scratch, run, i));
-            remove(&base.join(&o.path));
+            remove(&base, &o.path);
         }
     }
     for o in &manifest.outputs {
-        remove(&base.join(&o.path));
+        remove(&base, &o.path);
     }
     // Judged before the originals are put back: the restore removes the copies with the work
     // folder.

@@ -165,6 +165,26 @@ pub fn resolve_inside(base: &Path, relative: &str) -> Result<PathBuf, UnsafePath
     Ok(candidate)
 }
 
+/// The folder on the way to the manifest path `relative` (below `base`) that leads outside
+/// `base`, as a manifest path: a link some program put where a folder was. `None` when every
+/// folder on the way stays inside (or does not exist). The last component is not looked at: a
+/// link there is replaced or removed itself, never followed.
+pub fn folder_leading_outside(base: &Path, relative: &str) -> Option<String> {
+    let mut folder = PathBuf::new();
+    let parent = Path::new(relative).parent()?;
+    for component in parent.components() {
+        folder.push(component);
+        let text = folder.to_string_lossy();
+        if text.is_empty() {
+            continue;
+        }
+        if resolve_inside(base, &text).is_err() {
+            return Some(text.into_owned());
+        }
+    }
+    None
+}
+
 /// Converts a path given on the command line (absolute, or relative to `base`) into a manifest
 /// path: resolved (symbolic links followed), required to lie inside `base`, expressed relative to
 /// it with `/` separators, and checked against the path rules.
@@ -250,6 +270,30 @@ mod tests {
         );
         assert!(validate_relative_path("auxiliary.txt").is_ok());
         assert!(validate_relative_path("out/m.json").is_ok());
+    }
+
+    #[test]
+    fn a_folder_on_the_way_that_leads_outside_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("proj");
+        std::fs::create_dir_all(base.join("sub/deeper")).unwrap();
+        std::os::unix::fs::symlink(dir.path(), base.join("out")).unwrap();
+        std::os::unix::fs::symlink(dir.path(), base.join("sub/away")).unwrap();
+        std::os::unix::fs::symlink("sub", base.join("inside")).unwrap();
+        assert_eq!(folder_leading_outside(&base, "x.txt"), None);
+        assert_eq!(folder_leading_outside(&base, "sub/deeper/x.txt"), None);
+        assert_eq!(folder_leading_outside(&base, "missing/x.txt"), None);
+        assert_eq!(folder_leading_outside(&base, "inside/x.txt"), None);
+        // The last component is never followed, so a link there is not the folder's concern.
+        assert_eq!(folder_leading_outside(&base, "out"), None);
+        assert_eq!(
+            folder_leading_outside(&base, "out/x.txt").as_deref(),
+            Some("out")
+        );
+        assert_eq!(
+            folder_leading_outside(&base, "sub/away/deeper/x.txt").as_deref(),
+            Some("sub/away")
+        );
     }
 
     #[test]

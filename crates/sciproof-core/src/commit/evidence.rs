@@ -128,6 +128,28 @@ fn roll_back(
             let target = place.base.join(&aside.path);
             let original = place.aside(index);
             let has_original = lexists(&original);
+            let kept = original
+                .strip_prefix(&place.base)
+                .unwrap_or(&original)
+                .display();
+            if let Some(folder) = crate::paths::folder_leading_outside(&place.base, &aside.path) {
+                // The command replaced a folder on the way with a link out of the evidence's
+                // folder: whatever is beyond it is not ours to move or remove, and the original
+                // must not land there.
+                out.failures.push(format!(
+                    "could not restore {}: its folder {folder} now leads outside {} (the run replaced it with a link), and nothing is moved or removed through it{}",
+                    aside.path,
+                    place.base.display(),
+                    if has_original {
+                        format!(
+                            "; the original is kept in {kept}: remove the link {folder}, then run `sciproof recover` to put it back"
+                        )
+                    } else {
+                        String::new()
+                    }
+                ));
+                continue;
+            }
             if lexists(&target) && (has_original || aside.was == Was::Absent) {
                 let cleared = match decide(index, &target) {
                     Product::Keep => {
@@ -143,13 +165,7 @@ fn roll_back(
                         aside.path,
                         strerror(&e),
                         if has_original {
-                            format!(
-                                "; the original is kept in {}",
-                                original
-                                    .strip_prefix(&place.base)
-                                    .unwrap_or(&original)
-                                    .display()
-                            )
+                            format!("; the original is kept in {kept}")
                         } else {
                             String::new()
                         }
@@ -161,13 +177,9 @@ fn roll_back(
                 match move_to(&original, &target) {
                     Ok(()) => out.restored.push(aside.path.clone()),
                     Err(e) => out.failures.push(format!(
-                        "could not restore {}: {}; the original is kept in {}",
+                        "could not restore {}: {}; the original is kept in {kept}",
                         aside.path,
                         strerror(&e),
-                        original
-                            .strip_prefix(&place.base)
-                            .unwrap_or(&original)
-                            .display()
                     )),
                 }
                 failpoint("restore.original_back");
@@ -176,7 +188,10 @@ fn roll_back(
         let mut created: Vec<&String> = j.created_dirs.iter().collect();
         created.sort_by_key(|d| std::cmp::Reverse(d.matches('/').count()));
         for dir in created {
-            let _ = std::fs::remove_dir(place.base.join(dir));
+            // Only an empty folder of ours, never one beyond a link the run put on the way.
+            if crate::paths::folder_leading_outside(&place.base, dir).is_none() {
+                let _ = std::fs::remove_dir(place.base.join(dir));
+            }
         }
         if kept_any && lexists(&place.base.join(&j.products)) {
             out.products = Some(j.products.clone());
