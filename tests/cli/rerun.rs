@@ -705,6 +705,39 @@ fn a_run_that_puts_a_link_out_of_the_folder_where_a_folder_was_gets_nothing_move
 }
 
 #[test]
+fn an_original_the_command_removes_from_the_work_folder_is_said_to_be_gone() {
+    let p = Project::new();
+    capture_custom(&p, "g", &["--output", "out.txt"], "echo v1 > out.txt\n");
+    // A command that cleans everything untracked, sciproof's work folder with it.
+    p.write("run.sh", "rm -rf .sciproof-work-*; echo v2 > out.txt\n");
+    let out = p
+        .cmd()
+        .args(["verify", "g.sciproof.json", "--rerun", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("warning: the original of out.txt is gone: something removed .sciproof-work-g.sciproof.json/aside/0 while the command ran (a `git clean -x`, an `rm -rf .sciproof-*`?), so it cannot be put back; out.txt is what the run left there"),
+        "{stdout}"
+    );
+    // What the run left is the only copy of anything: it stays where it is.
+    assert_eq!(p.read("out.txt"), "v2\n");
+    // A command that removes what it produced as well leaves nothing there, and says so.
+    p.write("run.sh", "rm -rf .sciproof-work-* out.txt\n");
+    let out = p
+        .cmd()
+        .args(["verify", "g.sciproof.json", "--rerun", "--yes"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("so it cannot be put back; nothing stands at out.txt now"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn a_killed_rerun_is_undone_by_the_next_command_which_says_so() {
     let p = Project::new();
     capture_custom(&p, "d", &["--output", "out.txt"], "echo done > out.txt\n");

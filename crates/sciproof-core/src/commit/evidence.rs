@@ -116,9 +116,14 @@ pub struct Restored {
 
 /// Puts every original back (undo, invariant 4), deciding with `decide` what happens to what
 /// the run produced; removes the work folder only when everything was put back.
+///
+/// The first `moved` originals are known to have been moved aside by this process: one of them
+/// missing from the work folder was removed by someone else (the command), which is said.
+/// A recovery passes 0: a missing original may have been put back before the crash.
 fn roll_back(
     place: &Place,
     journal: Option<&Journal>,
+    moved: usize,
     decide: &mut dyn FnMut(usize, &Path) -> Product,
 ) -> Restored {
     let mut out = Restored::default();
@@ -146,6 +151,20 @@ fn roll_back(
                         )
                     } else {
                         String::new()
+                    }
+                ));
+                continue;
+            }
+            if index < moved && aside.was == Was::Present && !has_original {
+                // Nothing is moved to the products folder: what stands there now is the only
+                // copy of anything.
+                out.failures.push(format!(
+                    "the original of {} is gone: something removed {kept} while the command ran (a `git clean -x`, an `rm -rf .sciproof-*`?), so it cannot be put back; {}",
+                    aside.path,
+                    if lexists(&target) {
+                        format!("{} is what the run left there", aside.path)
+                    } else {
+                        format!("nothing stands at {} now", aside.path)
                     }
                 ));
                 continue;
@@ -318,7 +337,7 @@ fn recover_locked(place: &Place) -> Result<Option<String>> {
             )))
         }
         journal => {
-            let restored = roll_back(place, journal.as_ref(), &mut |_, _| Product::Keep);
+            let restored = roll_back(place, journal.as_ref(), 0, &mut |_, _| Product::Keep);
             if !restored.failures.is_empty() {
                 return Err(Error::Manifest(format!(
                     "could not undo an interrupted operation on {shown}: {}",
@@ -473,6 +492,8 @@ pub struct Transaction {
     journal: Journal,
     /// Whether a journal was written (the work folder then exists).
     journaled: bool,
+    /// How many of the journal's originals this process has moved aside (in order).
+    moved: usize,
     finished: bool,
     _lock: Lock,
     _section: Critical,
@@ -523,6 +544,7 @@ impl Transaction {
                 },
                 place,
                 journaled: false,
+                moved: 0,
                 finished: false,
                 _lock: lock,
                 _section: section,
@@ -581,6 +603,7 @@ impl Transaction {
                 let target = self.place.base.join(&aside.path);
                 std::fs::rename(&target, self.place.aside(index))
                     .map_err(self.place.io(&target))?;
+                self.moved = index + 1;
                 failpoint("aside.moved");
             }
         }
@@ -600,7 +623,7 @@ impl Transaction {
     pub fn restore(mut self, decide: &mut dyn FnMut(usize, &Path) -> Product) -> Restored {
         self.finished = true;
         let journal = self.journaled.then_some(&self.journal);
-        roll_back(&self.place, journal, decide)
+        roll_back(&self.place, journal, self.moved, decide)
     }
 
     /// The folder in which new snapshots are staged (created on first use).
@@ -759,7 +782,7 @@ impl Transaction {
     pub fn undo(&mut self) -> Restored {
         self.finished = true;
         let journal = self.journaled.then_some(&self.journal);
-        roll_back(&self.place, journal, &mut |_, _| Product::Keep)
+        roll_back(&self.place, journal, self.moved, &mut |_, _| Product::Keep)
     }
 }
 
