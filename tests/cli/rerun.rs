@@ -738,6 +738,48 @@ fn an_original_the_command_removes_from_the_work_folder_is_said_to_be_gone() {
 }
 
 #[test]
+fn a_command_that_rewrites_the_recorded_copy_is_not_compared_with_itself() {
+    let p = Project::new();
+    p.write("src.csv", "a,b\n1,2\n");
+    capture_custom(
+        &p,
+        "n",
+        &["--output-numeric", "out.csv"],
+        "cp src.csv out.csv\n",
+    );
+    // Other numbers, written over the recorded copy as well (a script that rewrites every CSV
+    // under its folder would do the same).
+    p.write(
+        "run.sh",
+        "printf 'a,b\\n1,9\\n' > out.csv; for f in n.sciproof.d/*; do cp out.csv \"$f\"; done\n",
+    );
+    let expect = |after: &str| {
+        let (code, report) = rerun_json(&p, "n.sciproof.json", &[]);
+        assert_eq!(code, 1, "{after}");
+        let copy = check_for(&report, "output out.csv snapshot");
+        assert_eq!(field(&copy, "status").as_str(), Some("FAIL"), "{after}");
+        assert!(
+            field(&copy, "message").as_str().unwrap().starts_with(
+                "recorded copy n.sciproof.d/0-out.csv was changed while the command ran (it matched its SHA-256 before the run)"
+            ),
+            "{after}: {copy:?}"
+        );
+        let rerun = check_for(&report, "rerun output out.csv");
+        assert_eq!(field(&rerun, "status").as_str(), Some("INCONCLUSIVE"), "{after}");
+    };
+    // Right after the capture the copy's change time proves nothing: it is hashed again.
+    expect("just captured");
+    // Put the recorded copy back; two seconds later its status alone tells the change.
+    std::fs::copy(p.join("src.csv"), p.join("n.sciproof.d/0-out.csv")).unwrap();
+    p.cmd()
+        .args(["verify", "n.sciproof.json"])
+        .assert()
+        .success();
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    expect("two seconds later");
+}
+
+#[test]
 fn a_killed_rerun_is_undone_by_the_next_command_which_says_so() {
     let p = Project::new();
     capture_custom(&p, "d", &["--output", "out.txt"], "echo done > out.txt\n");

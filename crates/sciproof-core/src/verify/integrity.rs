@@ -7,6 +7,7 @@ use crate::progress::Progress;
 use crate::report::{DigestKind, DirectoryEvidence, Evidence, Report, Status};
 use crate::store::local::file_digest;
 use crate::store::{ArtifactStore, Location, State, store_of};
+use crate::verify::recorded_copy::RecordedCopy;
 use std::path::{Path, PathBuf};
 
 /// Evidence of a digest comparison of `state` against the recorded `expected`.
@@ -177,7 +178,7 @@ fn check_snapshot(
     report: &mut Report,
     subject: &str,
     progress: &dyn Progress,
-) -> Option<PathBuf> {
+) -> Option<RecordedCopy> {
     let subject = format!("{subject} snapshot");
     let path = resolve(base, &snapshot.path, report, &subject)?;
     let evidence = |actual: Option<String>| {
@@ -202,7 +203,7 @@ fn check_snapshot(
         return None;
     }
     match file_digest(&path, &snapshot.path, progress) {
-        Ok(actual) if actual == snapshot.sha256 => Some(path),
+        Ok(actual) if actual == snapshot.sha256 => Some(RecordedCopy::hashed(path, &actual)),
         Ok(actual) => {
             report.add(
                 Status::Fail,
@@ -229,7 +230,7 @@ fn check_snapshot(
 pub struct OutputsChecked {
     /// The verified recorded copy of each numeric output (`None` where it is unusable, and
     /// for exact outputs).
-    pub snapshots: Vec<Option<PathBuf>>,
+    pub snapshots: Vec<Option<RecordedCopy>>,
     /// The digest of what is at each output's path now (`None` when absent or unreadable).
     pub digests: Vec<Option<String>>,
 }

@@ -6,6 +6,7 @@
 pub mod claims;
 pub mod environment;
 pub mod integrity;
+pub mod recorded_copy;
 pub mod rerun;
 
 pub use rerun::{DEFAULT_TIMEOUT, RerunOptions};

@@ -12,6 +12,7 @@
 
 use super::environment::{clean_environment, differences};
 use super::integrity::{OutputsChecked, changed_message, resolve, state_evidence};
+use super::recorded_copy::RecordedCopy;
 // Reruns move files on the local disk: their products are looked at there.
 use crate::commit::evidence::{Product, Transaction};
 use crate::error::{Error, Result};
@@ -598,7 +599,7 @@ fn compare_outputs(
         else {
             continue;
         };
-        let Some(Some(snapshot_path)) = checked.snapshots.get(index) else {
+        let Some(Some(copy)) = checked.snapshots.get(index) else {
             report.add(
                 Status::Inconclusive,
                 subject,
@@ -613,10 +614,30 @@ fn compare_outputs(
             compared.map_err(|e| e.0)
         } else {
             progress.begin(&format!("comparing {}", item.path), 0, Unit::Bytes);
-            let r = compare_files(snapshot_path, &path, &item.path, *rtol, *atol).map_err(|e| e.0);
+            let r = compare_files(&copy.path, &path, &item.path, *rtol, *atol).map_err(|e| e.0);
             progress.finish();
             r
         };
+        // The copy was hashed before the command ran: if the command changed it, the
+        // comparison was made against the command's own numbers.
+        if !copy.unchanged() {
+            report.add(
+                Status::Fail,
+                format!("output {} snapshot", item.path),
+                format!(
+                    "recorded copy {} was changed while the command ran (it matched its SHA-256 before the run), so the evidence no longer holds the recorded numbers",
+                    snapshot.path
+                ),
+                None,
+            );
+            report.add(
+                Status::Inconclusive,
+                subject,
+                "not compared: its recorded copy changed while the command ran",
+                None,
+            );
+            continue;
+        }
         let (status, message) = match &outcome {
             Err(e) => (Status::Fail, format!("cannot be compared numerically: {e}")),
             // The reference's message, then the case and its statistics.
@@ -661,7 +682,7 @@ fn compare_outputs(
 fn hash_while_comparing(
     item: &Output,
     path: &Path,
-    snapshot: Option<&Option<PathBuf>>,
+    snapshot: Option<&Option<RecordedCopy>>,
     progress: &dyn Progress,
 ) -> (
     State,
@@ -691,7 +712,14 @@ fn hash_while_comparing(
     let stop = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
         let comparison = scope.spawn(|| {
-            crate::numeric::compare_files_until(copy, path, &item.path, *rtol, *atol, Some(&stop))
+            crate::numeric::compare_files_until(
+                &copy.path,
+                path,
+                &item.path,
+                *rtol,
+                *atol,
+                Some(&stop),
+            )
         });
         let st = hash();
         let identical = st.digest.as_deref() == Some(recorded.sha256.as_str());
