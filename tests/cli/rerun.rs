@@ -765,7 +765,11 @@ fn a_command_that_rewrites_the_recorded_copy_is_not_compared_with_itself() {
             "{after}: {copy:?}"
         );
         let rerun = check_for(&report, "rerun output out.csv");
-        assert_eq!(field(&rerun, "status").as_str(), Some("INCONCLUSIVE"), "{after}");
+        assert_eq!(
+            field(&rerun, "status").as_str(),
+            Some("INCONCLUSIVE"),
+            "{after}"
+        );
     };
     // Right after the capture the copy's change time proves nothing: it is hashed again.
     expect("just captured");
@@ -777,6 +781,23 @@ fn a_command_that_rewrites_the_recorded_copy_is_not_compared_with_itself() {
         .success();
     std::thread::sleep(std::time::Duration::from_millis(2100));
     expect("two seconds later");
+}
+
+#[test]
+fn a_command_that_removes_the_manifest_is_named_in_the_report() {
+    let p = Project::new();
+    capture_custom(&p, "m", &["--output", "out.txt"], "echo v1 > out.txt\n");
+    p.write("run.sh", "rm m.sciproof.json; echo v1 > out.txt\n");
+    let out = p
+        .cmd()
+        .args(["verify", "m.sciproof.json", "--rerun", "--yes"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("warning: the command changed or removed m.sciproof.json while it ran: this report is about the manifest as it was read before the run"),
+        "{stdout}"
+    );
 }
 
 #[test]

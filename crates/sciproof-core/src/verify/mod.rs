@@ -113,7 +113,14 @@ pub fn verify_loaded(request: &VerifyRequest) -> Result<Verification> {
         }
         let (evidence, recovered) = Transaction::open(&request.manifest, Op::Rerun, request.wait)?;
         let loaded = crate::manifest::load(&request.manifest)?;
-        let report = check(&loaded, request, Some(evidence))?;
+        let mut report = check(&loaded, request, Some(evidence))?;
+        // Only the command can have touched it while the lock was held.
+        if Identity::now(&request.manifest) != Some(loaded.identity) {
+            report.warnings.push(format!(
+                "the command changed or removed {} while it ran: this report is about the manifest as it was read before the run",
+                crate::escape::terminal::safe_text(&loaded.file_name, 200)
+            ));
+        }
         return Ok(Verification {
             report,
             loaded,
