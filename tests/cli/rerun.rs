@@ -801,6 +801,27 @@ fn a_command_that_removes_the_manifest_is_named_in_the_report() {
 }
 
 #[test]
+fn a_process_the_command_leaves_in_a_session_of_its_own_cannot_write_after_the_rerun() {
+    let p = Project::new();
+    capture_custom(&p, "s", &["--output", "out.txt"], "echo v1 > out.txt\n");
+    // A daemon: its own session, then a write over the output once the rerun is over.
+    p.write(
+        "daemon.py",
+        "import os, time\nos.setsid()\nopen('ready', 'w').close()\ntime.sleep(1)\nopen('out.txt', 'w').write('late\\n')\n",
+    );
+    p.write(
+        "run.sh",
+        "echo v1 > out.txt\npython3 daemon.py </dev/null >/dev/null 2>&1 &\nwhile [ ! -e ready ]; do sleep 0.01; done\n",
+    );
+    p.cmd()
+        .args(["verify", "s.sciproof.json", "--rerun", "--yes"])
+        .assert()
+        .success();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert_eq!(p.read("out.txt"), "v1\n", "the daemon outlived the rerun");
+}
+
+#[test]
 fn a_killed_rerun_is_undone_by_the_next_command_which_says_so() {
     let p = Project::new();
     capture_custom(&p, "d", &["--output", "out.txt"], "echo done > out.txt\n");

@@ -81,6 +81,7 @@ pub mod ledger;
 pub mod manifest;
 pub mod numeric;
 pub mod ops;
+pub mod orphans;
 pub mod paths;
 pub mod policy;
 pub mod probe;

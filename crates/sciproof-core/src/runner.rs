@@ -15,7 +15,9 @@
 //! success (a background process the command left behind would change files after the
 //! evidence was taken). Because the watchdog leads the group until the group is killed, the
 //! group ID can never be reused by an unrelated process while sciproof signals it. The command
-//! itself also asks the kernel for SIGKILL when its parent dies (`PR_SET_PDEATHSIG`).
+//! itself also asks the kernel for SIGKILL when its parent dies (`PR_SET_PDEATHSIG`). A process
+//! that left the group (`setsid`, a daemon) is caught as an orphan and killed with it
+//! ([`crate::orphans`]).
 
 use crate::error::strerror;
 use crate::interrupt::{self, Critical, Interrupted};
@@ -145,6 +147,7 @@ impl ProcessGroup {
         // SAFETY: setpgid on our own child.
         unsafe { libc::setpgid(pid, pid) };
         drop(read);
+        crate::orphans::catch(pid);
         Ok(ProcessGroup {
             watchdog: pid,
             alive: Some(write),
@@ -187,6 +190,8 @@ impl ProcessGroup {
                 {
                 }
             }
+            // What left the group before it was killed.
+            crate::orphans::release(self.watchdog);
         }
     }
 }
@@ -462,6 +467,39 @@ mod tests {
             RunError::Timeout("command did not finish within 0.3 seconds".into())
         );
         assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_process_that_left_the_group_is_killed_with_it_and_no_other_child_is() {
+        let dir = tempfile::tempdir().unwrap();
+        // A child of this process that is nothing to do with the command.
+        let mut bystander = Command::new("sleep").arg("30").spawn().unwrap();
+        // The command starts a process in a session of its own that writes a file later (and
+        // waits until it is in that session).
+        let r = run_command(
+            &argv(&[
+                "sh",
+                "-c",
+                "python3 -c 'import os, time; os.setsid(); open(\"ready\", \"w\"); time.sleep(0.5); open(\"late\", \"w\")' </dev/null >/dev/null 2>&1 & while [ ! -e ready ]; do sleep 0.01; done",
+            ]),
+            dir.path(),
+            None,
+            None,
+            10,
+        )
+        .unwrap();
+        assert_eq!(r.exit_code, 0);
+        std::thread::sleep(Duration::from_millis(1500));
+        assert!(
+            !dir.path().join("late").exists(),
+            "the orphan outlived the run"
+        );
+        assert!(
+            bystander.try_wait().unwrap().is_none(),
+            "a bystander was killed"
+        );
+        bystander.kill().unwrap();
+        bystander.wait().unwrap();
     }
 
     #[test]
