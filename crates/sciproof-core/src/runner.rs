@@ -321,7 +321,18 @@ pub fn run_command(
     };
     match status {
         Ok(status) => {
-            let [out, err] = drain(&rx, &mut group, None);
+            // A process the command left running may hold its output open: waited for like
+            // the reference, but within the timeout.
+            let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            let [out, err] = drain(&rx, &mut group, left);
+            if out.is_none() || err.is_none() {
+                group.kill();
+                drain(&rx, &mut group, Some(Duration::from_secs(5)));
+                return Err(RunError::Timeout(format!(
+                    "the command finished, but a process it left running still held its output open after {} seconds; everything it started was stopped",
+                    float_repr(timeout.unwrap_or(0.0))
+                )));
+            }
             group.kill();
             if let Some(signal) = interrupt::pending() {
                 return Err(RunError::Interrupted(signal));
@@ -500,6 +511,33 @@ mod tests {
         );
         bystander.kill().unwrap();
         bystander.wait().unwrap();
+    }
+
+    #[test]
+    fn a_process_left_holding_the_output_open_is_stopped_at_the_timeout() {
+        let started = Instant::now();
+        let r = run_command(
+            &argv(&["sh", "-c", "echo done; sleep 30 &"]),
+            Path::new("."),
+            Some(0.5),
+            None,
+            10,
+        );
+        assert_eq!(
+            r.unwrap_err(),
+            RunError::Timeout("the command finished, but a process it left running still held its output open after 0.5 seconds; everything it started was stopped".into())
+        );
+        assert!(started.elapsed() < Duration::from_secs(10));
+        // Without a timeout it is waited for, as the reference waits.
+        let r = run_command(
+            &argv(&["sh", "-c", "echo done; (sleep 0.3; echo later) &"]),
+            Path::new("."),
+            None,
+            None,
+            100,
+        )
+        .unwrap();
+        assert_eq!(r.stdout.text, "done\nlater\n");
     }
 
     #[test]
