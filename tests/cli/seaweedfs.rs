@@ -175,10 +175,31 @@ fn bin() -> PathBuf {
     super::util::venv("objectstore-venv", "objectstore").join("bin")
 }
 
+/// The process ID of the shared store's server (0 before it starts).
+static SHARED_SERVER: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// The shared store's folder.
+fn shared_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("seaweedfs-{}", std::process::id()))
+}
+
+extern "C" fn stop_shared_store() {
+    let pid = SHARED_SERVER.load(std::sync::atomic::Ordering::SeqCst);
+    if pid > 0 {
+        // SAFETY: our own child; whichever of this and the thread that started it reaps it
+        // first, the other's waitpid returns at once.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+        }
+    }
+    remove_sockets(&shared_root());
+    let _ = std::fs::remove_dir_all(shared_root());
+}
+
 fn start() -> Store {
     let bin = bin();
-    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("seaweedfs-{}", std::process::id()));
+    let root = shared_root();
     // Folders of earlier runs whose process is gone.
     if let Ok(entries) = std::fs::read_dir(env!("CARGO_TARGET_TMPDIR")) {
         for e in entries.flatten() {
@@ -203,10 +224,15 @@ fn start() -> Store {
     let log = root.join("weed.log");
     std::thread::spawn(move || {
         let mut child = weed(&bin, &args, &log).spawn().expect("weed starts");
+        SHARED_SERVER.store(child.id() as i32, std::sync::atomic::Ordering::SeqCst);
         sender.send(()).unwrap();
         let _ = child.wait();
     });
     receiver.recv().unwrap();
+    // When the test process exits: stop the server and remove its folder and sockets (the
+    // next run would, but nothing need stay until then).
+    // SAFETY: registers a function without arguments that runs at exit.
+    unsafe { libc::atexit(stop_shared_store) };
     wait_ready(&store, &root);
     store
 }
