@@ -158,3 +158,28 @@ fn an_update_whose_command_now_fails_records_the_failure_and_keeps_the_old_evide
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+#[test]
+fn a_failing_update_says_which_previous_output_the_command_removed() {
+    let p = Project::new();
+    p.capture_without_script("run");
+    // The command cleans everything untracked, sciproof's work folder with it, and fails.
+    p.write(
+        "train.sh",
+        "rm -rf .sciproof-work-*; mkdir -p out; echo partial > out/log.txt; echo '{\"value\": 1.0}' > out/result.json; exit 2\n",
+    );
+    let out = p
+        .cmd()
+        .args(["update", "run.sciproof.json", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for (index, path) in ["out/log.txt", "out/result.json"].iter().enumerate() {
+        assert!(
+            stderr.contains(&format!("warning: the original of {path} is gone: something removed .sciproof-work-run.sciproof.json/aside/{index} while the command ran")),
+            "{stderr}"
+        );
+    }
+    assert!(stderr.contains("-previous/ does not hold it"), "{stderr}");
+}

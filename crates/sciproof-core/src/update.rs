@@ -266,12 +266,18 @@ pub fn update(req: &UpdateRequest) -> Result<Option<Updated>> {
         false,
     );
     let failed = staged.manifest.execution.exit_code != 0;
+    let gone = evidence.gone();
     let kept = evidence.commit(&staged.text, Some(&loaded.bytes), failed)?;
     let mut warnings = Vec::new();
     if let Some(kept) = kept {
         warnings.push(format!(
             "the command failed; the previous evidence and outputs are kept in {kept}/ (at their own paths); move them back to restore the old baseline"
         ));
+        // The previous outputs the command removed are not among them.
+        warnings.extend(
+            gone.into_iter()
+                .map(|g| format!("{g}, so {kept}/ does not hold it")),
+        );
     }
     warnings.extend(crate::capture::stale_signature(&req.manifest));
     Ok(Some(Updated {

@@ -159,8 +159,8 @@ fn roll_back(
                 // Nothing is moved to the products folder: what stands there now is the only
                 // copy of anything.
                 out.failures.push(format!(
-                    "the original of {} is gone: something removed {kept} while the command ran (a `git clean -x`, an `rm -rf .sciproof-*`?), so it cannot be put back; {}",
-                    aside.path,
+                    "{}, so it cannot be put back; {}",
+                    gone_message(&aside.path, &kept.to_string()),
                     if lexists(&target) {
                         format!("{} is what the run left there", aside.path)
                     } else {
@@ -270,6 +270,14 @@ fn roll_forward(place: &Place, journal: &Journal) -> std::io::Result<()> {
         failpoint("commit.kept_old");
     }
     remove_work(place)
+}
+
+/// What is said of an original that this process moved aside to `kept` (shown relative to the
+/// evidence's folder) and that is no longer there.
+fn gone_message(path: &str, kept: &str) -> String {
+    format!(
+        "the original of {path} is gone: something removed {kept} while the command ran (a `git clean -x`, an `rm -rf .sciproof-*`?)"
+    )
 }
 
 /// Removes the work folder: its journal last, so a crash meanwhile leaves a journal that can
@@ -609,6 +617,25 @@ impl Transaction {
         }
         sync_dir(&aside_dir).map_err(self.place.io(&aside_dir))?;
         Ok(())
+    }
+
+    /// What is said of each original this process moved aside that is no longer in the work
+    /// folder (the command removed it).
+    pub fn gone(&self) -> Vec<String> {
+        self.journal
+            .asides
+            .iter()
+            .enumerate()
+            .take(self.moved)
+            .filter(|(index, aside)| {
+                aside.was == Was::Present && !lexists(&self.place.aside(*index))
+            })
+            .map(|(index, aside)| {
+                let original = self.place.aside(index);
+                let kept = original.strip_prefix(&self.place.base).unwrap_or(&original);
+                gone_message(&aside.path, &kept.display().to_string())
+            })
+            .collect()
     }
 
     /// Where the original of declared output `index` is while it is aside (`None` when nothing
