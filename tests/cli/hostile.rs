@@ -545,3 +545,75 @@ fn a_manifest_of_195000_outputs_is_read_verified_and_inspected() {
         .assert()
         .success();
 }
+
+#[test]
+fn a_link_in_place_of_the_work_folder_is_never_followed() {
+    // An archive someone sent holds a link where sciproof's work folder would be: a recovery
+    // that followed it would empty the folder it leads to.
+    let victim = tempfile::tempdir().unwrap();
+    std::fs::write(victim.path().join("precious.txt"), "keep me\n").unwrap();
+    let p = Project::new();
+    p.capture("run");
+    let work = p.join(".sciproof-work-run.sciproof.json");
+    std::os::unix::fs::symlink(victim.path(), &work).unwrap();
+    let intact = || {
+        assert_eq!(
+            std::fs::read_to_string(victim.path().join("precious.txt")).unwrap(),
+            "keep me\n"
+        );
+    };
+    for args in [
+        &["verify", "run.sciproof.json"][..],
+        &["recover"],
+        &["verify", "run.sciproof.json", "--rerun", "--yes"],
+    ] {
+        let out = p.cmd().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(3), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(".sciproof-work-run.sciproof.json is not a folder but a link or a file, so it is not an interrupted operation of sciproof on run.sciproof.json; nothing was followed or changed: remove it"),
+            "{args:?}: {stderr}"
+        );
+        intact();
+    }
+    // A real work folder whose folder of originals is a link: the same.
+    std::fs::remove_file(&work).unwrap();
+    std::fs::create_dir(&work).unwrap();
+    std::os::unix::fs::symlink(victim.path(), work.join("aside")).unwrap();
+    let out = p.cmd().args(["recover"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            ".sciproof-work-run.sciproof.json/aside is not a folder but a link or a file"
+        ),
+    );
+    intact();
+    // A planted journal whose products folder is a link: what stands at the output's path is
+    // never moved through it.
+    std::fs::remove_dir_all(&work).unwrap();
+    std::fs::create_dir_all(work.join("aside")).unwrap();
+    std::fs::write(
+        work.join("journal.json"),
+        r#"{"sciproof_journal": 1, "op": "rerun", "phase": "aside", "pid": 1, "started_at": "",
+            "asides": [{"path": "precious.txt", "was": "absent"}], "created_dirs": [],
+            "products": ".sciproof-rerun-20261130T120000Z", "snapshots": false, "keep_old": null}"#,
+    )
+    .unwrap();
+    p.write("precious.txt", "planted\n");
+    std::os::unix::fs::symlink(victim.path(), p.join(".sciproof-rerun-20261130T120000Z")).unwrap();
+    let out = p.cmd().args(["recover"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "could not move what the run produced at precious.txt aside: .sciproof-rerun-20261130T120000Z is a link, and nothing is moved through one"
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    intact();
+    std::fs::remove_dir_all(&work).unwrap();
+    p.cmd()
+        .args(["verify", "run.sciproof.json"])
+        .assert()
+        .success();
+}

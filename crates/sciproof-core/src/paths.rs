@@ -185,6 +185,20 @@ pub fn folder_leading_outside(base: &Path, relative: &str) -> Option<String> {
     None
 }
 
+/// The first folder on the way to the path `relative` (below `base`) that is a symbolic link,
+/// as a path relative to `base`: where sciproof's own folders must hold none, so that nothing
+/// is moved through one. The last component is not looked at.
+pub fn link_on_the_way(base: &Path, relative: &str) -> Option<String> {
+    let mut folder = PathBuf::new();
+    for component in Path::new(relative).parent()?.components() {
+        folder.push(component);
+        if std::fs::symlink_metadata(base.join(&folder)).is_ok_and(|m| m.is_symlink()) {
+            return Some(folder.to_string_lossy().into_owned());
+        }
+    }
+    None
+}
+
 /// Converts a path given on the command line (absolute, or relative to `base`) into a manifest
 /// path: resolved (symbolic links followed), required to lie inside `base`, expressed relative to
 /// it with `/` separators, and checked against the path rules.
@@ -270,6 +284,20 @@ mod tests {
         );
         assert!(validate_relative_path("auxiliary.txt").is_ok());
         assert!(validate_relative_path("out/m.json").is_ok());
+    }
+
+    #[test]
+    fn a_link_on_the_way_is_named_wherever_it_leads() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("proj");
+        std::fs::create_dir_all(base.join("sub")).unwrap();
+        std::os::unix::fs::symlink("sub", base.join("inside")).unwrap();
+        assert_eq!(link_on_the_way(&base, "sub/x.txt"), None);
+        assert_eq!(link_on_the_way(&base, "inside"), None);
+        assert_eq!(
+            link_on_the_way(&base, "inside/deeper/x.txt").as_deref(),
+            Some("inside")
+        );
     }
 
     #[test]

@@ -170,11 +170,18 @@ fn roll_back(
                 continue;
             }
             if lexists(&target) && (has_original || aside.was == Was::Absent) {
+                let product = format!("{}/{}", j.products, aside.path);
                 let cleared = match decide(index, &target) {
-                    Product::Keep => {
-                        kept_any = true;
-                        move_to(&target, &place.base.join(&j.products).join(&aside.path))
-                    }
+                    Product::Keep => match crate::paths::link_on_the_way(&place.base, &product) {
+                        // A products folder from an archive, with a link in it.
+                        Some(link) => Err(std::io::Error::other(format!(
+                            "{link} is a link, and nothing is moved through one"
+                        ))),
+                        None => {
+                            kept_any = true;
+                            move_to(&target, &place.base.join(&product))
+                        }
+                    },
                     Product::Discard => remove_any(&target),
                 };
                 failpoint("restore.product_moved");
@@ -252,24 +259,37 @@ fn roll_forward(place: &Place, journal: &Journal) -> std::io::Result<()> {
     }
     if let Some(keep) = &journal.keep_old {
         // The command of an update failed: the previous evidence and outputs are kept.
-        let keep = place.base.join(keep);
+        let kept_at = |path: &str| -> std::io::Result<PathBuf> {
+            let rel = format!("{keep}/{path}");
+            match crate::paths::link_on_the_way(&place.base, &rel) {
+                Some(link) => Err(std::io::Error::other(format!(
+                    "{link} is a link, and nothing is moved through one"
+                ))),
+                None => Ok(place.base.join(rel)),
+            }
+        };
         for (index, aside) in journal.asides.iter().enumerate() {
             let original = place.aside(index);
             if lexists(&original) {
-                move_to(&original, &keep.join(&aside.path))?;
+                move_to(&original, &kept_at(&aside.path)?)?;
             }
         }
         if lexists(&old_snapshots) {
-            move_to(&old_snapshots, &keep.join(place.snapshot_name()))?;
+            move_to(&old_snapshots, &kept_at(&place.snapshot_name())?)?;
         }
         let old_manifest = place.work.join("old.json");
         if lexists(&old_manifest) {
-            move_to(&old_manifest, &keep.join(&place.file_name))?;
+            move_to(&old_manifest, &kept_at(&place.file_name)?)?;
         }
         sync_dir(&place.base)?;
         failpoint("commit.kept_old");
     }
     remove_work(place)
+}
+
+/// Whether `path` is a folder itself, not a link to one.
+fn real_folder(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
 }
 
 /// What is said of an original that this process moved aside to `kept` (shown relative to the
@@ -283,6 +303,12 @@ fn gone_message(path: &str, kept: &str) -> String {
 /// Removes the work folder: its journal last, so a crash meanwhile leaves a journal that can
 /// still be followed, or no journal and nothing that needs one.
 fn remove_work(place: &Place) -> std::io::Result<()> {
+    if lexists(&place.work) && !real_folder(&place.work) {
+        // Its entries would be another folder's: never emptied.
+        return Err(std::io::Error::other(
+            "it is not a folder but a link or a file",
+        ));
+    }
     let entries = match std::fs::read_dir(&place.work) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -317,6 +343,18 @@ fn recover_locked(place: &Place) -> Result<Option<String>> {
     }
     let shown = crate::escape::terminal::safe_text(&place.file_name, 200);
     let work_shown = crate::escape::terminal::safe_text(&work_name(&place.file_name), 200);
+    // sciproof makes its work folder and the folder of originals in it itself: a link in their
+    // place (from an archive someone sent) would make a recovery move or remove files wherever
+    // it leads.
+    for folder in [place.work.clone(), place.work.join("aside")] {
+        if lexists(&folder) && !real_folder(&folder) {
+            let name = folder.strip_prefix(&place.base).unwrap_or(&folder);
+            return Err(Error::Manifest(format!(
+                "{} is not a folder but a link or a file, so it is not an interrupted operation of sciproof on {shown}; nothing was followed or changed: remove it",
+                crate::escape::terminal::safe_text(&name.to_string_lossy(), 200)
+            )));
+        }
+    }
     let journal = Journal::read(&place.work).map_err(|reason| {
         Error::Manifest(format!(
             "{work_shown} holds an interrupted operation on {shown} whose journal cannot be read ({reason}); it was left as it is: look inside (your originals are under aside/), move back what you need, then remove the folder"
@@ -469,9 +507,9 @@ pub fn recover_folder(dir: &Path, recursive: bool, wait: Wait) -> Result<Vec<Str
             let path = folder.join(name);
             let shown = || crate::escape::terminal::safe_text(&path.display().to_string(), 300);
             if let Some(file) = name.strip_prefix(&work_name("")) {
-                if kind.is_dir()
-                    && let Some(message) = settle(&folder.join(file), wait)?
-                {
+                // Not only folders: a link or file by that name is refused by name, not
+                // skipped in silence.
+                if let Some(message) = settle(&folder.join(file), wait)? {
                     done.push(message);
                 }
             } else if super::atomic::is_temporary(name) {
