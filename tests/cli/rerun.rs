@@ -18,6 +18,19 @@ fn rerun_json(p: &Project, manifest: &str, extra: &[&str]) -> (i32, Value) {
     (out.status.code().unwrap(), v)
 }
 
+/// `verify MANIFEST --rerun --yes` as text: the exit code and standard output.
+fn rerun_text(p: &Project, manifest: &str) -> (Option<i32>, String) {
+    let out = p
+        .cmd()
+        .args(["verify", manifest, "--rerun", "--yes"])
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
 fn status_of(report: &Value, subject: &str) -> String {
     field(&check_for(report, subject), "status")
         .as_str()
@@ -674,13 +687,9 @@ fn a_run_that_puts_a_link_out_of_the_folder_where_a_folder_was_gets_nothing_move
             "{stream}"
         );
     };
-    let out = p
-        .cmd()
-        .args(["verify", "f.sciproof.json", "--rerun", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    put_back(&String::from_utf8_lossy(&out.stdout));
+    let (code, stdout) = rerun_text(&p, "f.sciproof.json");
+    assert_eq!(code, Some(1));
+    put_back(&stdout);
     untouched();
     // Once the link is gone, the original goes back.
     std::fs::remove_file(p.join("res")).unwrap();
@@ -710,13 +719,8 @@ fn an_original_the_command_removes_from_the_work_folder_is_said_to_be_gone() {
     capture_custom(&p, "g", &["--output", "out.txt"], "echo v1 > out.txt\n");
     // A command that cleans everything untracked, sciproof's work folder with it.
     p.write("run.sh", "rm -rf .sciproof-work-*; echo v2 > out.txt\n");
-    let out = p
-        .cmd()
-        .args(["verify", "g.sciproof.json", "--rerun", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (code, stdout) = rerun_text(&p, "g.sciproof.json");
+    assert_eq!(code, Some(1));
     assert!(
         stdout.contains("warning: the original of out.txt is gone: something removed .sciproof-work-g.sciproof.json/aside/0 while the command ran (a `git clean -x`, an `rm -rf .sciproof-*`?), so it cannot be put back; out.txt is what the run left there"),
         "{stdout}"
@@ -725,12 +729,7 @@ fn an_original_the_command_removes_from_the_work_folder_is_said_to_be_gone() {
     assert_eq!(p.read("out.txt"), "v2\n");
     // A command that removes what it produced as well leaves nothing there, and says so.
     p.write("run.sh", "rm -rf .sciproof-work-* out.txt\n");
-    let out = p
-        .cmd()
-        .args(["verify", "g.sciproof.json", "--rerun", "--yes"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (_, stdout) = rerun_text(&p, "g.sciproof.json");
     assert!(
         stdout.contains("so it cannot be put back; nothing stands at out.txt now"),
         "{stdout}"
@@ -788,12 +787,7 @@ fn a_command_that_removes_the_manifest_is_named_in_the_report() {
     let p = Project::new();
     capture_custom(&p, "m", &["--output", "out.txt"], "echo v1 > out.txt\n");
     p.write("run.sh", "rm m.sciproof.json; echo v1 > out.txt\n");
-    let out = p
-        .cmd()
-        .args(["verify", "m.sciproof.json", "--rerun", "--yes"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (_, stdout) = rerun_text(&p, "m.sciproof.json");
     assert!(
         stdout.contains("warning: the command changed or removed m.sciproof.json while it ran: this report is about the manifest as it was read before the run"),
         "{stdout}"

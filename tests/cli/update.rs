@@ -112,19 +112,27 @@ fn refusals() {
         ));
 }
 
+/// `update run.sciproof.json --yes`: the exit code and standard error.
+fn failed_update(p: &Project) -> (Option<i32>, String) {
+    let out = p
+        .cmd()
+        .args(["update", "run.sciproof.json", "--yes"])
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 #[test]
 fn an_update_whose_command_now_fails_records_the_failure_and_keeps_the_old_evidence() {
     let p = Project::new();
     p.capture_without_script("run");
     let before = p.read("run.sciproof.json");
     p.write("train.sh", "mkdir -p out; echo partial > out/log.txt; echo '{\"value\": 1.0}' > out/result.json; exit 2\n");
-    let out = p
-        .cmd()
-        .args(["update", "run.sciproof.json", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (code, stderr) = failed_update(&p);
+    assert_eq!(code, Some(1));
     assert!(
         stderr.contains("the previous evidence and outputs are kept in .sciproof-update-"),
         "{stderr}"
@@ -168,13 +176,8 @@ fn a_failing_update_says_which_previous_output_the_command_removed() {
         "train.sh",
         "rm -rf .sciproof-work-*; mkdir -p out; echo partial > out/log.txt; echo '{\"value\": 1.0}' > out/result.json; exit 2\n",
     );
-    let out = p
-        .cmd()
-        .args(["update", "run.sciproof.json", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (code, stderr) = failed_update(&p);
+    assert_eq!(code, Some(1));
     for (index, path) in ["out/log.txt", "out/result.json"].iter().enumerate() {
         assert!(
             stderr.contains(&format!("warning: the original of {path} is gone: something removed .sciproof-work-run.sciproof.json/aside/{index} while the command ran")),
