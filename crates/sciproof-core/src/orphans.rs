@@ -11,6 +11,11 @@
 //!
 //! Only what was orphaned while a command ran is caught: if sciproof itself is killed with
 //! SIGKILL, such a process is handed to init as before.
+//!
+//! For a program that uses this library: while a command runs, any child of the program that
+//! it put in a process group of its own (not through [`crate::runner::ProcessGroup`]) is taken
+//! for such an orphan and killed when the command ends. The sciproof binary starts no such
+//! child.
 
 use std::sync::Mutex;
 
