@@ -22,7 +22,7 @@ const MOST_DEGREE: u64 = 512;
 
 /// Whether `expr` is identically 0, decided by its values at more points than its degree,
 /// where it is a polynomial in one symbol of a degree bound past `least` (below it, the
-/// exact test multiplies such polynomials out) and at most [`MOST_DEGREE`]; `None` for any
+/// exact test multiplies such polynomials out) and at most `MOST_DEGREE` (512); `None` for any
 /// other expression.
 pub fn decided(expr: &Expr, least: u64, budget: &mut Budget) -> Result<Option<bool>, TooLarge> {
     let mut symbol = None;
