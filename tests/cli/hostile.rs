@@ -311,6 +311,20 @@ fn refused(p: &Project, args: &[&str]) -> (i32, String) {
 }
 
 #[test]
+fn a_fifo_or_link_named_like_a_temporary_is_never_opened() {
+    let p = Project::new();
+    p.capture("run");
+    // sciproof removes its own temporaries whose writer died; these are not its own.
+    mkfifo(&p.join(".sciproof-tmp-run.sciproof.json-1"));
+    std::os::unix::fs::symlink("/dev/zero", p.join(".sciproof-tmp-run.sciproof.json-2")).unwrap();
+    for args in [&["verify", "run.sciproof.json"][..], &["recover"]] {
+        let (code, stderr) = refused(&p, args);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+    }
+    assert!(p.join(".sciproof-tmp-run.sciproof.json-1").exists());
+}
+
+#[test]
 fn fifos_and_devices_are_named_and_never_waited_for() {
     let p = Project::new();
     p.capture("run");

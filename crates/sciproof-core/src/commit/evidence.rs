@@ -438,10 +438,21 @@ fn remove_stale_temporaries(place: &Place) {
     }
 }
 
-/// Removes a temporary file unless its writer still holds its lock.
+/// Removes a temporary file unless its writer still holds its lock. Only a regular file of
+/// that name is looked at, opened without following a link or waiting: a FIFO planted under
+/// the name would otherwise block the open for ever.
 fn remove_if_dead(path: &Path) -> bool {
-    match std::fs::OpenOptions::new().read(true).open(path) {
-        Ok(file) if super::atomic::try_flock(&file) => std::fs::remove_file(path).is_ok(),
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY)
+        .open(path)
+    {
+        Ok(file)
+            if file.metadata().is_ok_and(|m| m.is_file()) && super::atomic::try_flock(&file) =>
+        {
+            std::fs::remove_file(path).is_ok()
+        }
         _ => false,
     }
 }
