@@ -839,3 +839,55 @@ fn seed_numeric_csv_cells_written_differently_compare_as_numbers() {
         Some("numerically equivalent (rtol=0.0, atol=0.0) — bit-identical: all 4 values")
     );
 }
+
+#[test]
+fn an_output_the_command_puts_behind_a_link_out_of_the_folder_is_refused() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let p = Project::new();
+    let link = format!(
+        "rm -rf res; ln -s {} res; echo new > res/out.txt",
+        elsewhere.path().display()
+    );
+    // capture: nothing is written.
+    let out = p
+        .cmd()
+        .args(["capture", "--name", "l", "--output", "res/out.txt", "--"])
+        .args(["sh", "-c", &link])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("path 'res/out.txt' resolves outside of ")
+            && stderr.contains(" after the run: the command put a link on its way, so it is not an output in this folder. No evidence was written."),
+        "{stderr}"
+    );
+    assert!(!p.join("l.sciproof.json").exists());
+    // update: refused the same way, and the original is kept where the message says.
+    std::fs::remove_file(p.join("res")).unwrap();
+    p.cmd()
+        .args(["capture", "--name", "l", "--output", "res/out.txt", "--"])
+        .args(["sh", "-c", "mkdir -p res; echo orig > res/out.txt"])
+        .assert()
+        .success();
+    let before = p.read("l.sciproof.json");
+    let manifest = p.read("l.sciproof.json").replace(
+        "\"mkdir -p res; echo orig > res/out.txt\"",
+        &format!("{:?}", link),
+    );
+    assert_ne!(manifest, before, "the command was replaced");
+    std::fs::write(p.join("l.sciproof.json"), &manifest).unwrap();
+    let out = p
+        .cmd()
+        .args(["update", "l.sciproof.json", "--yes"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the command put a link on its way")
+            && stderr.contains("the original is kept in .sciproof-work-l.sciproof.json/aside/0"),
+        "{stderr}"
+    );
+    assert_eq!(p.read("l.sciproof.json"), manifest);
+}

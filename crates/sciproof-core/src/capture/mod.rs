@@ -896,6 +896,14 @@ fn record_outputs(
             _scratch = Some(dir);
             (output, copy)
         } else {
+            // The path was inside before the run; a link the command put on its way (or at it)
+            // would make the evidence describe a file elsewhere, which verify refuses.
+            if let Err(e) = crate::paths::resolve_inside(base, relative) {
+                return fail(format!(
+                    "{} after the run: the command put a link on its way, so it is not an output in this folder. No evidence was written.",
+                    e.0
+                ));
+            }
             let path = base.join(relative);
             (
                 local_output(
