@@ -165,38 +165,35 @@ pub fn resolve_inside(base: &Path, relative: &str) -> Result<PathBuf, UnsafePath
     Ok(candidate)
 }
 
-/// The folder on the way to the manifest path `relative` (below `base`) that leads outside
-/// `base`, as a manifest path: a link some program put where a folder was. `None` when every
-/// folder on the way stays inside (or does not exist). The last component is not looked at: a
-/// link there is replaced or removed itself, never followed.
-pub fn folder_leading_outside(base: &Path, relative: &str) -> Option<String> {
+/// The first folder on the way to the relative path `relative` (the last component is not
+/// looked at: a link there is replaced or removed itself, never followed) for which `test`
+/// holds.
+fn first_folder_on_the_way(relative: &str, test: impl Fn(&str) -> bool) -> Option<String> {
     let mut folder = PathBuf::new();
-    let parent = Path::new(relative).parent()?;
-    for component in parent.components() {
+    for component in Path::new(relative).parent()?.components() {
         folder.push(component);
         let text = folder.to_string_lossy();
-        if text.is_empty() {
-            continue;
-        }
-        if resolve_inside(base, &text).is_err() {
+        if !text.is_empty() && test(&text) {
             return Some(text.into_owned());
         }
     }
     None
 }
 
+/// The folder on the way to the manifest path `relative` (below `base`) that leads outside
+/// `base`: a link some program put where a folder was. `None` when every folder on the way
+/// stays inside (or does not exist).
+pub fn folder_leading_outside(base: &Path, relative: &str) -> Option<String> {
+    first_folder_on_the_way(relative, |folder| resolve_inside(base, folder).is_err())
+}
+
 /// The first folder on the way to the path `relative` (below `base`) that is a symbolic link,
-/// as a path relative to `base`: where sciproof's own folders must hold none, so that nothing
-/// is moved through one. The last component is not looked at.
+/// wherever it leads: where sciproof's own folders must hold none, so that nothing is moved
+/// through one.
 pub fn link_on_the_way(base: &Path, relative: &str) -> Option<String> {
-    let mut folder = PathBuf::new();
-    for component in Path::new(relative).parent()?.components() {
-        folder.push(component);
-        if std::fs::symlink_metadata(base.join(&folder)).is_ok_and(|m| m.is_symlink()) {
-            return Some(folder.to_string_lossy().into_owned());
-        }
-    }
-    None
+    first_folder_on_the_way(relative, |folder| {
+        std::fs::symlink_metadata(base.join(folder)).is_ok_and(|m| m.is_symlink())
+    })
 }
 
 /// Converts a path given on the command line (absolute, or relative to `base`) into a manifest
