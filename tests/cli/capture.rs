@@ -849,14 +849,23 @@ fn an_output_the_command_puts_behind_a_link_out_of_the_folder_is_refused() {
         elsewhere.path().display()
     );
     // capture: nothing is written.
-    let out = p
-        .cmd()
-        .args(["capture", "--name", "l", "--output", "res/out.txt", "--"])
-        .args(["sh", "-c", &link])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(3));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Each refusal: exit 3 and its standard error.
+    let refused = |args: &[&str]| {
+        let out = p.cmd().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(3), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let stderr = refused(&[
+        "capture",
+        "--name",
+        "l",
+        "--output",
+        "res/out.txt",
+        "--",
+        "sh",
+        "-c",
+        &link,
+    ]);
     assert!(
         stderr.contains("path 'res/out.txt' resolves outside of ")
             && stderr.contains(" after the run: the command put a link on its way, so it is not an output in this folder. No evidence was written."),
@@ -877,13 +886,7 @@ fn an_output_the_command_puts_behind_a_link_out_of_the_folder_is_refused() {
     );
     assert_ne!(manifest, before, "the command was replaced");
     std::fs::write(p.join("l.sciproof.json"), &manifest).unwrap();
-    let out = p
-        .cmd()
-        .args(["update", "l.sciproof.json", "--yes"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(3));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = refused(&["update", "l.sciproof.json", "--yes"]);
     assert!(
         stderr.contains("the command put a link on its way")
             && stderr.contains("the original is kept in .sciproof-work-l.sciproof.json/aside/0"),
